@@ -1,0 +1,89 @@
+// The one place that reads the wall clock. Everything else asks an injected Clock.
+//
+// Times are epoch milliseconds (numbers) inside the emulator; they become ISO strings only at
+// the edges (mappers), so comparing and scheduling stay cheap.
+
+export type ClockMode = 'real' | 'manual';
+
+export interface Clock {
+  readonly mode: ClockMode;
+  /** Emulated "now", epoch ms. */
+  now(): number;
+  /** Moves emulated time to `ms` (callers enforce forward-only). */
+  set(ms: number): void;
+  /** Real milliseconds until emulated time reaches `at` (for the real-time driver). */
+  realDelayUntil(at: number): number;
+  reset(): void;
+}
+
+/**
+ * Wall-clock time, optionally sped up by `timeScale` (60 → one real second is one emulated
+ * minute) and shifted forward by `set` (so `advance` works in real mode too).
+ */
+export class SystemClock implements Clock {
+  readonly mode = 'real' as const;
+  private anchorReal = 0;
+  private anchorEmulated = 0;
+
+  constructor(
+    private readonly timeScale = 1,
+    private readonly startAt?: number,
+    private readonly readReal: () => number = Date.now,
+  ) {
+    if (!(timeScale > 0)) throw new Error('timeScale must be > 0');
+    this.reset();
+  }
+
+  reset(): void {
+    this.anchorReal = this.readReal();
+    this.anchorEmulated = this.startAt ?? this.anchorReal;
+  }
+
+  now(): number {
+    return Math.floor(this.anchorEmulated + (this.readReal() - this.anchorReal) * this.timeScale);
+  }
+
+  set(ms: number): void {
+    this.anchorReal = this.readReal();
+    this.anchorEmulated = ms;
+  }
+
+  realDelayUntil(at: number): number {
+    return Math.max(0, Math.ceil((at - this.now()) / this.timeScale));
+  }
+}
+
+/** Time that moves only when told to. The default in tests. */
+export class ManualClock implements Clock {
+  readonly mode = 'manual' as const;
+  private current = 0;
+
+  constructor(private readonly startAt: number) {
+    this.reset();
+  }
+
+  reset(): void {
+    this.current = this.startAt;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  set(ms: number): void {
+    this.current = ms;
+  }
+
+  realDelayUntil(_at: number): number {
+    return Number.POSITIVE_INFINITY; // nothing fires by itself
+  }
+}
+
+/** The real time, for measuring durations of I/O (webhook attempts, request logs). */
+export function realNow(): number {
+  return Date.now();
+}
+
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,126 @@
+// The one place that makes randomness. Two implementations behind one interface:
+// RandomIds (crypto-strong, the default) and SeededIds (`--seed`: every id, key and token is
+// reproducible, so two runs with the same requests answer byte-identical bodies).
+import { createHash, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { customAlphabet, customRandom } from 'nanoid';
+import { v4 as uuidv4 } from 'uuid';
+import { deterministicRsaKey } from './rsa-keygen.js';
+
+const TOKEN_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export interface IdGenerator {
+  readonly seeded: boolean;
+  /** A v4 UUID. */
+  uuid(): string;
+  /** An opaque alphanumeric token (stream keys, API keys, signatures' nonces). */
+  token(size: number): string;
+  /** How many draws were made: exported with the state so a restored run continues the sequence. */
+  position(): number;
+  setPosition(position: number): void;
+  /** A fresh RSA private key (2048 bits). Seeded runs derive it from the seed and `purpose`. */
+  rsaKey(purpose: string): KeyObject;
+  reset(): void;
+}
+
+export class RandomIds implements IdGenerator {
+  readonly seeded = false;
+  private draws = 0;
+
+  constructor() {
+    this.reset();
+  }
+
+  reset(): void {
+    this.draws = 0;
+  }
+
+  uuid(): string {
+    this.draws += 1;
+    return randomUUID();
+  }
+
+  token(size: number): string {
+    this.draws += 1;
+    return customAlphabet(TOKEN_ALPHABET, size)();
+  }
+
+  position(): number {
+    return this.draws;
+  }
+
+  setPosition(position: number): void {
+    this.draws = position;
+  }
+
+  rsaKey(_purpose: string): KeyObject {
+    return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  }
+}
+
+const keyCache = new Map<string, KeyObject>();
+
+/** Counter-mode bytes: draw n is sha256(seed:n). Restoring a position is O(1). */
+export class SeededIds implements IdGenerator {
+  readonly seeded = true;
+  private counter = 0;
+
+  constructor(private readonly seed: string) {
+    this.reset();
+  }
+
+  reset(): void {
+    this.counter = 0;
+  }
+
+  private draw(): Buffer {
+    const bytes = createHash('sha256').update(`${this.seed}:${this.counter}`).digest();
+    this.counter += 1;
+    return bytes;
+  }
+
+  uuid(): string {
+    return uuidv4({ random: this.draw().subarray(0, 16) });
+  }
+
+  token(size: number): string {
+    const bytes = this.draw();
+    return customRandom(TOKEN_ALPHABET, size, (n) => {
+      const out = new Uint8Array(n);
+      for (let i = 0; i < n; i++) out[i] = bytes[i % bytes.length]! ^ (Math.floor(i / bytes.length) * 31);
+      return out;
+    })();
+  }
+
+  position(): number {
+    return this.counter;
+  }
+
+  setPosition(position: number): void {
+    this.counter = position;
+  }
+
+  rsaKey(purpose: string): KeyObject {
+    // Derived from the seed alone (not the counter), so keys do not shift the id sequence,
+    // and memoized: deriving a key costs a few hundred milliseconds.
+    const cacheKey = `${this.seed}\u0000${purpose}`;
+    const cached = keyCache.get(cacheKey);
+    if (cached) return cached;
+    let n = 0;
+    let pool = Buffer.alloc(0);
+    const nextBytes = (len: number): Uint8Array => {
+      while (pool.length < len) {
+        pool = Buffer.concat([pool, createHash('sha256').update(`${this.seed}:rsa:${purpose}:${n++}`).digest()]);
+      }
+      const out = pool.subarray(0, len);
+      pool = pool.subarray(len);
+      return out;
+    };
+    const key = deterministicRsaKey(nextBytes);
+    keyCache.set(cacheKey, key);
+    return key;
+  }
+}
+
+export function createIdGenerator(seed: string | undefined): IdGenerator {
+  return seed === undefined ? new RandomIds() : new SeededIds(seed);
+}

@@ -1,0 +1,119 @@
+// Deterministic RSA key generation from a byte source. Node cannot seed its own key
+// generator, and `--seed` promises reproducible keys (participant tokens and webhook
+// signatures are then byte-identical across runs), so seeded runs derive their key pairs
+// here. Random runs use node:crypto directly (see ids.ts).
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+
+const SMALL_PRIMES: bigint[] = (() => {
+  const out: number[] = [];
+  for (let n = 3; out.length < 600; n += 2) {
+    if (out.every((p) => p * p > n || n % p !== 0)) out.push(n);
+  }
+  return out.map(BigInt);
+})();
+
+function modPow(base: bigint, exp: bigint, mod: bigint): bigint {
+  let result = 1n;
+  let b = base % mod;
+  let e = exp;
+  while (e > 0n) {
+    if (e & 1n) result = (result * b) % mod;
+    b = (b * b) % mod;
+    e >>= 1n;
+  }
+  return result;
+}
+
+function modInverse(a: bigint, m: bigint): bigint {
+  let [oldR, r] = [a % m, m];
+  let [oldS, s] = [1n, 0n];
+  while (r !== 0n) {
+    const q = oldR / r;
+    [oldR, r] = [r, oldR - q * r];
+    [oldS, s] = [s, oldS - q * s];
+  }
+  return ((oldS % m) + m) % m;
+}
+
+function fromBytes(bytes: Uint8Array): bigint {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  return n;
+}
+
+function passesTrialDivision(n: bigint): boolean {
+  for (const p of SMALL_PRIMES) if (n % p === 0n) return false;
+  return true;
+}
+
+function millerRabin(n: bigint, nextBytes: (len: number) => Uint8Array, rounds: number): boolean {
+  let d = n - 1n;
+  let s = 0;
+  while ((d & 1n) === 0n) {
+    d >>= 1n;
+    s += 1;
+  }
+  const byteLen = Math.ceil(n.toString(16).length / 2);
+  for (let i = 0; i < rounds; i++) {
+    const a = 2n + (fromBytes(nextBytes(byteLen)) % (n - 4n));
+    let x = modPow(a, d, n);
+    if (x === 1n || x === n - 1n) continue;
+    let composite = true;
+    for (let r = 1; r < s; r++) {
+      x = (x * x) % n;
+      if (x === n - 1n) {
+        composite = false;
+        break;
+      }
+    }
+    if (composite) return false;
+  }
+  return true;
+}
+
+function randomPrime(bits: number, nextBytes: (len: number) => Uint8Array): bigint {
+  const byteLen = bits / 8;
+  for (;;) {
+    // Top two bits set (so p*q has exactly 2*bits bits), odd.
+    const candidate = fromBytes(nextBytes(byteLen)) | (3n << BigInt(bits - 2)) | 1n;
+    // Cheapest filters first: trial division, one Fermat test, then Miller-Rabin.
+    if (!passesTrialDivision(candidate)) continue;
+    if (modPow(2n, candidate - 1n, candidate) !== 1n) continue;
+    if (millerRabin(candidate, nextBytes, 8)) return candidate;
+  }
+}
+
+function toB64url(n: bigint): string {
+  let hex = n.toString(16);
+  if (hex.length % 2) hex = `0${hex}`;
+  return Buffer.from(hex, 'hex').toString('base64url');
+}
+
+/** A 2048-bit RSA private key (e = 65537) derived only from `nextBytes`. */
+export function deterministicRsaKey(nextBytes: (len: number) => Uint8Array, bits = 2048): KeyObject {
+  const e = 65537n;
+  for (;;) {
+    const p = randomPrime(bits / 2, nextBytes);
+    const q = randomPrime(bits / 2, nextBytes);
+    if (p === q) continue;
+    const phi = (p - 1n) * (q - 1n);
+    if (phi % e === 0n) continue;
+    const [big, small] = p > q ? [p, q] : [q, p];
+    const n = big * small;
+    const d = modInverse(e, phi);
+    return createPrivateKey({
+      format: 'jwk',
+      key: {
+        kty: 'RSA',
+        n: toB64url(n),
+        e: toB64url(e),
+        d: toB64url(d),
+        p: toB64url(big),
+        q: toB64url(small),
+        dp: toB64url(d % (big - 1n)),
+        dq: toB64url(d % (small - 1n)),
+        qi: toB64url(modInverse(small, big)),
+      },
+    });
+  }
+}

@@ -1,0 +1,14 @@
+// Typed domain events. Every state change publishes one, carrying what the webhook payloads
+// (CONTRACT §5) need; the simulator and the webhook dispatcher subscribe.
+import type { EventBus } from '../core/events.js';
+import type { Livestream, LivestreamState, Meeting, Organization, Participant, Recording, RecordingStatus } from './models.js';
+
+export type DomainEvent =
+  | { type: 'recording.statusChanged'; at: number; org: Organization; meeting: Meeting; recording: Recording; previous: RecordingStatus | null }
+  | { type: 'livestream.statusChanged'; at: number; org: Organization; meeting: Meeting; livestream: Livestream; previous: LivestreamState | null }
+  | { type: 'meeting.started'; at: number; org: Organization; meeting: Meeting }
+  | { type: 'meeting.ended'; at: number; org: Organization; meeting: Meeting; reason: 'HOST_ENDED_MEETING' | 'ALL_PARTICIPANTS_LEFT' }
+  | { type: 'participant.joined'; at: number; org: Organization; meeting: Meeting; participant: Participant }
+  | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number };
+
+export type DomainEventBus = EventBus<DomainEvent>;

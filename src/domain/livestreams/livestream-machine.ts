@@ -1,0 +1,49 @@
+// The livestream lifecycle as a pure table. Created OFFLINE (waiting for ingest), LIVE once
+// ingest is active (simulated), STOPPED after stop (shown as OFFLINE on the wire, as the seed
+// says), ERRORED on a forced failure.
+import type { Livestream, LivestreamState, LivestreamWireStatus } from '../models.js';
+import type { TransitionResult } from '../recordings/recording-machine.js';
+
+export type LivestreamEvent = { type: 'GO_LIVE' } | { type: 'STOP' } | { type: 'FAIL' };
+export type LivestreamEventType = LivestreamEvent['type'];
+
+export const LIVESTREAM_TRANSITIONS: Record<LivestreamState, Partial<Record<LivestreamEventType, LivestreamState>>> = {
+  OFFLINE: { GO_LIVE: 'LIVE', STOP: 'STOPPED', FAIL: 'ERRORED' },
+  LIVE: { STOP: 'STOPPED', FAIL: 'ERRORED' },
+  STOPPED: {},
+  ERRORED: {},
+};
+
+export const ACTIVE_LIVESTREAM_STATES: readonly LivestreamState[] = ['OFFLINE', 'LIVE'];
+
+export function wireStatus(state: LivestreamState): LivestreamWireStatus {
+  return state === 'STOPPED' ? 'OFFLINE' : state;
+}
+
+/** Which event a forced transition to a wire status means from `from`, if the table allows it. */
+export function livestreamEventFor(from: LivestreamState, to: LivestreamWireStatus): LivestreamEventType | undefined {
+  const row = LIVESTREAM_TRANSITIONS[from];
+  return (Object.keys(row) as LivestreamEventType[]).find((e) => wireStatus(row[e]!) === to);
+}
+
+export function liveMsAt(l: Livestream, now: number): number {
+  return l.liveMs + (l.liveSince === null ? 0 : Math.max(0, now - l.liveSince));
+}
+
+export function transitionLivestream(l: Livestream, event: LivestreamEvent, now: number): TransitionResult<Livestream> {
+  const to = LIVESTREAM_TRANSITIONS[l.state][event.type];
+  if (!to) return { ok: false, from: l.state, event: event.type };
+  const next: Livestream = { ...l, state: to, updatedAt: now };
+  switch (event.type) {
+    case 'GO_LIVE':
+      next.liveSince = now;
+      break;
+    case 'STOP':
+    case 'FAIL':
+      next.liveMs = liveMsAt(l, now);
+      next.liveSince = null;
+      next.stoppedAt = now;
+      break;
+  }
+  return { ok: true, entity: next };
+}

@@ -1,0 +1,68 @@
+// Signed, expiring links to the sample media the emulator serves for every recording and
+// livestream (fixtures/media). A link carries its expiry (epoch ms) and an HMAC over the path
+// and the expiry; the media routes check both against the emulator's clock.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+
+export interface MediaFiles {
+  dir: string;
+  video: { file: string; bytes: number; contentType: 'video/mp4' };
+  audio: { file: string; bytes: number; contentType: 'audio/mp4' };
+}
+
+export function mediaFilesIn(dir: string): MediaFiles {
+  const size = (name: string) => {
+    try {
+      return statSync(path.join(dir, name)).size;
+    } catch {
+      return 0;
+    }
+  };
+  return {
+    dir,
+    video: { file: path.join(dir, 'recording.mp4'), bytes: size('recording.mp4'), contentType: 'video/mp4' },
+    audio: { file: path.join(dir, 'recording-audio.m4a'), bytes: size('recording-audio.m4a'), contentType: 'audio/mp4' },
+  };
+}
+
+export class MediaLinks {
+  constructor(
+    private readonly publicUrl: string,
+    private readonly secret: string,
+    readonly files: MediaFiles,
+  ) {}
+
+  private sign(pathname: string, expires: number): string {
+    return createHmac('sha256', this.secret).update(`${pathname}\n${expires}`).digest('base64url');
+  }
+
+  signed(pathname: string, expires: number): string {
+    return `${this.publicUrl}${pathname}?expires=${expires}&signature=${this.sign(pathname, expires)}`;
+  }
+
+  recordingVideoPath(recordingId: string, outputFileName: string): string {
+    return `/media/recordings/${recordingId}/${encodeURIComponent(outputFileName)}`;
+  }
+
+  recordingAudioPath(recordingId: string, outputFileName: string): string {
+    return `/media/recordings/${recordingId}/${encodeURIComponent(outputFileName.replace(/\.mp4$/, ''))}.m4a`;
+  }
+
+  playbackUrl(livestreamId: string): string {
+    return `${this.publicUrl}/media/livestreams/${livestreamId}/index.m3u8`;
+  }
+
+  ingestServer(): string {
+    return `rtmps://${new URL(this.publicUrl).host}/live`;
+  }
+
+  /** 'ok', 'expired' or 'invalid' for a link's path, expiry and signature at `now`. */
+  check(pathname: string, expires: string | undefined, signature: string | undefined, now: number): 'ok' | 'expired' | 'invalid' {
+    if (!expires || !signature || !/^\d{1,16}$/.test(expires)) return 'invalid';
+    const expected = Buffer.from(this.sign(pathname, Number(expires)));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
+    return now > Number(expires) ? 'expired' : 'ok';
+  }
+}

@@ -1,0 +1,101 @@
+import { errors } from '../../core/errors.js';
+import { orgData, type DomainContext } from '../context.js';
+import type { Meeting, MeetingStatus, Region } from '../models.js';
+import { paginate, type Page, type PageRequest } from '../paging.js';
+
+export interface MeetingInput {
+  title?: string | null;
+  preferredRegion?: Region | null;
+  waitingRoom?: boolean;
+  recordOnStart?: boolean;
+  liveStreamOnStart?: boolean;
+  persistChat?: boolean;
+  summarizeOnEnd?: boolean;
+  status?: MeetingStatus;
+  recordingConfig?: Record<string, unknown> | null;
+}
+
+export interface MeetingQuery extends PageRequest {
+  search?: string;
+  startTime?: number;
+  endTime?: number;
+}
+
+const DEFAULTS: Required<MeetingInput> = {
+  title: null,
+  preferredRegion: null,
+  waitingRoom: false,
+  recordOnStart: false,
+  liveStreamOnStart: false,
+  persistChat: false,
+  summarizeOnEnd: false,
+  status: 'ACTIVE',
+  recordingConfig: null,
+};
+
+function defined<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export class MeetingsService {
+  constructor(private readonly ctx: DomainContext) {}
+
+  create(orgId: string, input: MeetingInput): Meeting {
+    const data = orgData(this.ctx, orgId);
+    const now = this.ctx.clock.now();
+    const meeting: Meeting = {
+      id: this.ctx.ids.uuid(),
+      orgId,
+      ...DEFAULTS,
+      ...defined(input),
+      createdAt: now,
+      updatedAt: now,
+      session: null,
+    };
+    data.putMeeting(meeting);
+    return meeting;
+  }
+
+  get(orgId: string, id: string): Meeting {
+    const meeting = orgData(this.ctx, orgId).meetings.get(id);
+    if (!meeting) throw errors.notFound('meeting', id);
+    return meeting;
+  }
+
+  /** Newest first. `search` matches the title, case-insensitively. */
+  list(orgId: string, q: MeetingQuery): Page<Meeting> {
+    const data = orgData(this.ctx, orgId);
+    const needle = q.search?.toLowerCase();
+    const filtered = needle !== undefined || q.startTime !== undefined || q.endTime !== undefined;
+    return paginate(data.meetingOrder, (id) => data.meetings.get(id), q, {
+      newestFirst: true,
+      filter: filtered
+        ? (m) =>
+            (needle === undefined || (m.title ?? '').toLowerCase().includes(needle)) &&
+            (q.startTime === undefined || m.createdAt >= q.startTime) &&
+            (q.endTime === undefined || m.createdAt <= q.endTime)
+        : undefined,
+    });
+  }
+
+  /** PATCH: only the given fields change. */
+  update(orgId: string, id: string, patch: MeetingInput): Meeting {
+    const current = this.get(orgId, id);
+    const next: Meeting = { ...current, ...defined(patch), updatedAt: this.ctx.clock.now() };
+    orgData(this.ctx, orgId).putMeeting(next);
+    return next;
+  }
+
+  /** PUT: the meeting is replaced; fields not given return to their defaults. */
+  replace(orgId: string, id: string, input: MeetingInput): Meeting {
+    const current = this.get(orgId, id);
+    const next: Meeting = { ...current, ...DEFAULTS, ...defined(input), updatedAt: this.ctx.clock.now() };
+    orgData(this.ctx, orgId).putMeeting(next);
+    return next;
+  }
+
+  /** Saves a meeting changed by another service (sessions). */
+  save(meeting: Meeting): void {
+    orgData(this.ctx, meeting.orgId).putMeeting(meeting);
+  }
+}

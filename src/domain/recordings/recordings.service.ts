@@ -1,0 +1,214 @@
+import { errors } from '../../core/errors.js';
+import type { Job } from '../../core/scheduler.js';
+import { orgData, type DomainContext } from '../context.js';
+import type { MediaLinks } from '../media/media-links.js';
+import type { Meeting, ReasonCaller, Recording, RecordingStatus, StorageConfig } from '../models.js';
+import { paginate, type Page, type PageRequest } from '../paging.js';
+import { ACTIVE_RECORDING_STATUSES, DOWNLOAD_URL_LIFETIME_MS, recordedMsAt, recordingEventFor, transitionRecording, type RecordingEvent } from './recording-machine.js';
+
+export type Caller = ReasonCaller['caller'];
+export const SYSTEM_CALLER: Caller = { name: null, type: 'SYSTEM', user_id: null };
+
+export interface StartRecordingInput {
+  meetingId: string;
+  storageConfig?: Omit<StorageConfig, 'id'> | null;
+  fileNamePrefix?: string;
+  allowMultipleRecordings?: boolean;
+  maxSeconds?: number;
+}
+
+export interface RecordingQuery extends PageRequest {
+  meetingId?: string;
+  statuses?: RecordingStatus[];
+  sortOrder: 'ASC' | 'DESC';
+}
+
+export const DEFAULT_MAX_SECONDS = 86_400;
+const MAX_SECONDS_JOB = 'recording.maxSeconds';
+
+export class RecordingsService {
+  constructor(
+    private readonly ctx: DomainContext,
+    private readonly media: MediaLinks,
+  ) {
+    ctx.scheduler.handle(MAX_SECONDS_JOB, (payload) => this.onMaxSeconds(payload));
+  }
+
+  private meeting(orgId: string, meetingId: string): Meeting {
+    const m = orgData(this.ctx, orgId).meetings.get(meetingId);
+    if (!m) throw errors.notFound('meeting', meetingId);
+    return m;
+  }
+
+  start(orgId: string, input: StartRecordingInput, caller: Caller, reason: 'API_CALL' | 'RECORD_ON_START' = 'API_CALL'): Recording {
+    const data = orgData(this.ctx, orgId);
+    const meeting = this.meeting(orgId, input.meetingId);
+    if (!input.allowMultipleRecordings && this.activeFor(orgId, meeting.id)) {
+      throw errors.conflict(`Meeting ${meeting.id} already has an active recording; pass allow_multiple_recordings to start another`);
+    }
+    const now = this.ctx.clock.now();
+    const id = this.ctx.ids.uuid();
+    const prefix = input.fileNamePrefix ? `${input.fileNamePrefix}_` : '';
+    const recording: Recording = {
+      id,
+      orgId,
+      meetingId: meeting.id,
+      status: 'INVOKED',
+      outputFileName: `${prefix}${meeting.id}_${now}.mp4`,
+      invokedTime: now,
+      startedTime: null,
+      stoppedTime: null,
+      sessionId: null,
+      fileSize: null,
+      downloadUrl: null,
+      audioDownloadUrl: null,
+      downloadUrlExpiry: null,
+      recordingDuration: null,
+      storageConfig: input.storageConfig ? { id: this.ctx.ids.uuid(), ...input.storageConfig } : null,
+      startReason: { reason, caller },
+      stopReason: null,
+      maxSeconds: input.maxSeconds ?? DEFAULT_MAX_SECONDS,
+      allowMultipleRecordings: input.allowMultipleRecordings ?? false,
+      recordedMs: 0,
+      spanStartedAt: null,
+      errorReason: null,
+    };
+    data.putRecording(recording);
+    this.publish(recording, null, now);
+    return recording;
+  }
+
+  get(orgId: string, id: string): Recording {
+    const r = orgData(this.ctx, orgId).recordings.get(id);
+    if (!r) throw errors.notFound('recording', id);
+    return r;
+  }
+
+  meetingOf(r: Recording): Meeting {
+    return this.meeting(r.orgId, r.meetingId);
+  }
+
+  list(orgId: string, q: RecordingQuery): Page<Recording> {
+    const data = orgData(this.ctx, orgId);
+    const statuses = q.statuses && q.statuses.length > 0 ? new Set(q.statuses) : undefined;
+    const ids = q.meetingId ? (data.recordingsByMeeting.get(q.meetingId) ?? []) : data.recordingOrder;
+    return paginate(ids, (id) => data.recordings.get(id), q, {
+      newestFirst: q.sortOrder === 'DESC',
+      filter: statuses ? (r) => statuses.has(r.status) : undefined,
+    });
+  }
+
+  /** The meeting's newest recording in INVOKED, RECORDING or PAUSED, if any. */
+  activeFor(orgId: string, meetingId: string): Recording | undefined {
+    const data = orgData(this.ctx, orgId);
+    const ids = data.recordingsByMeeting.get(meetingId) ?? [];
+    for (let i = ids.length - 1; i >= 0; i--) {
+      const r = data.recordings.get(ids[i]!);
+      if (r && ACTIVE_RECORDING_STATUSES.includes(r.status)) return r;
+    }
+    return undefined;
+  }
+
+  active(orgId: string, meetingId: string): Recording {
+    this.meeting(orgId, meetingId);
+    const r = this.activeFor(orgId, meetingId);
+    if (!r) throw errors.notFoundMessage(`No active recording found for meeting ${meetingId}`);
+    return r;
+  }
+
+  /** The API's actions: stop, pause, resume. */
+  act(orgId: string, id: string, action: 'stop' | 'pause' | 'resume', caller: Caller): Recording {
+    const r = this.get(orgId, id);
+    const event: RecordingEvent =
+      action === 'stop'
+        ? { type: 'STOP', reason: { reason: 'API_CALL', caller }, fileSize: this.media.files.video.bytes }
+        : action === 'pause'
+          ? { type: 'PAUSE' }
+          : { type: 'RESUME' };
+    return this.apply(r, event, `Cannot ${action} a recording that is ${r.status}`);
+  }
+
+  /** The recorder joined: INVOKED → RECORDING (simulator). */
+  begin(orgId: string, id: string): Recording {
+    const r = this.get(orgId, id);
+    const meeting = this.meetingOf(r);
+    const sessionId = meeting.session && meeting.session.endedAt === null ? meeting.session.id : this.ctx.ids.uuid();
+    return this.apply(r, { type: 'START', sessionId }, `Cannot start a recording that is ${r.status}`);
+  }
+
+  /** Stops a recording for a reason other than the API (ALL_PEERS_LEFT, max_seconds). */
+  stopBySystem(orgId: string, id: string, reason: ReasonCaller): Recording {
+    const r = this.get(orgId, id);
+    return this.apply(r, { type: 'STOP', reason, fileSize: this.media.files.video.bytes }, `Cannot stop a recording that is ${r.status}`);
+  }
+
+  /** UPLOADING → UPLOADED with signed links that expire 7 days after the stop (simulator). */
+  completeUpload(orgId: string, id: string): Recording {
+    const r = this.get(orgId, id);
+    return this.apply(r, this.uploadEvent(r), `Cannot complete the upload of a recording that is ${r.status}`);
+  }
+
+  fail(orgId: string, id: string, reason: string): Recording {
+    const r = this.get(orgId, id);
+    return this.apply(r, { type: 'FAIL', reason }, `Cannot fail a recording that is ${r.status}`);
+  }
+
+  /** Forced transition (control API): the event the table allows from the current status to `to`. */
+  force(orgId: string, id: string, to: RecordingStatus, reason?: string): Recording {
+    const r = this.get(orgId, id);
+    const type = recordingEventFor(r.status, to);
+    const message = `Cannot move a recording from ${r.status} to ${to}`;
+    if (!type) throw errors.conflict(message);
+    if (type === 'START') return this.begin(orgId, id);
+    if (type === 'UPLOAD_COMPLETE') return this.completeUpload(orgId, id);
+    if (type === 'FAIL') return this.fail(orgId, id, reason ?? 'forced');
+    if (type === 'STOP') return this.stopBySystem(orgId, id, { reason: reason ?? 'API_CALL', caller: SYSTEM_CALLER });
+    return this.apply(r, { type } as RecordingEvent, message);
+  }
+
+  private uploadEvent(r: Recording): RecordingEvent {
+    const expiry = (r.stoppedTime ?? this.ctx.clock.now()) + DOWNLOAD_URL_LIFETIME_MS;
+    return {
+      type: 'UPLOAD_COMPLETE',
+      downloadUrl: this.media.signed(this.media.recordingVideoPath(r.id, r.outputFileName), expiry),
+      audioDownloadUrl: this.media.signed(this.media.recordingAudioPath(r.id, r.outputFileName), expiry),
+      downloadUrlExpiry: expiry,
+    };
+  }
+
+  private apply(r: Recording, event: RecordingEvent, conflictMessage: string): Recording {
+    const now = this.ctx.clock.now();
+    const result = transitionRecording(r, event, now);
+    if (!result.ok) throw errors.conflict(conflictMessage);
+    const next = result.entity;
+    orgData(this.ctx, r.orgId).putRecording(next);
+    this.scheduleMaxSeconds(next, now);
+    this.publish(next, r.status, now);
+    return next;
+  }
+
+  /** max_seconds counts recorded time: the job is re-armed on resume and dropped on pause/stop. */
+  private scheduleMaxSeconds(r: Recording, now: number): void {
+    const key = `recording:${r.id}:max-seconds`;
+    if (r.status === 'RECORDING') {
+      const remaining = r.maxSeconds * 1000 - recordedMsAt(r, now);
+      this.ctx.scheduler.schedule(key, now + Math.max(0, remaining), MAX_SECONDS_JOB, { orgId: r.orgId, recordingId: r.id });
+    } else {
+      this.ctx.scheduler.cancel(key);
+    }
+  }
+
+  private onMaxSeconds(payload: Job['payload']): void {
+    const { orgId, recordingId } = payload as { orgId: string; recordingId: string };
+    const r = this.ctx.store.org(orgId)?.recordings.get(recordingId);
+    if (!r || r.status !== 'RECORDING') return;
+    // Emulator decision: the stop reason stays within the documented values (API_CALL) with a
+    // SYSTEM caller named max_seconds, so clients with strict enums keep working.
+    this.stopBySystem(orgId, recordingId, { reason: 'API_CALL', caller: { name: 'max_seconds', type: 'SYSTEM', user_id: null } });
+  }
+
+  private publish(recording: Recording, previous: RecordingStatus | null, at: number): void {
+    const data = orgData(this.ctx, recording.orgId);
+    this.ctx.bus.publish({ type: 'recording.statusChanged', at, org: data.org, meeting: this.meetingOf(recording), recording, previous });
+  }
+}

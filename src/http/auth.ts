@@ -1,0 +1,74 @@
+// Authentication per API (CONTRACT §2, §6). Failures are ApiErrors; the error middleware
+// renders them. Authorization values are never logged or echoed.
+import type { Request } from 'express';
+import { errors } from '../core/errors.js';
+import type { Deps } from '../container.js';
+import type { Organization, Participant, Preset } from '../domain/models.js';
+import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
+import type { AuthMode } from './route.js';
+
+export type AuthInfo =
+  | { kind: 'none' }
+  | { kind: 'org'; org: Organization }
+  | { kind: 'participant'; org: Organization; claims: ParticipantClaims; participant: Participant; preset: Preset };
+
+const NONE: AuthInfo = { kind: 'none' };
+
+function scheme(header: string): [string, string] {
+  const space = header.indexOf(' ');
+  if (space < 0) return [header.toLowerCase(), ''];
+  return [header.slice(0, space).toLowerCase(), header.slice(space + 1).trim()];
+}
+
+function basic(deps: Deps, credentials: string): AuthInfo {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw errors.unauthorized('Malformed Basic credentials');
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw errors.unauthorized('Malformed Basic credentials');
+  const org = deps.services.organizations.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1));
+  if (!org) throw errors.unauthorized('Invalid organization id or API key');
+  return { kind: 'org', org };
+}
+
+async function participant(deps: Deps, token: string): Promise<AuthInfo> {
+  const claims = await deps.services.participants.tokens.verify(token, deps.clock.now());
+  const org = deps.services.organizations.get(claims.orgId);
+  const p = org && deps.services.participants.find(org.id, claims.participantId);
+  // A deleted participant's token no longer authenticates.
+  if (!org || !p || p.meetingId !== claims.meetingId) throw errors.unauthorized('Invalid or expired participant token');
+  const preset = deps.services.participants.presetById(org.id, p.presetId);
+  if (!preset) throw errors.unauthorized('Invalid or expired participant token');
+  return { kind: 'participant', org, claims, participant: p, preset };
+}
+
+export async function authenticate(deps: Deps, mode: AuthMode, req: Request): Promise<AuthInfo> {
+  if (mode === 'none') return NONE;
+  const header = req.headers.authorization;
+  if (!header) throw errors.unauthorized('Missing Authorization header');
+  const [kind, value] = scheme(header);
+  if (mode === 'v1-bearer') {
+    if (kind !== 'bearer' || !value) throw errors.unauthorized('Expected Authorization: Bearer <API key>');
+    const org = deps.services.organizations.byApiKey(value);
+    if (!org) throw errors.unauthorized('Invalid API key');
+    return { kind: 'org', org };
+  }
+  if (kind === 'basic') return basic(deps, value);
+  if (kind === 'bearer' && mode === 'basic-or-participant') {
+    if (!value) throw errors.unauthorized('Missing participant token');
+    return participant(deps, value);
+  }
+  throw errors.unauthorized(kind === 'bearer' ? 'Participant tokens are not accepted on this route; use Basic credentials' : 'Unsupported Authorization scheme');
+}
+
+/** The organization behind any successful auth. */
+export function orgOf(auth: AuthInfo): Organization {
+  if (auth.kind === 'none') throw errors.unauthorized();
+  return auth.org;
+}
+
+/** A participant token reaches only its own meeting (403 otherwise). */
+export function assertMeetingAccess(auth: AuthInfo, meetingId: string): void {
+  if (auth.kind === 'participant' && auth.claims.meetingId !== meetingId) {
+    throw errors.forbidden('This participant token does not grant access to that meeting');
+  }
+}

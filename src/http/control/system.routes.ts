@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { toIso } from '../../core/clock.js';
+import { route } from '../route.js';
+
+const healthSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  clock: z.object({ now: z.string(), mode: z.enum(['real', 'manual']) }),
+  organizations: z.number().int(),
+});
+
+export const VERSION = '0.1.0';
+
+export const systemRoutes = [
+  route({
+    method: 'get',
+    path: '/_emulator/health',
+    api: 'control',
+    auth: 'none',
+    tag: 'Control: system',
+    summary: 'Health: 200 once fixtures are loaded',
+    responses: { 200: { description: 'Healthy', schema: healthSchema } },
+    handler: ({ deps }) => ({
+      status: 200,
+      body: { status: 'ok' as const, version: VERSION, clock: { now: toIso(deps.clock.now()), mode: deps.clock.mode }, organizations: deps.store.orgs.size },
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    api: 'control',
+    auth: 'none',
+    tag: 'Discovery',
+    summary: 'Public keys that verify participant tokens (RS256)',
+    responses: {
+      200: {
+        description: 'JWKS',
+        schema: z.object({ keys: z.array(z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') })) }),
+      },
+    },
+    handler: ({ deps }) => ({ status: 200, body: deps.services.participants.tokens.jwks() }),
+  }),
+];
+
+/** The document is built once from the whole route table (app.ts) and served as is. */
+export function openApiRoute(document: () => unknown) {
+  return route({
+    method: 'get',
+    path: '/_emulator/openapi.json',
+    api: 'control',
+    auth: 'none',
+    tag: 'Control: system',
+    summary: 'This OpenAPI 3.1 document',
+    responses: { 200: { description: 'OpenAPI 3.1', schema: z.looseObject({ openapi: z.string() }) } },
+    handler: () => ({ status: 200, body: document() }),
+  });
+}

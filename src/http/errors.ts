@@ -1,0 +1,65 @@
+// Rendering of every error, per API (STYLE habit 5): the v2 envelope, the v1 shape, the
+// control shape. Unknown errors are logged with the request id and answered 500.
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { z } from 'zod';
+import { ApiError, errors, isApiError } from '../core/errors.js';
+import type { Logger } from '../logger.js';
+import { LIMITS } from './limits.js';
+import type { Api } from './route.js';
+
+export const v1ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+/** The control API and media routes answer errors in the same shape as v1. */
+export const controlErrorSchema = v1ErrorSchema;
+
+export function apiOfPath(path: string): Api {
+  if (path.startsWith('/v1/') || path === '/v1' || path.startsWith('/api/v1/') || path === '/api/v1') return 'v1';
+  if (path.startsWith('/_emulator/') || path === '/_emulator') return 'control';
+  if (path.startsWith('/media/')) return 'media';
+  return 'v2';
+}
+
+export function errorBody(api: Api, err: ApiError): unknown {
+  if (api === 'v2') return { success: false, error: { code: err.status, message: err.v2Message } };
+  return { error: { code: err.code, message: err.message } };
+}
+
+/** body-parser's errors (size, syntax, charset) become catalogued ApiErrors. */
+export function fromBodyParserError(err: unknown): ApiError | undefined {
+  const type = (err as { type?: string } | null)?.type;
+  switch (type) {
+    case 'entity.too.large':
+      return errors.payloadTooLarge(LIMITS.bodyText);
+    case 'entity.parse.failed':
+      return errors.malformedJson();
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return errors.unsupportedMediaType(String((err as { charset?: string }).charset ?? 'charset'));
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return errors.badRequest('The request body could not be read');
+    default:
+      return undefined;
+  }
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (req, _res, next) => next(errors.routeNotFound(req.method, req.path));
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req: Request, res, _next) => {
+    let apiError = isApiError(err) ? err : fromBodyParserError(err);
+    if (!apiError) {
+      logger.error({ err, requestId: res.getHeader('x-request-id'), method: req.method, path: req.path }, 'unhandled error');
+      apiError = errors.internal();
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(apiError.status);
+    for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
+    res.json(errorBody(apiOfPath(req.path), apiError));
+  };
+}

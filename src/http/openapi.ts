@@ -1,0 +1,112 @@
+// The served OpenAPI 3.1 document, produced from the same route declarations and zod schemas
+// that validate requests (STYLE habit 8).
+import { z } from 'zod';
+import { controlErrorSchema, v1ErrorSchema } from './errors.js';
+import type { AnyRoute, Api } from './route.js';
+import { v2ErrorSchema } from './v2/schemas.js';
+
+type Json = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+function errorSchemaFor(api: Api): z.ZodType {
+  return api === 'v2' ? v2ErrorSchema : api === 'v1' ? v1ErrorSchema : controlErrorSchema;
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid request (validation message names the field)',
+  401: 'Missing or invalid credentials',
+  403: 'Valid credentials that may not do this',
+  404: 'Unknown id',
+  409: 'The current state forbids this',
+  413: 'Body larger than 1 MiB',
+  415: 'Body that is not application/json',
+};
+
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Json[] {
+  if (!schema || !(schema instanceof z.ZodObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || !s.safeParse(undefined).success,
+    schema: jsonSchema(s, 'input'),
+  }));
+}
+
+function security(r: AnyRoute): Json[] | undefined {
+  switch (r.auth) {
+    case 'none':
+      return [];
+    case 'basic':
+      return [{ basicAuth: [] }];
+    case 'basic-or-participant':
+      return [{ basicAuth: [] }, { participantToken: [] }];
+    case 'v1-bearer':
+      return [{ apiKey: [] }];
+  }
+}
+
+function operation(r: AnyRoute): Json {
+  const responses: Json = {};
+  const errorSchema = jsonSchema(errorSchemaFor(r.api), 'output');
+  const statuses = new Set<number>(Object.keys(r.responses).map(Number));
+  if (r.params || r.query || r.body) statuses.add(400);
+  if (r.auth !== 'none') statuses.add(401);
+  if (r.path.includes('{')) statuses.add(404);
+  if (r.body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  for (const status of [...statuses].sort((a, b) => a - b)) {
+    const spec = r.responses[status];
+    if (status >= 400) {
+      responses[String(status)] = { description: spec?.description ?? ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorSchema } } };
+    } else if (spec?.schema) {
+      responses[String(status)] = { description: spec.description, content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } } };
+    } else {
+      responses[String(status)] = { description: spec?.description ?? '', ...(spec?.contentType ? { content: { [spec.contentType]: {} } } : {}) };
+    }
+  }
+  const op: Json = {
+    operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    summary: r.summary,
+    tags: [r.tag],
+    security: security(r),
+    parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query')],
+    responses,
+  };
+  if (r.description) op.description = r.description;
+  if (r.body) {
+    op.requestBody = { required: false, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } };
+  }
+  return op;
+}
+
+export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const r of routes) {
+    paths[r.path] ??= {};
+    paths[r.path]![r.method] = operation(r);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Meetings emulator',
+      version: '0.1.0',
+      description: 'Local emulator of the meetings (v2) and product registry (v1) APIs, with its control API under /_emulator.',
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        basicAuth: { type: 'http', scheme: 'basic', description: 'organizationId:apiKey' },
+        participantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A participant token (recording routes only)' },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'The organization API key (v1)' },
+      },
+    },
+  };
+}

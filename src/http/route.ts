@@ -1,0 +1,68 @@
+// A route is one declaration: path, auth, the schemas of its params, query and body, its
+// responses, and its handler. The same declaration mounts the Express route, validates the
+// request, and produces the served OpenAPI document (STYLE habit 8).
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Deps } from '../container.js';
+import type { AuthInfo } from './auth.js';
+
+export type Api = 'v2' | 'v1' | 'control' | 'media';
+/**
+ * none: open (control API, media, discovery). basic: v2 Basic only. basic-or-participant: v2
+ * Basic or a participant token (the four recording routes). v1-bearer: the v1 API key.
+ */
+export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface HandlerContext<P, Q, B> {
+  deps: Deps;
+  params: P;
+  query: Q;
+  body: B;
+  auth: AuthInfo;
+  req: Request;
+  res: Response;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Default application/json. */
+  contentType?: string;
+}
+
+type AnyObject = z.ZodType<Record<string, unknown>>;
+
+export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType> {
+  method: Method;
+  /** OpenAPI-style path: /v2/meetings/{id}. */
+  path: string;
+  api: Api;
+  auth: AuthMode;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  responses: Record<number, ResponseSpec>;
+  /** Returns the reply, or undefined when it wrote the response itself (media). */
+  handler(ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Reply | undefined | Promise<Reply | undefined>;
+}
+
+// Erased form for tables of routes.
+export type AnyRoute = RouteSpec<AnyObject, AnyObject, z.ZodType>;
+
+export function route<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): AnyRoute {
+  return spec as unknown as AnyRoute;
+}
+
+export function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+}

@@ -1,0 +1,127 @@
+// Internal models → v2 wire shapes (snake_case, ISO times).
+import type { z } from 'zod';
+import { toIso } from '../../core/clock.js';
+import { liveMsAt, wireStatus } from '../../domain/livestreams/livestream-machine.js';
+import type { MediaLinks } from '../../domain/media/media-links.js';
+import type { Livestream, Meeting, Participant, Recording } from '../../domain/models.js';
+import type { Page } from '../../domain/paging.js';
+import type {
+  activeLivestreamSchema,
+  livestreamSchema,
+  meetingSchema,
+  participantSchema,
+  recordingMeetingSchema,
+  recordingSchema,
+  removedParticipantSchema,
+} from './schemas.js';
+
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));
+
+export function ok<T>(data: T, status = 200) {
+  return { status, body: { success: true as const, data } };
+}
+
+export function paged<T, D>(page: Page<T>, map: (item: T) => D) {
+  return {
+    status: 200,
+    body: {
+      success: true as const,
+      data: page.items.map(map),
+      paging: { total_count: page.total, start_offset: page.startOffset, end_offset: page.endOffset },
+    },
+  };
+}
+
+export function meetingDto(m: Meeting): z.infer<typeof meetingSchema> {
+  return {
+    id: m.id,
+    title: m.title,
+    preferred_region: m.preferredRegion,
+    waiting_room: m.waitingRoom,
+    record_on_start: m.recordOnStart,
+    live_stream_on_start: m.liveStreamOnStart,
+    persist_chat: m.persistChat,
+    summarize_on_end: m.summarizeOnEnd,
+    status: m.status,
+    recording_config: m.recordingConfig,
+    created_at: toIso(m.createdAt),
+    updated_at: toIso(m.updatedAt),
+  };
+}
+
+export function recordingMeetingDto(m: Meeting): z.infer<typeof recordingMeetingSchema> {
+  return {
+    id: m.id,
+    title: m.title,
+    waiting_room: m.waitingRoom,
+    record_on_start: m.recordOnStart,
+    created_at: toIso(m.createdAt),
+    updated_at: toIso(m.updatedAt),
+  };
+}
+
+/** Both spellings of the client id are emitted (CONTRACT: accept both, emit both). */
+export function participantDto(p: Participant): z.infer<typeof participantSchema> {
+  return {
+    id: p.id,
+    name: p.name,
+    picture: p.picture,
+    custom_participant_id: p.customParticipantId,
+    client_specific_id: p.customParticipantId,
+    preset_name: p.presetName,
+    preset_id: p.presetId,
+    created_at: toIso(p.createdAt),
+    updated_at: toIso(p.updatedAt),
+  };
+}
+
+export function removedParticipantDto(p: Participant): z.infer<typeof removedParticipantSchema> {
+  return {
+    custom_participant_id: p.customParticipantId,
+    client_specific_id: p.customParticipantId,
+    preset_id: p.presetId,
+    created_at: toIso(p.createdAt),
+    updated_at: toIso(p.updatedAt),
+  };
+}
+
+export function recordingDto(r: Recording): z.infer<typeof recordingSchema> {
+  return {
+    id: r.id,
+    meeting_id: r.meetingId,
+    download_url: r.downloadUrl,
+    download_url_expiry: isoOrNull(r.downloadUrlExpiry),
+    audio_download_url: r.audioDownloadUrl,
+    file_size: r.fileSize,
+    session_id: r.sessionId,
+    output_file_name: r.outputFileName,
+    status: r.status,
+    invoked_time: toIso(r.invokedTime),
+    started_time: isoOrNull(r.startedTime),
+    stopped_time: isoOrNull(r.stoppedTime),
+    recording_duration: r.recordingDuration,
+    start_reason: r.startReason,
+    stop_reason: r.stopReason,
+    storage_config: r.storageConfig,
+  };
+}
+
+export function livestreamDto(l: Livestream, media: MediaLinks): z.infer<typeof livestreamSchema> {
+  return {
+    id: l.id,
+    meeting_id: l.meetingId,
+    status: wireStatus(l.state),
+    name: l.name,
+    ingest_server: media.ingestServer(),
+    stream_key: l.streamKey,
+    playback_url: media.playbackUrl(l.id),
+    disabled: l.disabled,
+    created_at: toIso(l.createdAt),
+    updated_at: toIso(l.updatedAt),
+  };
+}
+
+export function activeLivestreamDto(l: Livestream, media: MediaLinks, now: number, viewers: number): z.infer<typeof activeLivestreamSchema> {
+  const ingestSeconds = Math.floor(liveMsAt(l, now) / 1000);
+  return { ...livestreamDto(l, media), ingest_seconds: ingestSeconds, viewer_seconds: ingestSeconds * viewers };
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { errors } from '../../core/errors.js';
+import type { Caller } from '../../domain/recordings/recordings.service.js';
+import { assertMeetingAccess, orgOf, type AuthInfo } from '../auth.js';
+import { route } from '../route.js';
+import { ok, paged, recordingDto, recordingMeetingDto } from './mappers.js';
+import { envelope, pagedEnvelope, recordingActionBody, recordingListQuery, recordingSchema, recordingWithMeetingSchema, startRecordingBody, uuidParam } from './schemas.js';
+
+function callerOf(auth: AuthInfo): Caller {
+  if (auth.kind === 'participant') return { name: auth.participant.name, type: 'USER', user_id: auth.participant.id };
+  return { name: orgOf(auth).name, type: 'ORGANIZATION', user_id: null };
+}
+
+const forbidden = { 403: { description: 'A participant token for another meeting, or whose preset cannot record' } };
+
+export const recordingRoutes = [
+  route({
+    method: 'post',
+    path: '/v2/recordings',
+    api: 'v2',
+    auth: 'basic-or-participant',
+    tag: 'Recordings',
+    summary: 'Start recording a meeting (status INVOKED; RECORDING a few seconds later)',
+    body: startRecordingBody,
+    responses: {
+      200: { description: 'The recording, status INVOKED', schema: envelope(recordingSchema) },
+      ...forbidden,
+      409: { description: 'The meeting already has an active recording' },
+    },
+    handler: ({ deps, auth, body }) => {
+      assertMeetingAccess(auth, body.meeting_id);
+      if (auth.kind === 'participant' && !auth.preset.permissions.can_record) {
+        throw errors.forbidden(`Preset ${auth.preset.name} does not allow recording`);
+      }
+      const sc = body.storage_config;
+      const recording = deps.services.recordings.start(
+        orgOf(auth).id,
+        {
+          meetingId: body.meeting_id,
+          // Secrets are dropped here: they are never stored, so they can never be shown.
+          storageConfig: sc
+            ? { type: sc.type, region: sc.region ?? null, bucket: sc.bucket ?? null, path: sc.path ?? null, host: sc.host ?? null, username: sc.username ?? null, port: sc.port ?? null }
+            : null,
+          fileNamePrefix: body.file_name_prefix,
+          allowMultipleRecordings: body.allow_multiple_recordings,
+          maxSeconds: body.max_seconds,
+        },
+        callerOf(auth),
+      );
+      return ok(recordingDto(recording));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v2/recordings',
+    api: 'v2',
+    auth: 'basic-or-participant',
+    tag: 'Recordings',
+    summary: 'Fetch recordings (filters meeting_id, status, sort_order by invoked time)',
+    query: recordingListQuery,
+    responses: { 200: { description: 'A page of recordings', schema: pagedEnvelope(recordingSchema) }, ...forbidden },
+    handler: ({ deps, auth, query }) => {
+      let meetingId = query.meeting_id;
+      if (auth.kind === 'participant') {
+        // A participant token sees its own meeting's recordings only.
+        if (meetingId !== undefined) assertMeetingAccess(auth, meetingId);
+        meetingId = auth.claims.meetingId;
+      }
+      return paged(
+        deps.services.recordings.list(orgOf(auth).id, { page: query.page_no, perPage: query.per_page, meetingId, statuses: query.status, sortOrder: query.sort_order }),
+        recordingDto,
+      );
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v2/recordings/active-recording/{meeting_id}',
+    api: 'v2',
+    auth: 'basic-or-participant',
+    tag: 'Recordings',
+    summary: "Fetch a meeting's active recording (INVOKED, RECORDING or PAUSED)",
+    params: z.object({ meeting_id: uuidParam }),
+    responses: { 200: { description: 'The active recording', schema: envelope(recordingSchema) }, ...forbidden },
+    handler: ({ deps, auth, params }) => {
+      assertMeetingAccess(auth, params.meeting_id);
+      return ok(recordingDto(deps.services.recordings.active(orgOf(auth).id, params.meeting_id)));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v2/recordings/{id}',
+    api: 'v2',
+    auth: 'basic-or-participant',
+    tag: 'Recordings',
+    summary: 'Fetch a recording',
+    params: z.object({ id: uuidParam }),
+    responses: { 200: { description: 'The recording', schema: envelope(recordingSchema) }, ...forbidden },
+    handler: ({ deps, auth, params }) => {
+      const recording = deps.services.recordings.get(orgOf(auth).id, params.id);
+      assertMeetingAccess(auth, recording.meetingId);
+      return ok(recordingDto(recording));
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/v2/recordings/{id}',
+    api: 'v2',
+    auth: 'basic',
+    tag: 'Recordings',
+    summary: 'Stop, pause or resume a recording',
+    params: z.object({ id: uuidParam }),
+    body: recordingActionBody,
+    responses: {
+      200: { description: 'The recording with its meeting', schema: envelope(recordingWithMeetingSchema) },
+      409: { description: 'The recording is in a status that forbids the action' },
+    },
+    handler: ({ deps, auth, params, body }) => {
+      const { recordings } = deps.services;
+      const recording = recordings.act(orgOf(auth).id, params.id, body.action, callerOf(auth));
+      return ok({ ...recordingDto(recording), meeting: recordingMeetingDto(recordings.meetingOf(recording)) });
+    },
+  }),
+];

@@ -1,0 +1,104 @@
+// Fixtures: the emulator's starting state. Validated at load; an error names the file, the
+// path inside it and the rule that failed.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const uuid = z.uuid();
+
+export const presetFixture = z.object({
+  id: uuid,
+  name: z.string().min(1).max(100),
+  view_type: z.enum(['GROUP_CALL', 'WEBINAR', 'LIVESTREAM', 'AUDIO_ROOM', 'CHAT']).default('GROUP_CALL'),
+  permissions: z
+    .object({ can_record: z.boolean(), can_livestream: z.boolean() })
+    .catchall(z.boolean()),
+});
+
+export const categoryFixture = z.object({
+  code: z.string().regex(/^\d{1,8}$/, 'must be 1 to 8 digits'),
+  label: z.string().min(1).max(100),
+  carbon_footprint: z.string().regex(/^\d+(\.\d+)? \S+/, 'must read "<number> <unit>"'),
+  certifications: z.array(z.string().min(1).max(100)).max(50),
+});
+
+export const productFixture = z.object({
+  category_code: z.string().regex(/^\d{1,8}$/),
+  product_id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'must be 1 to 32 letters or digits'),
+  name: z.string().min(1).max(200),
+  brand: z.string().min(1).max(100),
+  description: z.string().max(2000).default(''),
+  attributes: z.record(z.string().max(64), z.string().max(500)).default({}),
+});
+
+export const organizationFixture = z.object({
+  id: uuid,
+  name: z.string().min(1).max(200),
+  api_key: z.string().min(8).max(200),
+  /** Defaults to `default_presets` when absent. */
+  presets: z.array(presetFixture).optional(),
+  products: z.array(productFixture).default([]),
+});
+
+export const fixturesSchema = z
+  .object({
+    version: z.literal(1),
+    categories: z.array(categoryFixture).default([]),
+    default_presets: z.array(presetFixture).min(1),
+    organizations: z.array(organizationFixture).min(1),
+  })
+  .superRefine((f, ctx) => {
+    const seen = new Set<string>();
+    f.organizations.forEach((o, i) => {
+      if (seen.has(o.id)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'id'], message: 'duplicate organization id' });
+      seen.add(o.id);
+      const names = new Set<string>();
+      (o.presets ?? []).forEach((p, j) => {
+        if (names.has(p.name)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'presets', j, 'name'], message: 'duplicate preset name' });
+        names.add(p.name);
+      });
+      o.products.forEach((p, j) => {
+        if (!f.categories.some((c) => c.code === p.category_code))
+          ctx.addIssue({ code: 'custom', path: ['organizations', i, 'products', j, 'category_code'], message: 'not a category of this file' });
+      });
+    });
+    const codes = new Set<string>();
+    f.categories.forEach((c, i) => {
+      if (codes.has(c.code)) ctx.addIssue({ code: 'custom', path: ['categories', i, 'code'], message: 'duplicate category code' });
+      codes.add(c.code);
+    });
+  });
+
+export type Fixtures = z.infer<typeof fixturesSchema>;
+export type PresetFixture = z.infer<typeof presetFixture>;
+export type ProductFixture = z.infer<typeof productFixture>;
+
+export class FixtureError extends Error {}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '') || '(root)';
+}
+
+export function parseFixtures(data: unknown, source: string): Fixtures {
+  const result = fixturesSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new FixtureError(`${source}: ${formatPath(issue.path)}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+export function loadFixturesFile(file: string): Fixtures {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new FixtureError(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new FixtureError(`${file}: (root): not valid JSON (${(err as Error).message})`);
+  }
+  return parseFixtures(data, file);
+}

@@ -1,0 +1,92 @@
+// In-memory state, scoped by organization from the start: every lookup goes through an org, so
+// one organization's credentials can never reach another's data.
+//
+// Orders are kept as append-only id arrays next to the maps, so "newest first" pages cost
+// O(page), not O(store).
+import type { Category, Livestream, Meeting, Organization, Participant, Preset, Product, Recording } from '../domain/models.js';
+
+export class OrgData {
+  readonly presets = new Map<string, Preset>();
+  readonly presetsByName = new Map<string, Preset>();
+  readonly meetings = new Map<string, Meeting>();
+  readonly meetingOrder: string[] = [];
+  readonly participants = new Map<string, Participant>();
+  /** meeting id → participant ids in creation order. */
+  readonly participantsByMeeting = new Map<string, string[]>();
+  readonly recordings = new Map<string, Recording>();
+  readonly recordingOrder: string[] = [];
+  readonly recordingsByMeeting = new Map<string, string[]>();
+  readonly livestreams = new Map<string, Livestream>();
+  readonly livestreamOrder: string[] = [];
+  readonly livestreamsByMeeting = new Map<string, string[]>();
+  /** Keyed by the upper-cased short code `{category}-{PRODUCT_ID}`. */
+  readonly products = new Map<string, Product>();
+
+  constructor(public org: Organization) {}
+
+  addPreset(preset: Preset): void {
+    this.presets.set(preset.id, preset);
+    this.presetsByName.set(preset.name, preset);
+  }
+
+  putMeeting(meeting: Meeting): void {
+    if (!this.meetings.has(meeting.id)) this.meetingOrder.push(meeting.id);
+    this.meetings.set(meeting.id, meeting);
+  }
+
+  putParticipant(p: Participant): void {
+    if (!this.participants.has(p.id)) pushIndex(this.participantsByMeeting, p.meetingId, p.id);
+    this.participants.set(p.id, p);
+  }
+
+  deleteParticipant(p: Participant): void {
+    this.participants.delete(p.id);
+    const ids = this.participantsByMeeting.get(p.meetingId);
+    if (ids) {
+      const i = ids.indexOf(p.id);
+      if (i >= 0) ids.splice(i, 1);
+    }
+  }
+
+  putRecording(r: Recording): void {
+    if (!this.recordings.has(r.id)) {
+      this.recordingOrder.push(r.id);
+      pushIndex(this.recordingsByMeeting, r.meetingId, r.id);
+    }
+    this.recordings.set(r.id, r);
+  }
+
+  putLivestream(l: Livestream): void {
+    if (!this.livestreams.has(l.id)) {
+      this.livestreamOrder.push(l.id);
+      pushIndex(this.livestreamsByMeeting, l.meetingId, l.id);
+    }
+    this.livestreams.set(l.id, l);
+  }
+}
+
+function pushIndex(index: Map<string, string[]>, key: string, id: string): void {
+  const ids = index.get(key);
+  if (ids) ids.push(id);
+  else index.set(key, [id]);
+}
+
+export class Store {
+  readonly orgs = new Map<string, OrgData>();
+  readonly categories = new Map<string, Category>();
+
+  clear(): void {
+    this.orgs.clear();
+    this.categories.clear();
+  }
+
+  org(id: string): OrgData | undefined {
+    return this.orgs.get(id);
+  }
+
+  addOrg(org: Organization): OrgData {
+    const data = new OrgData(org);
+    this.orgs.set(org.id, data);
+    return data;
+  }
+}
