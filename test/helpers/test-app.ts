@@ -1,0 +1,52 @@
+// makeTestApp(): a fresh emulator per test — manual clock, seeded ids, silent logger, no port.
+// `api` wraps supertest so that every response is validated against the served OpenAPI
+// document before the test's own assertions run.
+import request from 'supertest';
+import type { Express } from 'express';
+import { createApp } from '../../src/app.js';
+import { defaultConfig, type Config } from '../../src/config.js';
+import { buildDeps, type Deps } from '../../src/container.js';
+import { silentLogger } from '../../src/logger.js';
+import { loadFixturesFile, type Fixtures } from '../../src/store/fixtures.js';
+import { assertMatchesOpenApi } from './openapi-validator.js';
+
+export const ORG_ID = '00000000-0000-4000-8000-000000000001';
+export const API_KEY = 'emulator-api-key';
+export const START = Date.parse('2026-01-01T00:00:00.000Z');
+export const START_ISO = '2026-01-01T00:00:00.000Z';
+
+export const basicAuth = (orgId = ORG_ID, key = API_KEY) => `Basic ${Buffer.from(`${orgId}:${key}`).toString('base64')}`;
+export const BASIC = basicAuth();
+export const bearer = (token: string) => `Bearer ${token}`;
+
+let defaultFixtures: Fixtures | undefined;
+export function fixtures(): Fixtures {
+  defaultFixtures ??= loadFixturesFile(defaultConfig().fixtures);
+  return structuredClone(defaultFixtures);
+}
+
+export interface TestApp {
+  app: Express;
+  deps: Deps;
+  /** supertest with OpenAPI validation of every response. */
+  api: Api;
+  /** Moves the manual clock forward, running due jobs. */
+  advance(ms: number): void;
+  now(): number;
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type Api = Record<Method, (path: string) => request.Test>;
+
+export function makeTestApp(overrides: Partial<Config> = {}, opts: { fixtures?: Fixtures } = {}): TestApp {
+  const config = defaultConfig({ clock: 'manual', startTime: START, seed: 'test-seed', publicUrl: 'http://emulator.test', logLevel: 'silent', ...overrides });
+  const deps = buildDeps(config, { fixtures: opts.fixtures ?? fixtures(), logger: silentLogger() });
+  const app = createApp(deps);
+  return { app, deps, api: validatingApi(app), advance: (ms) => void deps.scheduler.advanceTo(deps.clock.now() + ms), now: () => deps.clock.now() };
+}
+
+export function validatingApi(app: Express): Api {
+  const agent = request(app);
+  const wrap = (method: Method) => (path: string) => agent[method](path).expect((res) => assertMatchesOpenApi(app, method, path, res));
+  return { get: wrap('get'), post: wrap('post'), put: wrap('put'), patch: wrap('patch'), delete: wrap('delete') };
+}
