@@ -1,11 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // The README's example imports the package by name, as a user would.
+    alias: { 'meetings-emulator': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
-    // Tests drive time with the manual clock; nothing here should ever need long timeouts.
+    // Tests drive time with the manual clock; these timeouts only guard against hangs.
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // The JSON report gives .ci/run its closing line.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.test-results/vitest.json' },
   },
 });

@@ -18,6 +18,16 @@ export interface Config {
   seed: string | undefined;
   publicUrl: string;
   logLevel: LogLevel;
+  /** Webhooks from configuration: subscribed to every event of every organization. */
+  webhookUrls: readonly string[];
+  webhookTimeoutMs: number;
+  deliveryLogSize: number;
+  journalSize: number;
+  rateLimit: number;
+  stateFile: string | undefined;
+  stateSaveInterval: number;
+  /** The simulator's starting mode for recordings and livestreams (PATCH /_emulator/simulator changes it). */
+  simulator: 'auto' | 'manual';
 }
 
 type Key = keyof Config;
@@ -46,9 +56,17 @@ function int(min: number, max: number) {
   };
 }
 
+/**
+ * A zone is required: without one Date.parse reads local time, and the same flag would start
+ * the clock at different instants on different machines. Impossible dates (02-30) are refused
+ * rather than rolled over into the next month.
+ */
 function isoTime(raw: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.exec(raw);
   const ms = Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(ms)) throw new ConfigError(`must be an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${raw}"`);
+  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
+  const real = day !== undefined && day.getUTCFullYear() === Number(m![1]) && day.getUTCMonth() === Number(m![2]) - 1 && day.getUTCDate() === Number(m![3]);
+  if (!real || Number.isNaN(ms)) throw new ConfigError(`must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "${raw}"`);
   return ms;
 }
 
@@ -68,6 +86,23 @@ function oneOf<T extends string>(values: readonly T[]) {
     if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`must be one of ${values.join(', ')}, got "${raw}"`);
     return raw as T;
   };
+}
+
+/** Comma-separated http(s) URLs, kept exactly as written (a trailing slash is part of a URL). */
+function urlList(raw: string): readonly string[] {
+  const urls = raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (urls.length === 0) throw new ConfigError('must list at least one http(s) URL');
+  for (const u of urls) {
+    let url: URL;
+    try {
+      url = new URL(u);
+    } catch {
+      throw new ConfigError(`must be comma-separated http(s) URLs, got "${u}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`must be comma-separated http(s) URLs, got "${u}"`);
+  }
+  if (new Set(urls).size !== urls.length) throw new ConfigError('must not list the same URL twice');
+  return Object.freeze(urls);
 }
 
 function nonEmpty(raw: string): string {
@@ -90,12 +125,26 @@ export const OPTIONS: { [K in Key]: Option<K> }[Key][] = [
   { key: 'timeScale', flag: '--time-scale', env: 'EMULATOR_TIME_SCALE', defaultText: '1', description: 'Real clock only: emulated ms per real ms (60 = a real second is an emulated minute).', parse: positiveNumber },
   { key: 'seed', flag: '--seed', env: 'EMULATOR_SEED', defaultText: 'unset (random)', description: 'Makes every generated id, key and token reproducible.', parse: nonEmpty },
   { key: 'publicUrl', flag: '--public-url', env: 'EMULATOR_PUBLIC_URL', defaultText: 'http://<host>:<port>', description: 'Base of every URL the emulator hands out (download, playback).', parse: httpUrl },
+  { key: 'journalSize', flag: '--journal-size', env: 'EMULATOR_JOURNAL_SIZE', defaultText: '1000', description: 'Requests kept in the request journal (0 turns it off).', parse: int(0, 1_000_000) },
+  { key: 'rateLimit', flag: '--rate-limit', env: 'EMULATOR_RATE_LIMIT', defaultText: '0 (off)', description: 'Requests per minute per client on /v1 and /v2 before 429 (emulator clock).', parse: int(0, 10_000_000) },
+  { key: 'simulator', flag: '--simulator', env: 'EMULATOR_SIMULATOR', defaultText: 'auto', description: 'auto: recordings start, upload and livestreams go live by themselves; manual: only forced transitions move them.', parse: oneOf(['auto', 'manual'] as const) },
+  { key: 'webhookUrls', flag: '--webhook-url', env: 'EMULATOR_WEBHOOK_URLS', defaultText: 'none', description: 'Comma-separated webhook URLs that receive every event of every organization.', parse: urlList },
+  { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', defaultText: '3000', description: 'A webhook receiver must answer within this many ms, or the attempt fails.', parse: int(1, 600_000) },
+  { key: 'deliveryLogSize', flag: '--delivery-log-size', env: 'EMULATOR_DELIVERY_LOG_SIZE', defaultText: '10000', description: 'Webhook deliveries kept in the log (delivered go first; pending are never dropped).', parse: int(1, 1_000_000) },
+  { key: 'stateFile', flag: '--state-file', env: 'EMULATOR_STATE_FILE', defaultText: 'unset (state lives in memory only)', description: 'State file: loaded at start when present, written on SIGTERM/SIGINT and every --state-save-interval seconds.', parse: nonEmpty },
+  { key: 'stateSaveInterval', flag: '--state-save-interval', env: 'EMULATOR_STATE_SAVE_INTERVAL', defaultText: '30', description: 'Seconds between saves of --state-file (0: only on shutdown).', parse: int(0, 86_400) },
   { key: 'logLevel', flag: '--log-level', env: 'EMULATOR_LOG_LEVEL', defaultText: 'info', description: `One of ${LOG_LEVELS.join(', ')}.`, parse: oneOf(LOG_LEVELS) },
 ];
 
 export const DEFAULT_MANUAL_START = Date.parse('2026-01-01T00:00:00.000Z');
 
 export type ParseResult = { ok: true; config: Config } | { ok: false; reason: string } | { ok: true; help: true };
+
+/** The host as it goes into a URL: wildcard binds become localhost, IPv6 literals get brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
 
 /** Defaults for everything; used by the in-process API and tests, which pass overrides. */
 export function defaultConfig(overrides: Partial<Config> = {}): Config {
@@ -109,10 +158,48 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     seed: undefined,
     publicUrl: '',
     logLevel: 'info',
+    webhookUrls: [],
+    webhookTimeoutMs: 3000,
+    deliveryLogSize: 10_000,
+    journalSize: 1000,
+    rateLimit: 0,
+    stateFile: undefined,
+    stateSaveInterval: 30,
+    simulator: 'auto',
     ...overrides,
   };
-  if (!base.publicUrl) base.publicUrl = `http://${base.host === '0.0.0.0' ? 'localhost' : base.host}:${base.port}`;
+  if (!base.publicUrl) base.publicUrl = `http://${urlHost(base.host)}:${base.port}`;
   return Object.freeze(base);
+}
+
+/** A reason is one line: control characters in echoed values are shown escaped. */
+function failure(reason: string): ParseResult {
+  // eslint-disable-next-line no-control-regex
+  return { ok: false, reason: reason.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1)) };
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The known flag a mistyped one most likely meant (a typo or two away, or a prefix of it). */
+function closestFlag(flag: string): string | undefined {
+  let best: { flag: string; d: number } | undefined;
+  for (const o of OPTIONS) {
+    const d = o.flag.startsWith(flag) ? 0 : editDistance(flag, o.flag);
+    if (d <= 2 && (!best || d < best.d)) best = { flag: o.flag, d };
+  }
+  return best?.flag;
 }
 
 /** Flags win over env vars, env vars over defaults. */
@@ -128,11 +215,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParseResult
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const opt = OPTIONS.find((o) => o.flag === flag);
     if (!opt) {
-      const close = OPTIONS.find((o) => o.flag.startsWith(flag.slice(0, 4)) && flag.startsWith('--'));
-      return { ok: false, reason: `unknown option ${arg}${close ? ` (did you mean ${close.flag}?)` : ''}; see --help` };
+      const close = flag.startsWith('--') ? closestFlag(flag) : undefined;
+      return failure(`unknown option ${arg}${close ? ` (did you mean ${close}?)` : ''}; see --help`);
     }
     const value = inline ?? argv[++i];
-    if (value === undefined) return { ok: false, reason: `${flag} needs a value; see --help` };
+    if (value === undefined) return failure(`${flag} needs a value; see --help`);
     raw.set(opt.key, { value, source: flag });
   }
   const parsed: Partial<Config> = {};
@@ -142,7 +229,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParseResult
     try {
       (parsed as Record<string, unknown>)[opt.key] = opt.parse(r.value);
     } catch (err) {
-      return { ok: false, reason: `${r.source} ${(err as Error).message}` };
+      return failure(`${r.source} ${(err as Error).message}`);
     }
   }
   if (parsed.clock === 'manual' && parsed.startTime === undefined) parsed.startTime = DEFAULT_MANUAL_START;

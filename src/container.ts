@@ -4,22 +4,35 @@ import path from 'node:path';
 import { ManualClock, SystemClock, type Clock } from './core/clock.js';
 import { EventBus } from './core/events.js';
 import { createIdGenerator, type IdGenerator } from './core/ids.js';
-import { signingKeyFrom, type SigningKey } from './core/keys.js';
+import { KeySlot, signingKeyFrom, type SigningKey } from './core/keys.js';
 import { Scheduler } from './core/scheduler.js';
 import { DEFAULT_MANUAL_START, PACKAGE_ROOT, type Config } from './config.js';
 import type { DomainContext } from './domain/context.js';
 import type { DomainEvent } from './domain/events.js';
 import { LivestreamsService } from './domain/livestreams/livestreams.service.js';
+import { ProductsService } from './domain/products/products.service.js';
 import { MediaLinks, mediaFilesIn } from './domain/media/media-links.js';
 import { MeetingsService } from './domain/meetings/meetings.service.js';
 import { OrganizationsService } from './domain/organizations/organizations.service.js';
 import { ParticipantTokens } from './domain/participants/participant-tokens.js';
 import { ParticipantsService } from './domain/participants/participants.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
+import { SessionsService } from './domain/meetings/sessions.service.js';
 import { Simulator } from './simulator/simulator.js';
-import { loadFixturesFile, type Fixtures } from './store/fixtures.js';
+import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
+import { WebhooksService } from './domain/webhooks/webhooks.service.js';
+import { configWebhooks, targetResolver, WebhookDispatcher } from './webhooks/dispatcher.js';
+import { Outbox } from './webhooks/outbox.js';
+import { WebhookSigner } from './webhooks/signer.js';
+import { HttpTransport, type WebhookTransport } from './webhooks/transport.js';
 import { Store } from './store/store.js';
 import { createLogger, type Logger } from './logger.js';
+import { RequestScope } from './core/request-scope.js';
+import { RateLimiter } from './core/rate-limiter.js';
+import { realSleep } from './core/clock.js';
+import { RequestJournal } from './journal/request-journal.js';
+import { FaultRules } from './faults/fault-rules.js';
+import { StateService } from './state/state.service.js';
 
 export interface Deps {
   config: Config;
@@ -30,7 +43,7 @@ export interface Deps {
   store: Store;
   logger: Logger;
   fixtures: Fixtures;
-  keys: { participantTokens: SigningKey };
+  keys: { participantTokens: SigningKey; webhooks: SigningKey };
   media: MediaLinks;
   simulator: Simulator;
   services: {
@@ -39,7 +52,20 @@ export interface Deps {
     participants: ParticipantsService;
     recordings: RecordingsService;
     livestreams: LivestreamsService;
+    products: ProductsService;
+    sessions: SessionsService;
+    webhooks: WebhooksService;
   };
+  /** Webhook delivery: the outbox (log, retries, `idle()`), the dispatcher, the signer. */
+  webhooks: { outbox: Outbox; dispatcher: WebhookDispatcher; signer: WebhookSigner };
+  journal: RequestJournal;
+  faults: FaultRules;
+  rateLimiter: RateLimiter;
+  requestScope: RequestScope;
+  /** Real waiting for injected latency; tests replace it. */
+  sleep: (ms: number) => Promise<void>;
+  /** Snapshots: export and import of the whole state (GET|PUT /_emulator/state, --state-file). */
+  state: StateService;
   /** Returns every stateful piece to the fixtures (POST /_emulator/reset). */
   reset(): void;
   /** When `ready` is true, fixtures are loaded and the API answers. */
@@ -51,6 +77,26 @@ export interface BuildOptions {
   fixtures?: Fixtures;
   logger?: Logger;
   clock?: Clock;
+  /** How webhooks leave the emulator; default HTTP (node:http/https). */
+  webhookTransport?: WebhookTransport;
+}
+
+/**
+ * A signing key from the fixtures' PEM (checked at start), or generated (derived from --seed
+ * when given) on first use: deriving one costs a few hundred ms, which runs that never sign
+ * should not pay.
+ */
+function keySlot(pem: string | undefined, name: string, ids: IdGenerator, purpose: string): KeySlot {
+  if (pem !== undefined) {
+    let key: SigningKey;
+    try {
+      key = signingKeyFrom(pem);
+    } catch (err) {
+      throw new FixtureError(`${name}: not a usable RSA private key (${(err as Error).message})`);
+    }
+    return new KeySlot(() => key);
+  }
+  return new KeySlot(() => signingKeyFrom(ids.rsaKey(purpose)));
 }
 
 export const MEDIA_DIR = path.join(PACKAGE_ROOT, 'fixtures', 'media');
@@ -69,17 +115,65 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const scheduler = new Scheduler(clock, (err, job) => logger.error({ err, job: { key: job.key, kind: job.kind } }, 'scheduled job failed'));
   const bus = new EventBus<DomainEvent>();
   const store = new Store();
-  const participantTokens = signingKeyFrom(ids.rsaKey('participant-tokens'));
+  const tokenKey = keySlot(fixtures.participant_token_key, 'participant_token_key', ids, 'participant-tokens');
   const media = new MediaLinks(config.publicUrl, ids.token(32), mediaFilesIn(MEDIA_DIR));
   const ctx: DomainContext = { store, clock, ids, bus, scheduler, publicUrl: config.publicUrl };
 
   const organizations = new OrganizationsService(ctx);
   const meetings = new MeetingsService(ctx);
-  const participants = new ParticipantsService(ctx, new ParticipantTokens(participantTokens));
+  const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()));
   const recordings = new RecordingsService(ctx, media);
   const livestreams = new LivestreamsService(ctx);
-  const simulator = new Simulator(bus, scheduler, recordings, livestreams);
+  const products = new ProductsService(ctx);
+  // Fixture products load per organization on every (re)load.
+  organizations.addSeeder((data, fixtureOrg) => products.seed(data, fixtureOrg.products));
+  const sessions = new SessionsService(ctx, recordings, livestreams);
+  const simulator = new Simulator(bus, scheduler, recordings, livestreams, config.simulator);
+  organizations.onOrgReset((orgId) => scheduler.cancelWhere((job) => job.payload.orgId === orgId));
+  const webhooks = new WebhooksService(ctx);
+  // Fixture webhooks load per organization on every (re)load.
+  organizations.addSeeder((data, fixtureOrg) => webhooks.seed(data, fixtureOrg.webhooks));
+  const webhookKey = keySlot(fixtures.webhook_signing_key, 'webhook_signing_key', ids, 'webhooks');
+  const signer = new WebhookSigner(() => webhookKey.get());
+  const fromConfig = configWebhooks(config.webhookUrls);
+  const outbox = new Outbox({
+    clock,
+    scheduler,
+    ids,
+    signer,
+    transport: opts.webhookTransport ?? new HttpTransport(),
+    logger,
+    timeoutMs: config.webhookTimeoutMs,
+    maxRecords: config.deliveryLogSize,
+    resolveTarget: targetResolver(webhooks, fromConfig),
+    // Links each delivery to the request that caused it (request journal).
+    onCreated: (d) => deps.requestScope.current()?.deliveries.push(d.id),
+  });
+  const dispatcher = new WebhookDispatcher(bus, webhooks, outbox, fromConfig, logger);
+  organizations.onOrgReset((orgId) => outbox.resetOrg(orgId));
   const idsStart = ids.position();
+  const journal = new RequestJournal(config.journalSize);
+  const faults = new FaultRules();
+  const rateLimiter = new RateLimiter(config.rateLimit);
+  const state = new StateService(
+    {
+      clock,
+      ids,
+      idsStart,
+      scheduler,
+      store,
+      organizations,
+      simulator,
+      outbox,
+      keys: { participantTokens: tokenKey, webhooks: webhookKey },
+      resetVolatile: () => {
+        journal.reset();
+        faults.reset();
+        rateLimiter.reset();
+      },
+    },
+    fixtures,
+  );
 
   const deps: Deps = {
     config,
@@ -90,17 +184,27 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     store,
     logger,
     fixtures,
-    keys: { participantTokens },
+    keys: {
+      get participantTokens() {
+        return tokenKey.get();
+      },
+      get webhooks() {
+        return webhookKey.get();
+      },
+    },
     media,
     simulator,
-    services: { organizations, meetings, participants, recordings, livestreams },
+    services: { organizations, meetings, participants, recordings, livestreams, products, sessions, webhooks },
+    webhooks: { outbox, dispatcher, signer },
+    journal,
+    faults,
+    rateLimiter,
+    requestScope: new RequestScope(),
+    sleep: realSleep,
+    state,
     ready: false,
     reset() {
-      clock.reset();
-      ids.setPosition(idsStart);
-      scheduler.reset();
-      simulator.reset();
-      organizations.load(fixtures);
+      state.reset();
     },
   };
   deps.reset();

@@ -7,6 +7,7 @@ import { helpText, parseConfig, defaultConfig, type Config } from './config.js';
 import { buildDeps } from './container.js';
 import { RealTimeDriver } from './core/scheduler.js';
 import { FixtureError } from './store/fixtures.js';
+import { loadStateFile, saveStateFile } from './state/state-file.js';
 
 function fail(reason: string): never {
   process.stderr.write(`meetings-emulator: ${reason}\n`);
@@ -39,6 +40,14 @@ async function main(): Promise<void> {
     if (err instanceof FixtureError) fail(`invalid fixtures: ${err.message}`);
     throw err;
   }
+  if (config.stateFile) {
+    try {
+      if (loadStateFile(config.stateFile, deps.state)) deps.logger.info({ file: config.stateFile }, 'state loaded');
+    } catch (err) {
+      if (err instanceof FixtureError) fail(`invalid state file: ${err.message}`);
+      throw err;
+    }
+  }
   server.on('request', createApp(deps));
 
   const driver = new RealTimeDriver(deps.scheduler, deps.clock);
@@ -58,18 +67,33 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
 
+  const saveState = () => {
+    if (!config.stateFile) return;
+    try {
+      saveStateFile(config.stateFile, deps.state);
+    } catch (err) {
+      deps.logger.error({ err, file: config.stateFile }, 'cannot write the state file');
+    }
+  };
+  if (config.stateFile && config.stateSaveInterval > 0) setInterval(saveState, config.stateSaveInterval * 1000).unref();
+
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     deps.logger.info({ signal }, 'shutting down');
     driver.stop();
-    server.close(() => process.exit(0));
+    const exit = () => {
+      // After the in-flight requests, so that what they did is saved too.
+      saveState();
+      process.exit(0);
+    };
+    server.close(exit);
     server.closeIdleConnections();
     // In-flight requests get a moment to finish; then the process goes regardless.
     setTimeout(() => {
       server.closeAllConnections();
-      process.exit(0);
+      exit();
     }, 1_500).unref();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));

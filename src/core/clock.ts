@@ -84,6 +84,11 @@ export function realNow(): number {
   return Date.now();
 }
 
+/** Real waiting, for injected latency (fault rules); tests pass their own. */
+export function realSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 export function toIso(ms: number): string {
   return new Date(ms).toISOString();
 }

@@ -37,8 +37,36 @@ export const errors = {
   payloadTooLarge: (limit: string) => new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit}`),
   unsupportedMediaType: (type: string) =>
     new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type || '(none)'} is not supported; send application/json`),
+  unsupportedEncoding: (encoding: string) =>
+    new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${encoding || '(none)'} is not supported; send identity, gzip, deflate or br`),
+  /** JSON nested deeper than the limit (it could not even be echoed back: emulator decision). */
+  bodyTooDeep: (maxDepth: number) => new ApiError(400, 'BAD_REQUEST', `Request body is nested deeper than ${maxDepth} levels`, true),
+  /** A path with broken percent-encoding (`/v2/meetings/%zz`). */
+  malformedPath: () => new ApiError(400, 'BAD_REQUEST', 'Request path is not valid percent-encoding', true),
   tooManyRequests: (retryAfterSeconds: number) =>
     new ApiError(429, 'TOO_MANY_REQUESTS', 'Too many requests', false, { 'retry-after': String(retryAfterSeconds) }),
+  // Media links (signed, expiring) and Range requests.
+  mediaLinkExpired: (expiredAt: string) => new ApiError(403, 'LINK_EXPIRED', `This link expired at ${expiredAt}`),
+  mediaSignatureInvalid: () => new ApiError(403, 'INVALID_SIGNATURE', 'The link signature is missing or does not match'),
+  rangeNotSatisfiable: (size: number) =>
+    new ApiError(416, 'RANGE_NOT_SATISFIABLE', `The requested range is not within the ${size} bytes of the file`, false, { 'content-range': `bytes */${size}` }),
+  /** A fault rule's answer (control API: POST /_emulator/faults). */
+  injected: (status: number, ruleId: string) => new ApiError(status, 'INJECTED_FAULT', `Injected fault (${ruleId})`),
+  // v1 product registry (emulator decisions, CONTRACT §6)
+  invalidProductCode: (code: string) =>
+    new ApiError(400, 'INVALID_PRODUCT_CODE', `"${code}" is not a product code: expected {category_code}-{PRODUCT_ID} or {category_code}-{PRODUCT_ID}-{check digits}`),
+  invalidCheckDigits: (code: string, expected: string) =>
+    new ApiError(400, 'INVALID_CHECK_DIGITS', `"${code}" has wrong check digits (ISO 7064 MOD 97-10): expected ${expected}`),
+  unknownCategory: (code: string) =>
+    new ApiError(400, 'UNKNOWN_CATEGORY', `"category_code" ${code} is not a known category (GET /_emulator/categories lists them)`),
+  invalidCarbonFootprint: () =>
+    new ApiError(400, 'INVALID_CARBON_FOOTPRINT', '"attributes.carbon_footprint" must read "<number> <unit>", such as "12.5 kgCO2e"'),
+  productExists: (svcCode: string) => new ApiError(409, 'PRODUCT_EXISTS', `A product with code ${svcCode} already exists`),
+  productNotFound: (code: string) => new ApiError(404, 'NOT_FOUND', `No product found with code ${code}`),
+  // webhooks (emulator decisions: the contract shows no limit and no uniqueness rule)
+  webhookLimit: (max: number) => new ApiError(400, 'LIMIT_EXCEEDED', `An organization can register at most ${max} webhooks; delete one first`),
+  webhookUrlTaken: (url: string, id: string) => new ApiError(409, 'WEBHOOK_URL_TAKEN', `A webhook with url ${url} already exists (id ${id})`),
+  deliveryInFlight: (id: string) => new ApiError(409, 'DELIVERY_IN_FLIGHT', `Delivery ${id} has an attempt in flight; try again once it has finished`),
   internal: () => new ApiError(500, 'INTERNAL_ERROR', 'Internal error in the emulator'),
 };
 

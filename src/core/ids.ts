@@ -83,10 +83,22 @@ export class SeededIds implements IdGenerator {
   }
 
   token(size: number): string {
-    const bytes = this.draw();
-    return customRandom(TOKEN_ALPHABET, size, (n) => {
-      const out = new Uint8Array(n);
-      for (let i = 0; i < n; i++) out[i] = bytes[i % bytes.length]! ^ (Math.floor(i / bytes.length) * 31);
+    const n = this.counter;
+    this.counter += 1;
+    // One draw per token however many bytes nanoid asks for: block 0 is sha256(seed:n), block
+    // k > 0 is sha256(seed:n:k), and each request continues the stream. nanoid rejects bytes
+    // and asks again; handing it the same bytes again looped forever for some seeds (token(1)
+    // under seed "seed-326").
+    let block = 0;
+    let pool = Buffer.alloc(0);
+    return customRandom(TOKEN_ALPHABET, size, (len) => {
+      while (pool.length < len) {
+        const input = block === 0 ? `${this.seed}:${n}` : `${this.seed}:${n}:${block}`;
+        pool = Buffer.concat([pool, createHash('sha256').update(input).digest()]);
+        block += 1;
+      }
+      const out = new Uint8Array(pool.subarray(0, len));
+      pool = pool.subarray(len);
       return out;
     })();
   }

@@ -27,3 +27,22 @@ export function signingKeyFrom(privateKey: KeyObject | string): SigningKey {
     privatePem: () => priv.export({ format: 'pem', type: 'pkcs8' }).toString(),
   };
 }
+
+/**
+ * A key made on first use (generating or deriving one costs tens to hundreds of ms, which a run
+ * that never needs it should not pay) and replaceable (a state import brings its own keys).
+ */
+export class KeySlot {
+  private key: SigningKey | undefined;
+
+  constructor(private readonly make: () => SigningKey) {}
+
+  get(): SigningKey {
+    this.key ??= this.make();
+    return this.key;
+  }
+
+  set(key: SigningKey | undefined): void {
+    this.key = key;
+  }
+}

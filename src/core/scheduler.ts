@@ -43,6 +43,10 @@ export class Scheduler {
     this.handlers.set(kind, handler);
   }
 
+  hasHandler(kind: string): boolean {
+    return this.handlers.has(kind);
+  }
+
   onChange(listener: () => void): void {
     this.changeListeners.push(listener);
   }
@@ -62,6 +66,14 @@ export class Scheduler {
     this.remove(job);
     this.changed();
     return true;
+  }
+
+  /** Drops every pending job the predicate picks (an organization's jobs on its reset). */
+  cancelWhere(predicate: (job: Job) => boolean): number {
+    const doomed = this.heap.filter(predicate);
+    for (const job of doomed) this.remove(job);
+    if (doomed.length > 0) this.changed();
+    return doomed.length;
   }
 
   has(key: string): boolean {

@@ -159,3 +159,31 @@ export interface Product {
   createdAt: number;
   updatedAt: number;
 }
+
+/** Webhook event names (CONTRACT §5). The last three are valid to subscribe to; the emulator has no source for them yet. */
+export const WEBHOOK_EVENTS = [
+  'meeting.started',
+  'meeting.ended',
+  'meeting.participantJoined',
+  'meeting.participantLeft',
+  'recording.statusUpdate',
+  'livestreaming.statusUpdate',
+  'meeting.chatSynced',
+  'meeting.transcript',
+  'meeting.summary',
+] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+/** Emulator decision (the contract shows no limit): registered webhooks per organization. */
+export const MAX_WEBHOOKS_PER_ORGANIZATION = 100;
+
+export interface Webhook {
+  id: string;
+  orgId: string;
+  name: string;
+  url: string;
+  events: WebhookEventName[];
+  enabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+}

@@ -23,24 +23,35 @@ export function errorBody(api: Api, err: ApiError): unknown {
   return { error: { code: err.code, message: err.message } };
 }
 
-/** body-parser's errors (size, syntax, charset) become catalogued ApiErrors. */
+/**
+ * body-parser's errors (size, syntax, charset, encoding) and the router's (a path whose
+ * percent-encoding is broken) become catalogued ApiErrors: bad input is a 4xx, never a 500.
+ */
+function limitText(bytes: number | undefined): string {
+  return bytes === undefined || bytes === LIMITS.bodyBytes ? LIMITS.bodyText : `${Math.round(bytes / (1024 * 1024))}mb`;
+}
+
 export function fromBodyParserError(err: unknown): ApiError | undefined {
-  const type = (err as { type?: string } | null)?.type;
-  switch (type) {
+  const e = err as { type?: string; status?: unknown; expose?: unknown; name?: unknown; charset?: unknown; encoding?: unknown } | null;
+  switch (e?.type) {
     case 'entity.too.large':
-      return errors.payloadTooLarge(LIMITS.bodyText);
+      return errors.payloadTooLarge(limitText((err as { limit?: number }).limit));
     case 'entity.parse.failed':
       return errors.malformedJson();
     case 'encoding.unsupported':
+      return errors.unsupportedEncoding(String(e.encoding ?? ''));
     case 'charset.unsupported':
-      return errors.unsupportedMediaType(String((err as { charset?: string }).charset ?? 'charset'));
+      return errors.unsupportedMediaType(`application/json; charset=${String(e.charset ?? '')}`);
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
       return errors.badRequest('The request body could not be read');
-    default:
-      return undefined;
   }
+  // The router's decodeURIComponent failure (`/v2/meetings/%zz`).
+  if (e?.name === 'URIError' && e.status === 400) return errors.malformedPath();
+  // body-parser wraps stream failures without a type, e.g. a gzip body that does not inflate.
+  if (e?.status === 400 && e.expose === true) return errors.badRequest('The request body could not be read');
+  return undefined;
 }
 
 export function notFoundHandler(): RequestHandler {

@@ -7,9 +7,19 @@ import { v2ErrorSchema } from './v2/schemas.js';
 
 type Json = Record<string, unknown>;
 
+/**
+ * Converting a zod schema is the costly part of building the document (every app builds its
+ * own, and tests build hundreds of apps). Schemas are immutable module constants, so the
+ * result is memoized per schema: a cache of a pure function, not state.
+ */
+const converted = { input: new WeakMap<z.ZodType, Json>(), output: new WeakMap<z.ZodType, Json>() };
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const cached = converted[io].get(schema);
+  if (cached) return cached;
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
   delete out.$schema;
+  converted[io].set(schema, out);
   return out;
 }
 
@@ -25,6 +35,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'The current state forbids this',
   413: 'Body larger than 1 MiB',
   415: 'Body that is not application/json',
+  429: 'Rate limit reached (only with --rate-limit); retry-after says when to come back',
 };
 
 function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Json[] {
@@ -61,6 +72,8 @@ function operation(r: AnyRoute): Json {
     statuses.add(413);
     statuses.add(415);
   }
+  const emulated = r.api === 'v1' || r.api === 'v2';
+  if (emulated) statuses.add(429);
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const spec = r.responses[status];
     if (status >= 400) {
@@ -70,6 +83,10 @@ function operation(r: AnyRoute): Json {
     } else {
       responses[String(status)] = { description: spec?.description ?? '', ...(spec?.contentType ? { content: { [spec.contentType]: {} } } : {}) };
     }
+  }
+  // Fault rules (POST /_emulator/faults) can make any emulated route answer any error status.
+  if (emulated || r.api === 'media') {
+    responses.default = { description: 'Any other error, e.g. injected by a fault rule', content: { 'application/json': { schema: errorSchema } } };
   }
   const op: Json = {
     operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

@@ -51,6 +51,8 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
   params?: P;
   query?: Q;
   body?: B;
+  /** Routes that take whole documents (state import) read more than the usual 1 MiB. */
+  largeBody?: boolean;
   responses: Record<number, ResponseSpec>;
   /** Returns the reply, or undefined when it wrote the response itself (media). */
   handler(ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Reply | undefined | Promise<Reply | undefined>;

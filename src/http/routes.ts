@@ -2,11 +2,21 @@
 import { buildOpenApi } from './openapi.js';
 import type { AnyRoute } from './route.js';
 import { clockRoutes } from './control/clock.routes.js';
+import { observabilityRoutes } from './control/observability.routes.js';
+import { tenancyRoutes } from './control/tenancy.routes.js';
+import { stateRoutes } from './control/state.routes.js';
 import { openApiRoute, systemRoutes } from './control/system.routes.js';
 import { livestreamRoutes } from './v2/livestreams.routes.js';
 import { meetingRoutes } from './v2/meetings.routes.js';
 import { participantRoutes } from './v2/participants.routes.js';
 import { recordingRoutes } from './v2/recordings.routes.js';
+import { webhookRoutes } from './v2/webhooks.routes.js';
+import { deliveryRoutes } from './control/deliveries.routes.js';
+import { productRoutes } from './v1/products.routes.js';
+import { categoryRoutes } from './control/categories.routes.js';
+import { simulatorRoutes } from './control/simulator.routes.js';
+import { lifecycleRoutes } from './control/lifecycle.routes.js';
+import { mediaRoutes } from './media/media.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
@@ -15,8 +25,18 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...participantRoutes,
     ...recordingRoutes,
     ...livestreamRoutes,
+    ...webhookRoutes,
+    ...productRoutes,
+    ...categoryRoutes,
     ...systemRoutes,
     ...clockRoutes,
+    ...deliveryRoutes,
+    ...simulatorRoutes,
+    ...lifecycleRoutes,
+    ...mediaRoutes,
+    ...tenancyRoutes,
+    ...stateRoutes,
+    ...observabilityRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
   return routes;

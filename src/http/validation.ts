@@ -5,15 +5,19 @@ import { errors, type ApiError } from '../core/errors.js';
 
 type Issue = z.core.$ZodIssue;
 
+/** Joi's labels: `"storage_config.type"`, and array items as `"status[0]"`. */
 function label(path: PropertyKey[], root?: string): string {
-  const parts = path.map(String);
-  return `"${parts.length ? parts.join('.') : (root ?? 'value')}"`;
+  const text = path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '');
+  return `"${text || (root ?? 'value')}"`;
 }
+
+/** The path leads through a non-object in the raw input (a value a transform turned into a list). */
+const UNREACHABLE = Symbol('unreachable');
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let v: unknown = data;
   for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
+    if (v === null || typeof v !== 'object') return UNREACHABLE;
     v = Object.prototype.hasOwnProperty.call(v, key) ? (v as Record<PropertyKey, unknown>)[key] : undefined;
   }
   return v;
@@ -32,9 +36,11 @@ const TYPE_WORDS: Record<string, string> = {
 
 export function issueMessage(issue: Issue, input: unknown, root?: string): string {
   const name = label(issue.path, root);
+  // A missing field reads "is required" whatever its schema (an enum or a union too), as in Joi.
+  const missing = valueAt(input, issue.path) === undefined;
   switch (issue.code) {
     case 'invalid_type':
-      if (valueAt(input, issue.path) === undefined) return `${name} is required`;
+      if (missing) return `${name} is required`;
       return `${name} must be ${TYPE_WORDS[issue.expected] ?? `of type ${issue.expected}`}`;
     case 'too_small': {
       const min = Number(issue.minimum);
@@ -55,12 +61,14 @@ export function issueMessage(issue: Issue, input: unknown, root?: string): strin
       if (issue.format === 'datetime') return `${name} must be in ISO 8601 date format`;
       return `${name} ${issue.message.startsWith('must') ? issue.message : 'fails to match the required pattern'}`;
     case 'invalid_value':
+      if (missing) return `${name} is required`;
       return `${name} must be one of [${issue.values.map(String).join(', ')}]`;
     case 'unrecognized_keys':
       return `"${issue.keys[0]}" is not allowed`;
     case 'not_multiple_of':
       return `${name} must be a multiple of ${String(issue.divisor)}`;
     case 'invalid_union':
+      if (missing) return `${name} is required`;
       return `${name} does not match any of the allowed types`;
     default:
       return `${name} ${issue.message}`;

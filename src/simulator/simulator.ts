@@ -1,71 +1,145 @@
 // Decides *when* lifecycle events happen. It listens to domain events and schedules jobs on
 // the one clock; the jobs call back into the domain services, which apply the pure tables.
-import type { Scheduler } from '../core/scheduler.js';
+//
+// Per resource kind the policy has a mode. In `manual` nothing is scheduled, and a job that
+// was already scheduled does nothing when it comes due (it checks the mode as it runs; the
+// switch to manual also cancels them). Switching back to `auto` re-arms every resource that
+// is waiting on the simulator, with the full delay counted from the switch.
+import type { Job, Scheduler } from '../core/scheduler.js';
 import type { DomainEvent, DomainEventBus } from '../domain/events.js';
 import type { LivestreamsService } from '../domain/livestreams/livestreams.service.js';
+import type { Livestream, Recording } from '../domain/models.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
-import { DEFAULT_POLICY, uploadDurationMs, type SimulatorPolicy } from './simulator-policy.js';
+import { initialPolicy, mergePolicy, uploadDurationMs, type SimulatorMode, type SimulatorPolicy, type SimulatorPolicyPatch } from './simulator-policy.js';
 
-const JOB = {
+export const SIMULATOR_JOBS = {
   recordingStart: 'sim.recording.start',
   recordingUpload: 'sim.recording.upload',
   livestreamLive: 'sim.livestream.live',
 } as const;
+
+const RECORDING_JOBS: readonly string[] = [SIMULATOR_JOBS.recordingStart, SIMULATOR_JOBS.recordingUpload];
+const LIVESTREAM_JOBS: readonly string[] = [SIMULATOR_JOBS.livestreamLive];
 
 interface Target {
   orgId: string;
   id: string;
 }
 
+export const FAIL_NEXT_REASONS = {
+  start: 'Simulated failure at start (fail_next)',
+  upload: 'Simulated failure at upload (fail_next)',
+  livestream: 'Simulated failure before going live (fail_next)',
+} as const;
+
 export class Simulator {
-  policy: SimulatorPolicy = structuredClone(DEFAULT_POLICY);
+  policy: SimulatorPolicy;
 
   constructor(
     bus: DomainEventBus,
     private readonly scheduler: Scheduler,
     private readonly recordings: RecordingsService,
     private readonly livestreams: LivestreamsService,
+    /** The mode a run starts in (config `--simulator`). */
+    private readonly initialMode: SimulatorMode = 'auto',
   ) {
+    this.policy = initialPolicy(initialMode);
     bus.subscribe((e) => this.on(e));
-    scheduler.handle(JOB.recordingStart, (p) => this.whenStill(p, 'INVOKED', (t) => recordings.begin(t.orgId, t.id)));
-    scheduler.handle(JOB.recordingUpload, (p) => this.whenStill(p, 'UPLOADING', (t) => recordings.completeUpload(t.orgId, t.id)));
-    scheduler.handle(JOB.livestreamLive, (p) => {
-      const t = p as unknown as Target;
-      const l = livestreams.activeFor(t.orgId, (p as { meetingId: string }).meetingId);
-      if (l && l.id === t.id && l.state === 'OFFLINE') livestreams.goLive(t.orgId, t.id);
-    });
+    scheduler.handle(SIMULATOR_JOBS.recordingStart, (p) => this.onRecordingStep(p, 'INVOKED'));
+    scheduler.handle(SIMULATOR_JOBS.recordingUpload, (p) => this.onRecordingStep(p, 'UPLOADING'));
+    scheduler.handle(SIMULATOR_JOBS.livestreamLive, (p) => this.onGoLive(p));
   }
 
   reset(): void {
-    this.policy = structuredClone(DEFAULT_POLICY);
+    this.policy = initialPolicy(this.initialMode);
   }
 
-  private whenStill(payload: Record<string, unknown>, status: string, run: (t: Target) => void): void {
-    const t = payload as unknown as Target;
-    const r = this.recordings.get(t.orgId, t.id);
-    if (r.status === status) run(t);
+  /** Merges a validated patch (PATCH /_emulator/simulator); mode switches cancel or re-arm. */
+  update(patch: SimulatorPolicyPatch, now: number): SimulatorPolicy {
+    const before = this.policy;
+    this.policy = mergePolicy(before, patch);
+    if (before.recording.mode !== this.policy.recording.mode) {
+      if (this.policy.recording.mode === 'manual') this.cancelJobs(RECORDING_JOBS);
+      else for (const r of this.recordings.allWithStatus(['INVOKED', 'UPLOADING'])) this.armRecording(r, now);
+    }
+    if (before.livestream.mode !== this.policy.livestream.mode) {
+      if (this.policy.livestream.mode === 'manual') this.cancelJobs(LIVESTREAM_JOBS);
+      else for (const l of this.livestreams.allInState(['OFFLINE'])) this.armLivestream(l, now);
+    }
+    return this.policy;
+  }
+
+  private cancelJobs(kinds: readonly string[]): void {
+    for (const job of this.scheduler.list()) if (kinds.includes(job.kind)) this.scheduler.cancel(job.key);
   }
 
   private on(e: DomainEvent): void {
-    const now = e.at;
-    if (e.type === 'recording.statusChanged') {
-      const r = e.recording;
-      const key = `recording:${r.id}:sim`;
-      if (r.status === 'INVOKED') {
-        this.scheduler.schedule(key, now + this.policy.recording.startDelayMs, JOB.recordingStart, { orgId: r.orgId, id: r.id });
-      } else if (r.status === 'UPLOADING') {
-        this.scheduler.schedule(key, now + uploadDurationMs(this.policy, r.recordedMs), JOB.recordingUpload, { orgId: r.orgId, id: r.id });
-      } else {
-        this.scheduler.cancel(key);
-      }
-    } else if (e.type === 'livestream.statusChanged') {
-      const l = e.livestream;
-      const key = `livestream:${l.id}:sim`;
-      if (l.state === 'OFFLINE' && e.previous === null) {
-        this.scheduler.schedule(key, now + this.policy.livestream.goLiveDelayMs, JOB.livestreamLive, { orgId: l.orgId, id: l.id, meetingId: l.meetingId });
-      } else {
-        this.scheduler.cancel(key);
-      }
+    if (e.type === 'recording.statusChanged') this.armRecording(e.recording, e.at);
+    else if (e.type === 'livestream.statusChanged' && (e.previous === null || e.livestream.state !== 'OFFLINE')) this.armLivestream(e.livestream, e.at);
+  }
+
+  /** Schedules the recording's next simulated step, or drops a pending one it no longer needs. */
+  private armRecording(r: Recording, now: number): void {
+    const key = `recording:${r.id}:sim`;
+    const target = { orgId: r.orgId, id: r.id };
+    if (this.policy.recording.mode === 'manual') this.scheduler.cancel(key);
+    else if (r.status === 'INVOKED') this.scheduler.schedule(key, now + this.policy.recording.startDelayMs, SIMULATOR_JOBS.recordingStart, target);
+    else if (r.status === 'UPLOADING') this.scheduler.schedule(key, now + uploadDurationMs(this.policy, r.recordedMs), SIMULATOR_JOBS.recordingUpload, target);
+    else this.scheduler.cancel(key);
+  }
+
+  private armLivestream(l: Livestream, now: number): void {
+    const key = `livestream:${l.id}:sim`;
+    if (this.policy.livestream.mode === 'auto' && l.state === 'OFFLINE') {
+      this.scheduler.schedule(key, now + this.policy.livestream.goLiveDelayMs, SIMULATOR_JOBS.livestreamLive, { orgId: l.orgId, id: l.id });
+    } else {
+      this.scheduler.cancel(key);
+    }
+  }
+
+  private onRecordingStep(payload: Job['payload'], expected: 'INVOKED' | 'UPLOADING'): void {
+    if (this.policy.recording.mode === 'manual') return;
+    const t = payload as unknown as Target;
+    const r = this.findRecording(t);
+    if (!r || r.status !== expected) return;
+    const point = expected === 'INVOKED' ? 'start' : 'upload';
+    if (this.policy.recording.failNext > 0 && this.policy.recording.failAt === point) {
+      this.policy.recording.failNext -= 1;
+      this.recordings.fail(t.orgId, t.id, FAIL_NEXT_REASONS[point]);
+    } else if (expected === 'INVOKED') {
+      this.recordings.begin(t.orgId, t.id);
+    } else {
+      this.recordings.completeUpload(t.orgId, t.id);
+    }
+  }
+
+  private onGoLive(payload: Job['payload']): void {
+    if (this.policy.livestream.mode === 'manual') return;
+    const t = payload as unknown as Target;
+    const l = this.findLivestream(t);
+    if (!l || l.state !== 'OFFLINE') return;
+    if (this.policy.livestream.failNext > 0) {
+      this.policy.livestream.failNext -= 1;
+      this.livestreams.fail(t.orgId, t.id);
+    } else {
+      this.livestreams.goLive(t.orgId, t.id);
+    }
+  }
+
+  // A job may outlive its resource's organization (reset of one org): then it does nothing.
+  private findRecording(t: Target): Recording | undefined {
+    try {
+      return this.recordings.get(t.orgId, t.id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private findLivestream(t: Target): Livestream | undefined {
+    try {
+      return this.livestreams.get(t.orgId, t.id);
+    } catch {
+      return undefined;
     }
   }
 }

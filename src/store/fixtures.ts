@@ -2,6 +2,12 @@
 // path inside it and the rule that failed.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_EVENTS } from '../domain/models.js';
+import { livestreamRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord } from './state-records.js';
+
+/** Kept times of fixture records (state exports carry them; hand-written fixtures need not). */
+const isoTime = z.iso.datetime();
+const pemKey = z.string().regex(/-----BEGIN (RSA )?PRIVATE KEY-----/, 'must be a PEM RSA private key');
 
 const uuid = z.uuid();
 
@@ -28,6 +34,22 @@ export const productFixture = z.object({
   brand: z.string().min(1).max(100),
   description: z.string().max(2000).default(''),
   attributes: z.record(z.string().max(64), z.string().max(500)).default({}),
+  created_at: isoTime.optional(),
+  updated_at: isoTime.optional(),
+});
+
+/** A webhook registered from the fixtures; `id` is generated when absent. */
+export const webhookFixture = z.object({
+  id: uuid.optional(),
+  name: z.string().min(1).max(255),
+  url: z.url({ protocol: /^https?$/ }).max(2048),
+  events: z
+    .array(z.enum(WEBHOOK_EVENTS))
+    .min(1)
+    .refine((events) => new Set(events).size === events.length, 'must not repeat an event'),
+  enabled: z.boolean().default(true),
+  created_at: isoTime.optional(),
+  updated_at: isoTime.optional(),
 });
 
 export const organizationFixture = z.object({
@@ -37,6 +59,25 @@ export const organizationFixture = z.object({
   /** Defaults to `default_presets` when absent. */
   presets: z.array(presetFixture).optional(),
   products: z.array(productFixture).default([]),
+  webhooks: z
+    .array(webhookFixture)
+    .max(MAX_WEBHOOKS_PER_ORGANIZATION)
+    .superRefine((list, ctx) => {
+      const ids = new Set<string>();
+      const urls = new Set<string>();
+      list.forEach((w, i) => {
+        if (w.id !== undefined && ids.has(w.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: 'duplicate webhook id' });
+        if (urls.has(w.url)) ctx.addIssue({ code: 'custom', path: [i, 'url'], message: 'duplicate webhook url (one webhook per url)' });
+        if (w.id !== undefined) ids.add(w.id);
+        urls.add(w.url);
+      });
+    })
+    .optional(),
+  // Resources, as a state export holds them (see state-records.ts).
+  meetings: z.array(meetingRecord).optional(),
+  participants: z.array(participantRecord).optional(),
+  recordings: z.array(recordingRecord).optional(),
+  livestreams: z.array(livestreamRecord).optional(),
 });
 
 export const fixturesSchema = z
@@ -44,6 +85,12 @@ export const fixturesSchema = z
     version: z.literal(1),
     categories: z.array(categoryFixture).default([]),
     default_presets: z.array(presetFixture).min(1),
+    /** PEM (PKCS#8 or PKCS#1) RSA private key that signs webhooks; generated at start when absent. */
+    webhook_signing_key: pemKey.optional(),
+    /** PEM RSA private key that signs participant tokens; generated at start when absent. */
+    participant_token_key: pemKey.optional(),
+    /** A state export's clock, id position, pending jobs, deliveries and simulator policy. */
+    runtime: runtimeRecord.optional(),
     organizations: z.array(organizationFixture).min(1),
   })
   .superRefine((f, ctx) => {
@@ -61,6 +108,26 @@ export const fixturesSchema = z
           ctx.addIssue({ code: 'custom', path: ['organizations', i, 'products', j, 'category_code'], message: 'not a category of this file' });
       });
     });
+    f.organizations.forEach((o, i) => {
+      const meetings = new Set((o.meetings ?? []).map((m) => m.id));
+      const participants = new Set<string>();
+      const sameOrg = (kind: string, list: Array<{ orgId: string; meetingId?: string; id: string }> | undefined) =>
+        (list ?? []).forEach((r, j) => {
+          if (r.orgId !== o.id) ctx.addIssue({ code: 'custom', path: ['organizations', i, kind, j, 'orgId'], message: 'must be the id of its organization' });
+          if (r.meetingId !== undefined && !meetings.has(r.meetingId))
+            ctx.addIssue({ code: 'custom', path: ['organizations', i, kind, j, 'meetingId'], message: 'not a meeting of this organization' });
+        });
+      sameOrg('meetings', o.meetings);
+      sameOrg('participants', o.participants);
+      sameOrg('recordings', o.recordings);
+      sameOrg('livestreams', o.livestreams);
+      const presets = new Set((o.presets ?? f.default_presets).map((p) => p.id));
+      (o.participants ?? []).forEach((p, j) => {
+        if (participants.has(p.id)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'participants', j, 'id'], message: 'duplicate participant id' });
+        participants.add(p.id);
+        if (!presets.has(p.presetId)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'participants', j, 'presetId'], message: 'not a preset of this organization' });
+      });
+    });
     const codes = new Set<string>();
     f.categories.forEach((c, i) => {
       if (codes.has(c.code)) ctx.addIssue({ code: 'custom', path: ['categories', i, 'code'], message: 'duplicate category code' });
@@ -71,6 +138,7 @@ export const fixturesSchema = z
 export type Fixtures = z.infer<typeof fixturesSchema>;
 export type PresetFixture = z.infer<typeof presetFixture>;
 export type ProductFixture = z.infer<typeof productFixture>;
+export type WebhookFixture = z.infer<typeof webhookFixture>;
 
 export class FixtureError extends Error {}
 

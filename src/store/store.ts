@@ -3,7 +3,7 @@
 //
 // Orders are kept as append-only id arrays next to the maps, so "newest first" pages cost
 // O(page), not O(store).
-import type { Category, Livestream, Meeting, Organization, Participant, Preset, Product, Recording } from '../domain/models.js';
+import type { Category, Livestream, Meeting, Organization, Participant, Preset, Product, Recording, Webhook } from '../domain/models.js';
 
 export class OrgData {
   readonly presets = new Map<string, Preset>();
@@ -21,6 +21,8 @@ export class OrgData {
   readonly livestreamsByMeeting = new Map<string, string[]>();
   /** Keyed by the upper-cased short code `{category}-{PRODUCT_ID}`. */
   readonly products = new Map<string, Product>();
+  /** Registered webhooks, in creation order (Map order). */
+  readonly webhooks = new Map<string, Webhook>();
 
   constructor(public org: Organization) {}
 

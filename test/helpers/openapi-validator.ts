@@ -17,7 +17,10 @@ interface Doc {
 }
 
 const cache = new WeakMap<Express, Promise<{ ops: Map<string, Operation[]>; ajv: Ajv2020 }>>();
-const compiled = new WeakMap<object, ValidateFunction>();
+// Every app serves its own document, but most schemas are the same text from app to app:
+// compiled validators are shared by schema text, so a suite of many apps compiles each once.
+const sharedAjv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+const compiled = new Map<string, ValidateFunction>();
 
 async function load(app: Express) {
   let loaded = cache.get(app);
@@ -35,8 +38,7 @@ async function load(app: Express) {
           ops.set(method, list);
         }
       }
-      const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-      return { ops, ajv };
+      return { ops, ajv: sharedAjv };
     })();
     cache.set(app, loaded);
   }
@@ -54,7 +56,7 @@ export async function assertMatchesOpenApi(app: Express, method: string, url: st
   }
   // Prefer the most specific template (fewest parameters).
   const op = candidates.sort((a, b) => a.template.source.split('[^/]+').length - b.template.source.split('[^/]+').length)[0]!;
-  const response = op.responses[String(res.status)];
+  const response = op.responses[String(res.status)] ?? (res.status >= 400 ? op.responses.default : undefined);
   if (!response) throw new Error(`${method.toUpperCase()} ${path} answered ${res.status}, not documented (documented: ${Object.keys(op.responses).join(', ')})`);
   const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!;
   const content = response.content;
@@ -62,10 +64,11 @@ export async function assertMatchesOpenApi(app: Express, method: string, url: st
   const media = content[contentType];
   if (!media) throw new Error(`${method.toUpperCase()} ${path} ${res.status}: content type ${contentType} not documented (${Object.keys(content).join(', ')})`);
   if (!media.schema || contentType !== 'application/json') return;
-  let validate = compiled.get(media.schema);
+  const key = JSON.stringify(media.schema);
+  let validate = compiled.get(key);
   if (!validate) {
     validate = ajv.compile(media.schema);
-    compiled.set(media.schema, validate);
+    compiled.set(key, validate);
   }
   if (!validate(res.body)) {
     throw new Error(`${method.toUpperCase()} ${path} ${res.status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\nbody: ${JSON.stringify(res.body).slice(0, 600)}`);

@@ -47,6 +47,17 @@ export function makeTestApp(overrides: Partial<Config> = {}, opts: { fixtures?: 
 
 export function validatingApi(app: Express): Api {
   const agent = request(app);
-  const wrap = (method: Method) => (path: string) => agent[method](path).expect((res) => assertMatchesOpenApi(app, method, path, res));
+  // The check runs when the test awaits the request (after its own .expect()s), so a mismatch
+  // fails that test rather than surfacing as an unhandled rejection.
+  const wrap = (method: Method) => (path: string) => {
+    const test = agent[method](path);
+    const then = test.then.bind(test);
+    test.then = ((onFulfilled, onRejected) =>
+      then(async (res) => {
+        await assertMatchesOpenApi(app, method, path, res);
+        return res;
+      }).then(onFulfilled, onRejected)) as typeof test.then;
+    return test;
+  };
   return { get: wrap('get'), post: wrap('post'), put: wrap('put'), patch: wrap('patch'), delete: wrap('delete') };
 }

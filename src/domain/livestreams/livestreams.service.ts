@@ -43,6 +43,27 @@ export class LivestreamsService {
     return l;
   }
 
+  /** Finds a livestream by id in whichever organization holds it (control API, media routes). */
+  locate(id: string): Livestream {
+    for (const data of this.ctx.store.orgs.values()) {
+      const l = data.livestreams.get(id);
+      if (l) return l;
+    }
+    throw errors.notFound('livestream', id);
+  }
+
+  /** Every livestream, in any organization, in one of `states` (simulator re-arm). */
+  allInState(states: readonly LivestreamState[]): Livestream[] {
+    const out: Livestream[] = [];
+    for (const data of this.ctx.store.orgs.values()) {
+      for (const id of data.livestreamOrder) {
+        const l = data.livestreams.get(id);
+        if (l && states.includes(l.state)) out.push(l);
+      }
+    }
+    return out;
+  }
+
   activeFor(orgId: string, meetingId: string): Livestream | undefined {
     const data = orgData(this.ctx, orgId);
     const ids = data.livestreamsByMeeting.get(meetingId) ?? [];

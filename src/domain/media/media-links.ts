@@ -2,13 +2,24 @@
 // livestream (fixtures/media). A link carries its expiry (epoch ms) and an HMAC over the path
 // and the expiry; the media routes check both against the emulator's clock.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface MediaFiles {
   dir: string;
   video: { file: string; bytes: number; contentType: 'video/mp4' };
   audio: { file: string; bytes: number; contentType: 'audio/mp4' };
+  /** The HLS segments a live playlist loops over (hls/segments.json), in order. */
+  hls: { file: string; durationMs: number }[];
+}
+
+function hlsSegmentsIn(dir: string): MediaFiles['hls'] {
+  try {
+    const list = JSON.parse(readFileSync(path.join(dir, 'hls', 'segments.json'), 'utf8')) as { file: string; duration: number }[];
+    return list.map((s) => ({ file: path.join(dir, 'hls', path.basename(s.file)), durationMs: Math.round(s.duration * 1000) }));
+  } catch {
+    return [];
+  }
 }
 
 export function mediaFilesIn(dir: string): MediaFiles {
@@ -23,6 +34,7 @@ export function mediaFilesIn(dir: string): MediaFiles {
     dir,
     video: { file: path.join(dir, 'recording.mp4'), bytes: size('recording.mp4'), contentType: 'video/mp4' },
     audio: { file: path.join(dir, 'recording-audio.m4a'), bytes: size('recording-audio.m4a'), contentType: 'audio/mp4' },
+    hls: hlsSegmentsIn(dir),
   };
 }
 

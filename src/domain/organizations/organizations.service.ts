@@ -23,6 +23,9 @@ export class OrganizationsService {
   private defaultPresets: PresetFixture[] = [];
   /** Other domains add their fixture data for each organization (products, ...). */
   private readonly seeders: OrgSeeder[] = [];
+  /** Other pieces drop what they hold for an organization that is reset (jobs, deliveries). */
+  private readonly resetHooks: Array<(orgId: string) => void> = [];
+  private fixtures: Fixtures | undefined;
 
   constructor(private readonly ctx: DomainContext) {}
 
@@ -30,11 +33,20 @@ export class OrganizationsService {
     this.seeders.push(seeder);
   }
 
-  /** Replaces all state with the fixtures' (reset is construction from fixtures). */
-  load(fixtures: Fixtures): void {
+  onOrgReset(hook: (orgId: string) => void): void {
+    this.resetHooks.push(hook);
+  }
+
+  /**
+   * Replaces all organizations with the document's (reset is construction from fixtures). A
+   * state import is not a new baseline: resetting an organization afterwards still returns it
+   * to the fixtures the emulator started with.
+   */
+  load(fixtures: Fixtures, opts: { baseline: boolean } = { baseline: true }): void {
     const { store } = this.ctx;
     store.clear();
     this.byKey.clear();
+    if (opts.baseline || !this.fixtures) this.fixtures = fixtures;
     this.defaultPresets = fixtures.default_presets;
     for (const c of fixtures.categories) {
       store.categories.set(c.code, { code: c.code, label: c.label, carbonFootprint: c.carbon_footprint, certifications: [...c.certifications] });
@@ -50,6 +62,34 @@ export class OrganizationsService {
     for (const p of presets) data.addPreset(presetFromFixture(p));
     this.byKey.set(org.apiKey, org.id);
     return data;
+  }
+
+  /**
+   * A new organization for one test worker: fresh id and API key, the default presets (with
+   * ids of its own), no resources. Categories are shared by all organizations.
+   */
+  create(name: string | undefined): Organization {
+    const id = this.ctx.ids.uuid();
+    const org: Organization = { id, name: name ?? `Organization ${id.slice(0, 8)}`, apiKey: this.ctx.ids.token(32) };
+    this.addOrg(org, this.defaultPresets.map((p) => ({ ...p, id: this.ctx.ids.uuid() })));
+    return org;
+  }
+
+  /** Returns one organization to its fixture state (or, for a created one, to empty). */
+  reset(orgId: string): Organization | undefined {
+    const current = this.ctx.store.org(orgId);
+    if (!current) return undefined;
+    for (const hook of this.resetHooks) hook(orgId);
+    this.ctx.store.orgs.delete(orgId);
+    this.byKey.delete(current.org.apiKey);
+    const fixtureOrg = this.fixtures?.organizations.find((o) => o.id === orgId);
+    if (fixtureOrg) {
+      const data = this.addOrg({ id: fixtureOrg.id, name: fixtureOrg.name, apiKey: fixtureOrg.api_key }, fixtureOrg.presets ?? this.defaultPresets);
+      for (const seed of this.seeders) seed(data, fixtureOrg);
+      return data.org;
+    }
+    const presets = [...current.presets.values()].map((p) => ({ id: p.id, name: p.name, view_type: p.viewType as PresetFixture['view_type'], permissions: p.permissions }));
+    return this.addOrg(current.org, presets).org;
   }
 
   /** Basic credentials → the organization, or undefined. */

@@ -16,7 +16,12 @@ export interface ParticipantClaims {
 }
 
 export class ParticipantTokens {
-  constructor(private readonly key: SigningKey) {}
+  /** The key is looked up on every use: it is made on first use and a state import replaces it. */
+  constructor(private readonly currentKey: () => SigningKey) {}
+
+  private get key(): SigningKey {
+    return this.currentKey();
+  }
 
   jwks(): { keys: SigningKey['publicJwk'][] } {
     return { keys: [this.key.publicJwk] };

@@ -84,6 +84,36 @@ export class RecordingsService {
     return r;
   }
 
+  /**
+   * Finds a recording by id in whichever organization holds it (the control API has no
+   * credentials to scope by; ids are UUIDs, unique across organizations).
+   */
+  locate(id: string): Recording {
+    for (const data of this.ctx.store.orgs.values()) {
+      const r = data.recordings.get(id);
+      if (r) return r;
+    }
+    throw errors.notFound('recording', id);
+  }
+
+  /** Every recording, in any organization, whose status is one of `statuses` (simulator re-arm). */
+  allWithStatus(statuses: readonly RecordingStatus[]): Recording[] {
+    const out: Recording[] = [];
+    for (const data of this.ctx.store.orgs.values()) {
+      for (const id of data.recordingOrder) {
+        const r = data.recordings.get(id);
+        if (r && statuses.includes(r.status)) out.push(r);
+      }
+    }
+    return out;
+  }
+
+  /** All of a meeting's recordings in one of `statuses`, oldest first. */
+  forMeetingWithStatus(orgId: string, meetingId: string, statuses: readonly RecordingStatus[]): Recording[] {
+    const data = orgData(this.ctx, orgId);
+    return (data.recordingsByMeeting.get(meetingId) ?? []).map((id) => data.recordings.get(id)!).filter((r) => r && statuses.includes(r.status));
+  }
+
   meetingOf(r: Recording): Meeting {
     return this.meeting(r.orgId, r.meetingId);
   }

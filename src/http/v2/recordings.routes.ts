@@ -25,6 +25,7 @@ export const recordingRoutes = [
     responses: {
       200: { description: 'The recording, status INVOKED', schema: envelope(recordingSchema) },
       ...forbidden,
+      404: { description: 'No meeting with that meeting_id' },
       409: { description: 'The meeting already has an active recording' },
     },
     handler: ({ deps, auth, body }) => {

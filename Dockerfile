@@ -1,0 +1,24 @@
+# Multi-stage: build with dev dependencies, ship only production dependencies and dist/.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4700
+WORKDIR /app
+COPY --chown=node:node package.json ./
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --chown=node:node fixtures ./fixtures
+USER node
+EXPOSE 4700
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4700)+'/_emulator/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node is PID 1 through the image's entrypoint (exec), so SIGTERM reaches the server directly.
+CMD ["node", "dist/src/server.js"]

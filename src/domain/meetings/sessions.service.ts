@@ -1,0 +1,129 @@
+// Scripted presence (control API; there is no WebRTC in the emulator). Participants join and
+// leave; the first join opens a session (the `session_id` its recordings carry) and starts
+// what the meeting asks for on start; the last leave ends the session, and an active recording
+// stops 60 s later with ALL_PEERS_LEFT unless someone rejoins first.
+//
+// Emulator decisions (the contract is silent):
+// - A rejoin after the session ended opens a new session (meeting.started again). A recording
+//   that survived the 60 s grace keeps the session_id it started with.
+// - The ALL_PEERS_LEFT stop is a rule of the service, not a simulated outside event: it fires
+//   on the clock even when the simulator's recording mode is `manual` (like max_seconds).
+//   It stops recordings that are RECORDING or PAUSED; one still INVOKED is left alone.
+// - Livestreams are not stopped when everyone leaves.
+import { errors } from '../../core/errors.js';
+import type { Job } from '../../core/scheduler.js';
+import { orgData, type DomainContext } from '../context.js';
+import type { LivestreamsService } from '../livestreams/livestreams.service.js';
+import type { Meeting, MeetingSession, Participant } from '../models.js';
+import { SYSTEM_CALLER, type RecordingsService } from '../recordings/recordings.service.js';
+
+export const ALL_PEERS_LEFT_STOP_MS = 60_000;
+const ALL_PEERS_LEFT_JOB = 'meeting.allPeersLeft';
+
+export interface Presence {
+  meeting: Meeting;
+  session: MeetingSession | null;
+  /** Present participants, in the order they were added to the meeting. */
+  present: Participant[];
+}
+
+export class SessionsService {
+  constructor(
+    private readonly ctx: DomainContext,
+    private readonly recordings: RecordingsService,
+    private readonly livestreams: LivestreamsService,
+  ) {
+    ctx.scheduler.handle(ALL_PEERS_LEFT_JOB, (payload) => this.onAllPeersLeft(payload));
+  }
+
+  /** Finds a meeting by id in whichever organization holds it (the control API has no credentials). */
+  locateMeeting(meetingId: string): Meeting {
+    for (const data of this.ctx.store.orgs.values()) {
+      const m = data.meetings.get(meetingId);
+      if (m) return m;
+    }
+    throw errors.notFound('meeting', meetingId);
+  }
+
+  presence(meetingId: string): Presence {
+    const meeting = this.locateMeeting(meetingId);
+    return { meeting, session: meeting.session, present: this.present(meeting) };
+  }
+
+  join(meetingId: string, participantId: string): Presence {
+    const meeting = this.locateMeeting(meetingId);
+    const participant = this.participant(meeting, participantId);
+    if (meeting.status === 'INACTIVE') throw errors.conflict(`Meeting ${meeting.id} is INACTIVE; participants cannot join`);
+    if (participant.joinedAt !== null) throw errors.conflict(`Participant ${participant.id} has already joined meeting ${meeting.id}`);
+    const data = orgData(this.ctx, meeting.orgId);
+    const now = this.ctx.clock.now();
+    // Someone is back: the pending ALL_PEERS_LEFT stop is off.
+    this.ctx.scheduler.cancel(this.stopKey(meeting.id));
+
+    let current = meeting;
+    const opens = !meeting.session || meeting.session.endedAt !== null;
+    if (opens) {
+      current = { ...meeting, session: { id: this.ctx.ids.uuid(), startedAt: now, endedAt: null } };
+      data.putMeeting(current);
+      this.ctx.bus.publish({ type: 'meeting.started', at: now, org: data.org, meeting: current });
+    }
+    const joined: Participant = { ...participant, joinedAt: now };
+    data.putParticipant(joined);
+    this.ctx.bus.publish({ type: 'participant.joined', at: now, org: data.org, meeting: current, participant: joined });
+
+    if (opens) {
+      if (current.recordOnStart && !this.recordings.activeFor(current.orgId, current.id)) {
+        this.recordings.start(current.orgId, { meetingId: current.id }, SYSTEM_CALLER, 'RECORD_ON_START');
+      }
+      if (current.liveStreamOnStart && !this.livestreams.activeFor(current.orgId, current.id)) {
+        this.livestreams.create(current.orgId, current.id, {});
+      }
+    }
+    return this.presence(current.id);
+  }
+
+  leave(meetingId: string, participantId: string): Presence {
+    const meeting = this.locateMeeting(meetingId);
+    const participant = this.participant(meeting, participantId);
+    if (participant.joinedAt === null) throw errors.conflict(`Participant ${participant.id} is not in meeting ${meeting.id}`);
+    const data = orgData(this.ctx, meeting.orgId);
+    const now = this.ctx.clock.now();
+    const left: Participant = { ...participant, joinedAt: null };
+    data.putParticipant(left);
+    this.ctx.bus.publish({ type: 'participant.left', at: now, org: data.org, meeting, participant: left, joinedAt: participant.joinedAt });
+
+    if (this.present(meeting).length === 0 && meeting.session && meeting.session.endedAt === null) {
+      const ended: Meeting = { ...meeting, session: { ...meeting.session, endedAt: now } };
+      data.putMeeting(ended);
+      this.ctx.bus.publish({ type: 'meeting.ended', at: now, org: data.org, meeting: ended, reason: 'ALL_PARTICIPANTS_LEFT' });
+      if (this.recordings.activeFor(meeting.orgId, meeting.id)) {
+        this.ctx.scheduler.schedule(this.stopKey(meeting.id), now + ALL_PEERS_LEFT_STOP_MS, ALL_PEERS_LEFT_JOB, { orgId: meeting.orgId, meetingId: meeting.id });
+      }
+    }
+    return this.presence(meeting.id);
+  }
+
+  private participant(meeting: Meeting, participantId: string): Participant {
+    const p = orgData(this.ctx, meeting.orgId).participants.get(participantId);
+    if (!p || p.meetingId !== meeting.id) throw errors.notFound('participant', participantId);
+    return p;
+  }
+
+  private present(meeting: Meeting): Participant[] {
+    const data = orgData(this.ctx, meeting.orgId);
+    return (data.participantsByMeeting.get(meeting.id) ?? []).map((id) => data.participants.get(id)!).filter((p) => p && p.joinedAt !== null);
+  }
+
+  private stopKey(meetingId: string): string {
+    return `meeting:${meetingId}:all-peers-left`;
+  }
+
+  private onAllPeersLeft(payload: Job['payload']): void {
+    const { orgId, meetingId } = payload as { orgId: string; meetingId: string };
+    const meeting = this.ctx.store.org(orgId)?.meetings.get(meetingId);
+    if (!meeting || this.present(meeting).length > 0) return;
+    for (const r of this.recordings.forMeetingWithStatus(orgId, meetingId, ['RECORDING', 'PAUSED'])) {
+      this.recordings.stopBySystem(orgId, r.id, { reason: 'ALL_PEERS_LEFT', caller: SYSTEM_CALLER });
+    }
+  }
+}

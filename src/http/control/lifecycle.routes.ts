@@ -1,0 +1,138 @@
+// Driving lifecycles from a test: forced transitions of recordings and livestreams (through the
+// same pure tables the API uses: a move the table forbids is 409), and scripted participants
+// joining and leaving meetings (sessions, meeting.started/ended, record_on_start, ...).
+//
+// The control API carries no credentials, so resources are found by id in any organization.
+import { z } from 'zod';
+import { toIso } from '../../core/clock.js';
+import type { Presence } from '../../domain/meetings/sessions.service.js';
+import { RECORDING_STATUSES } from '../../domain/models.js';
+import { route } from '../route.js';
+import { livestreamDto, recordingDto } from '../v2/mappers.js';
+import { isoTime, livestreamSchema, recordingSchema } from '../v2/schemas.js';
+
+const TAG = 'Control: lifecycles';
+
+const STOP_REASONS = ['API_CALL', 'ALL_PEERS_LEFT', 'INTERNAL_ERROR'] as const;
+
+export const forceRecordingBody = z
+  .strictObject({
+    to: z.enum(RECORDING_STATUSES),
+    reason: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .meta({ description: `to UPLOADING: the stop_reason.reason, one of ${STOP_REASONS.join(', ')} (default API_CALL). to ERRORED: a free-text cause. Not allowed otherwise.` }),
+  })
+  .superRefine((b, ctx) => {
+    if (b.reason === undefined) return;
+    if (b.to === 'UPLOADING' && !(STOP_REASONS as readonly string[]).includes(b.reason)) {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: `must be one of [${STOP_REASONS.join(', ')}] when "to" is UPLOADING` });
+    } else if (b.to !== 'UPLOADING' && b.to !== 'ERRORED') {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'is only allowed when "to" is UPLOADING or ERRORED' });
+    }
+  });
+
+export const forceLivestreamBody = z.strictObject({
+  to: z.enum(['OFFLINE', 'LIVE', 'ERRORED']).meta({ description: 'OFFLINE stops the livestream (as active-livestream/stop does)' }),
+});
+
+export const presenceSchema = z.object({
+  meeting_id: z.uuid(),
+  session: z.object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() }).nullable().meta({ description: 'The current session, or the last one once it ended; null before anyone joined' }),
+  participants: z.array(z.object({ id: z.uuid(), custom_participant_id: z.string(), name: z.string().nullable(), joined_at: isoTime })).meta({ description: 'Who is in the meeting now' }),
+});
+
+export function presenceDto(p: Presence): z.infer<typeof presenceSchema> {
+  return {
+    meeting_id: p.meeting.id,
+    session: p.session && { id: p.session.id, started_at: toIso(p.session.startedAt), ended_at: p.session.endedAt === null ? null : toIso(p.session.endedAt) },
+    participants: p.present.map((x) => ({ id: x.id, custom_participant_id: x.customParticipantId, name: x.name, joined_at: toIso(x.joinedAt!) })),
+  };
+}
+
+const participantParams = z.object({ meeting_id: z.uuid(), participant_id: z.uuid() });
+
+export const lifecycleRoutes = [
+  route({
+    method: 'post',
+    path: '/_emulator/recordings/{id}/transition',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: 'Force a recording to a status, through the recording transition table',
+    description:
+      'Legal moves: INVOKED → RECORDING | ERRORED; RECORDING → PAUSED | UPLOADING | ERRORED; PAUSED → RECORDING | UPLOADING | ERRORED; UPLOADING → UPLOADED | ERRORED. UPLOADED fills every field an automatic upload fills. Anything else is 409.',
+    params: z.object({ id: z.uuid() }),
+    body: forceRecordingBody,
+    responses: {
+      200: { description: 'The recording (v2 shape) after the move', schema: recordingSchema },
+      409: { description: 'The transition table forbids this move' },
+    },
+    handler: ({ deps, params, body }) => {
+      const { recordings } = deps.services;
+      const r = recordings.locate(params.id);
+      return { status: 200, body: recordingDto(recordings.force(r.orgId, r.id, body.to, body.reason)) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/_emulator/livestreams/{id}/transition',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: 'Force a livestream to a status, through the livestream transition table',
+    description: 'Legal moves: OFFLINE (waiting for ingest) → LIVE | OFFLINE (stopped) | ERRORED; LIVE → OFFLINE (stopped) | ERRORED. Anything else is 409.',
+    params: z.object({ id: z.uuid() }),
+    body: forceLivestreamBody,
+    responses: {
+      200: { description: 'The livestream (v2 shape) after the move', schema: livestreamSchema },
+      409: { description: 'The transition table forbids this move' },
+    },
+    handler: ({ deps, params, body }) => {
+      const { livestreams } = deps.services;
+      const l = livestreams.locate(params.id);
+      return { status: 200, body: livestreamDto(livestreams.force(l.orgId, l.id, body.to), deps.media) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/_emulator/meetings/{meeting_id}/presence',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: "A meeting's session and who is in it (scripted participants)",
+    params: z.object({ meeting_id: z.uuid() }),
+    responses: { 200: { description: 'The presence', schema: presenceSchema } },
+    handler: ({ deps, params }) => ({ status: 200, body: presenceDto(deps.services.sessions.presence(params.meeting_id)) }),
+  }),
+  route({
+    method: 'post',
+    path: '/_emulator/meetings/{meeting_id}/participants/{participant_id}/join',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: 'A participant joins the meeting (the first join opens a session: meeting.started, record_on_start, live_stream_on_start)',
+    params: participantParams,
+    responses: {
+      200: { description: 'The presence after the join', schema: presenceSchema },
+      409: { description: 'The participant is already in the meeting, or the meeting is INACTIVE' },
+    },
+    handler: ({ deps, params }) => ({ status: 200, body: presenceDto(deps.services.sessions.join(params.meeting_id, params.participant_id)) }),
+  }),
+  route({
+    method: 'post',
+    path: '/_emulator/meetings/{meeting_id}/participants/{participant_id}/leave',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: 'A participant leaves (the last leave ends the session; an active recording stops 60 s later with ALL_PEERS_LEFT unless someone rejoins)',
+    params: participantParams,
+    responses: {
+      200: { description: 'The presence after the leave', schema: presenceSchema },
+      409: { description: 'The participant is not in the meeting' },
+    },
+    handler: ({ deps, params }) => ({ status: 200, body: presenceDto(deps.services.sessions.leave(params.meeting_id, params.participant_id)) }),
+  }),
+];

@@ -1,0 +1,79 @@
+// Per-request plumbing, before any route: an x-request-id on every response, the request
+// journal entry and one structured log line when the response ends, fault rules and the rate
+// limit. Authorization values are never recorded: the journal keeps method, path, redacted
+// query and body, status and the organization id.
+import type { Request, RequestHandler, Response } from 'express';
+import { realNow, toIso } from '../core/clock.js';
+import { errors } from '../core/errors.js';
+import { createHash } from 'node:crypto';
+import type { Deps } from '../container.js';
+import { journalBody, redact } from '../journal/request-journal.js';
+import { apiOfPath } from './errors.js';
+
+export function requestContext(deps: Deps): RequestHandler {
+  return (req: Request, res: Response, next) => {
+    const requestId = deps.journal.nextRequestId();
+    res.setHeader('x-request-id', requestId);
+    const startedReal = realNow();
+    const at = deps.clock.now();
+    const scope = { requestId, deliveries: [] as string[] };
+    res.once('close', () => {
+      const status = res.writableFinished ? res.statusCode : 0;
+      const durationMs = realNow() - startedReal;
+      const orgId = (res.locals.orgId as string | undefined) ?? null;
+      // The journal is of the emulated APIs (v1, v2, media): what a client under test sent.
+      if (deps.journal.enabled && apiOfPath(req.path) !== 'control') {
+        deps.journal.add({
+          id: requestId,
+          at: toIso(at),
+          method: req.method,
+          path: req.path,
+          query: redact(req.query ?? {}) as Record<string, unknown>,
+          status,
+          duration_ms: durationMs,
+          org_id: orgId,
+          body: journalBody(req.body),
+          deliveries: scope.deliveries,
+        });
+      }
+      deps.logger.info({ reqId: requestId, method: req.method, path: req.path, status, ms: durationMs, orgId }, 'request');
+    });
+    deps.requestScope.run(scope, next);
+  };
+}
+
+/** Fault rules apply to the emulated APIs, never to the control API. */
+export function faultInjection(deps: Deps): RequestHandler {
+  return async (req, _res, next) => {
+    if (apiOfPath(req.path) === 'control') return next();
+    const rule = deps.faults.take(req.method, req.path);
+    if (!rule) return next();
+    try {
+      if (rule.delay_ms > 0) await deps.sleep(rule.delay_ms);
+      if (rule.drop) {
+        req.socket.destroy();
+        return;
+      }
+      if (rule.status !== null) return next(errors.injected(rule.status, rule.id));
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+function clientKey(req: Request): string {
+  const auth = req.headers.authorization;
+  // Hashed: the limiter's map never holds a credential.
+  return auth ? createHash('sha256').update(auth).digest('base64url') : `ip:${req.socket.remoteAddress ?? ''}`;
+}
+
+export function rateLimit(deps: Deps): RequestHandler {
+  return (req, _res, next) => {
+    if (!deps.rateLimiter.enabled) return next();
+    const api = apiOfPath(req.path);
+    if (api !== 'v1' && api !== 'v2') return next();
+    const retryAfter = deps.rateLimiter.take(clientKey(req), deps.clock.now());
+    return retryAfter > 0 ? next(errors.tooManyRequests(retryAfter)) : next();
+  };
+}

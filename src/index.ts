@@ -1,0 +1,121 @@
+// The package's main export: run the emulator inside a test runner.
+//
+//   const emu = await startEmulator();            // manual clock, free port, silent
+//   await fetch(`${emu.url}/v2/meetings`, { method: 'POST', headers: { authorization: emu.authHeader } });
+//   await emu.advance(5_000);                      // runs every job that falls due
+//   await emu.close();
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { defaultConfig, DEFAULT_MANUAL_START, type Config } from './config.js';
+import { buildDeps, type Deps } from './container.js';
+import { RealTimeDriver } from './core/scheduler.js';
+import { silentLogger, createLogger } from './logger.js';
+import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
+import { deliveryDto } from './http/control/deliveries.routes.js';
+import type { DeliveryFilter } from './webhooks/outbox.js';
+
+/** A webhook delivery as GET /_emulator/webhooks/deliveries shows it. */
+export type DeliveryView = ReturnType<typeof deliveryDto>;
+
+export { createApp } from './app.js';
+export { buildDeps, type Deps } from './container.js';
+export { defaultConfig, parseConfig, type Config } from './config.js';
+export type { Fixtures } from './store/fixtures.js';
+
+export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime'>> {
+  /** A fixtures file path or an already-built fixtures object. Default: the bundled fixtures. */
+  fixtures?: string | Fixtures;
+  /** Where the clock starts (ISO or epoch ms). Manual clocks default to 2026-01-01T00:00:00Z. */
+  startTime?: string | number;
+}
+
+export interface RunningEmulator {
+  /** Base URL, e.g. http://127.0.0.1:53211 */
+  url: string;
+  /** The first organization of the fixtures. */
+  orgId: string;
+  apiKey: string;
+  /** Ready-to-use v2 header value: `Basic base64(orgId:apiKey)`. */
+  authHeader: string;
+  /** Moves the clock forward by `ms`, running every job that falls due, in time order. */
+  advance(ms: number): Promise<void>;
+  /** Moves the clock forward to `iso` (never back). */
+  setNow(iso: string): Promise<void>;
+  /** Everything back to the fixtures. */
+  reset(): Promise<void>;
+  /**
+   * The webhook delivery log, newest first, once no attempt is in flight — so a test can assert
+   * on what its receiver got without sleeping.
+   */
+  deliveries(filter?: DeliveryFilter): Promise<DeliveryView[]>;
+  /** The internals, for advanced use (services, store, scheduler). */
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+function toConfig(options: StartOptions, port: number): { config: Config; fixtures: Fixtures } {
+  const { fixtures: fx, startTime, ...rest } = options;
+  const fixtures = typeof fx === 'object' ? parseFixtures(fx, 'startEmulator({ fixtures })') : loadFixturesFile(fx ?? defaultConfig().fixtures);
+  const clock = rest.clock ?? 'manual';
+  const start = typeof startTime === 'string' ? Date.parse(startTime) : startTime;
+  if (start !== undefined && Number.isNaN(start)) throw new Error(`startTime must be an ISO time, got ${String(startTime)}`);
+  const config = defaultConfig({
+    logLevel: 'silent',
+    ...rest,
+    clock,
+    port,
+    startTime: start ?? (clock === 'manual' ? DEFAULT_MANUAL_START : undefined),
+    fixtures: typeof fx === 'string' ? fx : defaultConfig().fixtures,
+  });
+  return { config, fixtures };
+}
+
+export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
+  const server: Server = createServer();
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const { config, fixtures } = toConfig({ ...options, host }, port);
+  const deps = buildDeps(config, { fixtures, logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel) });
+  server.on('request', createApp(deps));
+  const driver = new RealTimeDriver(deps.scheduler, deps.clock);
+  driver.start();
+
+  const org = fixtures.organizations[0]!;
+  return {
+    url: config.publicUrl,
+    orgId: org.id,
+    apiKey: org.api_key,
+    authHeader: `Basic ${Buffer.from(`${org.id}:${org.api_key}`).toString('base64')}`,
+    deps,
+    async advance(ms: number) {
+      if (!(ms >= 0)) throw new Error('advance(ms) takes a non-negative number');
+      deps.scheduler.advanceTo(deps.clock.now() + ms);
+    },
+    async setNow(iso: string) {
+      const target = Date.parse(iso);
+      if (Number.isNaN(target)) throw new Error(`setNow takes an ISO time, got ${iso}`);
+      if (target < deps.clock.now()) throw new Error('setNow cannot move the clock back');
+      deps.scheduler.advanceTo(target);
+    },
+    async reset() {
+      deps.reset();
+    },
+    async deliveries(filter: DeliveryFilter = {}) {
+      await deps.webhooks.outbox.idle();
+      return deps.webhooks.outbox.list(filter).items.map(deliveryDto);
+    },
+    async close() {
+      driver.stop();
+      deps.webhooks.outbox.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// The request journal: a bounded ring of what clients sent and what they got (WireMock's
+// request journal). Never an Authorization value or a secret: bodies and queries are redacted
+// before they are stored.
+
+export interface JournalEntry {
+  id: string;
+  at: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  status: number;
+  duration_ms: number;
+  org_id: string | null;
+  body: unknown;
+  deliveries: string[];
+}
+
+const SECRET_KEYS = /^(access_key|secret_key|secret|password|private_key|api_key|apikey|token|authorization|signature|stream_key)$/i;
+/** Bodies larger than this (as JSON) are stored as a marker, so the ring stays small. */
+export const JOURNAL_BODY_MAX_BYTES = 16 * 1024;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 32) return '[too deep]';
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v, depth + 1);
+    return { ...out };
+  }
+  return value;
+}
+
+export function journalBody(body: unknown): unknown {
+  if (body === undefined) return null;
+  const redacted = redact(body);
+  const size = Buffer.byteLength(JSON.stringify(redacted) ?? '');
+  return size > JOURNAL_BODY_MAX_BYTES ? { _truncated: true, bytes: size } : redacted;
+}
+
+export class RequestJournal {
+  private ring: JournalEntry[] = [];
+  private next = 0;
+  private size = 0;
+  private requests = 0;
+
+  constructor(private readonly capacity: number) {
+    this.reset();
+  }
+
+  reset(): void {
+    this.ring = [];
+    this.next = 0;
+    this.size = 0;
+    this.requests = 0;
+  }
+
+  /** Request ids are a counter, not drawn from the id generator: seeded resource ids stay put. */
+  nextRequestId(): string {
+    this.requests += 1;
+    return `req_${String(this.requests).padStart(6, '0')}`;
+  }
+
+  clear(): void {
+    this.ring = [];
+    this.next = 0;
+    this.size = 0;
+  }
+
+  get enabled(): boolean {
+    return this.capacity > 0;
+  }
+
+  add(entry: JournalEntry): void {
+    if (this.capacity === 0) return;
+    this.ring[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
+    this.size = Math.min(this.size + 1, this.capacity);
+  }
+
+  /** Newest first. */
+  list(filter: { method?: string; pathPrefix?: string; status?: number } = {}, limit = this.capacity): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    for (let k = 0; k < this.size && out.length < limit; k++) {
+      const e = this.ring[(this.next - 1 - k + this.capacity) % this.capacity]!;
+      if (filter.method && e.method !== filter.method) continue;
+      if (filter.pathPrefix && !e.path.startsWith(filter.pathPrefix)) continue;
+      if (filter.status !== undefined && e.status !== filter.status) continue;
+      out.push(e);
+    }
+    return out;
+  }
+
+  get length(): number {
+    return this.size;
+  }
+}

@@ -1,0 +1,186 @@
+// Schemas of the records a state export holds (GET|PUT /_emulator/state, --state-file). They are
+// the internal models as they are kept (camelCase, epoch ms), so an export → import → export
+// round trip is byte-identical. A state document is a fixtures file with these extra sections.
+import { z } from 'zod';
+import { REGIONS, RECORDING_STATUSES, STORAGE_TYPES, WEBHOOK_EVENTS } from '../domain/models.js';
+
+const ms = z.number().int().min(0).max(8.64e15);
+const msOrNull = ms.nullable();
+const id = z.uuid();
+const text = (max: number) => z.string().max(max);
+
+const session = z.object({ id: z.string().min(1).max(100), startedAt: ms, endedAt: msOrNull }).strict();
+
+export const meetingRecord = z
+  .object({
+    id,
+    orgId: id,
+    title: text(1024).nullable(),
+    preferredRegion: z.enum(REGIONS).nullable(),
+    waitingRoom: z.boolean(),
+    recordOnStart: z.boolean(),
+    liveStreamOnStart: z.boolean(),
+    persistChat: z.boolean(),
+    summarizeOnEnd: z.boolean(),
+    status: z.enum(['ACTIVE', 'INACTIVE']),
+    recordingConfig: z.looseObject({}).nullable(),
+    createdAt: ms,
+    updatedAt: ms,
+    session: session.nullable(),
+  })
+  .strict();
+
+export const participantRecord = z
+  .object({
+    id,
+    orgId: id,
+    meetingId: id,
+    name: text(255).nullable(),
+    picture: text(2048).nullable(),
+    customParticipantId: text(255),
+    presetId: id,
+    presetName: text(255),
+    createdAt: ms,
+    updatedAt: ms,
+    joinedAt: msOrNull,
+  })
+  .strict();
+
+const reason = z
+  .object({
+    reason: text(100),
+    caller: z.object({ name: text(255).nullable(), type: z.enum(['ORGANIZATION', 'USER', 'SYSTEM']), user_id: text(100).nullable() }).strict(),
+  })
+  .strict();
+
+export const recordingRecord = z
+  .object({
+    id,
+    orgId: id,
+    meetingId: id,
+    status: z.enum(RECORDING_STATUSES),
+    outputFileName: text(300),
+    invokedTime: ms,
+    startedTime: msOrNull,
+    stoppedTime: msOrNull,
+    sessionId: text(100).nullable(),
+    fileSize: z.number().int().min(0).nullable(),
+    downloadUrl: text(4096).nullable(),
+    audioDownloadUrl: text(4096).nullable(),
+    downloadUrlExpiry: msOrNull,
+    recordingDuration: z.number().int().min(0).nullable(),
+    storageConfig: z
+      .object({
+        id,
+        type: z.enum(STORAGE_TYPES),
+        region: text(255).nullable(),
+        bucket: text(255).nullable(),
+        path: text(2048).nullable(),
+        host: text(255).nullable(),
+        username: text(255).nullable(),
+        port: z.number().int().min(1).max(65535).nullable(),
+      })
+      .strict()
+      .nullable(),
+    startReason: reason,
+    stopReason: reason.nullable(),
+    maxSeconds: z.number().int().min(60).max(86_400),
+    allowMultipleRecordings: z.boolean(),
+    recordedMs: ms,
+    spanStartedAt: msOrNull,
+    errorReason: text(1000).nullable(),
+  })
+  .strict();
+
+export const livestreamRecord = z
+  .object({
+    id,
+    orgId: id,
+    meetingId: id,
+    state: z.enum(['OFFLINE', 'LIVE', 'STOPPED', 'ERRORED']),
+    name: text(255).nullable(),
+    streamKey: text(100),
+    disabled: z.boolean(),
+    createdAt: ms,
+    updatedAt: ms,
+    liveMs: ms,
+    liveSince: msOrNull,
+    stoppedAt: msOrNull,
+  })
+  .strict();
+
+export const jobRecord = z
+  .object({
+    key: text(300),
+    at: ms,
+    kind: text(100),
+    payload: z.record(z.string().max(100), z.union([z.string().max(300), z.number(), z.boolean(), z.null()])),
+  })
+  .strict();
+
+export const deliveryRecord = z
+  .object({
+    id: z.string().min(1).max(100),
+    orgId: id.nullable(),
+    webhookId: z.string().min(1).max(100),
+    event: z.enum(WEBHOOK_EVENTS),
+    url: text(2048),
+    body: z.string().max(1024 * 1024),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z
+      .array(
+        z
+          .object({
+            at: ms,
+            statusCode: z.number().int().nullable(),
+            error: text(2000).nullable(),
+            durationMs: z.number().min(0),
+            trigger: z.enum(['initial', 'retry', 'redeliver']),
+          })
+          .strict(),
+      )
+      .max(100),
+    nextAttemptAt: msOrNull,
+    retries: z.number().int().min(0).max(5),
+    failureReason: text(2000).nullable(),
+    createdAt: ms,
+  })
+  .strict();
+
+const delayMs = z.number().int().min(0).max(365 * 24 * 3600 * 1000);
+export const simulatorPolicyRecord = z
+  .object({
+    recording: z
+      .object({
+        mode: z.enum(['auto', 'manual']),
+        startDelayMs: delayMs,
+        uploadBaseMs: delayMs,
+        uploadMsPerRecordedMinute: delayMs,
+        failNext: z.number().int().min(0).max(1_000_000),
+        failAt: z.enum(['start', 'upload']),
+      })
+      .strict(),
+    livestream: z
+      .object({
+        mode: z.enum(['auto', 'manual']),
+        goLiveDelayMs: delayMs,
+        viewers: z.number().int().min(0).max(1_000_000),
+        failNext: z.number().int().min(0).max(1_000_000),
+      })
+      .strict(),
+  })
+  .strict();
+
+/** What the clock, the id generator, the scheduler, the outbox and the simulator hold. */
+export const runtimeRecord = z
+  .object({
+    clock: z.object({ now: z.iso.datetime(), mode: z.enum(['real', 'manual']) }).strict(),
+    ids_position: z.number().int().min(0),
+    jobs: z.array(jobRecord),
+    deliveries: z.array(deliveryRecord),
+    simulator: simulatorPolicyRecord,
+  })
+  .strict();
+
+export type JobRecord = z.infer<typeof jobRecord>;
+export type RuntimeRecord = z.infer<typeof runtimeRecord>;

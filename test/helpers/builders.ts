@@ -1,0 +1,57 @@
+// Builders for the v2 resources, through the HTTP API (so every answer is validated against
+// the served OpenAPI document). Each asserts its own success status and returns the data.
+import { expect } from 'vitest';
+import type { Api } from './test-app.js';
+import { BASIC } from './test-app.js';
+
+/** A v4 UUID that no seeded run ever hands out. */
+export const MISSING_ID = '9f1b7c1e-0000-4000-8000-00000000dead';
+
+export const PRESETS = {
+  host: { id: '00000000-0000-4000-8000-0000000000a1', name: 'group_call_host' },
+  participant: { id: '00000000-0000-4000-8000-0000000000a2', name: 'group_call_participant' },
+} as const;
+
+type Body = Record<string, unknown>;
+/** A v2 resource as answered: its id, and the rest for assertions. */
+export type Resource = Record<string, unknown> & { id: string };
+
+export async function createMeeting(api: Api, body: Body = { title: 'Standup' }): Promise<Resource> {
+  const res = await api.post('/v2/meetings').set('Authorization', BASIC).send(body).expect(201);
+  return res.body.data;
+}
+
+export async function addParticipant(api: Api, meetingId: string, body: Body = {}): Promise<Resource & { token: string }> {
+  const res = await api
+    .post(`/v2/meetings/${meetingId}/participants`)
+    .set('Authorization', BASIC)
+    .send({ name: 'Ada', preset_name: PRESETS.host.name, custom_participant_id: 'client-1', ...body })
+    .expect(201);
+  expect(typeof res.body.data.token).toBe('string');
+  return res.body.data;
+}
+
+export async function startRecording(api: Api, meetingId: string, body: Body = {}, auth = BASIC): Promise<Resource> {
+  const res = await api.post('/v2/recordings').set('Authorization', auth).send({ meeting_id: meetingId, ...body }).expect(200);
+  return res.body.data;
+}
+
+export async function getRecording(api: Api, id: string): Promise<Resource> {
+  const res = await api.get(`/v2/recordings/${id}`).set('Authorization', BASIC).expect(200);
+  return res.body.data;
+}
+
+export async function recordingAction(api: Api, id: string, action: 'stop' | 'pause' | 'resume'): Promise<Resource> {
+  const res = await api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action }).expect(200);
+  return res.body.data;
+}
+
+export async function createLivestream(api: Api, meetingId: string, body: Body = {}): Promise<Resource> {
+  const res = await api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send(body).expect(201);
+  return res.body.data;
+}
+
+/** The v2 error envelope, exactly. */
+export function v2Error(code: number, message: string | RegExp) {
+  return { success: false, error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } };
+}

@@ -1,0 +1,50 @@
+// The v2 routes as the route table declares them, with their path parameters filled in from a
+// small world (a meeting with a participant, a recording and a livestream), so that a request
+// whose auth is right would succeed: a 401 then shows that auth alone refused it.
+import { allRoutes } from '../../src/http/routes.js';
+import type { AnyRoute } from '../../src/http/route.js';
+import { MISSING_ID, addParticipant, createLivestream, createMeeting, startRecording } from './builders.js';
+import type { TestApp } from './test-app.js';
+
+export const V2_ROUTES: AnyRoute[] = allRoutes('http://emulator.test').filter((r) => r.api === 'v2');
+
+/** CONTRACT §2: the only routes on which a participant token is accepted. */
+export const PARTICIPANT_TOKEN_ROUTES = ['post /v2/recordings', 'get /v2/recordings', 'get /v2/recordings/{id}', 'get /v2/recordings/active-recording/{meeting_id}'];
+
+export const routeName = (r: Pick<AnyRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
+
+export interface World {
+  meetingId: string;
+  participantId: string;
+  token: string;
+  recordingId: string;
+  livestreamId: string;
+}
+
+export async function buildWorld(t: TestApp): Promise<World> {
+  const m = await createMeeting(t.api, { title: 'World' });
+  const p = await addParticipant(t.api, m.id, { name: 'Host', custom_participant_id: 'host' });
+  const r = await startRecording(t.api, m.id);
+  const l = await createLivestream(t.api, m.id);
+  return { meetingId: m.id, participantId: p.id, token: p.token, recordingId: r.id, livestreamId: l.id };
+}
+
+/** The concrete URL of a route in the world. */
+export function urlOf(r: Pick<AnyRoute, 'path'>, w: World): string {
+  const idFor = r.path.startsWith('/v2/recordings/') ? w.recordingId : r.path.startsWith('/v2/livestreams/') ? w.livestreamId : r.path.startsWith('/v2/meetings/') ? w.meetingId : MISSING_ID;
+  return r.path.replace('{meeting_id}', w.meetingId).replace('{participant_id}', w.participantId).replace('{id}', idFor);
+}
+
+/** A body the route accepts in the world (so only auth, content type or size can refuse it). */
+export function validBody(r: Pick<AnyRoute, 'method' | 'path'>, w: World): Record<string, unknown> {
+  switch (routeName(r)) {
+    case 'post /v2/recordings':
+      return { meeting_id: w.meetingId, allow_multiple_recordings: true };
+    case 'put /v2/recordings/{id}':
+      return { action: 'pause' };
+    case 'post /v2/meetings/{meeting_id}/participants':
+      return { preset_name: 'group_call_host', custom_participant_id: 'another' };
+    default:
+      return {};
+  }
+}

@@ -1,0 +1,290 @@
+// The media behind download_url, audio_download_url and playback_url: real bytes, the right
+// types and lengths, signed links that expire on the emulator clock, HLS only while LIVE.
+import type request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { livePlaylist, liveSegmentAt } from '../../src/domain/media/hls-playlist.js';
+import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
+
+const SECOND = 1_000;
+const DAY = 86_400_000;
+const VIDEO_BYTES = 29_944;
+const AUDIO_BYTES = 11_529;
+
+/** Collects any response body as raw bytes. */
+function binary(res: request.Response, done: (err: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
+function get(t: TestApp, url: string) {
+  const u = new URL(url);
+  return t.api.get(`${u.pathname}${u.search}`).buffer(true).parse(binary);
+}
+
+async function uploadedRecording(t: TestApp) {
+  const meeting = await t.api.post('/v2/meetings').set('Authorization', BASIC).send({}).expect(201);
+  const started = await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: meeting.body.data.id }).expect(200);
+  const id = started.body.data.id as string;
+  t.advance(3 * SECOND + 60 * SECOND);
+  await t.api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
+  t.advance(15 * SECOND);
+  const res = await t.api.get(`/v2/recordings/${id}`).set('Authorization', BASIC).expect(200);
+  expect(res.body.data.status).toBe('UPLOADED');
+  return res.body.data as { id: string; download_url: string; audio_download_url: string; download_url_expiry: string; file_size: number; output_file_name: string };
+}
+
+/** Errors are JSON: parsed as usual, so the OpenAPI check sees the error shape. */
+function getJson(t: TestApp, url: string) {
+  const u = new URL(url);
+  return t.api.get(`${u.pathname}${u.search}`);
+}
+
+function withQuery(url: string, change: (q: URLSearchParams) => void): string {
+  const u = new URL(url);
+  change(u.searchParams);
+  return u.toString();
+}
+
+describe('recording downloads', () => {
+  it('download_url serves the MP4: video/mp4, content-length = file_size, an ftyp box at offset 4', async () => {
+    const t = makeTestApp();
+    const r = await uploadedRecording(t);
+    expect(r.file_size).toBe(VIDEO_BYTES);
+    const res = await get(t, r.download_url).expect(200);
+    expect(res.headers['content-type']).toBe('video/mp4');
+    expect(res.headers['content-length']).toBe(String(r.file_size));
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['content-disposition']).toBe(`inline; filename="${r.output_file_name}"`);
+    const body = res.body as Buffer;
+    expect(body.length).toBe(r.file_size);
+    expect(body.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(body.subarray(8, 12).toString('latin1')).toBe('isom');
+  });
+
+  it('audio_download_url serves the M4A: audio/mp4, an ftyp box with the M4A brand', async () => {
+    const t = makeTestApp();
+    const r = await uploadedRecording(t);
+    expect(r.audio_download_url.split('?')[0]).toBe(r.download_url.split('?')[0]!.replace(/\.mp4$/, '.m4a'));
+    const res = await get(t, r.audio_download_url).expect(200);
+    expect(res.headers['content-type']).toBe('audio/mp4');
+    expect(res.headers['content-length']).toBe(String(AUDIO_BYTES));
+    const body = res.body as Buffer;
+    expect(body.length).toBe(AUDIO_BYTES);
+    expect(body.subarray(4, 12).toString('latin1')).toBe('ftypM4A ');
+  });
+
+  it('works until download_url_expiry on the emulator clock and answers 403 after it', async () => {
+    const t = makeTestApp();
+    const r = await uploadedRecording(t);
+    const expiry = Date.parse(r.download_url_expiry);
+    expect(expiry).toBe(START + 63 * SECOND + 7 * DAY);
+    t.advance(expiry - t.now());
+    await get(t, r.download_url).expect(200);
+    await get(t, r.audio_download_url).expect(200);
+    t.advance(1);
+    for (const url of [r.download_url, r.audio_download_url]) {
+      const res = await getJson(t, url).expect(403);
+      expect(res.body).toEqual({ error: { code: 'LINK_EXPIRED', message: `This link expired at ${r.download_url_expiry}` } });
+    }
+  });
+
+  it.each([
+    ['a changed signature', (u: string) => withQuery(u, (q) => q.set('signature', `${q.get('signature')!.slice(0, -1)}A`))],
+    ['a later expiry (signature no longer matches)', (u: string) => withQuery(u, (q) => q.set('expires', String(Number(q.get('expires')) + DAY)))],
+    ['no signature', (u: string) => withQuery(u, (q) => q.delete('signature'))],
+    ['no expiry', (u: string) => withQuery(u, (q) => q.delete('expires'))],
+    ['a non-numeric expiry', (u: string) => withQuery(u, (q) => q.set('expires', 'soon'))],
+    ['another recording in the path', (u: string) => u.replace(/recordings\/[0-9a-f-]{36}/, 'recordings/00000000-0000-4000-8000-000000000bad')],
+    ['another file name in the path', (u: string) => u.replace(/\/[^/]+\.mp4\?/, '/other.mp4?')],
+    ['the video signature on the audio path', (u: string) => u.replace('.mp4?', '.m4a?')],
+  ])('answers 403 INVALID_SIGNATURE for %s', async (_name, tamper) => {
+    const t = makeTestApp();
+    const r = await uploadedRecording(t);
+    const res = await getJson(t, tamper(r.download_url)).expect(403);
+    expect(res.body).toEqual({ error: { code: 'INVALID_SIGNATURE', message: 'The link signature is missing or does not match' } });
+  });
+
+  it.each([
+    ['bytes=0-99', 206, 'bytes 0-99/29944', 0, 100],
+    ['bytes=29900-', 206, 'bytes 29900-29943/29944', 29_900, 44],
+    ['bytes=-10', 206, 'bytes 29934-29943/29944', 29_934, 10],
+    ['bytes=100-999999', 206, 'bytes 100-29943/29944', 100, 29_844],
+    ['bytes=0-0', 206, 'bytes 0-0/29944', 0, 1],
+    ['bytes=0-1,5-9', 200, undefined, 0, VIDEO_BYTES], // several ranges: the whole file
+    ['bytes=9-5', 200, undefined, 0, VIDEO_BYTES], // malformed: ignored
+    ['items=0-5', 200, undefined, 0, VIDEO_BYTES], // another unit: ignored
+  ])('Range %s → %d', async (range, status, contentRange, start, length) => {
+    const t = makeTestApp();
+    const r = await uploadedRecording(t);
+    const full = (await get(t, r.download_url).expect(200)).body as Buffer;
+    const res = await get(t, r.download_url).set('Range', range).expect(status);
+    expect(res.headers['content-range']).toBe(contentRange);
+    expect(res.headers['content-length']).toBe(String(length));
+    expect(res.headers['content-type']).toBe('video/mp4');
+    expect(Buffer.compare(res.body as Buffer, full.subarray(start, start + length))).toBe(0);
+  });
+
+  it.each(['bytes=29944-', 'bytes=50000-60000', 'bytes=-0'])('Range %s → 416 with the size', async (range) => {
+    const t = makeTestApp();
+    const r = await uploadedRecording(t);
+    const res = await getJson(t, r.download_url).set('Range', range).expect(416);
+    expect(res.headers['content-range']).toBe('bytes */29944');
+    expect(res.body).toEqual({ error: { code: 'RANGE_NOT_SATISFIABLE', message: expect.stringContaining('29944 bytes') } });
+  });
+
+  it('answers 404 once the recording is gone (reset), even with a valid link', async () => {
+    const t = makeTestApp();
+    const r = await uploadedRecording(t);
+    t.deps.reset();
+    t.advance(SECOND);
+    const res = await getJson(t, r.download_url).expect(404);
+    expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: `No recording found with id ${r.id}` } });
+  });
+
+  it('answers 400 for a recording id that is not a UUID', async () => {
+    const t = makeTestApp();
+    const res = await t.api.get('/media/recordings/nope/file.mp4?expires=1&signature=x').expect(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('livestream playback (HLS)', () => {
+  async function liveStream(t: TestApp) {
+    const meeting = await t.api.post('/v2/meetings').set('Authorization', BASIC).send({}).expect(201);
+    const l = await t.api.post(`/v2/meetings/${meeting.body.data.id}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
+    return { meetingId: meeting.body.data.id as string, id: l.body.data.id as string, playbackUrl: l.body.data.playback_url as string };
+  }
+
+  it('the playlist is 404 while OFFLINE, a live #EXTM3U while LIVE, and 404 again once stopped', async () => {
+    const t = makeTestApp();
+    const { meetingId, id, playbackUrl } = await liveStream(t);
+    expect(playbackUrl).toBe(`http://emulator.test/media/livestreams/${id}/index.m3u8`);
+    const offline = await getJson(t, playbackUrl).expect(404);
+    expect(offline.body).toEqual({ error: { code: 'NOT_FOUND', message: `Livestream ${id} is not LIVE; its playlist exists only while it is` } });
+
+    t.advance(5 * SECOND); // LIVE now
+    const live = await get(t, playbackUrl).expect(200);
+    expect(live.headers['content-type']).toBe('application/vnd.apple.mpegurl');
+    expect(live.headers['cache-control']).toBe('no-cache');
+    expect(live.headers['access-control-allow-origin']).toBe('*');
+    expect((live.body as Buffer).toString()).toBe(
+      ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-DISCONTINUITY-SEQUENCE:0', '#EXTINF:2.000,', 'segments/0.ts', ''].join('\n'),
+    );
+
+    await t.api.post(`/v2/meetings/${meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
+    await getJson(t, playbackUrl).expect(404);
+    await getJson(t, `http://emulator.test/media/livestreams/${id}/segments/0.ts`).expect(404);
+  });
+
+  it('the window slides with the clock and marks each loop of the sample segments with a discontinuity', async () => {
+    const t = makeTestApp();
+    const { playbackUrl } = await liveStream(t);
+    t.advance(5 * SECOND);
+    t.advance(9 * SECOND); // 9 s live: segments 0..4 exist, the window is 2..4
+    const text = ((await get(t, playbackUrl).expect(200)).body as Buffer).toString();
+    expect(text).toBe(
+      [
+        '#EXTM3U',
+        '#EXT-X-VERSION:3',
+        '#EXT-X-TARGETDURATION:2',
+        '#EXT-X-MEDIA-SEQUENCE:2',
+        '#EXT-X-DISCONTINUITY-SEQUENCE:0',
+        '#EXTINF:2.000,',
+        'segments/2.ts',
+        '#EXT-X-DISCONTINUITY',
+        '#EXTINF:2.000,',
+        'segments/3.ts',
+        '#EXTINF:2.000,',
+        'segments/4.ts',
+        '',
+      ].join('\n'),
+    );
+    t.advance(4 * SECOND); // 13 s live: window 4..6, wrap before 6; one wrap (before 3) slid out
+    const later = ((await get(t, playbackUrl).expect(200)).body as Buffer).toString();
+    expect(later).toContain('#EXT-X-MEDIA-SEQUENCE:4\n#EXT-X-DISCONTINUITY-SEQUENCE:1\n#EXTINF:2.000,\nsegments/4.ts\n#EXTINF:2.000,\nsegments/5.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:2.000,\nsegments/6.ts\n');
+  });
+
+  it('serves listed segments as MPEG-TS (sync byte 0x47 every 188 bytes), looping the sample files', async () => {
+    const t = makeTestApp();
+    const { id, playbackUrl } = await liveStream(t);
+    t.advance(5 * SECOND + 9 * SECOND);
+    const text = ((await get(t, playbackUrl).expect(200)).body as Buffer).toString();
+    const uris = text.split('\n').filter((l) => l.startsWith('segments/'));
+    expect(uris).toEqual(['segments/2.ts', 'segments/3.ts', 'segments/4.ts']);
+    const bodies: Buffer[] = [];
+    for (const uri of uris) {
+      const res = await get(t, `http://emulator.test/media/livestreams/${id}/${uri}`).expect(200);
+      expect(res.headers['content-type']).toBe('video/mp2t');
+      const body = res.body as Buffer;
+      expect(body.length % 188).toBe(0);
+      expect(res.headers['content-length']).toBe(String(body.length));
+      for (let i = 0; i < body.length; i += 188) expect(body[i], `sync byte at ${i}`).toBe(0x47);
+      bodies.push(body);
+    }
+    // Segment 3 is the first file again (segment0.ts, 14 852 bytes); 2 and 4 differ from it.
+    const first = (await get(t, `http://emulator.test/media/livestreams/${id}/segments/0.ts`).expect(200)).body as Buffer;
+    expect(first.length).toBe(14_852);
+    expect(Buffer.compare(bodies[1]!, first)).toBe(0);
+    expect(Buffer.compare(bodies[0]!, first)).not.toBe(0);
+  });
+
+  it('a segment not produced yet is 404', async () => {
+    const t = makeTestApp();
+    const { id } = await liveStream(t);
+    t.advance(5 * SECOND + 3 * SECOND); // 3 s live: segments 0 and 1
+    await get(t, `http://emulator.test/media/livestreams/${id}/segments/1.ts`).expect(200);
+    const res = await getJson(t, `http://emulator.test/media/livestreams/${id}/segments/2.ts`).expect(404);
+    expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: `Segment 2 of livestream ${id} does not exist yet` } });
+  });
+
+  it.each([
+    ['an unknown livestream', '/media/livestreams/00000000-0000-4000-8000-00000000beef/index.m3u8', 404],
+    ['a livestream id that is not a UUID', '/media/livestreams/live/index.m3u8', 400],
+    ['a segment number that is not a number', '/media/livestreams/00000000-0000-4000-8000-00000000beef/segments/abc.ts', 400],
+  ])('answers %s with %d', async (_name, path, status) => {
+    const t = makeTestApp();
+    await t.api.get(path).expect(status);
+  });
+});
+
+describe('live playlist arithmetic (uneven sample segments)', () => {
+  // The bundled segments are all 2 s; the window logic must not depend on that.
+  const segments = [{ durationMs: 2_000 }, { durationMs: 3_000 }, { durationMs: 1_500 }]; // a 6.5 s loop
+
+  it.each([
+    [0, 0],
+    [1_999, 0],
+    [2_000, 1],
+    [4_999, 1],
+    [5_000, 2],
+    [6_499, 2],
+    [6_500, 3],
+    [8_500, 4],
+    [13_000, 6],
+    [65_000 + 5_000, 32], // ten loops (30 segments) + 5 s into the next
+  ])('at %d ms live the newest segment is %d', (liveMs, seq) => {
+    expect(liveSegmentAt(segments, liveMs)).toBe(seq);
+  });
+
+  it('lists each segment with its own duration and the target duration rounded up', () => {
+    expect(livePlaylist(segments, 8_500)).toBe(
+      [
+        '#EXTM3U',
+        '#EXT-X-VERSION:3',
+        '#EXT-X-TARGETDURATION:3',
+        '#EXT-X-MEDIA-SEQUENCE:2',
+        '#EXT-X-DISCONTINUITY-SEQUENCE:0',
+        '#EXTINF:1.500,',
+        'segments/2.ts',
+        '#EXT-X-DISCONTINUITY',
+        '#EXTINF:2.000,',
+        'segments/3.ts',
+        '#EXTINF:3.000,',
+        'segments/4.ts',
+        '',
+      ].join('\n'),
+    );
+  });
+});

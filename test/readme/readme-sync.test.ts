@@ -1,0 +1,26 @@
+// The README stays true: its vitest example is the file that runs as a test, its configuration
+// table names every option, and its first code block holds the two set-up commands.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OPTIONS } from '../../src/config.js';
+
+const root = path.join(import.meta.dirname, '..', '..');
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+
+describe('README', () => {
+  it('opens with the start command, then the test command', () => {
+    const first = /```bash\n([\s\S]*?)```/.exec(readme)![1]!;
+    const commands = first.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+    expect(commands).toEqual(['npm ci && npm start', 'npm ci && npm test']);
+  });
+
+  it('shows the vitest example exactly as test/readme/vitest-example.test.ts runs it', () => {
+    const example = readFileSync(path.join(root, 'test', 'readme', 'vitest-example.test.ts'), 'utf8');
+    expect(readme).toContain('```ts\n' + example + '```');
+  });
+
+  it.each(OPTIONS.map((o) => [o.flag, o.env]))('documents %s / %s in the configuration table', (flag, env) => {
+    expect(readme).toMatch(new RegExp(`\\| \`${flag}\` \\| \`${env}\` \\|`));
+  });
+});

@@ -1,0 +1,39 @@
+// The README's walk-through, run as written (bash + curl) against the real CLI.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { startCli, type RunningCli } from '../helpers/spawn-emulator.js';
+
+let running: RunningCli | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await running?.stop('SIGKILL');
+  running = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function walkthroughScript(): string {
+  const readme = readFileSync(path.join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Walk-through'));
+  const m = /```bash\n([\s\S]*?)```/.exec(section);
+  if (!m) throw new Error('README has no bash block under "## Walk-through"');
+  return m[1]!;
+}
+
+it('the README walk-through works as written against the CLI', async () => {
+  running = await startCli(['--log-level', 'warn']);
+  dir = mkdtempSync(path.join(tmpdir(), 'walkthrough-'));
+  const r = spawnSync('bash', ['-e', '-c', walkthroughScript()], { cwd: dir, env: { ...process.env, BASE: running.url }, encoding: 'utf8', timeout: 60_000 });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  const lines = r.stdout.trim().split('\n');
+  expect(lines[0]).toMatch(/^meeting [0-9a-f-]{36}$/);
+  expect(lines[1]).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+  expect(lines).toContain('RECORDING');
+  expect(lines).toContain('UPLOADING');
+  expect(lines).toContain('downloaded 29944 bytes of video/mp4');
+  expect(r.stdout).toMatch(/"status":"LIVE"/);
+  expect(lines.at(-1)).toBe('Livestream stopped successfully');
+});

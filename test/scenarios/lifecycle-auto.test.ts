@@ -1,0 +1,167 @@
+// The automatic lifecycle end to end on the manual clock, with exact timestamps. Default
+// policy: the recorder joins 3 s after the start, an upload takes 10 s + 5 s per recorded
+// minute, ingest goes live 5 s after the livestream is created.
+import { describe, expect, it } from 'vitest';
+import { BASIC, START, makeTestApp } from '../helpers/test-app.js';
+import {
+  DAY,
+  MINUTE,
+  SECOND,
+  createLivestream,
+  createMeeting,
+  iso,
+  livestream,
+  patchSimulator,
+  recordEvents,
+  recording,
+  startRecording,
+  stopRecording,
+} from './lifecycle-helpers.js';
+
+describe('automatic recording lifecycle', () => {
+  it('INVOKED → RECORDING after 3 s → UPLOADING on stop → UPLOADED 10 s + 5 s/min later, every field at its exact time', async () => {
+    const t = makeTestApp();
+    const events = recordEvents(t);
+    const meetingId = await createMeeting(t, { title: 'Lifecycle' });
+
+    const started = await startRecording(t, meetingId);
+    expect(started).toMatchObject({
+      status: 'INVOKED',
+      invoked_time: iso(START),
+      started_time: null,
+      stopped_time: null,
+      session_id: null,
+      file_size: null,
+      download_url: null,
+      audio_download_url: null,
+      download_url_expiry: null,
+      recording_duration: null,
+      output_file_name: `${meetingId}_${START}.mp4`,
+      start_reason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } },
+      stop_reason: null,
+    });
+
+    t.advance(3 * SECOND - 1);
+    expect((await recording(t, started.id)).status).toBe('INVOKED');
+    t.advance(1);
+    const rec = await recording(t, started.id);
+    expect(rec).toMatchObject({ status: 'RECORDING', started_time: iso(START + 3 * SECOND), session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+
+    // One recorded minute, then stop through the API.
+    t.advance(MINUTE);
+    const stopTime = START + 63 * SECOND;
+    const stopped = await stopRecording(t, started.id);
+    expect(stopped).toMatchObject({
+      status: 'UPLOADING',
+      started_time: iso(START + 3 * SECOND),
+      stopped_time: iso(stopTime),
+      file_size: 29_944,
+      download_url: null,
+      stop_reason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } },
+    });
+
+    // Upload: 10 s base + 5 s for the one recorded minute.
+    t.advance(15 * SECOND - 1);
+    expect((await recording(t, started.id)).status).toBe('UPLOADING');
+    t.advance(1);
+    const uploaded = await recording(t, started.id);
+    const expiry = stopTime + 7 * DAY;
+    const base = `http://emulator.test/media/recordings/${started.id}/${meetingId}_${START}`;
+    expect(uploaded).toEqual({
+      ...stopped,
+      meeting: undefined,
+      status: 'UPLOADED',
+      download_url: expect.stringMatching(new RegExp(`^${base}\\.mp4\\?expires=${expiry}&signature=[A-Za-z0-9_-]{43}$`)),
+      audio_download_url: expect.stringMatching(new RegExp(`^${base}\\.m4a\\?expires=${expiry}&signature=[A-Za-z0-9_-]{43}$`)),
+      download_url_expiry: iso(expiry),
+      recording_duration: 60,
+    });
+
+    expect(events).toEqual([
+      `${iso(START)} recording - → INVOKED`,
+      `${iso(START + 3 * SECOND)} recording INVOKED → RECORDING`,
+      `${iso(stopTime)} recording RECORDING → UPLOADING`,
+      `${iso(stopTime + 15 * SECOND)} recording UPLOADING → UPLOADED`,
+    ]);
+  });
+
+  it('counts recorded time without pauses: the upload takes longer for longer recordings', async () => {
+    const t = makeTestApp();
+    const meetingId = await createMeeting(t);
+    const { id } = await startRecording(t, meetingId);
+    t.advance(3 * SECOND); // RECORDING at +3 s
+    t.advance(4 * MINUTE); // 4 min recorded
+    await t.api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'pause' }).expect(200);
+    t.advance(30 * MINUTE); // paused: not recorded
+    await t.api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'resume' }).expect(200);
+    t.advance(2 * MINUTE); // 6 min recorded in all
+    const stopTime = START + 3 * SECOND + 36 * MINUTE;
+    await stopRecording(t, id);
+    // 10 s + 6 × 5 s = 40 s
+    t.advance(40 * SECOND - 1);
+    expect((await recording(t, id)).status).toBe('UPLOADING');
+    t.advance(1);
+    expect(await recording(t, id)).toMatchObject({ status: 'UPLOADED', stopped_time: iso(stopTime), recording_duration: 360, download_url_expiry: iso(stopTime + 7 * DAY) });
+  });
+
+  it('uses the delays set at run time', async () => {
+    const t = makeTestApp();
+    await patchSimulator(t, { recording: { start_delay_ms: 500, upload_base_ms: 2_000, upload_ms_per_recorded_minute: 60_000 } });
+    const meetingId = await createMeeting(t);
+    const { id } = await startRecording(t, meetingId);
+    t.advance(499);
+    expect((await recording(t, id)).status).toBe('INVOKED');
+    t.advance(1);
+    expect(await recording(t, id)).toMatchObject({ status: 'RECORDING', started_time: iso(START + 500) });
+    t.advance(30 * SECOND); // half a minute recorded → 2 s + 30 s
+    await stopRecording(t, id);
+    t.advance(32 * SECOND - 1);
+    expect((await recording(t, id)).status).toBe('UPLOADING');
+    t.advance(1);
+    expect((await recording(t, id)).status).toBe('UPLOADED');
+  });
+});
+
+describe('automatic livestream lifecycle', () => {
+  it('OFFLINE → LIVE 5 s after creation; ingest and viewer seconds grow with the clock; stop → OFFLINE', async () => {
+    const t = makeTestApp();
+    const events = recordEvents(t);
+    const meetingId = await createMeeting(t);
+    const created = await createLivestream(t, meetingId);
+    expect(created).toMatchObject({ status: 'OFFLINE', created_at: iso(START), playback_url: `http://emulator.test/media/livestreams/${created.id}/index.m3u8` });
+
+    t.advance(5 * SECOND - 1);
+    expect((await livestream(t, created.id)).status).toBe('OFFLINE');
+    t.advance(1);
+    expect(await livestream(t, created.id)).toMatchObject({ status: 'LIVE', updated_at: iso(START + 5 * SECOND) });
+
+    t.advance(30 * SECOND);
+    const active = await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(200);
+    expect(active.body.data).toMatchObject({ status: 'LIVE', ingest_seconds: 30, viewer_seconds: 30 });
+
+    await patchSimulator(t, { livestream: { viewers: 4 } });
+    const watched = await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(200);
+    expect(watched.body.data).toMatchObject({ ingest_seconds: 30, viewer_seconds: 120 });
+
+    await t.api.post(`/v2/meetings/${meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
+    expect(await livestream(t, created.id)).toMatchObject({ status: 'OFFLINE', updated_at: iso(START + 35 * SECOND) });
+    t.advance(DAY);
+    expect((await livestream(t, created.id)).status).toBe('OFFLINE');
+    expect(events).toEqual([
+      `${iso(START)} livestream - → OFFLINE`,
+      `${iso(START + 5 * SECOND)} livestream OFFLINE → LIVE`,
+      `${iso(START + 35 * SECOND)} livestream LIVE → STOPPED`,
+    ]);
+  });
+
+  it('a livestream stopped before ingest never goes live', async () => {
+    const t = makeTestApp();
+    const meetingId = await createMeeting(t);
+    const { id } = await createLivestream(t, meetingId);
+    t.advance(2 * SECOND);
+    await t.api.post(`/v2/meetings/${meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
+    t.advance(MINUTE);
+    expect((await livestream(t, id)).status).toBe('OFFLINE');
+    expect(t.deps.scheduler.list()).toEqual([]);
+  });
+});

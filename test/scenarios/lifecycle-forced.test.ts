@@ -1,0 +1,251 @@
+// Forced transitions through the control API: every pair of statuses, legal and illegal, for
+// recordings and livestreams. The simulator is in manual mode so only the test moves things.
+import { describe, expect, it } from 'vitest';
+import { RECORDING_STATUSES, type RecordingStatus } from '../../src/domain/models.js';
+import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { DAY, MINUTE, SECOND, createLivestream, createMeeting, expectControlError, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from './lifecycle-helpers.js';
+
+function force(t: TestApp, id: string, body: Record<string, unknown>) {
+  return t.api.post(`/_emulator/recordings/${id}/transition`).send(body);
+}
+
+/** How to reach each status from INVOKED with forced moves. */
+const PATH_TO: Record<RecordingStatus, RecordingStatus[]> = {
+  INVOKED: [],
+  RECORDING: ['RECORDING'],
+  PAUSED: ['RECORDING', 'PAUSED'],
+  UPLOADING: ['RECORDING', 'UPLOADING'],
+  UPLOADED: ['RECORDING', 'UPLOADING', 'UPLOADED'],
+  ERRORED: ['ERRORED'],
+};
+
+// CONTRACT §4, written out: the only moves a forced transition may make.
+const LEGAL = new Set([
+  'INVOKED→RECORDING',
+  'INVOKED→ERRORED',
+  'RECORDING→PAUSED',
+  'RECORDING→UPLOADING',
+  'RECORDING→ERRORED',
+  'PAUSED→RECORDING',
+  'PAUSED→UPLOADING',
+  'PAUSED→ERRORED',
+  'UPLOADING→UPLOADED',
+  'UPLOADING→ERRORED',
+]);
+
+const SYSTEM = { name: null, type: 'SYSTEM', user_id: null };
+/** What each legal move sets, given the time it happens. */
+const EFFECTS: Record<string, (now: string) => Record<string, unknown>> = {
+  'INVOKED→RECORDING': (now) => ({ started_time: now, session_id: expect.stringMatching(/^[0-9a-f-]{36}$/), stopped_time: null }),
+  'INVOKED→ERRORED': () => ({ started_time: null, stopped_time: null, stop_reason: { reason: 'INTERNAL_ERROR', caller: SYSTEM } }),
+  'RECORDING→PAUSED': () => ({ started_time: iso(START + SECOND), stopped_time: null }),
+  'RECORDING→UPLOADING': (now) => ({ stopped_time: now, file_size: 29_944, stop_reason: { reason: 'API_CALL', caller: SYSTEM }, download_url: null }),
+  'RECORDING→ERRORED': (now) => ({ stopped_time: now, stop_reason: { reason: 'INTERNAL_ERROR', caller: SYSTEM } }),
+  'PAUSED→RECORDING': () => ({ started_time: iso(START + SECOND), stopped_time: null }),
+  'PAUSED→UPLOADING': (now) => ({ stopped_time: now, file_size: 29_944, stop_reason: { reason: 'API_CALL', caller: SYSTEM } }),
+  'PAUSED→ERRORED': (now) => ({ stopped_time: now, stop_reason: { reason: 'INTERNAL_ERROR', caller: SYSTEM } }),
+  'UPLOADING→UPLOADED': () => ({
+    stopped_time: iso(START + 2 * SECOND),
+    download_url: expect.stringContaining(`/media/recordings/`),
+    audio_download_url: expect.stringContaining('.m4a?expires='),
+    download_url_expiry: iso(START + 2 * SECOND + 7 * DAY),
+    recording_duration: 1,
+  }),
+  // A failed upload keeps the stop it had.
+  'UPLOADING→ERRORED': () => ({ stopped_time: iso(START + 2 * SECOND), stop_reason: { reason: 'API_CALL', caller: SYSTEM }, download_url: null }),
+};
+
+const PAIRS = RECORDING_STATUSES.flatMap((from) => RECORDING_STATUSES.map((to) => [from, to, LEGAL.has(`${from}→${to}`)] as const));
+
+async function recordingIn(status: RecordingStatus) {
+  const t = makeTestApp();
+  await patchSimulator(t, { recording: { mode: 'manual' } });
+  const meetingId = await createMeeting(t);
+  const { id } = await startRecording(t, meetingId);
+  for (const step of PATH_TO[status]) {
+    t.advance(SECOND);
+    await force(t, id, { to: step }).expect(200);
+  }
+  t.advance(SECOND);
+  return { t, id };
+}
+
+describe('POST /_emulator/recordings/{id}/transition', () => {
+  it('has exactly ten legal moves', () => {
+    expect(PAIRS.filter(([, , legal]) => legal)).toHaveLength(10);
+  });
+
+  it.each(PAIRS)('%s → %s (legal: %s)', async (from, to, legal) => {
+    const { t, id } = await recordingIn(from);
+    const before = await recording(t, id);
+    expect(before.status).toBe(from);
+    const res = await force(t, id, { to });
+    if (legal) {
+      expect(res.status).toBe(200);
+      const now = iso(START + (PATH_TO[from].length + 1) * SECOND);
+      expect(res.body).toMatchObject({ id, status: to, ...EFFECTS[`${from}→${to}`]!(now) });
+      expect(await recording(t, id)).toEqual(res.body);
+    } else {
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ error: { code: 'CONFLICT', message: `Cannot move a recording from ${from} to ${to}` } });
+      expect(await recording(t, id)).toEqual(before);
+    }
+  });
+
+  it('forcing UPLOADED fills every field an automatic upload fills, to the byte', async () => {
+    // Two runs with the same seed and timeline: one automatic, one forced step by step.
+    const auto = makeTestApp();
+    const forced = makeTestApp();
+    await patchSimulator(forced, { recording: { mode: 'manual' } });
+    const ids: string[] = [];
+    for (const t of [auto, forced]) {
+      const meetingId = await createMeeting(t);
+      ids.push((await startRecording(t, meetingId)).id);
+    }
+    auto.advance(3 * SECOND);
+    forced.advance(3 * SECOND);
+    await force(forced, ids[1]!, { to: 'RECORDING' }).expect(200);
+    auto.advance(MINUTE);
+    forced.advance(MINUTE);
+    await stopRecording(auto, ids[0]!);
+    await stopRecording(forced, ids[1]!);
+    auto.advance(15 * SECOND);
+    forced.advance(15 * SECOND);
+    const res = await force(forced, ids[1]!, { to: 'UPLOADED' }).expect(200);
+
+    const automatic = await recording(auto, ids[0]!);
+    expect(automatic.status).toBe('UPLOADED');
+    expect(res.body).toEqual(automatic);
+    for (const field of ['download_url', 'audio_download_url', 'download_url_expiry', 'recording_duration', 'file_size', 'stopped_time', 'started_time', 'session_id']) {
+      expect(res.body[field], field).not.toBeNull();
+    }
+  });
+
+  it('a forced UPLOADED right after the stop carries the stop-based expiry and the recorded duration', async () => {
+    const { t, id } = await recordingIn('RECORDING'); // RECORDING since START + 1 s; now START + 2 s
+    t.advance(90 * SECOND);
+    await stopRecording(t, id);
+    const stopTime = START + 92 * SECOND;
+    const res = await force(t, id, { to: 'UPLOADED' }).expect(200);
+    expect(res.body).toMatchObject({ status: 'UPLOADED', stopped_time: iso(stopTime), download_url_expiry: iso(stopTime + 7 * DAY), recording_duration: 91, file_size: 29_944 });
+  });
+
+  it.each([
+    ['API_CALL (default)', undefined, 'API_CALL'],
+    ['ALL_PEERS_LEFT', 'ALL_PEERS_LEFT', 'ALL_PEERS_LEFT'],
+    ['INTERNAL_ERROR', 'INTERNAL_ERROR', 'INTERNAL_ERROR'],
+  ])('forcing UPLOADING stops with stop_reason %s', async (_name, reason, expected) => {
+    const { t, id } = await recordingIn('RECORDING');
+    const res = await force(t, id, reason ? { to: 'UPLOADING', reason } : { to: 'UPLOADING' }).expect(200);
+    expect(res.body.stop_reason).toEqual({ reason: expected, caller: { name: null, type: 'SYSTEM', user_id: null } });
+    expect(res.body.stopped_time).toBe(iso(START + 2 * SECOND));
+    expect(res.body.file_size).toBe(29_944);
+  });
+
+  it('forcing ERRORED records INTERNAL_ERROR as the stop reason and a stop time', async () => {
+    const { t, id } = await recordingIn('RECORDING');
+    const res = await force(t, id, { to: 'ERRORED', reason: 'disk full' }).expect(200);
+    expect(res.body).toMatchObject({ status: 'ERRORED', stopped_time: iso(START + 2 * SECOND), stop_reason: { reason: 'INTERNAL_ERROR', caller: { name: null, type: 'SYSTEM', user_id: null } } });
+  });
+
+  it('publishes a status event for every forced move', async () => {
+    const { t, id } = await recordingIn('INVOKED');
+    const events = recordEvents(t);
+    await force(t, id, { to: 'RECORDING' }).expect(200);
+    await force(t, id, { to: 'PAUSED' }).expect(200);
+    await force(t, id, { to: 'UPLOADED' }).expect(409);
+    expect(events).toEqual([`${iso(START + SECOND)} recording INVOKED → RECORDING`, `${iso(START + SECOND)} recording RECORDING → PAUSED`]);
+  });
+
+  it.each([
+    ['no body', undefined, '"to" is required'],
+    ['an unknown status', { to: 'DONE' }, '"to" must be one of [INVOKED, RECORDING, PAUSED, UPLOADING, UPLOADED, ERRORED]'],
+    ['a lower-case status', { to: 'recording' }, '"to" must be one of [INVOKED, RECORDING, PAUSED, UPLOADING, UPLOADED, ERRORED]'],
+    ['an unknown field', { to: 'RECORDING', force: true }, '"force" is not allowed'],
+    ['a stop reason outside the contract', { to: 'UPLOADING', reason: 'MAX_SECONDS' }, '"reason" must be one of [API_CALL, ALL_PEERS_LEFT, INTERNAL_ERROR] when "to" is UPLOADING'],
+    ['a reason for a move that has none', { to: 'RECORDING', reason: 'x' }, '"reason" is only allowed when "to" is UPLOADING or ERRORED'],
+    ['an empty reason', { to: 'ERRORED', reason: '' }, '"reason" is not allowed to be empty'],
+  ])('answers 400 for %s, leaving the recording as it was', async (_name, body, message) => {
+    const { t, id } = await recordingIn('RECORDING');
+    const before = await recording(t, id);
+    const req = t.api.post(`/_emulator/recordings/${id}/transition`);
+    const res = await (body === undefined ? req : req.send(body)).expect(400);
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message } });
+    expect(await recording(t, id)).toEqual(before);
+  });
+
+  it('answers 404 for an unknown recording and 400 for an id that is not a UUID', async () => {
+    const t = makeTestApp();
+    const missing = '00000000-0000-4000-8000-00000000dead';
+    const res = await force(t, missing, { to: 'RECORDING' }).expect(404);
+    expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: `No recording found with id ${missing}` } });
+    const bad = await force(t, 'nope', { to: 'RECORDING' }).expect(400);
+    expectControlError(bad.body, 'BAD_REQUEST');
+  });
+});
+
+type LiveState = 'WAITING' | 'LIVE' | 'STOPPED' | 'ERRORED';
+const LIVE_PATH: Record<LiveState, ('OFFLINE' | 'LIVE' | 'ERRORED')[]> = { WAITING: [], LIVE: ['LIVE'], STOPPED: ['OFFLINE'], ERRORED: ['ERRORED'] };
+// From → to → the wire status after, or 409. WAITING and STOPPED are both OFFLINE on the wire.
+const LIVE_MATRIX: [LiveState, 'OFFLINE' | 'LIVE' | 'ERRORED', 'OFFLINE' | 'LIVE' | 'ERRORED' | 409][] = [
+  ['WAITING', 'OFFLINE', 'OFFLINE'],
+  ['WAITING', 'LIVE', 'LIVE'],
+  ['WAITING', 'ERRORED', 'ERRORED'],
+  ['LIVE', 'OFFLINE', 'OFFLINE'],
+  ['LIVE', 'LIVE', 409],
+  ['LIVE', 'ERRORED', 'ERRORED'],
+  ['STOPPED', 'OFFLINE', 409],
+  ['STOPPED', 'LIVE', 409],
+  ['STOPPED', 'ERRORED', 409],
+  ['ERRORED', 'OFFLINE', 409],
+  ['ERRORED', 'LIVE', 409],
+  ['ERRORED', 'ERRORED', 409],
+];
+
+describe('POST /_emulator/livestreams/{id}/transition', () => {
+  it.each(LIVE_MATRIX)('%s → %s gives %s', async (from, to, outcome) => {
+    const t = makeTestApp();
+    await patchSimulator(t, { livestream: { mode: 'manual' } });
+    const meetingId = await createMeeting(t);
+    const { id } = await createLivestream(t, meetingId);
+    for (const step of LIVE_PATH[from]) await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to: step }).expect(200);
+    const before = await livestream(t, id);
+    t.advance(SECOND);
+    const res = await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to });
+    if (outcome === 409) {
+      expect(res.status).toBe(409);
+      expectControlError(res.body, 'CONFLICT');
+      expect(await livestream(t, id)).toEqual(before);
+    } else {
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id, status: outcome, updated_at: iso(START + SECOND) });
+      expect(await livestream(t, id)).toEqual(res.body);
+    }
+  });
+
+  it('a forced stop leaves the meeting without an active livestream', async () => {
+    const t = makeTestApp();
+    const meetingId = await createMeeting(t);
+    const { id } = await createLivestream(t, meetingId);
+    await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to: 'LIVE' }).expect(200);
+    await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to: 'OFFLINE' }).expect(200);
+    await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(404);
+  });
+
+  it.each([
+    [{ to: 'STOPPED' }, '"to" must be one of [OFFLINE, LIVE, ERRORED]'],
+    [{}, '"to" is required'],
+  ])('answers 400 for %j', async (body, message) => {
+    const t = makeTestApp();
+    const meetingId = await createMeeting(t);
+    const { id } = await createLivestream(t, meetingId);
+    const res = await t.api.post(`/_emulator/livestreams/${id}/transition`).send(body).expect(400);
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message } });
+  });
+
+  it('answers 404 for an unknown livestream', async () => {
+    const t = makeTestApp();
+    const res = await t.api.post('/_emulator/livestreams/00000000-0000-4000-8000-00000000beef/transition').send({ to: 'LIVE' }).expect(404);
+    expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No livestream found with id 00000000-0000-4000-8000-00000000beef' } });
+  });
+});

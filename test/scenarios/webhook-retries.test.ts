@@ -1,0 +1,272 @@
+// Retries, timeouts, slow receivers, disabled webhooks, redelivery and the bounded log, with
+// real receivers on 127.0.0.1 (port 0) and the manual clock. Retries are driven with advance();
+// the network is awaited with the outbox's idle(), never with a sleep.
+import { afterEach, describe, expect, it } from 'vitest';
+import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording } from './webhook-receiver.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];
+
+let receivers: Receiver[] = [];
+let apps: TestApp[] = [];
+
+async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
+  const r = await Receiver.start(...args);
+  receivers.push(r);
+  return r;
+}
+
+function app(...args: Parameters<typeof makeTestApp>): TestApp {
+  const t = makeTestApp(...args);
+  apps.push(t);
+  return t;
+}
+
+afterEach(async () => {
+  for (const r of receivers) r.dropHanging();
+  for (const t of apps) {
+    await t.deps.webhooks.outbox.idle();
+    t.deps.webhooks.outbox.close();
+  }
+  await Promise.all(receivers.map((r) => r.close()));
+  receivers = [];
+  apps = [];
+});
+
+/**
+ * One recording.statusUpdate delivery (INVOKED) to `url`, first attempt finished. The simulator
+ * is switched to manual, so moving the clock makes no further events: only retries.
+ */
+async function oneDelivery(t: TestApp, url: string) {
+  await t.api.patch('/_emulator/simulator').send({ recording: { mode: 'manual' } }).expect(200);
+  const webhookId = await registerWebhook(t, url, ['recording.statusUpdate']);
+  await startRecording(t, await createMeeting(t));
+  await t.deps.webhooks.outbox.idle();
+  const [d] = (await deliveries(t)).deliveries;
+  return { webhookId, delivery: d! };
+}
+
+describe('retries on the manual clock', () => {
+  it.each([
+    [1, [0, 1_000]],
+    [3, [0, 1_000, 6_000, 36_000]],
+    [5, [0, 1_000, 6_000, 36_000, 156_000, 756_000]],
+  ])('a receiver failing %i times is retried at exactly %j ms, with the same dyte-uuid, until its first 2xx', async (failures, times) => {
+    const rx = await receiver((i) => (i < failures ? 500 : 200));
+    const t = app();
+    const { delivery } = await oneDelivery(t, rx.url());
+    for (const delay of DELAYS.slice(0, failures)) {
+      const before = rx.received.length;
+      await advanceAndSettle(t, delay - 1);
+      expect(rx.received).toHaveLength(before); // not a millisecond early
+      await advanceAndSettle(t, 1);
+      expect(rx.received).toHaveLength(before + 1);
+    }
+    const [d] = (await deliveries(t)).deliveries;
+    expect(d!.status).toBe('delivered');
+    expect(d!.attempts.map((a) => a.at)).toEqual(times.map((ms) => iso(START + ms)));
+    expect(d!.attempts.map((a) => a.status_code)).toEqual([...Array(failures).fill(500), 200]);
+    expect(new Set(rx.received.map((r) => r.headers['dyte-uuid']))).toEqual(new Set([delivery.id]));
+    expect(new Set(rx.received.map((r) => r.raw.toString('base64'))).size).toBe(1);
+    // stopped at the first success
+    await advanceAndSettle(t, 60 * 60_000);
+    expect(rx.received).toHaveLength(failures + 1);
+  });
+
+  it('after the fifth retry fails, the delivery is failed and nothing more is sent', async () => {
+    const rx = await receiver(() => 503);
+    const t = app();
+    const { delivery } = await oneDelivery(t, rx.url());
+    for (const delay of DELAYS) await advanceAndSettle(t, delay);
+    expect(rx.received).toHaveLength(6);
+    const failed = await deliveries(t, 'status=failed');
+    expect(failed.total).toBe(1);
+    expect(failed.deliveries[0]).toMatchObject({
+      id: delivery.id,
+      status: 'failed',
+      next_attempt_at: null,
+      failure_reason: 'No 2xx answer after 6 attempts (last: Non-2xx answer: HTTP 503)',
+    });
+    expect(failed.deliveries[0]!.attempts.map((a) => [a.at, a.status_code, a.trigger])).toEqual([
+      [iso(START), 503, 'initial'],
+      [iso(START + 1_000), 503, 'retry'],
+      [iso(START + 6_000), 503, 'retry'],
+      [iso(START + 36_000), 503, 'retry'],
+      [iso(START + 156_000), 503, 'retry'],
+      [iso(START + 756_000), 503, 'retry'],
+    ]);
+    await advanceAndSettle(t, 24 * 60 * 60_000);
+    expect(rx.received).toHaveLength(6);
+  });
+
+  it('a connection error (nobody listening) fails the attempt and is retried', async () => {
+    const rx = await receiver();
+    const deadUrl = rx.url('/gone');
+    await rx.close();
+    receivers = receivers.filter((r) => r !== rx);
+    const t = app();
+    await oneDelivery(t, deadUrl);
+    const [d] = (await deliveries(t)).deliveries;
+    expect(d).toMatchObject({ status: 'pending', next_attempt_at: iso(START + 1_000) });
+    expect(d!.attempts[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/^ECONNREFUSED/) });
+  });
+});
+
+describe('slow and dead receivers', () => {
+  it('no answer within the timeout (50 ms here, 3 s by default) fails the attempt and schedules the retry', async () => {
+    const rx = await receiver(() => 'hang');
+    const t = app({ webhookTimeoutMs: 50 });
+    await oneDelivery(t, rx.url());
+    const [d] = (await deliveries(t)).deliveries;
+    expect(d).toMatchObject({ status: 'pending', next_attempt_at: iso(START + 1_000) });
+    expect(d!.attempts).toEqual([{ at: iso(START), status_code: null, error: 'Timed out: no answer within 50 ms', duration_ms: expect.any(Number), trigger: 'initial' }]);
+    expect(d!.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(45);
+    expect(rx.received).toHaveLength(1);
+    // the retry times out the same way, with the same dyte-uuid
+    await advanceAndSettle(t, 1_000);
+    expect(rx.received).toHaveLength(2);
+    expect(rx.received[1]!.headers['dyte-uuid']).toBe(d!.id);
+  });
+
+  it('a receiver that never answers delays neither the API nor another webhook', async () => {
+    const dead = await receiver(() => 'hang');
+    const alive = await receiver();
+    // A long timeout, so that however loaded the machine, the dead receiver is still holding its
+    // request when the assertions run; the test ends it by dropping the connections.
+    const t = app({ webhookTimeoutMs: 60_000 });
+    const deadId = await registerWebhook(t, dead.url('/dead'), ['recording.statusUpdate']);
+    await registerWebhook(t, alive.url('/alive'), ['recording.statusUpdate']);
+    const meetingId = await createMeeting(t);
+    await startRecording(t, meetingId);
+    // The API answered; the other webhook got its delivery; the dead one still holds its request.
+    await Promise.all([dead.waitFor(1), alive.waitFor(1)]);
+    const [stuck] = (await deliveries(t, `webhook_id=${deadId}`)).deliveries;
+    expect(t.deps.webhooks.outbox.isInFlight(stuck!.id)).toBe(true);
+    expect(stuck!.attempts).toEqual([]);
+    // More API calls, more events, all while the dead receiver hangs.
+    await t.api.get(`/v2/meetings/${meetingId}`).set('Authorization', BASIC).expect(200);
+    await startRecording(t, await createMeeting(t));
+    await alive.waitFor(2);
+    const aliveLog = await deliveries(t, 'status=delivered');
+    expect(aliveLog.total).toBe(2);
+    expect(t.deps.webhooks.outbox.isInFlight(stuck!.id)).toBe(true);
+    // The dead receiver's connections drop: its attempts fail and are retried later.
+    dead.dropHanging();
+    await t.deps.webhooks.outbox.idle();
+    const after = await deliveries(t, `webhook_id=${deadId}`);
+    expect(after.deliveries.map((d) => d.status)).toEqual(['pending', 'pending']);
+    expect(after.deliveries.every((d) => d.attempts.length === 1 && d.attempts[0]!.status_code === null)).toBe(true);
+  });
+});
+
+describe('who gets nothing', () => {
+  it('disabled webhooks and unsubscribed events get nothing', async () => {
+    const rx = await receiver();
+    const t = app();
+    await registerWebhook(t, rx.url('/meetings-only'), ['meeting.started']);
+    await registerWebhook(t, rx.url('/disabled'), ['recording.statusUpdate'], { enabled: false });
+    const active = await registerWebhook(t, rx.url('/active'), ['recording.statusUpdate']);
+    await startRecording(t, await createMeeting(t));
+    await advanceAndSettle(t, 60_000);
+    expect(rx.received.map((r) => r.path)).toEqual(['/active', '/active']);
+    const log = await deliveries(t);
+    expect(log.deliveries.map((d) => d.webhook_id)).toEqual([active, active]);
+  });
+
+  it('disabling or deleting a webhook stops its pending retries', async () => {
+    const rx = await receiver(() => 500);
+    const t = app();
+    const meetingId = await createMeeting(t);
+    const toDisable = await registerWebhook(t, rx.url('/a'), ['recording.statusUpdate']);
+    const toDelete = await registerWebhook(t, rx.url('/b'), ['recording.statusUpdate']);
+    await startRecording(t, meetingId);
+    await t.deps.webhooks.outbox.idle();
+    await t.api.patch(`/v2/webhooks/${toDisable}`).set('Authorization', BASIC).send({ enabled: false }).expect(200);
+    await t.api.delete(`/v2/webhooks/${toDelete}`).set('Authorization', BASIC).expect(200);
+    await advanceAndSettle(t, 1_000);
+    expect(rx.received).toHaveLength(2); // the first attempts only
+    const log = await deliveries(t);
+    expect(log.deliveries.map((d) => [d.webhook_id, d.status, d.failure_reason, d.attempts.length])).toEqual([
+      [toDelete, 'failed', 'The webhook was deleted; no further attempts', 1],
+      [toDisable, 'failed', 'The webhook was disabled; no further attempts', 1],
+    ]);
+  });
+});
+
+describe('redeliver', () => {
+  it('sends a failed delivery again as a new attempt with the same dyte-uuid, body and signature', async () => {
+    const rx = await receiver(() => 500);
+    const t = app();
+    const { delivery } = await oneDelivery(t, rx.url());
+    for (const delay of DELAYS) await advanceAndSettle(t, delay);
+    expect((await deliveries(t)).deliveries[0]!.status).toBe('failed');
+    rx.respond(() => 200);
+    await advanceAndSettle(t, 60_000);
+    const res = await t.api.post(`/_emulator/webhooks/deliveries/${delivery.id}/redeliver`).expect(200);
+    expect(res.body).toMatchObject({ id: delivery.id, status: 'delivered', failure_reason: null, next_attempt_at: null });
+    expect(res.body.attempts).toHaveLength(7);
+    expect(res.body.attempts[6]).toMatchObject({ at: iso(START + 756_000 + 60_000), status_code: 200, error: null, trigger: 'redeliver' });
+    expect(rx.received).toHaveLength(7);
+    const first = rx.received[0]!;
+    const last = rx.received[6]!;
+    expect(last.headers['dyte-uuid']).toBe(delivery.id);
+    expect(last.headers['dyte-signature']).toBe(first.headers['dyte-signature']);
+    expect(last.raw.equals(first.raw)).toBe(true);
+  });
+
+  it('redelivers a delivered one too (a receiver that lost it)', async () => {
+    const rx = await receiver();
+    const t = app();
+    const { delivery } = await oneDelivery(t, rx.url());
+    const res = await t.api.post(`/_emulator/webhooks/deliveries/${delivery.id}/redeliver`).expect(200);
+    expect(res.body.status).toBe('delivered');
+    expect(rx.received.map((r) => r.headers['dyte-uuid'])).toEqual([delivery.id, delivery.id]);
+  });
+
+  it('answers 409 while an attempt is in flight', async () => {
+    const rx = await receiver(() => 'hang');
+    const t = app();
+    await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
+    await startRecording(t, await createMeeting(t));
+    await rx.waitFor(1);
+    const [d] = (await deliveries(t)).deliveries;
+    const res = await t.api.post(`/_emulator/webhooks/deliveries/${d!.id}/redeliver`).expect(409);
+    expect(res.body).toEqual({ error: { code: 'DELIVERY_IN_FLIGHT', message: `Delivery ${d!.id} has an attempt in flight; try again once it has finished` } });
+    rx.dropHanging();
+  });
+
+  it('?wait=true lists once the attempts in flight have finished', async () => {
+    const rx = await receiver();
+    const t = app();
+    await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
+    await startRecording(t, await createMeeting(t));
+    const res = await t.api.get('/_emulator/webhooks/deliveries?wait=true').expect(200);
+    expect(res.body.deliveries.map((d: { status: string }) => d.status)).toEqual(['delivered']);
+  });
+});
+
+describe('the bounded log', () => {
+  it('stays within --delivery-log-size: delivered records go first; pending ones are never dropped', async () => {
+    const rx = await receiver();
+    const t = app({ deliveryLogSize: 3 });
+    await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
+    for (let i = 0; i < 5; i++) await startRecording(t, await createMeeting(t));
+    await t.deps.webhooks.outbox.idle();
+    const atBound = await deliveries(t);
+    expect(atBound.total).toBe(3);
+    // the newest three, newest first
+    expect(atBound.deliveries.map((d) => d.id)).toEqual(rx.received.slice(-3).map((r) => r.headers['dyte-uuid']).reverse());
+
+    rx.respond(() => 500);
+    for (let i = 0; i < 4; i++) await startRecording(t, await createMeeting(t));
+    await t.deps.webhooks.outbox.idle();
+    const overBound = await deliveries(t);
+    expect(overBound.deliveries.map((d) => d.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
+
+    // once they end (delivered now), the log is back within its bound
+    rx.respond(() => 200);
+    await advanceAndSettle(t, 1_000);
+    expect((await deliveries(t)).total).toBe(3);
+  });
+});

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FIXTURES, DEFAULT_MANUAL_START, OPTIONS, defaultConfig, helpText, parseConfig, type Config } from '../../src/config.js';
+
+function ok(argv: string[], env: Record<string, string> = {}): Config {
+  const r = parseConfig(argv, env);
+  if (!r.ok || !('config' in r)) throw new Error(`expected a config, got ${JSON.stringify(r)}`);
+  return r.config;
+}
+
+function reason(argv: string[], env: Record<string, string> = {}): string {
+  const r = parseConfig(argv, env);
+  if (r.ok) throw new Error(`expected a failure, got ${JSON.stringify(r)}`);
+  return r.reason;
+}
+
+describe('defaults', () => {
+  it('without flags or env', () => {
+    const c = ok([]);
+    expect(c).toMatchObject({
+      port: 4700,
+      host: '127.0.0.1',
+      fixtures: DEFAULT_FIXTURES,
+      clock: 'real',
+      startTime: undefined,
+      timeScale: 1,
+      seed: undefined,
+      publicUrl: 'http://127.0.0.1:4700',
+      logLevel: 'info',
+    });
+    expect(c).toEqual(defaultConfig());
+    expect(DEFAULT_FIXTURES.endsWith('fixtures/default.json')).toBe(true);
+  });
+
+  it('a manual clock starts at 2026-01-01T00:00:00Z unless told otherwise', () => {
+    expect(ok(['--clock', 'manual']).startTime).toBe(DEFAULT_MANUAL_START);
+    expect(DEFAULT_MANUAL_START).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
+    expect(ok(['--clock', 'manual', '--start-time', '2030-05-01T12:00:00Z']).startTime).toBe(Date.parse('2030-05-01T12:00:00Z'));
+  });
+
+  it('the config is frozen', () => {
+    expect(Object.isFrozen(ok([]))).toBe(true);
+  });
+
+  it.each([
+    [['--host', '0.0.0.0', '--port', '8080'], 'http://localhost:8080'],
+    [['--host', '::', '--port', '8080'], 'http://localhost:8080'],
+    [['--host', '::1', '--port', '8080'], 'http://[::1]:8080'],
+    [['--host', 'emulator.local'], 'http://emulator.local:4700'],
+    [['--public-url', 'https://meet.example.com/base///'], 'https://meet.example.com/base'],
+  ])('%j gives the public URL %s (a valid URL)', (argv, url) => {
+    const c = ok(argv);
+    expect(c.publicUrl).toBe(url);
+    expect(() => new URL(c.publicUrl)).not.toThrow();
+  });
+});
+
+// Every option of issue #2, with a good raw value and what it becomes.
+const GOOD: Array<[keyof Config, string, string, unknown]> = [
+  ['port', '--port', '5000', 5000],
+  ['host', '--host', '0.0.0.0', '0.0.0.0'],
+  ['fixtures', '--fixtures', '/tmp/f.json', '/tmp/f.json'],
+  ['clock', '--clock', 'manual', 'manual'],
+  ['startTime', '--start-time', '2027-03-04T05:06:07.890Z', Date.parse('2027-03-04T05:06:07.890Z')],
+  ['timeScale', '--time-scale', '60', 60],
+  ['seed', '--seed', 'abc', 'abc'],
+  ['publicUrl', '--public-url', 'http://emulator.test:1234', 'http://emulator.test:1234'],
+  ['logLevel', '--log-level', 'debug', 'debug'],
+];
+const envOf = (flag: string) => OPTIONS.find((o) => o.flag === flag)!.env;
+
+describe('sources', () => {
+  it.each(GOOD)('%s: the env var beats the default', (key, flag, raw, value) => {
+    expect(ok([], { [envOf(flag)]: raw })[key]).toEqual(value);
+  });
+
+  it.each(GOOD)('%s: the flag beats the env var', (key, flag, raw, value) => {
+    const env = { [envOf(flag)]: key === 'clock' ? 'real' : key === 'logLevel' ? 'warn' : key === 'port' ? '6000' : key === 'timeScale' ? '2' : key === 'startTime' ? '2020-01-01T00:00:00Z' : key === 'publicUrl' ? 'http://other.test' : 'from-env' };
+    expect(ok([flag, raw], env)[key]).toEqual(value);
+  });
+
+  it.each(GOOD)('%s: --flag=value works as --flag value', (key, flag, raw, value) => {
+    expect(ok([`${flag}=${raw}`])[key]).toEqual(value);
+  });
+
+  it('the env var names of issue #2', () => {
+    expect(Object.fromEntries(GOOD.map(([key, flag]) => [key, envOf(flag)]))).toEqual({
+      port: 'PORT',
+      host: 'HOST',
+      fixtures: 'EMULATOR_FIXTURES',
+      clock: 'EMULATOR_CLOCK',
+      startTime: 'EMULATOR_START_TIME',
+      timeScale: 'EMULATOR_TIME_SCALE',
+      seed: 'EMULATOR_SEED',
+      publicUrl: 'EMULATOR_PUBLIC_URL',
+      logLevel: 'EMULATOR_LOG_LEVEL',
+    });
+  });
+
+  it('an empty env var counts as unset', () => {
+    expect(ok([], { PORT: '', EMULATOR_CLOCK: '' })).toMatchObject({ port: 4700, clock: 'real' });
+  });
+
+  it('the last of a repeated flag wins', () => {
+    expect(ok(['--port', '1', '--port', '2']).port).toBe(2);
+  });
+});
+
+describe('bad values stop with a one-line reason', () => {
+  const BAD: Array<[string, string, string]> = [
+    ['--port', 'abc', '--port must be a whole number, got "abc"'],
+    ['--port', '-1', '--port must be a whole number, got "-1"'],
+    ['--port', '80.5', '--port must be a whole number, got "80.5"'],
+    ['--port', '65536', '--port must be between 0 and 65535, got 65536'],
+    ['--port', '', '--port must be a whole number, got ""'],
+    ['--port', '1\n2', '--port must be a whole number, got "1\\n2"'],
+    ['--host', '', '--host must not be empty'],
+    ['--fixtures', '', '--fixtures must not be empty'],
+    ['--clock', 'fast', '--clock must be one of real, manual, got "fast"'],
+    ['--clock', 'MANUAL', '--clock must be one of real, manual, got "MANUAL"'],
+    ['--start-time', 'yesterday', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "yesterday"'],
+    ['--start-time', '2026-01-01', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01"'],
+    ['--start-time', '2026-01-01T00:00:00', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01T00:00:00"'],
+    ['--start-time', '2026-02-30T00:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-02-30T00:00:00Z"'],
+    ['--start-time', '2026-13-01T00:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-13-01T00:00:00Z"'],
+    ['--start-time', '2026-01-01T25:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01T25:00:00Z"'],
+    ['--time-scale', '0', '--time-scale must be a positive number, got "0"'],
+    ['--time-scale', '-2', '--time-scale must be a positive number, got "-2"'],
+    ['--time-scale', 'fast', '--time-scale must be a positive number, got "fast"'],
+    ['--time-scale', 'Infinity', '--time-scale must be a positive number, got "Infinity"'],
+    ['--seed', '', '--seed must not be empty'],
+    ['--public-url', 'ftp://files.example.com', '--public-url must be an http(s) URL, got "ftp://files.example.com"'],
+    ['--public-url', 'not a url', '--public-url must be an http(s) URL, got "not a url"'],
+    ['--log-level', 'verbose', `--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"`],
+  ];
+
+  it.each(BAD)('%s %j', (flag, raw, expected) => {
+    const r = reason([`${flag}=${raw}`]);
+    expect(r).toBe(expected);
+    expect(r).not.toMatch(/[\r\n]/);
+  });
+
+  it.each(BAD.filter(([, raw]) => raw !== ''))('the env var of %s with %j names the env var', (flag, raw, expected) => {
+    const env = envOf(flag);
+    const r = reason([], { [env]: raw });
+    expect(r).toBe(expected.replace(flag, env));
+    expect(r).not.toMatch(/[\r\n]/);
+  });
+
+  it('a bad env var does not matter when a good flag overrides it', () => {
+    expect(ok(['--port', '5000'], { PORT: 'abc' }).port).toBe(5000);
+  });
+
+  it.each(OPTIONS.map((o) => o.flag))('%s without a value', (flag) => {
+    expect(reason([flag])).toBe(`${flag} needs a value; see --help`);
+  });
+
+  it.each([
+    [['--prot', '1'], 'unknown option --prot (did you mean --port?); see --help'],
+    [['--verbose'], 'unknown option --verbose; see --help'],
+    [['4700'], 'unknown option 4700; see --help'],
+    [['--po\nrt'], 'unknown option --po\\nrt (did you mean --port?); see --help'],
+  ])('unknown option %j', (argv, expected) => {
+    const r = reason(argv);
+    expect(r).toBe(expected);
+    expect(r).not.toMatch(/[\r\n]/);
+  });
+});
+
+describe('--help', () => {
+  it.each([['--help'], ['-h'], ['--port', '5000', '--help']])('%j asks for help', (...argv) => {
+    expect(parseConfig(argv, {})).toEqual({ ok: true, help: true });
+  });
+
+  it.each(OPTIONS.map((o) => [o.flag, o.env, o.defaultText] as const))('lists %s with its env var %s and default %s', (flag, env, defaultText) => {
+    const text = helpText();
+    const at = text.indexOf(`${flag} <value>`);
+    expect(at).toBeGreaterThan(-1);
+    const entry = text.slice(at).split('\n').slice(0, 2).join('\n');
+    expect(entry).toContain(`env ${env}`);
+    expect(entry).toContain(`default ${defaultText}`);
+  });
+
+  it('lists --help and every option of issue #2', () => {
+    const text = helpText();
+    expect(text).toContain('--help');
+    for (const [, flag] of GOOD) expect(text).toContain(flag);
+  });
+});

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../../src/domain/events.js';
+import type { Livestream, LivestreamState, Meeting, Organization, Participant, Recording } from '../../src/domain/models.js';
+import { webhookPayloadFor } from '../../src/webhooks/payloads.js';
+
+const T = Date.parse('2026-01-01T00:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const keysOf = (v: unknown): string[] =>
+  v !== null && typeof v === 'object' ? Object.entries(v).flatMap(([k, child]) => [k, ...keysOf(child)]) : [];
+
+const org: Organization = { id: '00000000-0000-4000-8000-000000000001', name: 'Emulator Org', apiKey: 'secret-api-key' };
+
+const meeting: Meeting = {
+  id: '11111111-1111-4111-8111-111111111111',
+  orgId: org.id,
+  title: 'Standup',
+  preferredRegion: null,
+  waitingRoom: false,
+  recordOnStart: false,
+  liveStreamOnStart: false,
+  persistChat: false,
+  summarizeOnEnd: false,
+  status: 'ACTIVE',
+  recordingConfig: null,
+  createdAt: T,
+  updatedAt: T,
+  session: { id: '22222222-2222-4222-8222-222222222222', startedAt: T + 1_000, endedAt: null },
+};
+
+const participant: Participant = {
+  id: '33333333-3333-4333-8333-333333333333',
+  orgId: org.id,
+  meetingId: meeting.id,
+  name: 'Ada',
+  picture: null,
+  customParticipantId: 'ada-1',
+  presetId: '00000000-0000-4000-8000-0000000000a1',
+  presetName: 'group_call_host',
+  createdAt: T,
+  updatedAt: T,
+  joinedAt: T + 2_000,
+};
+
+const recording: Recording = {
+  id: '44444444-4444-4444-8444-444444444444',
+  orgId: org.id,
+  meetingId: meeting.id,
+  status: 'UPLOADED',
+  outputFileName: `${meeting.id}_${T}.mp4`,
+  invokedTime: T,
+  startedTime: T + 3_000,
+  stoppedTime: T + 63_000,
+  sessionId: '22222222-2222-4222-8222-222222222222',
+  fileSize: 12345,
+  downloadUrl: 'http://emulator.test/media/r.mp4?sig=x',
+  audioDownloadUrl: 'http://emulator.test/media/r.m4a?sig=x',
+  downloadUrlExpiry: T + 63_000 + 7 * 86_400_000,
+  recordingDuration: 60,
+  storageConfig: { id: '55555555-5555-4555-8555-555555555555', type: 'aws', region: 'us-east-1', bucket: 'b', path: 'p', host: null, username: null, port: null },
+  startReason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } },
+  stopReason: { reason: 'API_CALL', caller: { name: 'Ada', type: 'USER', user_id: participant.id } },
+  maxSeconds: 86_400,
+  allowMultipleRecordings: false,
+  recordedMs: 60_000,
+  spanStartedAt: null,
+  errorReason: null,
+};
+
+const livestream = (state: LivestreamState): Livestream => ({
+  id: '66666666-6666-4666-8666-666666666666',
+  orgId: org.id,
+  meetingId: meeting.id,
+  state,
+  name: null,
+  streamKey: 'stream-key-secret',
+  disabled: false,
+  createdAt: T,
+  updatedAt: T,
+  liveMs: 0,
+  liveSince: null,
+  stoppedAt: null,
+});
+
+const meetingPayload = {
+  id: meeting.id,
+  sessionId: '22222222-2222-4222-8222-222222222222',
+  title: 'Standup',
+  status: 'LIVE',
+  createdAt: iso(T),
+  startedAt: iso(T + 1_000),
+  endedAt: null,
+  organizedBy: { id: org.id, name: 'Emulator Org' },
+};
+
+describe('webhook payloads (CONTRACT §5)', () => {
+  it('recording.statusUpdate: the recording and meeting objects, camelCase, ISO times', () => {
+    const e: DomainEvent = { type: 'recording.statusChanged', at: T + 70_000, org, meeting, recording, previous: 'UPLOADING' };
+    expect(webhookPayloadFor(e)).toEqual({
+      event: 'recording.statusUpdate',
+      recording: {
+        id: recording.id,
+        recordingId: recording.id,
+        meetingId: meeting.id,
+        organizationId: org.id,
+        roomUUID: meeting.id,
+        status: 'UPLOADED',
+        outputFileName: recording.outputFileName,
+        startedTime: iso(T + 3_000),
+        stoppedTime: iso(T + 63_000),
+        fileSize: 12345,
+        downloadUrl: 'http://emulator.test/media/r.mp4?sig=x',
+        audioDownloadUrl: 'http://emulator.test/media/r.m4a?sig=x',
+        downloadUrlExpiry: iso(T + 63_000 + 7 * 86_400_000),
+        stopReason: { reason: 'API_CALL', caller: { name: 'Ada', type: 'USER', userId: participant.id } },
+        recordingDuration: 60,
+      },
+      meeting: meetingPayload,
+    });
+  });
+
+  it('recording.statusUpdate for INVOKED: nulls, the meeting without a session, and never storage secrets or the API key', () => {
+    const invoked: Recording = { ...recording, status: 'INVOKED', startedTime: null, stoppedTime: null, sessionId: null, fileSize: null, downloadUrl: null, audioDownloadUrl: null, downloadUrlExpiry: null, recordingDuration: null, stopReason: null };
+    const noSession: Meeting = { ...meeting, session: null };
+    const payload = webhookPayloadFor({ type: 'recording.statusChanged', at: T, org, meeting: noSession, recording: invoked, previous: null });
+    expect(payload).toMatchObject({
+      recording: { status: 'INVOKED', startedTime: null, stoppedTime: null, fileSize: null, downloadUrl: null, downloadUrlExpiry: null, stopReason: null, recordingDuration: null },
+      meeting: { sessionId: null, status: 'ACTIVE', startedAt: null, endedAt: null },
+    });
+    const text = JSON.stringify(payload);
+    expect(text).not.toContain('secret-api-key');
+    expect(text).not.toContain('storage');
+    expect(keysOf(payload).filter((k) => k.includes('_'))).toEqual([]); // camelCase keys only
+  });
+
+  it.each([
+    ['OFFLINE', 'OFFLINE'],
+    ['LIVE', 'LIVE'],
+    ['STOPPED', 'OFFLINE'],
+    ['ERRORED', 'ERRORED'],
+  ] as const)('livestreaming.statusUpdate for %s is {event, streamId, status: %s} and nothing else', (state, wire) => {
+    expect(webhookPayloadFor({ type: 'livestream.statusChanged', at: T, org, meeting, livestream: livestream(state), previous: null })).toEqual({
+      event: 'livestreaming.statusUpdate',
+      streamId: '66666666-6666-4666-8666-666666666666',
+      status: wire,
+    });
+  });
+
+  it('meeting.started: the meeting with its session', () => {
+    expect(webhookPayloadFor({ type: 'meeting.started', at: T + 1_000, org, meeting })).toEqual({ event: 'meeting.started', meeting: meetingPayload });
+  });
+
+  it.each(['HOST_ENDED_MEETING', 'ALL_PARTICIPANTS_LEFT'] as const)('meeting.ended adds reason %s and endedAt', (reason) => {
+    const ended: Meeting = { ...meeting, session: { ...meeting.session!, endedAt: T + 90_000 } };
+    expect(webhookPayloadFor({ type: 'meeting.ended', at: T + 90_000, org, meeting: ended, reason })).toEqual({
+      event: 'meeting.ended',
+      meeting: { ...meetingPayload, status: 'ENDED', endedAt: iso(T + 90_000) },
+      reason,
+    });
+  });
+
+  it('meeting.participantJoined: the participant with joinedAt and no leftAt', () => {
+    const payload = webhookPayloadFor({ type: 'participant.joined', at: T + 2_000, org, meeting, participant });
+    expect(payload).toEqual({
+      event: 'meeting.participantJoined',
+      meeting: meetingPayload,
+      participant: { peerId: participant.id, userDisplayName: 'Ada', customParticipantId: 'ada-1', clientSpecificId: 'ada-1', joinedAt: iso(T + 2_000) },
+    });
+    expect(payload && 'participant' in payload && 'leftAt' in payload.participant).toBe(false);
+  });
+
+  it('meeting.participantLeft: joinedAt from the event, leftAt the time of the leave', () => {
+    const left: Participant = { ...participant, joinedAt: null };
+    expect(webhookPayloadFor({ type: 'participant.left', at: T + 50_000, org, meeting, participant: left, joinedAt: T + 2_000 })).toEqual({
+      event: 'meeting.participantLeft',
+      meeting: meetingPayload,
+      participant: { peerId: participant.id, userDisplayName: 'Ada', customParticipantId: 'ada-1', clientSpecificId: 'ada-1', joinedAt: iso(T + 2_000), leftAt: iso(T + 50_000) },
+    });
+  });
+});

@@ -1,0 +1,46 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SeededIds } from '../../src/core/ids.js';
+import { signingKeyFrom } from '../../src/core/keys.js';
+import { WebhookSigner } from '../../src/webhooks/signer.js';
+
+const KEY = signingKeyFrom(new SeededIds('test-seed').rsaKey('webhooks'));
+const signer = new WebhookSigner(KEY);
+const BODY = Buffer.from('{"event":"meeting.started","meeting":{"id":"m1","title":"Ünïcødé ✓"}}', 'utf8');
+
+describe('WebhookSigner', () => {
+  it('signs with RSA-SHA256 (PKCS#1 v1.5): deterministic, base64, verifiable with the published PEM and JWK', () => {
+    const signature = signer.sign(BODY);
+    expect(signature).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+    expect(Buffer.from(signature, 'base64')).toHaveLength(256); // 2048-bit key
+    expect(signer.sign(BODY)).toBe(signature);
+    const doc = signer.document();
+    const fromPem = createPublicKey(doc.public_key);
+    const fromJwk = createPublicKey({ key: doc.keys[0]!, format: 'jwk' });
+    for (const key of [fromPem, fromJwk]) expect(verify('sha256', BODY, key, Buffer.from(signature, 'base64'))).toBe(true);
+    expect(signer.verify(BODY, signature)).toBe(true);
+  });
+
+  it.each([
+    ['one byte more', Buffer.concat([BODY, Buffer.from(' ')])],
+    ['re-serialized with whitespace', Buffer.from(JSON.stringify(JSON.parse(BODY.toString('utf8')), null, 2))],
+    ['a different encoding of the same text', Buffer.from(BODY.toString('utf8'), 'latin1')],
+  ])('does not verify over %s', (_name, other) => {
+    expect(signer.verify(other, signer.sign(BODY))).toBe(false);
+  });
+
+  it('publishes {public_key: SPKI PEM, keys: [JWK with kid and alg RS256]}', () => {
+    const doc = signer.document();
+    expect(Object.keys(doc)).toEqual(['public_key', 'keys']);
+    expect(doc.public_key).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----\n$/);
+    expect(doc.keys).toEqual([{ kty: 'RSA', n: expect.any(String), e: 'AQAB', kid: KEY.kid, alg: 'RS256', use: 'sig' }]);
+    expect(doc.public_key).not.toContain('PRIVATE');
+  });
+
+  it('derives the same key from the same seed, and a different one from another purpose', () => {
+    const again = signingKeyFrom(new SeededIds('test-seed').rsaKey('webhooks'));
+    expect(again.publicPem).toBe(KEY.publicPem);
+    const tokens = signingKeyFrom(new SeededIds('test-seed').rsaKey('participant-tokens'));
+    expect(tokens.publicPem).not.toBe(KEY.publicPem);
+  });
+});
