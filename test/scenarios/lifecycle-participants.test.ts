@@ -215,6 +215,18 @@ describe('ALL_PEERS_LEFT', () => {
     expect(await recording(t, recordingId)).toMatchObject({ status: 'UPLOADED', recording_duration: 127 });
   });
 
+  it('removing the last present participant through the API ends the session like a leave', async () => {
+    const t = makeTestApp();
+    const { meetingId, alice, bob, recordingId } = await recordingMeeting(t);
+    await leave(t, meetingId, alice).expect(200);
+    await t.api.delete(`/v2/meetings/${meetingId}/participants/${bob}`).set('Authorization', BASIC).expect(200);
+    const presence = (await t.api.get(`/_emulator/meetings/${meetingId}/presence`).expect(200)).body;
+    expect(presence.participants).toEqual([]);
+    expect(presence.session.ended_at).toBe(iso(START + MINUTE));
+    t.advance(60 * SECOND);
+    expect(await recording(t, recordingId)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
+  });
+
   it('a rejoin within the 60 s cancels the stop; the session ended and a new one began', async () => {
     const t = makeTestApp();
     const events = recordEvents(t);
