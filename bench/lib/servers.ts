@@ -2,7 +2,7 @@
 // generator runs in the bench process): the emulator's bin, the bare node:http ceiling, Prism,
 // and the in-process host used for growth. Every child is tracked and killed on exit.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -19,7 +19,9 @@ export const API_KEY = 'emulator-api-key';
 export const AUTH = `Basic ${Buffer.from(`${ORG_ID}:${API_KEY}`).toString('base64')}`;
 
 const children = new Set<ChildProcess>();
+let exiting = false;
 function killAll(): void {
+  exiting = true;
   for (const c of children) if (c.exitCode === null && c.pid !== undefined) c.kill('SIGKILL');
 }
 process.on('exit', killAll);
@@ -85,9 +87,39 @@ export interface SpawnSpec {
    * `url`. Reading the port from the child (port 0, or the port it confirms it bound) means a
    * health check can never reach another process that happens to hold a port we guessed.
    */
-  ready: RegExp;
+  ready?: RegExp;
+  /** Instead of `ready`: the port the child was told to use; it must be the child's own listener. */
+  port?: number;
   healthPath?: string;
   timeoutMs?: number;
+}
+
+/** Whether `pid` holds the listening socket on `port` (Linux /proc): not some other process. */
+export function listensOn(pid: number, port: number): boolean {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const row of text.split('\n').slice(1)) {
+      const f = row.trim().split(/\s+/);
+      if (f.length > 9 && f[1]!.endsWith(`:${hex}`) && f[3] === '0A') inodes.add(f[9]!);
+    }
+  }
+  if (inodes.size === 0) return false;
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m && inodes.has(m[1]!)) return true;
+    }
+  } catch {
+    return false;
+  }
+  return false;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -106,13 +138,13 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
   child.stdout!.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     output = (output + text).slice(-4000);
-    if (readyLine) return;
+    if (readyLine || !spec.ready) return;
     // Whole lines only: a long RESULT line can arrive in several chunks.
     const lines = (buffered + text).split('\n');
     buffered = lines.pop()!;
     for (const raw of lines) {
       const line = raw.replace(ANSI, '');
-      if (!readyLine && spec.ready.test(line)) {
+      if (!readyLine && spec.ready!.test(line)) {
         readyLine = line;
         onReadyLine?.(line);
       }
@@ -124,7 +156,7 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
   // 'close', not 'exit': it comes after the child's output has been read to the end.
   const exited = new Promise<number | null>((resolve) =>
     child.once('close', (code, signal) => {
-      if (!stopping && readyLine) process.stderr.write(`[bench] ${spec.name} exited unexpectedly (${code ?? signal})\n${output}\n`);
+      if (!stopping && !exiting && readyLine) process.stderr.write(`[bench] ${spec.name} exited unexpectedly (${code ?? signal})\n${output}\n`);
       resolve(code);
     }),
   );
@@ -134,14 +166,20 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
     return new Error(`${spec.name}: ${why}\n--- output ---\n${output}`);
   };
 
-  const line = await new Promise<string>((resolve, reject) => {
-    onReadyLine = resolve;
-    if (readyLine) resolve(readyLine);
-    void exited.then((code) => reject(fail(`exited (${code}) before it was ready`)));
-    setTimeout(() => reject(fail(`not ready within ${timeoutMs} ms`)), timeoutMs).unref();
-  });
-  const found = spec.ready.exec(line)![1]!.trim();
-  const url = found.startsWith('{') ? (JSON.parse(found) as { url: string }).url : found.replace(/\/+$/, '');
+  let url: string;
+  if (spec.ready) {
+    const line = await new Promise<string>((resolve, reject) => {
+      onReadyLine = resolve;
+      if (readyLine) resolve(readyLine);
+      void exited.then((code) => reject(fail(`exited (${code}) before it was ready`)));
+      setTimeout(() => reject(fail(`not ready within ${timeoutMs} ms`)), timeoutMs).unref();
+    });
+    const found = spec.ready.exec(line)![1]!.trim();
+    url = found.startsWith('{') ? (JSON.parse(found) as { url: string }).url : found.replace(/\/+$/, '');
+  } else {
+    url = `http://127.0.0.1:${spec.port}`;
+    readyLine = '';
+  }
 
   let startupMs = hrMs() - started;
   if (spec.healthPath) {
@@ -149,7 +187,8 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
     for (;;) {
       if (child.exitCode !== null) throw fail(`exited (${child.exitCode}) during start-up`);
       if (hrMs() - started > timeoutMs) throw fail(`no 200 from ${spec.healthPath} within ${timeoutMs} ms`);
-      const status = await getStatus(`${url}${spec.healthPath}`).catch(() => 0);
+      const ours = spec.port === undefined || listensOn(child.pid!, spec.port);
+      const status = ours ? await getStatus(`${url}${spec.healthPath}`).catch(() => 0) : 0;
       if (status === 200) break;
       await new Promise((r) => setTimeout(r, 2));
     }
@@ -209,21 +248,21 @@ export function commandOf(kind: ServerKind, port: number | string, opts: ServerO
   }
 }
 
-const READY: Record<ServerKind, RegExp> = {
+const READY: Record<'emulator' | 'ceiling', RegExp> = {
   emulator: /meetings-emulator listening on (http:\/\/\S+)/,
   ceiling: /^listening on (http:\/\/\S+)/,
-  prism: /Prism is listening on (http:\/\/\S+)/,
-  'prism-default': /Prism is listening on (http:\/\/\S+)/,
 };
 
 export async function startServer(kind: ServerKind, opts: ServerOptions = {}): Promise<Running> {
   const prism = kind.startsWith('prism');
-  // Prism cannot be told port 0: it gets a free port, and a retry if another process took it.
+  // Prism cannot be told port 0 (and with -v warn prints no "listening" line): it gets a free
+  // port, is polled only once it holds that port itself, and is retried if another took it.
   for (let attempt = 1; ; attempt++) {
     const port = prism ? await freePort() : 0;
     const { args } = commandOf(kind, port, opts);
     try {
-      return await startProcess({ name: kind, args, nodeArgs: opts.nodeArgs, ready: READY[kind], healthPath: '/_emulator/health', timeoutMs: prism ? 60_000 : 30_000 });
+      const how = kind === 'emulator' || kind === 'ceiling' ? { ready: READY[kind] } : { port };
+      return await startProcess({ name: kind, args, nodeArgs: opts.nodeArgs, ...how, healthPath: '/_emulator/health', timeoutMs: prism ? 60_000 : 30_000 });
     } catch (err) {
       if (attempt >= 3 || !/EADDRINUSE/.test(String(err))) throw err;
     }

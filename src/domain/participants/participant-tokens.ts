@@ -1,6 +1,7 @@
 // Participant tokens: RS256 JWTs with claims orgId, meetingId, participantId, presetId, iat,
 // exp; 100 days on the emulator's clock (CONTRACT §2).
-import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
+// jose is loaded on first use: it is a fifth of the start-up time, and many runs sign nothing.
+const jose = () => import('jose');
 import type { SigningKey } from '../../core/keys.js';
 import { errors } from '../../core/errors.js';
 
@@ -29,6 +30,7 @@ export class ParticipantTokens {
 
   async sign(claims: Omit<ParticipantClaims, 'iat' | 'exp'>, nowMs: number): Promise<string> {
     const iat = Math.floor(nowMs / 1000);
+    const { SignJWT } = await jose();
     return new SignJWT({ orgId: claims.orgId, meetingId: claims.meetingId, participantId: claims.participantId, presetId: claims.presetId })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.key.kid })
       .setIssuedAt(iat)
@@ -39,6 +41,7 @@ export class ParticipantTokens {
   /** The token's claims, or 401 (expired on the emulator clock, forged, wrong alg, malformed). */
   async verify(token: string, nowMs: number): Promise<ParticipantClaims> {
     try {
+      const { decodeProtectedHeader, jwtVerify } = await jose();
       const header = decodeProtectedHeader(token);
       if (header.alg !== 'RS256') throw new Error('alg');
       const { payload } = await jwtVerify(token, this.key.publicKey, { algorithms: ['RS256'], currentDate: new Date(nowMs) });
