@@ -1,9 +1,10 @@
 // The one place that makes randomness. Two implementations behind one interface:
 // RandomIds (crypto-strong, the default) and SeededIds (`--seed`: every id, key and token is
 // reproducible, so two runs with the same requests answer byte-identical bodies).
-import { createHash, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomFillSync, type KeyObject } from 'node:crypto';
 import { customAlphabet, customRandom } from 'nanoid';
 import { v4 as uuidv4 } from 'uuid';
+import { flat } from './strings.js';
 import { deterministicRsaKey } from './rsa-keygen.js';
 
 const TOKEN_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -34,14 +35,23 @@ export class RandomIds implements IdGenerator {
     this.draws = 0;
   }
 
+  private readonly pool = Buffer.alloc(16 * 256);
+  private poolOffset = this.pool.length;
+
   uuid(): string {
     this.draws += 1;
-    return randomUUID();
+    if (this.poolOffset === this.pool.length) {
+      randomFillSync(this.pool);
+      this.poolOffset = 0;
+    }
+    const bytes = this.pool.subarray(this.poolOffset, this.poolOffset + 16);
+    this.poolOffset += 16;
+    return flat(uuidv4({ random: bytes }));
   }
 
   token(size: number): string {
     this.draws += 1;
-    return customAlphabet(TOKEN_ALPHABET, size)();
+    return flat(customAlphabet(TOKEN_ALPHABET, size)());
   }
 
   position(): number {
@@ -79,7 +89,7 @@ export class SeededIds implements IdGenerator {
   }
 
   uuid(): string {
-    return uuidv4({ random: this.draw().subarray(0, 16) });
+    return flat(uuidv4({ random: this.draw().subarray(0, 16) }));
   }
 
   token(size: number): string {
@@ -91,7 +101,7 @@ export class SeededIds implements IdGenerator {
     // under seed "seed-326").
     let block = 0;
     let pool = Buffer.alloc(0);
-    return customRandom(TOKEN_ALPHABET, size, (len) => {
+    return flat(customRandom(TOKEN_ALPHABET, size, (len) => {
       while (pool.length < len) {
         const input = block === 0 ? `${this.seed}:${n}` : `${this.seed}:${n}:${block}`;
         pool = Buffer.concat([pool, createHash('sha256').update(input).digest()]);
@@ -100,7 +110,7 @@ export class SeededIds implements IdGenerator {
       const out = new Uint8Array(pool.subarray(0, len));
       pool = pool.subarray(len);
       return out;
-    })();
+    })());
   }
 
   position(): number {

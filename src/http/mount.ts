@@ -2,6 +2,7 @@
 // params, query and body, then the handler. Every failure is an ApiError for the error handler.
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errors } from '../core/errors.js';
+import type { RequestScopeData } from '../core/request-scope.js';
 import type { Deps } from '../container.js';
 import { authenticate } from './auth.js';
 import { fromBodyParserError } from './errors.js';
@@ -35,6 +36,24 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * Where the first own `__proto__` key of a parsed body sits (`recording_config.__proto__`,
+ * `a[0].__proto__`), in document order; undefined when there is none. Iterative, like the depth check.
+ */
+export function protoKeyPath(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (Object.prototype.hasOwnProperty.call(v, '__proto__')) return path ? `${path}.__proto__` : '__proto__';
+    const children = Array.isArray(v)
+      ? v.map((c, i) => [c, `${path}[${i}]`] as [unknown, string])
+      : Object.keys(v).map((k) => [(v as Record<string, unknown>)[k], path ? `${path}.${k}` : k] as [unknown, string]);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return undefined;
+}
+
 async function readBody(req: Request, res: Response, large = false): Promise<unknown> {
   if (!hasBody(req)) return {};
   if (!req.is(['application/json', 'application/*+json'])) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
@@ -43,6 +62,12 @@ async function readBody(req: Request, res: Response, large = false): Promise<unk
   // Emulator decision: a body nested deeper than LIMITS.bodyDepth is a 400. Without the limit a
   // deep `recording_config` was stored and then every answer that echoes it failed (500).
   if (nestedDeeperThan(req.body, depth)) throw errors.bodyTooDeep(depth);
+  // Emulator decision: `__proto__` as a key, at any depth of any body, is a 400 naming it.
+  // JSON.parse keeps it as an ordinary key, but zod drops it without a word (a free-form
+  // `recording_config` lost it silently) and careless code writes through it to a prototype,
+  // so it could never be stored and echoed back as sent. Found by the property tests (issue #8).
+  const reserved = protoKeyPath(req.body);
+  if (reserved !== undefined) throw errors.validation(`"${reserved}" is not allowed (reserved name)`);
   return req.body;
 }
 
@@ -62,7 +87,9 @@ export function mountRoute(app: Express, deps: Deps, r: AnyRoute): void {
       const params = r.params ? parseWith(r.params, req.params) : {};
       const query = r.query ? parseWith(r.query, req.query) : {};
       const body = r.body ? parseWith(r.body, rawBody ?? {}) : undefined;
-      const reply = await r.handler({ deps, params, query, body, auth, req, res });
+      const scope = res.locals.requestScope as RequestScopeData | undefined;
+      const run = () => r.handler({ deps, params, query, body, auth, req, res });
+      const reply = await (scope ? deps.requestScope.run(scope, run) : run());
       if (reply) send(res, reply);
     } catch (err) {
       next(err);

@@ -7,7 +7,7 @@ import { realNow, toIso } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../container.js';
-import { journalBody, redact } from '../journal/request-journal.js';
+import { journalBody } from '../journal/request-journal.js';
 import { apiOfPath } from './errors.js';
 
 export function requestContext(deps: Deps): RequestHandler {
@@ -28,17 +28,19 @@ export function requestContext(deps: Deps): RequestHandler {
           at: toIso(at),
           method: req.method,
           path: req.path,
-          query: redact(req.query ?? {}) as Record<string, unknown>,
+          // Express parses the query string on every access of req.query: only when there is one.
+          query: req.url.includes('?') ? (req.query as Record<string, unknown>) : {},
           status,
           duration_ms: durationMs,
           org_id: orgId,
-          body: journalBody(req.body),
+          body: journalBody(req.body, Number(req.headers['content-length'] ?? 0)),
           deliveries: scope.deliveries,
         });
       }
       deps.logger.info({ reqId: requestId, method: req.method, path: req.path, status, ms: durationMs, orgId }, 'request');
     });
-    deps.requestScope.run(scope, next);
+    res.locals.requestScope = scope;
+    next();
   };
 }
 

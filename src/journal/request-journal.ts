@@ -30,11 +30,20 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-export function journalBody(body: unknown): unknown {
+/**
+ * What the journal keeps of a body: the parsed body itself, or a marker when it is large (its
+ * size as sent). Redaction happens when the journal is read, not on every request.
+ */
+export function journalBody(body: unknown, bytes: number): unknown {
   if (body === undefined) return null;
+  return bytes > JOURNAL_BODY_MAX_BYTES ? { _truncated: true, bytes } : body;
+}
+
+/** A kept body as the journal shows it: redacted, and a marker when large (a chunked body has no length up front). */
+function readableBody(body: unknown): unknown {
   const redacted = redact(body);
-  const size = Buffer.byteLength(JSON.stringify(redacted) ?? '');
-  return size > JOURNAL_BODY_MAX_BYTES ? { _truncated: true, bytes: size } : redacted;
+  const bytes = Buffer.byteLength(JSON.stringify(redacted) ?? '');
+  return bytes > JOURNAL_BODY_MAX_BYTES ? { _truncated: true, bytes } : redacted;
 }
 
 export class RequestJournal {
@@ -77,7 +86,7 @@ export class RequestJournal {
     this.size = Math.min(this.size + 1, this.capacity);
   }
 
-  /** Newest first. */
+  /** Newest first, redacted. */
   list(filter: { method?: string; pathPrefix?: string; status?: number } = {}, limit = this.capacity): JournalEntry[] {
     const out: JournalEntry[] = [];
     for (let k = 0; k < this.size && out.length < limit; k++) {
@@ -85,7 +94,7 @@ export class RequestJournal {
       if (filter.method && e.method !== filter.method) continue;
       if (filter.pathPrefix && !e.path.startsWith(filter.pathPrefix)) continue;
       if (filter.status !== undefined && e.status !== filter.status) continue;
-      out.push(e);
+      out.push({ ...e, query: redact(e.query) as Record<string, unknown>, body: readableBody(e.body) });
     }
     return out;
   }

@@ -165,3 +165,17 @@ describe('rsaKey', () => {
     expect(jwk(8).n).not.toBe(jwk(7).n);
   });
 });
+
+describe('RandomIds', () => {
+  it('draws distinct v4 UUIDs across refills of its random pool', () => {
+    const ids = new RandomIds();
+    const seen = new Set<string>();
+    for (let i = 0; i < 1_000; i++) {
+      const id = ids.uuid();
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      seen.add(id);
+    }
+    expect(seen.size).toBe(1_000);
+    expect(ids.position()).toBe(1_000);
+  });
+});

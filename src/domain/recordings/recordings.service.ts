@@ -1,3 +1,4 @@
+import { flat } from '../../core/strings.js';
 import { errors } from '../../core/errors.js';
 import type { Job } from '../../core/scheduler.js';
 import { orgData, type DomainContext } from '../context.js';
@@ -54,7 +55,7 @@ export class RecordingsService {
       orgId,
       meetingId: meeting.id,
       status: 'INVOKED',
-      outputFileName: `${prefix}${meeting.id}_${now}.mp4`,
+      outputFileName: flat(`${prefix}${meeting.id}_${now}.mp4`),
       invokedTime: now,
       startedTime: null,
       stoppedTime: null,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
 import { BASIC, makeTestApp } from '../../helpers/test-app.js';
 
 describe('request journal', () => {
@@ -44,6 +45,21 @@ describe('request journal', () => {
     expect(text).not.toContain('SECRET-2');
     expect(text).not.toContain(BASIC.slice(6));
     expect(text).toContain('"access_key":"[redacted]"');
+  });
+
+  it('links the webhook deliveries a request caused', async () => {
+    const t = makeTestApp();
+    t.deps.webhooks.outbox.useTransport(new RecordingTransport());
+    await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: 'h', url: 'http://127.0.0.1:9/h', events: ['recording.statusUpdate'] }).expect(201);
+    const m = (await t.api.post('/v2/meetings').set('Authorization', BASIC).send({}).expect(201)).body.data;
+    const started = await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: m.id }).expect(200);
+    await t.deps.webhooks.outbox.idle();
+    const [delivery] = (await t.api.get('/_emulator/webhooks/deliveries').expect(200)).body.deliveries;
+    const journal = (await t.api.get('/_emulator/requests').expect(200)).body;
+    const entry = journal.find((e: { id: string }) => e.id === started.headers['x-request-id']);
+    expect(entry.deliveries).toEqual([delivery.id]);
+    // The meeting's creation caused none.
+    expect(journal.find((e: { path: string }) => e.path === '/v2/meetings').deliveries).toEqual([]);
   });
 
   it('filters, limits and clears', async () => {
