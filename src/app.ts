@@ -1,7 +1,7 @@
 // createApp(deps) → an Express app. No listen, no env: tests use it through supertest.
 import express, { type Express } from 'express';
 import type { Deps } from './container.js';
-import { errorHandler, notFoundHandler } from './http/errors.js';
+import { errorHandler, malformedPathGuard, notFoundHandler } from './http/errors.js';
 import { mountRoute } from './http/mount.js';
 import { allRoutes } from './http/routes.js';
 import { faultInjection, rateLimit, requestContext } from './http/request-context.js';
@@ -13,7 +13,9 @@ export function createApp(deps: Deps): Express {
   app.use(requestContext(deps));
   app.use(faultInjection(deps));
   app.use(rateLimit(deps));
-  for (const r of allRoutes(deps.config.publicUrl)) mountRoute(app, deps, r);
+  const routes = allRoutes(deps.config.publicUrl);
+  app.use(malformedPathGuard(routes));
+  for (const r of routes) mountRoute(app, deps, r);
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));
   return app;

@@ -54,6 +54,37 @@ export function fromBodyParserError(err: unknown): ApiError | undefined {
   return undefined;
 }
 
+/** A route template as a matcher of raw paths (still percent-encoded): each {param} is one segment. */
+function templateMatcher(template: string): RegExp {
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .join('');
+  // Express routing is case-insensitive and ignores one trailing slash.
+  return new RegExp(`^${source}/?$`, 'i');
+}
+
+/**
+ * A path whose percent-encoding is broken answers 400 only where a route serves that method and
+ * path; anywhere else it is the usual 404. Express decodes the parameters of every route whose
+ * path matches before it looks at the method, so `GET /v2/meetings/{id}/participants/%zz/token`
+ * (only POST is served there) answered 400 — a status the served OpenAPI document does not list
+ * for it. Found by the property tests (issue #8).
+ */
+export function malformedPathGuard(routes: ReadonlyArray<{ method: string; path: string }>): RequestHandler {
+  const served = routes.map((r) => ({ method: r.method.toUpperCase(), matches: templateMatcher(r.path) }));
+  return (req, _res, next) => {
+    try {
+      decodeURIComponent(req.path);
+      return next();
+    } catch {
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      const known = served.some((r) => r.method === method && r.matches.test(req.path));
+      return next(known ? errors.malformedPath() : errors.routeNotFound(req.method, req.path));
+    }
+  };
+}
+
 export function notFoundHandler(): RequestHandler {
   return (req, _res, next) => next(errors.routeNotFound(req.method, req.path));
 }

@@ -1,5 +1,5 @@
 // Every limit the emulator enforces, in one table (documented in the README).
-import { MAX_WEBHOOKS_PER_ORGANIZATION } from '../domain/models.js';
+import { MAX_WEBHOOKS_PER_ORGANIZATION, RECORDING_STATUSES, WEBHOOK_EVENTS } from '../domain/models.js';
 
 export const LIMITS = {
   bodyBytes: 1024 * 1024,
@@ -20,4 +20,14 @@ export const LIMITS = {
   webhooksPerOrganization: MAX_WEBHOOKS_PER_ORGANIZATION,
   /** Deliveries one GET /_emulator/webhooks/deliveries answers at most (`limit`). */
   deliveriesPerPageMax: 10_000,
+  // Added with issue #8 (the property tests list every string and array of every request
+  // schema; these had no bound but the body size):
+  /** A webhook's `events`: each event at most once, so never more than there are events. */
+  webhookEventsMax: WEBHOOK_EVENTS.length,
+  /** GET /v2/recordings `status` filter: statuses after splitting the comma lists (repeats allowed). */
+  statusFilterItems: RECORDING_STATUSES.length * 2,
+  /** GET /v2/recordings `status`: characters of one raw value (a comma list) before splitting. */
+  statusFilterChars: 256,
+  /** The v1 lookup code in the path (a full code is at most 44 characters; longer is refused as too long). */
+  productCodeMax: 1024,
 } as const;

@@ -2,6 +2,7 @@
 // shapes (OpenAPI). Limits are emulator decisions (CONTRACT §6), documented in the README.
 import { z } from 'zod';
 import { CATEGORY_CODE_MAX, FULL_CODE_PATTERN, PRODUCT_ID_MAX } from '../../domain/products/product-code.js';
+import { LIMITS } from '../limits.js';
 
 export const V1_LIMITS = {
   nameMax: 200,
@@ -73,7 +74,7 @@ export const productCreateBody = z.object({
 });
 
 export const codeParams = z.object({
-  svc_code: z.string().meta({
+  svc_code: z.string().max(LIMITS.productCodeMax).meta({
     description: 'The full code {category_code}-{PRODUCT_ID}-{CC} or the short form {category_code}-{PRODUCT_ID}, in any letter case',
     examples: ['101-COLDBREW330', '101-coldbrew330-73'],
   }),

@@ -209,11 +209,15 @@ export const recordingSchema = z.object({
 
 export const recordingWithMeetingSchema = recordingSchema.extend({ meeting: recordingMeetingSchema });
 
+// Bounded before the split (each raw value) and after it (the statuses): the raw array's
+// maxItems is documented here and enforced on the split list, so that the message names the
+// limit rather than "does not match any of the allowed types". Empty items are ignored.
+const rawStatus = z.string().max(LIMITS.statusFilterChars);
 const statusList = z
-  .union([z.string(), z.array(z.string())])
+  .union([rawStatus, z.array(rawStatus).meta({ maxItems: LIMITS.statusFilterItems })])
   .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))
-  .pipe(z.array(z.enum(RECORDING_STATUSES)).max(RECORDING_STATUSES.length * 2))
-  .meta({ description: 'Comma-separated statuses' });
+  .pipe(z.array(z.enum(RECORDING_STATUSES)).max(LIMITS.statusFilterItems))
+  .meta({ description: `Comma-separated statuses, at most ${LIMITS.statusFilterItems}` });
 
 export const recordingListQuery = pageQuery.extend({
   meeting_id: z.uuid().optional(),

@@ -15,6 +15,7 @@ import { envelope, httpUrl, isoTime, uuidParam } from './schemas.js';
 const eventsField = z
   .array(z.enum(WEBHOOK_EVENTS))
   .min(1)
+  .max(LIMITS.webhookEventsMax)
   .superRefine((events, ctx) => {
     const seen = new Set<string>();
     events.forEach((e, i) => {
