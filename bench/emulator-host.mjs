@@ -16,10 +16,13 @@ import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setImmediate as tick } from 'node:timers/promises';
-import { URL } from 'node:url';
+import { URL, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 
-const { startEmulator } = await import(new URL('../dist/src/index.js', import.meta.url).href);
+// --dist DIR: another build of the emulator (a baseline), instead of this checkout's dist/.
+const distArg = process.argv.indexOf('--dist');
+const distIndex = distArg > 0 ? pathToFileURL(`${process.argv[distArg + 1]}/src/index.js`).href : new URL('../dist/src/index.js', import.meta.url).href;
+const { startEmulator } = await import(distIndex);
 
 const args = process.argv.slice(2);
 const mode = args[0];
@@ -108,9 +111,9 @@ if (mode === 'serve') {
   // Token signing is measured apart: a participant's token is returned, never stored, so it
   // adds nothing to the store — but 100 000 RS256 signatures would take minutes. The stub
   // below replaces only the signature step; everything else in participants.add runs.
-  // What-if (no change to src/): ids made flat strings, as a fix in core/ids.ts would make them.
-  // Node's randomUUID() returns a string built by concatenation, which V8 keeps as a tree of
-  // cons strings (~20 objects) for as long as the id lives.
+  // Check (no change to src/): ids forced to flat strings. A UUID built by concatenation
+  // (Node's randomUUID(), the uuid package) is kept by V8 as a tree of ~20 cons strings for as
+  // long as the id lives; src/core/ids.ts flattens ids, and this run shows whether any remain.
   const flatIds = args.includes('--flat-ids');
   if (flatIds) {
     const ids = emu.deps.ids;

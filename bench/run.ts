@@ -8,7 +8,7 @@
 // Flags: --quick, --only throughput,coldstart,memory,growth,webhooks,profile, --write (write
 // RESULTS.md after a quick run too), --no-write, --out FILE, --build / --no-build.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SCENARIOS, prepare, runLoad, warmUp, type Prepared, type Scenario, type ScenarioId } from './lib/load.js';
@@ -16,7 +16,7 @@ import { machine } from './lib/machine.js';
 import { profileIn, summarizeProfile, type Window } from './lib/profile.js';
 import { renderMarkdown, renderTable } from './lib/report.js';
 import type { Cell, ColdStartRow, MemoryRun, Results, Settings, ThroughputRow, WebhookResult } from './lib/results.js';
-import { EMULATOR_BIN, HOST, ROOT, commandOf, hrMs, runForResult, startHost, startServer, type Running, type ServerKind } from './lib/servers.js';
+import { EMULATOR_BIN, HOST, ROOT, baseline, commandOf, hrMs, runForResult, startHost, startServer, type Running, type ServerKind } from './lib/servers.js';
 import { createMeetings, fanoutRound, rawSignRate, registerWebhooks, startReceiver } from './lib/webhooks.js';
 
 const SECTIONS = ['throughput', 'coldstart', 'memory', 'growth', 'webhooks', 'profile'] as const;
@@ -39,6 +39,7 @@ if (has('--help') || has('-h')) {
       '  --write / --no-write   write (or not) bench/RESULTS.md (default: write on a full run)',
       '  --out FILE         where to write the results (default bench/RESULTS.md)',
       '  --build / --no-build   rebuild dist/ first (default: only when src/ is newer than dist/)',
+      '  --baseline REF     also measure the emulator as built from git REF (before/after in one run)',
       '',
     ].join('\n'),
   );
@@ -51,8 +52,8 @@ const sections = new Set<Section>(only ? (only.split(',').map((s) => s.trim()) a
 for (const s of sections) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}; one of ${SECTIONS.join(', ')}`);
 
 const settings: Settings = quick
-  ? { quick, seconds: 1, secondarySeconds: 1, rounds: 1, coldStarts: 2, prismColdStarts: 0, memoryMeetings: 10_000, growthSmall: 1_000, growthLarge: 100_000, growthSeconds: 1, growthRounds: 1, webhooks: 10, webhookEventsPerRound: 30, webhookRounds: 1, signSeconds: 0.5, profile: has('--profile'), profileSeconds: 1 }
-  : { quick, seconds: 3, secondarySeconds: 2, rounds: 3, coldStarts: 5, prismColdStarts: 1, memoryMeetings: 100_000, growthSmall: 1_000, growthLarge: 100_000, growthSeconds: 1, growthRounds: 5, webhooks: 10, webhookEventsPerRound: 100, webhookRounds: 3, signSeconds: 1, profile: true, profileSeconds: 2 };
+  ? { quick, seconds: 1, secondarySeconds: 1, tertiarySeconds: 1, rounds: 1, coldStarts: 2, prismColdStarts: 0, memoryMeetings: 10_000, growthSmall: 1_000, growthLarge: 100_000, growthSeconds: 1, growthRounds: 1, webhooks: 10, webhookEventsPerRound: 30, webhookRounds: 1, signSeconds: 0.5, profile: has('--profile'), profileSeconds: 1 }
+  : { quick, seconds: 2.5, secondarySeconds: 2, tertiarySeconds: 1.5, rounds: 3, coldStarts: 5, prismColdStarts: 1, memoryMeetings: 100_000, growthSmall: 1_000, growthLarge: 100_000, growthSeconds: 1, growthRounds: 4, webhooks: 10, webhookEventsPerRound: 100, webhookRounds: 3, signSeconds: 1, profile: true, profileSeconds: 1.5 };
 if (!settings.profile) sections.delete('profile');
 
 const write = has('--no-write') ? false : has('--write') || !quick;
@@ -109,6 +110,26 @@ function ensureBuilt(): void {
   results.build = `rebuilt with npm run build (${((hrMs() - started) / 1000).toFixed(1)} s, not counted below)`;
 }
 
+/**
+ * `--baseline REF`: REF's src/ and fixtures/ (git archive: nothing in the working tree or the
+ * repository changes), built with this checkout's node_modules into a temp folder.
+ */
+function prepareBaseline(ref: string): void {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-baseline-'));
+  log(`building baseline ${ref} in ${dir} ...`);
+  const tar = execFileSync('git', ['archive', '--format=tar', ref, '--', 'src', 'fixtures', 'package.json', 'tsconfig.json', 'tsconfig.build.json'], { cwd: ROOT, maxBuffer: 1 << 30 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  try {
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (err) {
+    if (!existsSync(path.join(dir, 'dist', 'src', 'server.js'))) throw err;
+    warn(`baseline ${ref}: tsc reported errors; measured the emitted dist/ as is`);
+  }
+  baseline.ref = execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
+  baseline.dir = dir;
+}
+
 // --- helpers -------------------------------------------------------------------------------
 
 function emptyCell(server: string, command: string): Cell {
@@ -125,38 +146,46 @@ async function saveOpenApi(base: string, dir: string): Promise<string> {
 }
 
 /** Start-up times of the throughput section's servers: fresh processes, so cold starts too. */
-const extraColdStarts: Array<{ kind: ServerKind; startupMs: number }> = [];
+const extraColdStarts: Array<{ kind: ServerKind; startupMs: number; rss: number }> = [];
 
 // --- 1. throughput and latency ---------------------------------------------------------------
 
 async function throughput(tmp: string): Promise<string> {
-  const kinds: ServerKind[] = ['emulator', 'ceiling', 'prism', 'prism-default'];
+  const withBaseline = (list: ServerKind[]): ServerKind[] => (baseline.dir ? [list[0]!, 'baseline', ...list.slice(1)] : list);
+  const kinds = withBaseline(['emulator', 'ceiling', 'express', 'prism', 'prism-default']);
   const servers = new Map<ServerKind, Running>();
   const prepared = new Map<ServerKind, Prepared>();
   let documentPath = '';
   for (const kind of kinds) {
     const s = await startServer(kind, { document: documentPath });
-    extraColdStarts.push({ kind, startupMs: s.startupMs });
+    // Prism's start-ups here are its cold-start samples (it is slow to start): idle RSS too.
+    if (kind.startsWith('prism')) await new Promise((r) => setTimeout(r, 500));
+    extraColdStarts.push({ kind, startupMs: s.startupMs, rss: s.rss() });
     if (kind === 'emulator') documentPath = await saveOpenApi(s.url, tmp);
     servers.set(kind, s);
     prepared.set(kind, await prepare(s.url));
   }
-  // Warm-up: each server's JIT sees the routes before anything is measured.
-  for (const id of ['post-meeting', 'get-meeting', 'add-participant', 'mixed'] as ScenarioId[]) {
-    for (const kind of id === 'post-meeting' || id === 'get-meeting' ? kinds : (['emulator', 'ceiling'] as ServerKind[])) {
-      await warmUp(servers.get(kind)!.url, SCENARIOS[id], prepared.get(kind)!, kind.startsWith('prism') ? 200 : 1000);
+  // Which servers each measurement alternates. The references (naive Express, Prism twice)
+  // only where a target or the issue names them: POST and GET at 32 connections.
+  const plan: Array<{ id: ScenarioId; connections: number; kinds: ServerKind[]; seconds: number }> = [
+    { id: 'post-meeting', connections: 32, kinds, seconds: settings.seconds },
+    { id: 'post-meeting', connections: 1, kinds: withBaseline(['emulator', 'ceiling']), seconds: settings.secondarySeconds },
+    { id: 'get-meeting', connections: 32, kinds: withBaseline(['emulator', 'ceiling', 'express', 'prism']), seconds: settings.seconds },
+    { id: 'get-meeting', connections: 1, kinds: withBaseline(['emulator', 'ceiling']), seconds: settings.secondarySeconds },
+  ];
+  for (const id of ['add-participant', 'mixed'] as ScenarioId[]) {
+    for (const connections of [32, 1]) plan.push({ id, connections, kinds: withBaseline(['emulator', 'ceiling']), seconds: settings.tertiarySeconds });
+  }
+  // Warm-up: each server's JIT sees each route it will serve before anything is measured.
+  const warmed = new Set<string>();
+  for (const p of plan) {
+    for (const kind of p.kinds) {
+      if (warmed.has(`${kind} ${p.id}`)) continue;
+      warmed.add(`${kind} ${p.id}`);
+      await warmUp(servers.get(kind)!.url, SCENARIOS[p.id], prepared.get(kind)!, kind.startsWith('prism') ? 300 : 500);
     }
   }
   log('servers started and warmed up');
-  const plan: Array<{ id: ScenarioId; connections: number; kinds: ServerKind[]; seconds: number }> = [];
-  for (const id of ['post-meeting', 'get-meeting'] as ScenarioId[]) {
-    // Prism only at 32 connections: the target compares against it there.
-    plan.push({ id, connections: 32, kinds, seconds: settings.seconds });
-    plan.push({ id, connections: 1, kinds: ['emulator', 'ceiling'], seconds: settings.seconds });
-  }
-  for (const id of ['add-participant', 'mixed'] as ScenarioId[]) {
-    for (const connections of [32, 1]) plan.push({ id, connections, kinds: ['emulator', 'ceiling'], seconds: settings.secondarySeconds });
-  }
   for (const p of plan) {
     const scenario: Scenario = SCENARIOS[p.id];
     const row: ThroughputRow = {
@@ -189,11 +218,12 @@ async function throughput(tmp: string): Promise<string> {
 
 async function coldStart(documentPath: string): Promise<void> {
   const rows = new Map<ServerKind, ColdStartRow>();
-  const kinds: ServerKind[] = ['emulator', 'ceiling', 'prism'];
+  const kinds: ServerKind[] = baseline.dir ? ['emulator', 'baseline', 'ceiling', 'prism'] : ['emulator', 'ceiling', 'prism'];
   for (const kind of kinds) rows.set(kind, { kind, command: commandOf(kind, '<port>', { document: documentPath }).display, startupMs: [], rss: [] });
+  const prismSamples = extraColdStarts.filter((x) => x.kind.startsWith('prism'));
   for (let i = 0; i < settings.coldStarts; i++) {
     for (const kind of kinds) {
-      if (kind === 'prism' && i >= settings.prismColdStarts) continue;
+      if (kind === 'prism' && (prismSamples.length > 0 || i >= settings.prismColdStarts)) continue;
       const s = await startServer(kind, { document: documentPath });
       // Idle: half a second after the first 200, nothing else asked.
       await new Promise((r) => setTimeout(r, 500));
@@ -203,7 +233,10 @@ async function coldStart(documentPath: string): Promise<void> {
     }
   }
   // The throughput section's servers were cold starts too: Prism's (slow to start) counts here.
-  for (const x of extraColdStarts) if (x.kind.startsWith('prism')) rows.get('prism')!.startupMs.push(x.startupMs);
+  for (const x of prismSamples) {
+    rows.get('prism')!.startupMs.push(x.startupMs);
+    rows.get('prism')!.rss.push(x.rss);
+  }
   results.coldStart = [...rows.values()];
   log(`cold start: ${results.coldStart.map((r) => `${r.kind} ${r.startupMs.map((x) => Math.round(x)).join('/')} ms`).join(', ')}`);
 }
@@ -216,14 +249,16 @@ async function memory(): Promise<void> {
   // fill keeps by kind of heap object (two heap snapshots); and a what-if with flat-string ids.
   const variants: Array<{ label: string; meetings: number; flags: string[] }> = [{ label: 'measured (default settings)', meetings: settings.memoryMeetings, flags: [] }];
   if (!quick) {
-    variants.push({ label: 'attribution: --simulator manual (no pending job per recording)', meetings: 20_000, flags: ['--simulator', 'manual'] });
-    variants.push({ label: 'attribution: heap snapshot diff', meetings: 3_000, flags: ['--snapshot'] });
-    variants.push({ label: 'what-if: ids as flat strings (bench-side patch of ids.uuid)', meetings: 20_000, flags: ['--flat-ids'] });
+    variants.push({ label: 'attribution: --simulator manual (no pending job per recording)', meetings: 10_000, flags: ['--simulator', 'manual'] });
+    variants.push({ label: 'attribution: heap snapshot diff', meetings: 2_000, flags: ['--snapshot'] });
+    variants.push({ label: 'check: ids forced flat (bench-side patch of ids.uuid; equal to the first row = ids already flat)', meetings: 10_000, flags: ['--flat-ids'] });
   }
+  if (baseline.dir) variants.push({ label: `baseline ${baseline.ref}`, meetings: settings.memoryMeetings, flags: ['--dist', path.join(baseline.dir, 'dist')] });
   for (const v of variants) {
     const args = [HOST, 'memory', '--meetings', String(v.meetings), ...v.flags];
     const run = await runForResult<Omit<MemoryRun, 'command' | 'label'>>(`memory host (${v.label})`, ['--expose-gc'], args);
-    results.memory.push({ ...run, label: v.label, command: `node --expose-gc bench/emulator-host.mjs memory --meetings ${v.meetings}${v.flags.length ? ` ${v.flags.join(' ')}` : ''}` });
+    const shown = v.flags.map((f) => (baseline.dir && f.startsWith(baseline.dir) ? `<${baseline.ref}>/dist` : f));
+    results.memory.push({ ...run, label: v.label, command: `node --expose-gc bench/emulator-host.mjs memory --meetings ${v.meetings}${shown.length ? ` ${shown.join(' ')}` : ''}` });
     log(`memory, ${v.label}: ${Math.round((run.after.heapUsed - run.before.heapUsed) / run.meetings)} B per meeting, RSS ${Math.round(run.after.rss / 1048576)} MB`);
   }
 }
@@ -355,6 +390,9 @@ async function profiles(): Promise<void> {
 
 async function main(): Promise<void> {
   ensureBuilt();
+  const baselineRef = valueOf('--baseline');
+  if (baselineRef) prepareBaseline(baselineRef);
+  results.baseline = baseline.ref;
   log(`${quick ? 'quick' : 'full'} run: ${[...sections].join(', ')}`);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   try {
@@ -374,6 +412,7 @@ async function main(): Promise<void> {
     if (sections.has('profile')) await profiles();
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+    if (baseline.dir) rmSync(baseline.dir, { recursive: true, force: true });
   }
   results.totalSeconds = (hrMs() - t0) / 1000;
   results.machine.loadAfter = os.loadavg();

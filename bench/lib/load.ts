@@ -34,7 +34,8 @@ function data<T>(body: string): T | undefined {
   }
 }
 
-const auth = `-H 'authorization: ${AUTH}'`;
+/** The CLI lines refer to $AUTH (defined once in RESULTS.md) rather than spelling the header out. */
+const auth = `-H "authorization: $AUTH"`;
 const jsonCli = `${auth} -H 'content-type: application/json'`;
 
 export const SCENARIOS: Record<ScenarioId, Scenario> = {
@@ -157,7 +158,9 @@ export async function runLoad(base: string, scenario: Scenario, prepared: Prepar
   for (const [code, s] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(s.count);
   return {
     rps: result['2xx'] / result.duration,
-    mean: result.latency.average,
+    // Little's law (closed loop: each connection waits for its answer): exact, where
+    // autocannon's own latency histogram counts whole milliseconds.
+    mean: (connections * 1000 * result.duration) / Math.max(1, result.requests.total),
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,

@@ -19,6 +19,8 @@ interface TargetRow {
 
 const rpsOf = (c: Cell | undefined) => (c ? median(c.runs.map((r) => r.rps)) : Number.NaN);
 const cpuOf = (c: Cell | undefined, which: 'serverCpu' | 'clientCpu') => (c ? median(c.runs.map((r) => r[which])) : Number.NaN);
+/** Requests per second of server CPU: less sensitive than req/s to other load on a shared machine. */
+const perCoreOf = (c: Cell | undefined) => (c ? median(c.runs.map((r) => r.rps / r.serverCpu)) : Number.NaN);
 const pct = (x: number) => (Number.isFinite(x) ? `${Math.round(100 * x)}%` : 'n/a');
 const meanOf = (c: Cell | undefined) => (c ? median(c.runs.map((r) => r.mean)) : Number.NaN);
 const p99Of = (c: Cell | undefined) => (c ? median(c.runs.map((r) => r.p99)) : Number.NaN);
@@ -51,6 +53,10 @@ export function targetRows(results: Results): TargetRow[] {
       const e = rpsOf(r.cells.emulator);
       const n = rpsOf(r.cells.ceiling);
       rows.push({ measure: `${label} @${c} vs Node ceiling`, emulator: `${int(e)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: `≥ ${goal}×`, verdict: verdict(ratio(e, n), goal, 'atLeast') });
+      if (r.cells.baseline) {
+        const b = rpsOf(r.cells.baseline);
+        rows.push({ measure: `${label} @${c}: now vs baseline ${results.baseline} (ceiling ratio then ${times(ratio(b, n))})`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
+      }
       if (r.cells.prism) {
         const p = rpsOf(r.cells.prism);
         rows.push({ measure: `${label} @${c} vs Prism (-v warn)`, emulator: `${int(e)} req/s`, reference: `${int(p)} req/s`, ratio: times(ratio(e, p)), target: '≥ 10×', verdict: verdict(ratio(e, p), 10, 'atLeast') });
@@ -58,6 +64,10 @@ export function targetRows(results: Results): TargetRow[] {
       if (r.cells['prism-default']) {
         const p = rpsOf(r.cells['prism-default']);
         rows.push({ measure: `${label} @${c} vs Prism (defaults)`, emulator: `${int(e)} req/s`, reference: `${int(p)} req/s`, ratio: times(ratio(e, p)), target: '≥ 10×', verdict: verdict(ratio(e, p), 10, 'atLeast') });
+      }
+      if (r.cells.express) {
+        const x = rpsOf(r.cells.express);
+        rows.push({ measure: `(reference) naive Express, ${label} @${c} vs Node ceiling`, emulator: `${int(x)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(x, n)), target: '(none)', verdict: '' });
       }
     }
   }
@@ -69,6 +79,10 @@ export function targetRows(results: Results): TargetRow[] {
       const n = rpsOf(r.cells.ceiling);
       const unit = r.requestsPerIteration > 1 ? ` (${int(e / r.requestsPerIteration)} flows/s)` : '';
       rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c} vs Node ceiling`, emulator: `${int(e)} req/s${unit}`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
+      if (r.cells.baseline) {
+        const b = rpsOf(r.cells.baseline);
+        rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c}: now vs baseline ${results.baseline}`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
+      }
     }
   }
   const cs = (k: string) => results.coldStart.find((r) => r.kind === k);
@@ -83,6 +97,8 @@ export function targetRows(results: Results): TargetRow[] {
       target: '≤ 250 ms',
       verdict: verdict(e, 250, 'atMost'),
     });
+    const base = cs('baseline');
+    if (base) rows.push({ measure: `Cold start: now vs baseline ${results.baseline}`, emulator: ms(e), reference: ms(median(base.startupMs)), ratio: times(ratio(e, median(base.startupMs))), target: '(before/after)', verdict: '' });
     const rss = median(emuStart.rss);
     rows.push({
       measure: 'RSS idle (the bin, 0.5 s after its first 200)',
@@ -98,6 +114,8 @@ export function targetRows(results: Results): TargetRow[] {
     const per = perMeeting(mem);
     rows.push({ measure: `RSS after ${int(mem.meetings)} meetings (+ participant + recording each)`, emulator: mb(mem.after.rss), reference: `idle ${mb(mem.idle.rss)} (same host)`, ratio: '', target: '(reported)', verdict: '' });
     rows.push({ measure: 'Heap per meeting with a participant and a recording', emulator: bytes(per.total), reference: `meeting ${bytes(per.meeting)}, participant ${bytes(per.participant)}, recording ${bytes(per.recording)}`, ratio: '', target: '≤ 2 KB', verdict: verdict(per.total, 2048, 'atMost') });
+    const base = results.memory.find((m) => m.label.startsWith('baseline '));
+    if (base) rows.push({ measure: `Heap per meeting: now vs baseline ${results.baseline}`, emulator: bytes(per.total), reference: bytes(perMeeting(base).total), ratio: times(ratio(per.total, perMeeting(base).total)), target: '(before/after)', verdict: '' });
   }
   for (const g of results.growth) {
     const s = rpsOf(g.small);
@@ -162,6 +180,7 @@ function throughputSection(results: Results): string {
         fixed(meanOf(c), 1),
         fixed(p99Of(c), 1),
         pct(cpuOf(c, 'serverCpu')),
+        int(perCoreOf(c)),
         pct(cpuOf(c, 'clientCpu')),
         String(c.runs.reduce((s, x) => s + x.non2xx + x.errors, 0)),
       ]);
@@ -172,28 +191,32 @@ function throughputSection(results: Results): string {
     const perRound = (other: Cell | undefined) => (other && e ? e.runs.map((x, i) => fixed(ratio(x.rps, other.runs[i]?.rps ?? Number.NaN))).join(' / ') : '');
     const vs = (other: Cell | undefined) => (other ? times(ratio(rpsOf(e), rpsOf(other))) : '');
     const d = r.cells['prism-default'];
-    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d)];
+    const x = r.cells.express;
+    const expressVsCeiling = x && r.cells.ceiling ? times(ratio(rpsOf(x), rpsOf(r.cells.ceiling))) : '';
+    const perCpu = e && r.cells.ceiling ? times(ratio(perCoreOf(e), perCoreOf(r.cells.ceiling))) : '';
+    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), perCpu, vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d), expressVsCeiling];
   });
   const commands = new Set<string>();
   for (const r of results.throughput) for (const c of Object.values(r.cells)) if (c) commands.add(`${c.server}: ${code(c.command)}`);
   const clis = [...new Set(results.throughput.map((r) => `- ${r.label} @${r.connections}, ${r.seconds} s: ${code(r.cli)}`))];
   return [
-    `Rounds: ${results.settings.rounds}, alternating the servers within each round (emulator, ceiling, Prism, Prism with its defaults, emulator, ...). Prism mocks the emulator's own served OpenAPI document with static examples; \`prism\` runs with \`-v warn\` (no log line per request, its best case), \`prism-default\` as a user starts it (a log line per request, to a pipe the bench drains).`,
+    `Rounds: ${results.settings.rounds}, alternating the servers within each round (emulator, ceiling, naive Express, Prism, Prism with its defaults, emulator, ...). The naive Express app (\`bench/express-naive.mjs\`: express.json(), a header check, a Map, res.json()) is a reference for what Express itself costs. Prism mocks the emulator's own served OpenAPI document with static examples; \`prism\` runs with \`-v warn\` (no log line per request, its best case), \`prism-default\` as a user starts it (a log line per request, to a pipe the bench drains).`,
     '',
-    `Each run counts 2xx answers only. Latency in ms: autocannon's mean and p99 of each run, median over rounds. CPU in cores (100% = one core busy) during the run: the server process (from /proc) and the bench process that runs autocannon — a server well under 100% while autocannon is near it means the load generator, not the server, set the pace.`,
+    `Each run counts 2xx answers only. Latency in ms, median over rounds: the mean from Little's law (connections ÷ request rate, exact for autocannon's closed loop) and autocannon's p99 (whole milliseconds). CPU in cores (100% = one core busy) during the run: the server process (from /proc) and the bench process that runs autocannon — a server well under 100% while autocannon is near it means the load generator, not the server, set the pace; both well under 100% means other processes on the machine took the CPU, and requests per server CPU-second is then the steadier measure of cost.`,
     '',
-    table(['Scenario', 'Conns', 'Server', 'Median req/s', 'Per round', 'mean ms', 'p99 ms', 'Server CPU', 'autocannon CPU', 'non-2xx + errors'], body),
+    table(['Scenario', 'Conns', 'Server', 'Median req/s', 'Per round', 'mean ms', 'p99 ms', 'Server CPU', 'req per server CPU-second', 'autocannon CPU', 'non-2xx + errors'], body),
     '',
     'Ratios (ratio of the medians; per-round ratios after it):',
     '',
-    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round'], ratios),
+    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'same, per server CPU-second', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round', 'naive Express ÷ ceiling'], ratios),
     '',
     'Servers, each its own child process:',
     '',
     ...[...commands].map((c) => `- ${c}`),
     '',
-    'Load (autocannon in the bench process; the equivalent CLI line):',
+    'Load (autocannon in the bench process; the equivalent CLI line, with the fixtures\' default credentials in `$AUTH`):',
     '',
+    "- `AUTH=\"Basic $(printf %s '00000000-0000-4000-8000-000000000001:emulator-api-key' | base64)\"`",
     ...clis,
   ].join('\n');
 }
@@ -323,7 +346,7 @@ export function renderMarkdown(results: Results, file: string): string {
   return [
     '# Benchmark results',
     '',
-    `Generated by ${code(results.command)} on ${m.date} in ${fixed(results.totalSeconds ?? Number.NaN, 0)} s (${s.quick ? 'quick' : 'full'} run: ${s.seconds} s × ${s.rounds} rounds for POST/GET, ${s.secondarySeconds} s for participants and the mixed flow). Build: ${results.build ?? 'n/a'}.`,
+    `Generated by ${code(results.command)}${results.baseline ? ` (before/after: this working tree against a build of ${results.baseline}, measured alternately in the same run)` : ''} on ${m.date} in ${fixed(results.totalSeconds ?? Number.NaN, 0)} s (${s.quick ? 'quick' : 'full'} run: ${s.rounds} rounds of ${s.seconds} s for POST and GET at 32 connections, ${s.secondarySeconds} s at 1 connection, ${s.tertiarySeconds} s for participants and the mixed flow). Build: ${results.build ?? 'n/a'}.`,
     '',
     '## Machine',
     '',

@@ -8,7 +8,10 @@ import type { FanoutRound } from './webhooks.js';
 export interface Settings {
   quick: boolean;
   seconds: number;
+  /** POST and GET at 1 connection. */
   secondarySeconds: number;
+  /** Participants and the mixed flow. */
+  tertiarySeconds: number;
   rounds: number;
   coldStarts: number;
   prismColdStarts: number;
@@ -112,6 +115,8 @@ export interface Results {
   startedAt: number;
   totalSeconds?: number;
   build?: string;
+  /** `--baseline REF`: the short commit measured alongside. */
+  baseline?: string;
   throughput: ThroughputRow[];
   coldStart: ColdStartRow[];
   memory: MemoryRun[];

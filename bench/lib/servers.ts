@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const EMULATOR_BIN = path.join(ROOT, 'dist', 'src', 'server.js');
 export const CEILING = path.join(ROOT, 'bench', 'ceiling-server.mjs');
+export const EXPRESS_NAIVE = path.join(ROOT, 'bench', 'express-naive.mjs');
 export const HOST = path.join(ROOT, 'bench', 'emulator-host.mjs');
 export const PRISM_BIN = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 
@@ -168,12 +169,15 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
 
   let url: string;
   if (spec.ready) {
+    let timer: NodeJS.Timeout | undefined;
     const line = await new Promise<string>((resolve, reject) => {
       onReadyLine = resolve;
       if (readyLine) resolve(readyLine);
-      void exited.then((code) => reject(fail(`exited (${code}) before it was ready`)));
-      setTimeout(() => reject(fail(`not ready within ${timeoutMs} ms`)), timeoutMs).unref();
-    });
+      void exited.then((code) => {
+        if (!readyLine) reject(fail(`exited (${code}) before it was ready`));
+      });
+      timer = setTimeout(() => reject(fail(`not ready within ${timeoutMs} ms`)), timeoutMs);
+    }).finally(() => clearTimeout(timer));
     const found = spec.ready.exec(line)![1]!.trim();
     url = found.startsWith('{') ? (JSON.parse(found) as { url: string }).url : found.replace(/\/+$/, '');
   } else {
@@ -216,7 +220,10 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
 }
 
 /** prism: Prism without its per-request log lines (its best case); prism-default: as a user starts it. */
-export type ServerKind = 'emulator' | 'ceiling' | 'prism' | 'prism-default';
+export type ServerKind = 'emulator' | 'baseline' | 'ceiling' | 'express' | 'prism' | 'prism-default';
+
+/** `--baseline REF`: another build of the emulator (dist/ of REF), measured alongside. */
+export const baseline: { ref?: string; dir?: string } = {};
 
 export interface ServerOptions {
   /** Extra emulator flags, e.g. ['--journal-size', '0']. */
@@ -237,6 +244,14 @@ export function commandOf(kind: ServerKind, port: number | string, opts: ServerO
       const args = [CEILING, '--port', String(port)];
       return { args, display: `node bench/ceiling-server.mjs --port ${port}` };
     }
+    case 'baseline': {
+      const args = [path.join(baseline.dir ?? '<baseline>', 'dist', 'src', 'server.js'), '--port', String(port), '--log-level', 'warn', ...(opts.flags ?? [])];
+      return { args, display: `node <${baseline.ref ?? 'baseline'}>/dist/src/server.js ${args.slice(1).join(' ')}` };
+    }
+    case 'express': {
+      const args = [EXPRESS_NAIVE, '--port', String(port)];
+      return { args, display: `node bench/express-naive.mjs --port ${port}` };
+    }
     case 'prism':
     case 'prism-default': {
       const doc = opts.document ?? 'openapi.json';
@@ -248,9 +263,11 @@ export function commandOf(kind: ServerKind, port: number | string, opts: ServerO
   }
 }
 
-const READY: Record<'emulator' | 'ceiling', RegExp> = {
+const READY: Record<'emulator' | 'baseline' | 'ceiling' | 'express', RegExp> = {
   emulator: /meetings-emulator listening on (http:\/\/\S+)/,
+  baseline: /meetings-emulator listening on (http:\/\/\S+)/,
   ceiling: /^listening on (http:\/\/\S+)/,
+  express: /^listening on (http:\/\/\S+)/,
 };
 
 export async function startServer(kind: ServerKind, opts: ServerOptions = {}): Promise<Running> {
@@ -261,7 +278,7 @@ export async function startServer(kind: ServerKind, opts: ServerOptions = {}): P
     const port = prism ? await freePort() : 0;
     const { args } = commandOf(kind, port, opts);
     try {
-      const how = kind === 'emulator' || kind === 'ceiling' ? { ready: READY[kind] } : { port };
+      const how = kind === 'prism' || kind === 'prism-default' ? { port } : { ready: READY[kind] };
       return await startProcess({ name: kind, args, nodeArgs: opts.nodeArgs, ...how, healthPath: '/_emulator/health', timeoutMs: prism ? 60_000 : 30_000 });
     } catch (err) {
       if (attempt >= 3 || !/EADDRINUSE/.test(String(err))) throw err;
