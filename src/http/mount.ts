@@ -71,11 +71,21 @@ async function readBody(req: Request, res: Response, large = false): Promise<unk
   return req.body;
 }
 
+/**
+ * Writes the reply directly: the same headers as Express's res.json (no ETag, which the app
+ * turns off), without its content negotiation and freshness checks on every response.
+ */
 export function send(res: Response, reply: Reply): void {
-  res.status(reply.status);
+  res.statusCode = reply.status;
   if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.setHeader(k, v);
-  if (reply.body === undefined) res.end();
-  else res.json(reply.body);
+  if (reply.body === undefined) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 export function mountRoute(app: Express, deps: Deps, r: AnyRoute): void {
