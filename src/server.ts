@@ -1,13 +1,24 @@
 #!/usr/bin/env node
 // The only file that reads argv/env and listens. SIGTERM/SIGINT close gracefully.
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { createApp } from './app.js';
 import { helpText, parseConfig, defaultConfig, type Config } from './config.js';
 import { buildDeps } from './container.js';
 import { RealTimeDriver } from './core/scheduler.js';
+import { realNow } from './core/clock.js';
 import { FixtureError } from './store/fixtures.js';
 import { loadStateFile, saveStateFile } from './state/state-file.js';
+
+const ATTEMPT_GRACE_MS = 1_000;
+const REQUEST_GRACE_MS = 1_500;
+
+/** Waits for `work`, but at most `ms` (real time). */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}
 
 function fail(reason: string): never {
   process.stderr.write(`meetings-emulator: ${reason}\n`);
@@ -78,26 +89,48 @@ async function main(): Promise<void> {
   if (config.stateFile && config.stateSaveInterval > 0) setInterval(saveState, config.stateSaveInterval * 1000).unref();
 
   let closing = false;
-  const shutdown = (signal: string) => {
+  // Responses in flight, so that a shutdown can let them finish and then close their connections.
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // A keep-alive connection that just went idle would hold server.close() open until it timed out.
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
+  /**
+   * SIGTERM/SIGINT. No new connection is accepted. Requests and webhook attempts in flight get
+   * up to ATTEMPT_GRACE_MS (from the signal) to finish. The attempts still running then are cut
+   * off: the outbox records them as interrupted and retries them, so the state file keeps them
+   * pending, and a request waiting on them (`?wait=true`) can answer. Requests get up to
+   * REQUEST_GRACE_MS in all. Then the state is saved (after the requests, so that what they did
+   * is in it) and the process exits 0: within 2 s, even with a receiver that never answers.
+   */
+  const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    const startedAt = realNow();
     deps.logger.info({ signal }, 'shutting down');
     driver.stop();
-    const exit = () => {
-      // After the in-flight requests, so that what they did is saved too.
-      saveState();
-      process.exit(0);
-    };
-    server.close(exit);
+    const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    // In-flight requests get a moment to finish; then the process goes regardless.
-    setTimeout(() => {
-      server.closeAllConnections();
-      exit();
-    }, 1_500).unref();
+    // Answers not sent yet close their connection once sent.
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+    // The state file carries both signing keys. Making one never used so far takes a few hundred
+    // ms: spent now, while the requests in flight finish, rather than after them.
+    if (config.stateFile) void [deps.keys.webhooks, deps.keys.participantTokens];
+    const elapsed = () => realNow() - startedAt;
+    await within(Promise.all([requestsDone, deps.webhooks.outbox.idle()]), ATTEMPT_GRACE_MS - elapsed());
+    await within(deps.webhooks.outbox.interrupt(), 200);
+    await within(requestsDone, REQUEST_GRACE_MS - elapsed());
+    server.closeAllConnections();
+    saveState();
+    process.exit(0);
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((err: unknown) => {

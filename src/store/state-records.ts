@@ -139,7 +139,8 @@ export const deliveryRecord = z
           })
           .strict(),
       )
-      .max(100),
+      // Redelivery has no limit, so neither has this: the import's body size bounds it.
+      .max(1_000_000),
     nextAttemptAt: msOrNull,
     retries: z.number().int().min(0).max(5),
     failureReason: text(2000).nullable(),

@@ -11,6 +11,8 @@
 //   the network without sleeping.
 // - The log is bounded: past `maxRecords`, delivered records go first (oldest first), then
 //   failed ones; pending records are never dropped.
+// - Shutdown (`interrupt()`): attempts in flight are cut off and recorded as failed attempts,
+//   retried like any other failure, so a state file saved next resumes them after a restart.
 import { realNow } from '../core/clock.js';
 import type { Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
@@ -27,6 +29,7 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 3_000;
 export const DEFAULT_DELIVERY_LOG_SIZE = 10_000;
 export const WEBHOOK_USER_AGENT = 'meetings-emulator-webhooks/0.1.0 (+local emulator)';
 export const RETRY_JOB = 'webhook.retry';
+export const INTERRUPTED_ERROR = 'Interrupted: the emulator shut down before the receiver answered';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
@@ -107,6 +110,8 @@ export class Outbox {
   private inFlight = new Set<string>();
   private running = new Set<Promise<void>>();
   private transport: WebhookTransport;
+  /** Set by interrupt() (shutdown): a lifecycle flag, not state, so reset() keeps it. */
+  private interrupted = false;
   readonly timeoutMs: number;
   readonly maxRecords: number;
 
@@ -140,6 +145,18 @@ export class Outbox {
 
   close(): void {
     this.transport.close();
+  }
+
+  /**
+   * Server shutdown: from now on no attempt starts (deliveries stay pending, their retry time
+   * kept), and the attempts in flight are cut off. Each of those is recorded as a failed attempt
+   * (INTERRUPTED_ERROR) and retried like any other failure (emulator decision: the receiver got
+   * the request, so it counts as one of the attempts). Resolves once none is in flight.
+   */
+  async interrupt(): Promise<void> {
+    this.interrupted = true;
+    this.transport.close();
+    await this.idle();
   }
 
   get size(): number {
@@ -218,9 +235,17 @@ export class Outbox {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  /** Deep copies of every record, oldest first (state export). */
+  /**
+   * Deep copies of every record, oldest first (state export). An attempt in flight is exported
+   * as not made yet: an import makes it again, with the same dyte-uuid, and does not count it
+   * twice against the retries (a pending record has made `retries + 1` attempts, or none).
+   */
   snapshot(): Delivery[] {
-    return [...this.records.values()].map((d) => structuredClone(d));
+    return [...this.records.values()].map((d) => {
+      const copy = structuredClone(d);
+      if (copy.status === 'pending') copy.retries = Math.max(0, copy.attempts.length - 1);
+      return copy;
+    });
   }
 
   /**
@@ -274,6 +299,11 @@ export class Outbox {
 
   private async attempt(d: Delivery, trigger: AttemptTrigger, at: number): Promise<void> {
     if (this.records.get(d.id) !== d) return;
+    if (this.interrupted) {
+      // Not sent: it stays pending, its retry not counted (see snapshot).
+      if (d.status === 'pending') d.retries = Math.max(0, d.attempts.length - 1);
+      return;
+    }
     const target = this.target(d, trigger);
     if ('stop' in target) {
       this.finish(d, 'failed', target.stop);
@@ -285,7 +315,7 @@ export class Outbox {
     const headers = {
       'content-type': 'application/json',
       'user-agent': WEBHOOK_USER_AGENT,
-      'dyte-signature': this.opts.signer.sign(body),
+      'dyte-signature': this.opts.signer.sign(d.body),
       'dyte-webhook-id': d.webhookId,
       'dyte-uuid': d.id,
     };
@@ -295,7 +325,8 @@ export class Outbox {
     // Reset (or the organization's reset) happened meanwhile: the record is gone, drop the result.
     if (this.records.get(d.id) !== d) return;
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    const error = ok ? null : (result.error ?? `Non-2xx answer: HTTP ${result.statusCode}`);
+    const cutOff = this.interrupted && result.statusCode === null;
+    const error = ok ? null : cutOff ? INTERRUPTED_ERROR : (result.error ?? `Non-2xx answer: HTTP ${result.statusCode}`);
     d.attempts.push({ at, statusCode: result.statusCode, error, durationMs, trigger });
     this.opts.logger?.debug({ deliveryId: d.id, webhookId: d.webhookId, event: d.event, statusCode: result.statusCode, error, trigger }, 'webhook attempt');
     if (ok) {

@@ -61,8 +61,15 @@ export class HttpTransport implements WebhookTransport {
         headers: { ...request.headers, 'content-length': String(request.body.length) },
       });
       const timer = setTimeout(() => {
-        finish({ statusCode: null, error: `Timed out: no answer within ${request.timeoutMs} ms` });
-        req.destroy();
+        // An answer sent in time may be waiting on the socket, unread because the event loop was
+        // busy when the deadline came: let one poll phase read it before calling the attempt late
+        // (two immediates: the first may run before the next poll). The deadline is inclusive.
+        setImmediate(() =>
+          setImmediate(() => {
+            finish({ statusCode: null, error: `Timed out: no answer within ${request.timeoutMs} ms` });
+            req.destroy();
+          }),
+        );
       }, request.timeoutMs);
       req.on('response', (res) => {
         finish({ statusCode: res.statusCode ?? null, error: null });

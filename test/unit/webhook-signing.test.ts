@@ -44,3 +44,19 @@ describe('WebhookSigner', () => {
     expect(tokens.publicPem).not.toBe(KEY.publicPem);
   });
 });
+
+describe('WebhookSigner signature reuse', () => {
+  it('signs a body text once for all its deliveries, with the same bytes as the Buffer form, and forgets on a key change', () => {
+    let key = signingKeyFrom(new SeededIds('reuse-a').rsaKey('webhooks'));
+    const signer = new WebhookSigner(() => key);
+    const text = JSON.stringify({ event: 'recording.statusUpdate', recording: { id: 'r1', status: 'UPLOADED' } });
+    const first = signer.sign(text);
+    expect(signer.sign(text)).toBe(first);
+    expect(signer.sign(Buffer.from(text, 'utf8'))).toBe(first);
+    expect(verify('sha256', Buffer.from(text, 'utf8'), key.publicKey, Buffer.from(first, 'base64'))).toBe(true);
+    key = signingKeyFrom(new SeededIds('reuse-b').rsaKey('webhooks'));
+    const second = signer.sign(text);
+    expect(second).not.toBe(first);
+    expect(verify('sha256', Buffer.from(text, 'utf8'), key.publicKey, Buffer.from(second, 'base64'))).toBe(true);
+  });
+});
