@@ -1,38 +1,19 @@
 // Webhooks as a receiver sees them: a real HTTP receiver on 127.0.0.1 (port 0), the manual
 // clock, and the emulator's own HTTP transport. Signatures, headers and every event's payload.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configWebhooks } from '../../src/webhooks/dispatcher.js';
 import { uploadDurationMs } from '../../src/simulator/simulator-policy.js';
-import { BASIC, ORG_ID, START, fixtures, makeTestApp, type TestApp } from '../helpers/test-app.js';
-import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type Received } from './webhook-receiver.js';
+import { BASIC, ORG_ID, START, fixtures, type TestApp } from '../helpers/test-app.js';
+import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type Received, trackNetwork } from './webhook-receiver.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-let receivers: Receiver[] = [];
-let apps: TestApp[] = [];
-
+const net = trackNetwork();
+const app = net.app;
 async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
-  const r = await Receiver.start(...args);
-  receivers.push(r);
-  return r;
+  return net.receiver(await Receiver.start(...args));
 }
-
-function app(...args: Parameters<typeof makeTestApp>): TestApp {
-  const t = makeTestApp(...args);
-  apps.push(t);
-  return t;
-}
-
-afterEach(async () => {
-  for (const t of apps) {
-    await t.deps.webhooks.outbox.idle();
-    t.deps.webhooks.outbox.close();
-  }
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-  apps = [];
-});
 
 async function publishedKeys(t: TestApp): Promise<KeyObject[]> {
   const res = await t.api.get('/.well-known/webhooks.json').expect(200);

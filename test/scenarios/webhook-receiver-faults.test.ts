@@ -9,40 +9,20 @@
 // Retries are driven with advance() on the manual clock, the network awaited with idle().
 // (webhook-retries.test.ts covers the schedule itself, a single 500/timeout/refusal and redelivery.)
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BASIC, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { BASIC, type TestApp } from '../helpers/test-app.js';
 import { FaultReceiver, type Fault } from './fault-receiver.js';
-import { advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type DeliveryDto } from './webhook-receiver.js';
+import { advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type DeliveryDto, trackNetwork } from './webhook-receiver.js';
 
 const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** A short timeout keeps the suite fast; the 3 s default is exercised once, below. */
 const TIMEOUT_MS = 200;
 const EVENTS = 3;
 
-let receivers: FaultReceiver[] = [];
-let apps: TestApp[] = [];
-
+const net = trackNetwork();
+const app = net.app;
 async function receiver(...args: Parameters<typeof FaultReceiver.start>): Promise<FaultReceiver> {
-  const r = await FaultReceiver.start(...args);
-  receivers.push(r);
-  return r;
+  return net.receiver(await FaultReceiver.start(...args), (r) => r.dropAll());
 }
-
-function app(...args: Parameters<typeof makeTestApp>): TestApp {
-  const t = makeTestApp(...args);
-  apps.push(t);
-  return t;
-}
-
-afterEach(async () => {
-  for (const r of receivers) r.dropAll();
-  for (const t of apps) {
-    await t.deps.webhooks.outbox.idle();
-    t.deps.webhooks.outbox.close();
-  }
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-  apps = [];
-});
 
 /**
  * `events` recording.statusUpdate deliveries (INVOKED) to `url`, with the simulator in manual

@@ -2,7 +2,8 @@
 // of every request and answers what the test scripts (a status, or never).
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BASIC, type TestApp } from '../helpers/test-app.js';
+import { afterEach } from 'vitest';
+import { BASIC, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
 export interface Received {
   path: string;
@@ -128,4 +129,34 @@ export async function deliveries(t: TestApp, query = ''): Promise<{ deliveries: 
 export async function advanceAndSettle(t: TestApp, ms: number): Promise<void> {
   t.advance(ms);
   await t.deps.webhooks.outbox.idle();
+}
+
+/**
+ * What a network test starts — receivers and emulators — ended after each test: hanging
+ * answers released, in-flight attempts awaited, transports and receivers closed.
+ */
+export function trackNetwork() {
+  let receivers: Array<{ close(): Promise<void>; release?: () => void }> = [];
+  let apps: TestApp[] = [];
+  afterEach(async () => {
+    for (const r of receivers) r.release?.();
+    for (const t of apps) {
+      await t.deps.webhooks.outbox.idle();
+      t.deps.webhooks.outbox.close();
+    }
+    await Promise.all(receivers.map((r) => r.close()));
+    receivers = [];
+    apps = [];
+  });
+  return {
+    receiver<R extends { close(): Promise<void> }>(r: R, release?: (r: R) => void): R {
+      receivers.push({ close: () => r.close(), release: release && (() => release(r)) });
+      return r;
+    },
+    app(...args: Parameters<typeof makeTestApp>): TestApp {
+      const t = makeTestApp(...args);
+      apps.push(t);
+      return t;
+    },
+  };
 }

@@ -1,38 +1,18 @@
 // Retries, timeouts, slow receivers, disabled webhooks, redelivery and the bounded log, with
 // real receivers on 127.0.0.1 (port 0) and the manual clock. Retries are driven with advance();
 // the network is awaited with the outbox's idle(), never with a sleep.
-import { afterEach, describe, expect, it } from 'vitest';
-import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
-import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording } from './webhook-receiver.js';
+import { describe, expect, it } from 'vitest';
+import { BASIC, START, type TestApp } from '../helpers/test-app.js';
+import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, trackNetwork } from './webhook-receiver.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];
 
-let receivers: Receiver[] = [];
-let apps: TestApp[] = [];
-
+const net = trackNetwork();
+const app = net.app;
 async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
-  const r = await Receiver.start(...args);
-  receivers.push(r);
-  return r;
+  return net.receiver(await Receiver.start(...args), (r) => r.dropHanging());
 }
-
-function app(...args: Parameters<typeof makeTestApp>): TestApp {
-  const t = makeTestApp(...args);
-  apps.push(t);
-  return t;
-}
-
-afterEach(async () => {
-  for (const r of receivers) r.dropHanging();
-  for (const t of apps) {
-    await t.deps.webhooks.outbox.idle();
-    t.deps.webhooks.outbox.close();
-  }
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-  apps = [];
-});
 
 /**
  * One recording.statusUpdate delivery (INVOKED) to `url`, first attempt finished. The simulator
@@ -101,10 +81,9 @@ describe('retries on the manual clock', () => {
   });
 
   it('a connection error (nobody listening) fails the attempt and is retried', async () => {
-    const rx = await receiver();
+    const rx = await Receiver.start(); // not tracked: closed right here
     const deadUrl = rx.url('/gone');
     await rx.close();
-    receivers = receivers.filter((r) => r !== rx);
     const t = app();
     await oneDelivery(t, deadUrl);
     const [d] = (await deliveries(t)).deliveries;
