@@ -9,7 +9,8 @@
 //   - every answer matches the served OpenAPI document (the validating `api` of makeTestApp).
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fuzzParams, fuzzTimeout } from './fuzz-config.js';
 import { z } from 'zod';
 import type { AnyRoute, Method } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
@@ -487,4 +488,23 @@ export async function checkRequest(w: World, r: AnyRoute, req: FuzzRequest): Pro
     w.current = await stateText(w.t);
   }
   return sent;
+}
+
+/**
+ * One property per route, in a describe block of its own: hostile requests (any method) against a
+ * world built once for the block. Each API's routes run in a file of their own, so they run in
+ * parallel.
+ */
+export function describeRouteProperties(title: string, routes: AnyRoute[]): void {
+  describe(title, () => {
+    let w: World;
+    beforeAll(async () => {
+      w = await buildFuzzWorld();
+    });
+
+    it.each(routes.map(routeName))('%s', { timeout: fuzzTimeout() }, async (name) => {
+      const r = routes.find((x) => routeName(x) === name)!;
+      await fc.assert(fc.asyncProperty(requestArb(r, { allMethods: true }), (req) => checkRequest(w, r, req).then(() => undefined)), fuzzParams());
+    });
+  });
 }

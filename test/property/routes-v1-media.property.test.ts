@@ -4,22 +4,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { fuzzParams, fuzzTimeout } from './fuzz-config.js';
 import { rawSegment, queryPair } from './arbitraries.js';
-import { ROUTES, buildFuzzWorld, checkRequest, requestArb, routeName, type World } from './fuzz-world.js';
+import { ROUTES, buildFuzzWorld, checkRequest, describeRouteProperties, type World } from './fuzz-world.js';
 import type { AnyRoute } from '../../src/http/route.js';
 
 const routes = ROUTES.filter((r) => r.api === 'v1' || r.api === 'media');
 
-describe('every v1 and media route keeps its invariants under hostile input', () => {
-  let w: World;
-  beforeAll(async () => {
-    w = await buildFuzzWorld();
-  });
-
-  it.each(routes.map(routeName))('%s', { timeout: fuzzTimeout() }, async (name) => {
-    const r = routes.find((x) => routeName(x) === name)!;
-    await fc.assert(fc.asyncProperty(requestArb(r, { allMethods: true }), (req) => checkRequest(w, r, req).then(() => undefined)), fuzzParams());
-  });
-});
+describeRouteProperties('every v1 and media route keeps its invariants under hostile input', routes);
 
 describe('paths no route serves', () => {
   let w: World;
