@@ -68,8 +68,6 @@ export interface Deps {
   state: StateService;
   /** Returns every stateful piece to the fixtures (POST /_emulator/reset). */
   reset(): void;
-  /** When `ready` is true, fixtures are loaded and the API answers. */
-  ready: boolean;
 }
 
 export interface BuildOptions {
@@ -117,7 +115,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const store = new Store();
   const tokenKey = keySlot(fixtures.participant_token_key, 'participant_token_key', ids, 'participant-tokens');
   const media = new MediaLinks(config.publicUrl, ids.token(32), mediaFilesIn(MEDIA_DIR));
-  const ctx: DomainContext = { store, clock, ids, bus, scheduler, publicUrl: config.publicUrl };
+  const ctx: DomainContext = { store, clock, ids, bus, scheduler };
 
   const organizations = new OrganizationsService(ctx);
   const meetings = new MeetingsService(ctx);
@@ -202,12 +200,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     requestScope: new RequestScope(),
     sleep: realSleep,
     state,
-    ready: false,
     reset() {
       state.reset();
     },
   };
   deps.reset();
-  deps.ready = true;
   return deps;
 }

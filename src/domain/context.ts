@@ -12,8 +12,6 @@ export interface DomainContext {
   ids: IdGenerator;
   bus: DomainEventBus;
   scheduler: Scheduler;
-  /** Base of every URL the emulator hands out. */
-  publicUrl: string;
 }
 
 /** The organization's data, or 401: a caller whose org vanished (reset) is no longer known. */

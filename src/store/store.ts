@@ -86,6 +86,31 @@ export class Store {
     return this.orgs.get(id);
   }
 
+  /**
+   * A resource by id in whichever organization holds it: for the control API and the media
+   * routes, which carry no credentials to scope by (ids are UUIDs, unique across organizations).
+   */
+  findInAnyOrg<T>(collection: (data: OrgData) => Map<string, T>, id: string): T | undefined {
+    for (const data of this.orgs.values()) {
+      const found = collection(data).get(id);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  /** Every resource of every organization that `keep` picks, in each organization's creation order. */
+  allInAnyOrg<T>(collection: (data: OrgData) => { order: readonly string[]; items: Map<string, T> }, keep: (item: T) => boolean): T[] {
+    const out: T[] = [];
+    for (const data of this.orgs.values()) {
+      const { order, items } = collection(data);
+      for (const id of order) {
+        const item = items.get(id);
+        if (item !== undefined && keep(item)) out.push(item);
+      }
+    }
+    return out;
+  }
+
   addOrg(org: Organization): OrgData {
     const data = new OrgData(org);
     this.orgs.set(org.id, data);

@@ -45,23 +45,14 @@ export class LivestreamsService {
 
   /** Finds a livestream by id in whichever organization holds it (control API, media routes). */
   locate(id: string): Livestream {
-    for (const data of this.ctx.store.orgs.values()) {
-      const l = data.livestreams.get(id);
-      if (l) return l;
-    }
-    throw errors.notFound('livestream', id);
+    const l = this.ctx.store.findInAnyOrg((d) => d.livestreams, id);
+    if (!l) throw errors.notFound('livestream', id);
+    return l;
   }
 
   /** Every livestream, in any organization, in one of `states` (simulator re-arm). */
   allInState(states: readonly LivestreamState[]): Livestream[] {
-    const out: Livestream[] = [];
-    for (const data of this.ctx.store.orgs.values()) {
-      for (const id of data.livestreamOrder) {
-        const l = data.livestreams.get(id);
-        if (l && states.includes(l.state)) out.push(l);
-      }
-    }
-    return out;
+    return this.ctx.store.allInAnyOrg((d) => ({ order: d.livestreamOrder, items: d.livestreams }), (l) => states.includes(l.state));
   }
 
   activeFor(orgId: string, meetingId: string): Livestream | undefined {

@@ -38,11 +38,9 @@ export class SessionsService {
 
   /** Finds a meeting by id in whichever organization holds it (the control API has no credentials). */
   locateMeeting(meetingId: string): Meeting {
-    for (const data of this.ctx.store.orgs.values()) {
-      const m = data.meetings.get(meetingId);
-      if (m) return m;
-    }
-    throw errors.notFound('meeting', meetingId);
+    const m = this.ctx.store.findInAnyOrg((d) => d.meetings, meetingId);
+    if (!m) throw errors.notFound('meeting', meetingId);
+    return m;
   }
 
   presence(meetingId: string): Presence {

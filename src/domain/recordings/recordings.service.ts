@@ -90,23 +90,14 @@ export class RecordingsService {
    * credentials to scope by; ids are UUIDs, unique across organizations).
    */
   locate(id: string): Recording {
-    for (const data of this.ctx.store.orgs.values()) {
-      const r = data.recordings.get(id);
-      if (r) return r;
-    }
-    throw errors.notFound('recording', id);
+    const r = this.ctx.store.findInAnyOrg((d) => d.recordings, id);
+    if (!r) throw errors.notFound('recording', id);
+    return r;
   }
 
   /** Every recording, in any organization, whose status is one of `statuses` (simulator re-arm). */
   allWithStatus(statuses: readonly RecordingStatus[]): Recording[] {
-    const out: Recording[] = [];
-    for (const data of this.ctx.store.orgs.values()) {
-      for (const id of data.recordingOrder) {
-        const r = data.recordings.get(id);
-        if (r && statuses.includes(r.status)) out.push(r);
-      }
-    }
-    return out;
+    return this.ctx.store.allInAnyOrg((d) => ({ order: d.recordingOrder, items: d.recordings }), (r) => statuses.includes(r.status));
   }
 
   /** All of a meeting's recordings in one of `statuses`, oldest first. */
