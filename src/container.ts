@@ -126,6 +126,11 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   // Fixture products load per organization on every (re)load.
   organizations.addSeeder((data, fixtureOrg) => products.seed(data, fixtureOrg.products));
   const sessions = new SessionsService(ctx, recordings, livestreams);
+  // A participant removed while in the meeting leaves it first (participantLeft; the session
+  // ends when it was the last one present, which arms the ALL_PEERS_LEFT stop).
+  participants.beforeRemove((p) => {
+    if (p.joinedAt !== null) sessions.leave(p.meetingId, p.id);
+  });
   const simulator = new Simulator(bus, scheduler, recordings, livestreams, config.simulator);
   organizations.onOrgReset((orgId) => scheduler.cancelWhere((job) => job.payload.orgId === orgId));
   const webhooks = new WebhooksService(ctx);

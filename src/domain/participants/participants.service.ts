@@ -17,6 +17,8 @@ export interface ParticipantWithToken {
 }
 
 export class ParticipantsService {
+  private readonly removeHooks: Array<(p: Participant) => void> = [];
+
   constructor(
     private readonly ctx: DomainContext,
     readonly tokens: ParticipantTokens,
@@ -88,10 +90,17 @@ export class ParticipantsService {
     return { participant: next, token: await this.tokenFor(next, now) };
   }
 
+  /** Other services act before a participant goes (sessions: one who is present leaves first). */
+  beforeRemove(hook: (p: Participant) => void): void {
+    this.removeHooks.push(hook);
+  }
+
   remove(orgId: string, meetingId: string, participantId: string): Participant {
     const p = this.get(orgId, meetingId, participantId);
-    orgData(this.ctx, orgId).deleteParticipant(p);
-    return p;
+    for (const hook of this.removeHooks) hook(p);
+    const removed = this.get(orgId, meetingId, participantId);
+    orgData(this.ctx, orgId).deleteParticipant(removed);
+    return removed;
   }
 
   async newToken(orgId: string, meetingId: string, participantId: string): Promise<string> {

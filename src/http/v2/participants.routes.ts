@@ -94,14 +94,8 @@ export const participantRoutes = [
     summary: 'Remove a participant; its tokens stop working',
     params: participantParams,
     responses: { 200: { description: 'The removed participant', schema: envelope(removedParticipantSchema) } },
-    handler: ({ deps, auth, params }) => {
-      const { participants, sessions } = deps.services;
-      const orgId = orgOf(auth).id;
-      // A participant removed while in the meeting leaves it first (participantLeft, and the
-      // session ends when it was the last one present).
-      if (participants.get(orgId, params.meeting_id, params.participant_id).joinedAt !== null) sessions.leave(params.meeting_id, params.participant_id);
-      return ok(removedParticipantDto(participants.remove(orgId, params.meeting_id, params.participant_id)));
-    },
+    handler: ({ deps, auth, params }) =>
+      ok(removedParticipantDto(deps.services.participants.remove(orgOf(auth).id, params.meeting_id, params.participant_id))),
   }),
   route({
     method: 'post',
