@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { INTERRUPTED_ERROR } from '../../src/webhooks/outbox.js';
 import { startCli, type RunningCli } from '../helpers/spawn-emulator.js';
-import { Receiver } from '../scenarios/webhook-receiver.js';
+import { Receiver } from '../helpers/webhook-receiver.js';
 
 const AUTH = `Basic ${Buffer.from('00000000-0000-4000-8000-000000000001:emulator-api-key').toString('base64')}`;
 

@@ -16,7 +16,7 @@ import {
   recording,
   startRecording,
   stopRecording,
-} from './lifecycle-helpers.js';
+} from '../helpers/lifecycle-helpers.js';
 
 describe('automatic recording lifecycle', () => {
   it('INVOKED → RECORDING after 3 s → UPLOADING on stop → UPLOADED 10 s + 5 s/min later, every field at its exact time', async () => {

@@ -2,7 +2,7 @@
 // recorder's start or at the upload for recordings, instead of going live for livestreams.
 import { describe, expect, it } from 'vitest';
 import { START, makeTestApp } from '../helpers/test-app.js';
-import { MINUTE, SECOND, createLivestream, createMeeting, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from './lifecycle-helpers.js';
+import { MINUTE, SECOND, createLivestream, createMeeting, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from '../helpers/lifecycle-helpers.js';
 
 const SYSTEM = { name: null, type: 'SYSTEM', user_id: null };
 

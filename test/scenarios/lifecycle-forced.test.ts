@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECORDING_STATUSES, type RecordingStatus } from '../../src/domain/models.js';
 import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
-import { DAY, MINUTE, SECOND, createLivestream, createMeeting, expectControlError, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from './lifecycle-helpers.js';
+import { DAY, MINUTE, SECOND, createLivestream, createMeeting, expectControlError, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from '../helpers/lifecycle-helpers.js';
 
 function force(t: TestApp, id: string, body: Record<string, unknown>) {
   return t.api.post(`/_emulator/recordings/${id}/transition`).send(body);

@@ -2,7 +2,7 @@
 // were scheduled before the switch. Switching back to auto re-arms what is waiting.
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, makeTestApp } from '../helpers/test-app.js';
-import { DAY, SECOND, createLivestream, createMeeting, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from './lifecycle-helpers.js';
+import { DAY, SECOND, createLivestream, createMeeting, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from '../helpers/lifecycle-helpers.js';
 
 const YEAR = 365 * DAY;
 

@@ -2,7 +2,7 @@
 // live_stream_on_start, and the ALL_PEERS_LEFT stop 60 s after the last leave.
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
-import { MINUTE, SECOND, addParticipant, createMeeting, expectControlError, iso, patchSimulator, recordEvents, recording } from './lifecycle-helpers.js';
+import { MINUTE, SECOND, addParticipant, createMeeting, expectControlError, iso, patchSimulator, recordEvents, recording } from '../helpers/lifecycle-helpers.js';
 
 function join(t: TestApp, meetingId: string, pid: string) {
   return t.api.post(`/_emulator/meetings/${meetingId}/participants/${pid}/join`);

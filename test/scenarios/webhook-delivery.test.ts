@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { configWebhooks } from '../../src/webhooks/dispatcher.js';
 import { uploadDurationMs } from '../../src/simulator/simulator-policy.js';
 import { BASIC, ORG_ID, START, fixtures, type TestApp } from '../helpers/test-app.js';
-import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type Received, trackNetwork } from './webhook-receiver.js';
+import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type Received, trackNetwork } from '../helpers/webhook-receiver.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -10,8 +10,8 @@
 // (webhook-retries.test.ts covers the schedule itself, a single 500/timeout/refusal and redelivery.)
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASIC, type TestApp } from '../helpers/test-app.js';
-import { FaultReceiver, type Fault } from './fault-receiver.js';
-import { advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type DeliveryDto, trackNetwork } from './webhook-receiver.js';
+import { FaultReceiver, type Fault } from '../helpers/fault-receiver.js';
+import { advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type DeliveryDto, trackNetwork } from '../helpers/webhook-receiver.js';
 
 const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** A short timeout keeps the suite fast; the 3 s default is exercised once, below. */

@@ -3,7 +3,7 @@
 // the network is awaited with the outbox's idle(), never with a sleep.
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, type TestApp } from '../helpers/test-app.js';
-import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, trackNetwork } from './webhook-receiver.js';
+import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, trackNetwork } from '../helpers/webhook-receiver.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];

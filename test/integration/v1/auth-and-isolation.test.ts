@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_KEY, BASIC, ORG_ID, basicAuth, makeTestApp } from '../../helpers/test-app.js';
-import { BEARER, PREFIXES, SECOND_ORG_ID, SECOND_ORG_KEY, expectedCode, twoOrgFixtures, validProduct } from './v1-helpers.js';
+import { BEARER, PREFIXES, SECOND_ORG_ID, SECOND_ORG_KEY, expectedCode, twoOrgFixtures, validProduct } from '../../helpers/v1-helpers.js';
 
 /** [name, Authorization header, message, the credential part that must never be echoed] */
 const CASES: Array<[string, string | undefined, string, string | undefined]> = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtures, makeTestApp } from '../../helpers/test-app.js';
-import { BEARER, PREFIXES, validProduct } from './v1-helpers.js';
+import { BEARER, PREFIXES, validProduct } from '../../helpers/v1-helpers.js';
 
 describe('GET /_emulator/categories', () => {
   it('lists the fixture categories in fixture order, with their default sustainability data', async () => {

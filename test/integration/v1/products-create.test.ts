@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { START, START_ISO, makeTestApp, type Api } from '../../helpers/test-app.js';
-import { BEARER, PREFIXES, expectedCode, validProduct } from './v1-helpers.js';
+import { BEARER, PREFIXES, expectedCode, validProduct } from '../../helpers/v1-helpers.js';
 
 const MiB = 1024 * 1024;
 

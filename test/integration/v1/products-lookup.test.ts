@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { START_ISO, makeTestApp } from '../../helpers/test-app.js';
-import { BEARER, PREFIXES, expectedCheckDigits, expectedCode, validProduct } from './v1-helpers.js';
+import { BEARER, PREFIXES, expectedCheckDigits, expectedCode, validProduct } from '../../helpers/v1-helpers.js';
 
 const COLDBREW = {
   svc_code: '101-COLDBREW330-73',

@@ -1,7 +1,7 @@
 // Shared by the v1 integration tests. The check digits are computed here independently of the
 // emulator (the whole number as a BigInt, letters expanded A=10 … Z=35).
-import { API_KEY, fixtures } from '../../helpers/test-app.js';
-import type { Fixtures } from '../../../src/store/fixtures.js';
+import { API_KEY, fixtures } from './test-app.js';
+import type { Fixtures } from '../../src/store/fixtures.js';
 
 export const PREFIXES = ['/api/v1', '/v1'] as const;
 export const BEARER = `Bearer ${API_KEY}`;

@@ -2,7 +2,7 @@
 // `api` of makeTestApp().
 import { expect } from 'vitest';
 import type { DomainEvent } from '../../src/domain/events.js';
-import { BASIC, type TestApp } from '../helpers/test-app.js';
+import { BASIC, type TestApp } from './test-app.js';
 
 export const SECOND = 1_000;
 export const MINUTE = 60_000;

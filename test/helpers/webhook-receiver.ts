@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import { BASIC, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { BASIC, makeTestApp, type TestApp } from './test-app.js';
 
 export interface Received {
   path: string;
