@@ -117,28 +117,18 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const media = new MediaLinks(config.publicUrl, ids.token(32), mediaFilesIn(MEDIA_DIR));
   const ctx: DomainContext = { store, clock, ids, bus, scheduler };
 
-  const organizations = new OrganizationsService(ctx);
   const meetings = new MeetingsService(ctx);
-  const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()));
   const recordings = new RecordingsService(ctx, media);
   const livestreams = new LivestreamsService(ctx);
-  const products = new ProductsService(ctx);
-  // Fixture products load per organization on every (re)load.
-  organizations.addSeeder((data, fixtureOrg) => products.seed(data, fixtureOrg.products));
   const sessions = new SessionsService(ctx, recordings, livestreams);
-  // A participant removed while in the meeting leaves it first (participantLeft; the session
-  // ends when it was the last one present, which arms the ALL_PEERS_LEFT stop).
-  participants.beforeRemove((p) => {
-    if (p.joinedAt !== null) sessions.leave(p.meetingId, p.id);
-  });
-  const simulator = new Simulator(bus, scheduler, recordings, livestreams, config.simulator);
-  organizations.onOrgReset((orgId) => scheduler.cancelWhere((job) => job.payload.orgId === orgId));
+  const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
+  const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
-  // Fixture webhooks load per organization on every (re)load.
-  organizations.addSeeder((data, fixtureOrg) => webhooks.seed(data, fixtureOrg.webhooks));
+  const simulator = new Simulator(bus, scheduler, recordings, livestreams, config.simulator);
   const webhookKey = keySlot(fixtures.webhook_signing_key, 'webhook_signing_key', ids, 'webhooks');
   const signer = new WebhookSigner(() => webhookKey.get());
   const fromConfig = configWebhooks(config.webhookUrls);
+  const requestScope = new RequestScope();
   const outbox = new Outbox({
     clock,
     scheduler,
@@ -150,10 +140,23 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     maxRecords: config.deliveryLogSize,
     resolveTarget: targetResolver(webhooks, fromConfig),
     // Links each delivery to the request that caused it (request journal).
-    onCreated: (d) => deps.requestScope.current()?.deliveries.push(d.id),
+    onCreated: (d) => requestScope.current()?.deliveries.push(d.id),
   });
   const dispatcher = new WebhookDispatcher(bus, webhooks, outbox, fromConfig, logger);
-  organizations.onOrgReset((orgId) => outbox.resetOrg(orgId));
+  // The one list of what an organization is made of: on a load or an organization's reset each
+  // member seeds its share of the document, and on a reset each drops what it holds outside the
+  // store first. Adding a resource means adding it here.
+  const organizations = new OrganizationsService(ctx, [
+    products,
+    webhooks,
+    meetings,
+    participants,
+    recordings,
+    livestreams,
+    // Pending lifecycle steps and webhook retries of the organization.
+    { resetOrg: (orgId) => scheduler.cancelWhere((job) => job.payload.orgId === orgId) },
+    outbox,
+  ]);
   const idsStart = ids.position();
   const journal = new RequestJournal(config.journalSize);
   const faults = new FaultRules();
@@ -169,11 +172,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       simulator,
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
-      resetVolatile: () => {
-        journal.reset();
-        faults.reset();
-        rateLimiter.reset();
-      },
+      // Observability and traffic shaping start afresh with every load.
+      volatile: [journal, faults, rateLimiter],
     },
     fixtures,
   );
@@ -202,7 +202,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     journal,
     faults,
     rateLimiter,
-    requestScope: new RequestScope(),
+    requestScope,
     sleep: realSleep,
     state,
     reset() {

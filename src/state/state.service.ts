@@ -29,7 +29,7 @@ export interface StateParts {
   outbox: Outbox;
   keys: { participantTokens: KeySlot; webhooks: KeySlot };
   /** Everything else that a load starts afresh (journal, faults, rate limiter). */
-  resetVolatile: () => void;
+  volatile: ReadonlyArray<{ reset(): void }>;
 }
 
 export type StateDocument = Fixtures;
@@ -38,15 +38,7 @@ export class StateService {
   constructor(
     private readonly parts: StateParts,
     private readonly baseline: Fixtures,
-  ) {
-    // Resources of a state document load with their organization (also on an org's reset).
-    parts.organizations.addSeeder((data, o) => {
-      for (const m of o.meetings ?? []) data.putMeeting(structuredClone(m));
-      for (const p of o.participants ?? []) data.putParticipant(structuredClone(p));
-      for (const r of o.recordings ?? []) data.putRecording(structuredClone(r));
-      for (const l of o.livestreams ?? []) data.putLivestream(structuredClone(l));
-    });
-  }
+  ) {}
 
   /** Back to the fixtures the emulator started with. */
   reset(): void {
@@ -74,7 +66,7 @@ export class StateService {
   /** Replaces all state with the document's. */
   load(doc: StateDocument, baseline = false): void {
     const { clock, ids, scheduler, outbox, simulator, organizations, keys } = this.parts;
-    this.parts.resetVolatile();
+    for (const part of this.parts.volatile) part.reset();
     clock.reset();
     ids.setPosition(this.parts.idsStart);
     scheduler.reset();

@@ -3,8 +3,10 @@ import { orgData, type DomainContext } from '../context.js';
 import type { Livestream, LivestreamState, LivestreamWireStatus, Meeting } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
 import { ACTIVE_LIVESTREAM_STATES, livestreamEventFor, transitionLivestream, type LivestreamEvent } from './livestream-machine.js';
+import type { OrgData } from '../../store/store.js';
+import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 
-export class LivestreamsService {
+export class LivestreamsService implements OrgMember {
   constructor(private readonly ctx: DomainContext) {}
 
   private meeting(orgId: string, meetingId: string): Meeting {
@@ -118,5 +120,10 @@ export class LivestreamsService {
   private publish(livestream: Livestream, previous: LivestreamState | null, at: number): void {
     const data = orgData(this.ctx, livestream.orgId);
     this.ctx.bus.publish({ type: 'livestream.statusChanged', at, org: data.org, meeting: this.meeting(livestream.orgId, livestream.meetingId), livestream, previous });
+  }
+
+  /** The livestreams a state document holds for the organization, as saved (OrgMember). */
+  seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
+    for (const item of fixtureOrg.livestreams ?? []) data.putLivestream(structuredClone(item));
   }
 }

@@ -2,6 +2,8 @@ import { errors } from '../../core/errors.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { Meeting, MeetingStatus, Region } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
+import type { OrgData } from '../../store/store.js';
+import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 
 export interface MeetingInput {
   title?: string | null;
@@ -37,7 +39,7 @@ function defined<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export class MeetingsService {
+export class MeetingsService implements OrgMember {
   constructor(private readonly ctx: DomainContext) {}
 
   create(orgId: string, input: MeetingInput): Meeting {
@@ -97,5 +99,10 @@ export class MeetingsService {
   /** Saves a meeting changed by another service (sessions). */
   save(meeting: Meeting): void {
     orgData(this.ctx, meeting.orgId).putMeeting(meeting);
+  }
+
+  /** The meetings a state document holds for the organization, as saved (OrgMember). */
+  seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
+    for (const item of fixtureOrg.meetings ?? []) data.putMeeting(structuredClone(item));
   }
 }

@@ -4,6 +4,7 @@ import type { Fixtures, PresetFixture } from '../../store/fixtures.js';
 import type { DomainContext } from '../context.js';
 import type { Organization, Preset } from '../models.js';
 import type { OrgData } from '../../store/store.js';
+import type { FixtureOrg, OrgMember } from './org-member.js';
 
 function sameSecret(a: string, b: string): boolean {
   // Hash first so the comparison is constant-time whatever the lengths.
@@ -16,26 +17,26 @@ export function presetFromFixture(p: PresetFixture): Preset {
   return { id: p.id, name: p.name, viewType: p.view_type, permissions: { ...p.permissions } };
 }
 
-export type OrgSeeder = (data: OrgData, fixtureOrg: Fixtures['organizations'][number]) => void;
-
 export class OrganizationsService {
   private byKey = new Map<string, string>();
   private readonly verified = new Set<string>();
   private defaultPresets: PresetFixture[] = [];
-  /** Other domains add their fixture data for each organization (products, ...). */
-  private readonly seeders: OrgSeeder[] = [];
-  /** Other pieces drop what they hold for an organization that is reset (jobs, deliveries). */
-  private readonly resetHooks: Array<(orgId: string) => void> = [];
   private fixtures: Fixtures | undefined;
 
-  constructor(private readonly ctx: DomainContext) {}
+  /**
+   * `members`: everything that seeds an organization from a document or holds state for it
+   * outside the store, in the order they run (see OrgMember).
+   */
+  constructor(
+    private readonly ctx: DomainContext,
+    private readonly members: readonly OrgMember[],
+  ) {}
 
-  addSeeder(seeder: OrgSeeder): void {
-    this.seeders.push(seeder);
-  }
-
-  onOrgReset(hook: (orgId: string) => void): void {
-    this.resetHooks.push(hook);
+  /** A fresh organization with its presets, then every member's share of the document. */
+  private addFromFixture(o: FixtureOrg): OrgData {
+    const data = this.addOrg({ id: o.id, name: o.name, apiKey: o.api_key }, o.presets ?? this.defaultPresets);
+    for (const m of this.members) m.seedOrg?.(data, o);
+    return data;
   }
 
   /**
@@ -53,10 +54,7 @@ export class OrganizationsService {
     for (const c of fixtures.categories) {
       store.categories.set(c.code, { code: c.code, label: c.label, carbonFootprint: c.carbon_footprint, certifications: [...c.certifications] });
     }
-    for (const o of fixtures.organizations) {
-      const data = this.addOrg({ id: o.id, name: o.name, apiKey: o.api_key }, o.presets ?? this.defaultPresets);
-      for (const seed of this.seeders) seed(data, o);
-    }
+    for (const o of fixtures.organizations) this.addFromFixture(o);
   }
 
   addOrg(org: Organization, presets: PresetFixture[]): OrgData {
@@ -81,16 +79,12 @@ export class OrganizationsService {
   reset(orgId: string): Organization | undefined {
     const current = this.ctx.store.org(orgId);
     if (!current) return undefined;
-    for (const hook of this.resetHooks) hook(orgId);
+    for (const m of this.members) m.resetOrg?.(orgId);
     this.ctx.store.orgs.delete(orgId);
     this.byKey.delete(current.org.apiKey);
     this.verified.clear();
     const fixtureOrg = this.fixtures?.organizations.find((o) => o.id === orgId);
-    if (fixtureOrg) {
-      const data = this.addOrg({ id: fixtureOrg.id, name: fixtureOrg.name, apiKey: fixtureOrg.api_key }, fixtureOrg.presets ?? this.defaultPresets);
-      for (const seed of this.seeders) seed(data, fixtureOrg);
-      return data.org;
-    }
+    if (fixtureOrg) return this.addFromFixture(fixtureOrg).org;
     const presets = [...current.presets.values()].map((p) => ({ id: p.id, name: p.name, view_type: p.viewType as PresetFixture['view_type'], permissions: p.permissions }));
     return this.addOrg(current.org, presets).org;
   }

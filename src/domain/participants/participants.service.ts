@@ -2,7 +2,10 @@ import { errors } from '../../core/errors.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { Meeting, Participant, Preset } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
+import type { SessionsService } from '../meetings/sessions.service.js';
 import type { ParticipantTokens } from './participant-tokens.js';
+import type { OrgData } from '../../store/store.js';
+import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 
 export interface ParticipantInput {
   name?: string | null;
@@ -16,12 +19,12 @@ export interface ParticipantWithToken {
   token: string;
 }
 
-export class ParticipantsService {
-  private readonly removeHooks: Array<(p: Participant) => void> = [];
-
+export class ParticipantsService implements OrgMember {
   constructor(
     private readonly ctx: DomainContext,
     readonly tokens: ParticipantTokens,
+    /** Scripted presence: a participant removed while in the meeting leaves it first. */
+    private readonly sessions: Pick<SessionsService, 'leave'>,
   ) {}
 
   private meeting(orgId: string, meetingId: string): Meeting {
@@ -90,14 +93,13 @@ export class ParticipantsService {
     return { participant: next, token: await this.tokenFor(next, now) };
   }
 
-  /** Other services act before a participant goes (sessions: one who is present leaves first). */
-  beforeRemove(hook: (p: Participant) => void): void {
-    this.removeHooks.push(hook);
-  }
-
+  /**
+   * One who is in the meeting leaves it first (participantLeft; when it was the last one
+   * present the session ends, which arms the ALL_PEERS_LEFT stop of its recordings).
+   */
   remove(orgId: string, meetingId: string, participantId: string): Participant {
     const p = this.get(orgId, meetingId, participantId);
-    for (const hook of this.removeHooks) hook(p);
+    if (p.joinedAt !== null) this.sessions.leave(p.meetingId, p.id);
     const removed = this.get(orgId, meetingId, participantId);
     orgData(this.ctx, orgId).deleteParticipant(removed);
     return removed;
@@ -118,5 +120,10 @@ export class ParticipantsService {
 
   private tokenFor(p: Participant, now: number): Promise<string> {
     return this.tokens.sign({ orgId: p.orgId, meetingId: p.meetingId, participantId: p.id, presetId: p.presetId }, now);
+  }
+
+  /** The participants a state document holds for the organization, as saved (OrgMember). */
+  seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
+    for (const item of fixtureOrg.participants ?? []) data.putParticipant(structuredClone(item));
   }
 }

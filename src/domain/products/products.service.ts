@@ -2,10 +2,11 @@
 // leaves open (code composition, limits, categories, sustainability) are emulator decisions,
 // documented in the README (CONTRACT §6).
 import { errors, isApiError } from '../../core/errors.js';
-import { FixtureError, type ProductFixture } from '../../store/fixtures.js';
+import { FixtureError } from '../../store/fixtures.js';
 import type { OrgData } from '../../store/store.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { Category, Product } from '../models.js';
+import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import { PRODUCT_ID_MAX, fullCode, normalizeProductId, parseProductCode, shortCode } from './product-code.js';
 import { CARBON_FOOTPRINT_ATTRIBUTE, effectiveSustainability, isCarbonFootprint, type Sustainability } from './sustainability.js';
 
@@ -39,7 +40,7 @@ function safeAttributes(attributes: Readonly<Record<string, string>> | undefined
   return out;
 }
 
-export class ProductsService {
+export class ProductsService implements OrgMember {
   constructor(private readonly ctx: DomainContext) {}
 
   /** Every category of the fixtures, in fixture order. */
@@ -71,10 +72,10 @@ export class ProductsService {
     return this.view(product);
   }
 
-  /** Seeder for OrganizationsService: the fixture products of one organization. */
-  seed(data: OrgData, products: readonly ProductFixture[]): void {
+  /** The organization's fixture products (OrgMember). */
+  seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
     const now = this.ctx.clock.now();
-    products.forEach((p, i) => {
+    fixtureOrg.products.forEach((p, i) => {
       const where = `organizations[${data.org.id}].products[${i}]`;
       try {
         const product = this.build(data.org.id, {

@@ -6,6 +6,8 @@ import type { MediaLinks } from '../media/media-links.js';
 import type { Meeting, ReasonCaller, Recording, RecordingStatus, StorageConfig } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
 import { ACTIVE_RECORDING_STATUSES, DOWNLOAD_URL_LIFETIME_MS, recordedMsAt, recordingEventFor, transitionRecording, type RecordingEvent } from './recording-machine.js';
+import type { OrgData } from '../../store/store.js';
+import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 
 export type Caller = ReasonCaller['caller'];
 export const SYSTEM_CALLER: Caller = { name: null, type: 'SYSTEM', user_id: null };
@@ -27,7 +29,7 @@ export interface RecordingQuery extends PageRequest {
 export const DEFAULT_MAX_SECONDS = 86_400;
 const MAX_SECONDS_JOB = 'recording.maxSeconds';
 
-export class RecordingsService {
+export class RecordingsService implements OrgMember {
   constructor(
     private readonly ctx: DomainContext,
     private readonly media: MediaLinks,
@@ -232,5 +234,10 @@ export class RecordingsService {
   private publish(recording: Recording, previous: RecordingStatus | null, at: number): void {
     const data = orgData(this.ctx, recording.orgId);
     this.ctx.bus.publish({ type: 'recording.statusChanged', at, org: data.org, meeting: this.meetingOf(recording), recording, previous });
+  }
+
+  /** The recordings a state document holds for the organization, as saved (OrgMember). */
+  seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
+    for (const item of fixtureOrg.recordings ?? []) data.putRecording(structuredClone(item));
   }
 }

@@ -1,10 +1,10 @@
 // Webhook registrations, per organization (CONTRACT §5): create, list, fetch, replace, update,
 // delete. Who receives an event is decided here too (`subscribers`); sending is the outbox's job.
 import { errors } from '../../core/errors.js';
-import type { WebhookFixture } from '../../store/fixtures.js';
 import type { OrgData } from '../../store/store.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { Webhook, WebhookEventName } from '../models.js';
+import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, wantsEvent } from './webhook-rules.js';
 
 export interface WebhookInput {
@@ -16,7 +16,7 @@ export interface WebhookInput {
 
 export type WebhookPatch = Partial<WebhookInput>;
 
-export class WebhooksService {
+export class WebhooksService implements OrgMember {
   constructor(private readonly ctx: DomainContext) {}
 
   create(orgId: string, input: WebhookInput): Webhook {
@@ -80,10 +80,10 @@ export class WebhooksService {
     return out;
   }
 
-  /** Organization seeder: the fixture's webhooks (validated by the fixtures schema). */
-  seed(data: OrgData, fixtures: WebhookFixture[] | undefined): void {
+  /** The organization's fixture webhooks, validated by the fixtures schema (OrgMember). */
+  seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
     const now = this.ctx.clock.now();
-    for (const f of fixtures ?? []) {
+    for (const f of fixtureOrg.webhooks ?? []) {
       const webhook: Webhook = {
         id: f.id ?? this.ctx.ids.uuid(),
         orgId: data.org.id,
