@@ -1,9 +1,9 @@
 // One options table feeds the command-line flags, the environment variables, the defaults and
 // `--help`. parseConfig turns argv + env into a frozen, typed Config or a one-line reason.
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { PACKAGE_ROOT } from './core/package-info.js';
 
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '..' : '.');
+export { PACKAGE_ROOT };
 export const DEFAULT_FIXTURES = path.join(PACKAGE_ROOT, 'fixtures', 'default.json');
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
