@@ -1,6 +1,7 @@
 // One options table feeds the command-line flags, the environment variables, the defaults and
 // `--help`. parseConfig turns argv + env into a frozen, typed Config or a one-line reason.
 import path from 'node:path';
+import { isoInstant } from './core/iso-time.js';
 import { PACKAGE_ROOT } from './core/package-info.js';
 
 export { PACKAGE_ROOT };
@@ -56,18 +57,10 @@ function int(min: number, max: number) {
   };
 }
 
-/**
- * A zone is required: without one Date.parse reads local time, and the same flag would start
- * the clock at different instants on different machines. Impossible dates (02-30) are refused
- * rather than rolled over into the next month.
- */
+/** The rule the control API applies to a time (core/iso-time.ts), so both accept the same strings. */
 function isoTime(raw: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.exec(raw);
-  const ms = Date.parse(raw);
-  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-  const real = day !== undefined && day.getUTCFullYear() === Number(m![1]) && day.getUTCMonth() === Number(m![2]) - 1 && day.getUTCDate() === Number(m![3]);
-  if (!real || Number.isNaN(ms)) throw new ConfigError(`must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "${raw}"`);
-  return ms;
+  if (!isoInstant.safeParse(raw).success) throw new ConfigError(`must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "${raw}"`);
+  return Date.parse(raw);
 }
 
 function httpUrl(raw: string): string {

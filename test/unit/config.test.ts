@@ -37,6 +37,10 @@ describe('defaults', () => {
     expect(ok(['--clock', 'manual', '--start-time', '2030-05-01T12:00:00Z']).startTime).toBe(Date.parse('2030-05-01T12:00:00Z'));
   });
 
+  it('--start-time takes a zone offset', () => {
+    expect(ok(['--start-time', '2026-01-01T01:00:00+01:00']).startTime).toBe(Date.parse('2026-01-01T00:00:00Z'));
+  });
+
   it('the config is frozen', () => {
     expect(Object.isFrozen(ok([]))).toBe(true);
   });
@@ -122,6 +126,9 @@ describe('bad values stop with a one-line reason', () => {
     ['--start-time', '2026-01-01T00:00:00', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01T00:00:00"'],
     ['--start-time', '2026-02-30T00:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-02-30T00:00:00Z"'],
     ['--start-time', '2026-13-01T00:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-13-01T00:00:00Z"'],
+    // the rule of PUT /_emulator/clock: seconds are required, T and Z are upper case
+    ['--start-time', '2026-01-01T00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01T00:00Z"'],
+    ['--start-time', '2026-01-01t00:00:00z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01t00:00:00z"'],
     ['--start-time', '2026-01-01T25:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01T25:00:00Z"'],
     ['--time-scale', '0', '--time-scale must be a positive number, got "0"'],
     ['--time-scale', '-2', '--time-scale must be a positive number, got "-2"'],
