@@ -17,7 +17,13 @@ export interface Config {
   startTime: number | undefined;
   timeScale: number;
   seed: string | undefined;
+  /** Base of every URL handed out: --public-url, or derived from host and port. */
   publicUrl: string;
+  /**
+   * Whether publicUrl was given (--public-url, EMULATOR_PUBLIC_URL, an override) rather than
+   * derived: a derived one follows the port picked at listen time (see withListenPort).
+   */
+  publicUrlGiven: boolean;
   logLevel: LogLevel;
   /** Webhooks from configuration: subscribed to every event of every organization. */
   webhookUrls: readonly string[];
@@ -109,7 +115,7 @@ function positiveNumber(raw: string): number {
   return n;
 }
 
-export const OPTIONS: { [K in Key]: Option<K> }[Key][] = [
+export const OPTIONS: { [K in Exclude<Key, 'publicUrlGiven'>]: Option<K> }[Exclude<Key, 'publicUrlGiven'>][] = [
   { key: 'port', flag: '--port', env: 'PORT', defaultText: '4700', description: 'Port to listen on (0 picks a free port).', parse: int(0, 65535) },
   { key: 'host', flag: '--host', env: 'HOST', defaultText: '127.0.0.1', description: 'Interface to listen on (0.0.0.0 in a container).', parse: nonEmpty },
   { key: 'fixtures', flag: '--fixtures', env: 'EMULATOR_FIXTURES', defaultText: 'fixtures/default.json (bundled)', description: 'Fixtures file: organizations, presets, categories, sample data.', parse: nonEmpty },
@@ -160,9 +166,20 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     stateSaveInterval: 30,
     simulator: 'auto',
     ...overrides,
+    // A config spread into new overrides keeps its answer; a new non-empty URL counts as given.
+    publicUrlGiven: Boolean(overrides.publicUrl) && overrides.publicUrlGiven !== false,
   };
   if (!base.publicUrl) base.publicUrl = `http://${urlHost(base.host)}:${base.port}`;
   return Object.freeze(base);
+}
+
+/**
+ * The config once the server listens on `port` (which differs from config.port when that was 0):
+ * a public URL derived from the port follows it; one that was given stays as it was.
+ */
+export function withListenPort(config: Config, port: number): Config {
+  if (port === config.port) return config;
+  return config.publicUrlGiven ? defaultConfig({ ...config, port }) : defaultConfig({ ...config, port, publicUrl: '' });
 }
 
 /** A reason is one line: control characters in echoed values are shown escaped. */
