@@ -20,7 +20,7 @@ export { buildDeps, type Deps } from './container.js';
 export { defaultConfig, parseConfig, type Config } from './config.js';
 export type { Fixtures } from './store/fixtures.js';
 
-export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime'>> {
+export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven'>> {
   /** A fixtures file path or an already-built fixtures object. Default: the bundled fixtures. */
   fixtures?: string | Fixtures;
   /** Where the clock starts (ISO or epoch ms). Manual clocks default to 2026-01-01T00:00:00Z. */
