@@ -38,8 +38,10 @@ export interface Config {
 }
 
 type Key = keyof Config;
+/** The keys an option sets; the others are derived from them. */
+type OptionKey = Exclude<Key, 'publicUrlGiven'>;
 
-interface Option<K extends Key> {
+interface Option<K extends OptionKey> {
   key: K;
   flag: string;
   env: string;
@@ -115,7 +117,7 @@ function positiveNumber(raw: string): number {
   return n;
 }
 
-export const OPTIONS: { [K in Exclude<Key, 'publicUrlGiven'>]: Option<K> }[Exclude<Key, 'publicUrlGiven'>][] = [
+export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
   { key: 'port', flag: '--port', env: 'PORT', defaultText: '4700', description: 'Port to listen on (0 picks a free port).', parse: int(0, 65535) },
   { key: 'host', flag: '--host', env: 'HOST', defaultText: '127.0.0.1', description: 'Interface to listen on (0.0.0.0 in a container).', parse: nonEmpty },
   { key: 'fixtures', flag: '--fixtures', env: 'EMULATOR_FIXTURES', defaultText: 'fixtures/default.json (bundled)', description: 'Fixtures file: organizations, presets, categories, sample data.', parse: nonEmpty },
