@@ -1,9 +1,10 @@
 // One options table feeds the command-line flags, the environment variables, the defaults and
 // `--help`. parseConfig turns argv + env into a frozen, typed Config or a one-line reason.
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { isoInstant } from './core/iso-time.js';
+import { PACKAGE_ROOT } from './core/package-info.js';
 
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '..' : '.');
+export { PACKAGE_ROOT };
 export const DEFAULT_FIXTURES = path.join(PACKAGE_ROOT, 'fixtures', 'default.json');
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -16,7 +17,13 @@ export interface Config {
   startTime: number | undefined;
   timeScale: number;
   seed: string | undefined;
+  /** Base of every URL handed out: --public-url, or derived from host and port. */
   publicUrl: string;
+  /**
+   * Whether publicUrl was given (--public-url, EMULATOR_PUBLIC_URL, an override) rather than
+   * derived: a derived one follows the port picked at listen time (see withListenPort).
+   */
+  publicUrlGiven: boolean;
   logLevel: LogLevel;
   /** Webhooks from configuration: subscribed to every event of every organization. */
   webhookUrls: readonly string[];
@@ -31,8 +38,10 @@ export interface Config {
 }
 
 type Key = keyof Config;
+/** The keys an option sets; the others are derived from them. */
+type OptionKey = Exclude<Key, 'publicUrlGiven'>;
 
-interface Option<K extends Key> {
+interface Option<K extends OptionKey> {
   key: K;
   flag: string;
   env: string;
@@ -56,18 +65,10 @@ function int(min: number, max: number) {
   };
 }
 
-/**
- * A zone is required: without one Date.parse reads local time, and the same flag would start
- * the clock at different instants on different machines. Impossible dates (02-30) are refused
- * rather than rolled over into the next month.
- */
+/** The rule the control API applies to a time (core/iso-time.ts), so both accept the same strings. */
 function isoTime(raw: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.exec(raw);
-  const ms = Date.parse(raw);
-  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-  const real = day !== undefined && day.getUTCFullYear() === Number(m![1]) && day.getUTCMonth() === Number(m![2]) - 1 && day.getUTCDate() === Number(m![3]);
-  if (!real || Number.isNaN(ms)) throw new ConfigError(`must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "${raw}"`);
-  return ms;
+  if (!isoInstant.safeParse(raw).success) throw new ConfigError(`must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "${raw}"`);
+  return Date.parse(raw);
 }
 
 function httpUrl(raw: string): string {
@@ -116,7 +117,7 @@ function positiveNumber(raw: string): number {
   return n;
 }
 
-export const OPTIONS: { [K in Key]: Option<K> }[Key][] = [
+export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
   { key: 'port', flag: '--port', env: 'PORT', defaultText: '4700', description: 'Port to listen on (0 picks a free port).', parse: int(0, 65535) },
   { key: 'host', flag: '--host', env: 'HOST', defaultText: '127.0.0.1', description: 'Interface to listen on (0.0.0.0 in a container).', parse: nonEmpty },
   { key: 'fixtures', flag: '--fixtures', env: 'EMULATOR_FIXTURES', defaultText: 'fixtures/default.json (bundled)', description: 'Fixtures file: organizations, presets, categories, sample data.', parse: nonEmpty },
@@ -167,9 +168,20 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     stateSaveInterval: 30,
     simulator: 'auto',
     ...overrides,
+    // A config spread into new overrides keeps its answer; a new non-empty URL counts as given.
+    publicUrlGiven: Boolean(overrides.publicUrl) && overrides.publicUrlGiven !== false,
   };
   if (!base.publicUrl) base.publicUrl = `http://${urlHost(base.host)}:${base.port}`;
   return Object.freeze(base);
+}
+
+/**
+ * The config once the server listens on `port` (which differs from config.port when that was 0):
+ * a public URL derived from the port follows it; one that was given stays as it was.
+ */
+export function withListenPort(config: Config, port: number): Config {
+  if (port === config.port) return config;
+  return config.publicUrlGiven ? defaultConfig({ ...config, port }) : defaultConfig({ ...config, port, publicUrl: '' });
 }
 
 /** A reason is one line: control characters in echoed values are shown escaped. */

@@ -43,7 +43,8 @@ export interface Deps {
   store: Store;
   logger: Logger;
   fixtures: Fixtures;
-  keys: { participantTokens: SigningKey; webhooks: SigningKey };
+  /** The signing keys, made on first use; `warm()` makes both now (before a state save). */
+  keys: { participantTokens: SigningKey; webhooks: SigningKey; warm(): void };
   media: MediaLinks;
   simulator: Simulator;
   services: {
@@ -193,6 +194,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       },
       get webhooks() {
         return webhookKey.get();
+      },
+      warm() {
+        tokenKey.warm();
+        webhookKey.warm();
       },
     },
     media,

@@ -4,13 +4,10 @@
 //   await fetch(`${emu.url}/v2/meetings`, { method: 'POST', headers: { authorization: emu.authHeader } });
 //   await emu.advance(5_000);                      // runs every job that falls due
 //   await emu.close();
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
 import { defaultConfig, DEFAULT_MANUAL_START, type Config } from './config.js';
-import { buildDeps, type Deps } from './container.js';
-import { RealTimeDriver } from './core/scheduler.js';
+import type { Deps } from './container.js';
 import { silentLogger, createLogger } from './logger.js';
+import { listenEmulator } from './runtime.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
 import { deliveryDto } from './http/control/deliveries.routes.js';
 import type { DeliveryFilter } from './webhooks/outbox.js';
@@ -23,7 +20,7 @@ export { buildDeps, type Deps } from './container.js';
 export { defaultConfig, parseConfig, type Config } from './config.js';
 export type { Fixtures } from './store/fixtures.js';
 
-export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime'>> {
+export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven'>> {
   /** A fixtures file path or an already-built fixtures object. Default: the bundled fixtures. */
   fixtures?: string | Fixtures;
   /** Where the clock starts (ISO or epoch ms). Manual clocks default to 2026-01-01T00:00:00Z. */
@@ -51,10 +48,15 @@ export interface RunningEmulator {
   deliveries(filter?: DeliveryFilter): Promise<DeliveryView[]>;
   /** The internals, for advanced use (services, store, scheduler). */
   deps: Deps;
+  /**
+   * Shuts down as the command line does on SIGTERM (README, "Shutdown"): requests and webhook
+   * attempts in flight get a grace period, attempts cut off are recorded as interrupted, the
+   * state file (when one is set) is saved, and every connection is closed.
+   */
   close(): Promise<void>;
 }
 
-function toConfig(options: StartOptions, port: number): { config: Config; fixtures: Fixtures } {
+function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures } {
   const { fixtures: fx, startTime, ...rest } = options;
   const fixtures = typeof fx === 'object' ? parseFixtures(fx, 'startEmulator({ fixtures })') : loadFixturesFile(fx ?? defaultConfig().fixtures);
   const clock = rest.clock ?? 'manual';
@@ -63,8 +65,10 @@ function toConfig(options: StartOptions, port: number): { config: Config; fixtur
   const config = defaultConfig({
     logLevel: 'silent',
     ...rest,
+    // A free port on the loopback interface unless told otherwise.
+    host: rest.host ?? '127.0.0.1',
+    port: rest.port ?? 0,
     clock,
-    port,
     startTime: start ?? (clock === 'manual' ? DEFAULT_MANUAL_START : undefined),
     fixtures: typeof fx === 'string' ? fx : defaultConfig().fixtures,
   });
@@ -72,22 +76,12 @@ function toConfig(options: StartOptions, port: number): { config: Config; fixtur
 }
 
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
-  const server: Server = createServer();
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const { config, fixtures } = toConfig({ ...options, host }, port);
-  const deps = buildDeps(config, { fixtures, logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel) });
-  server.on('request', createApp(deps));
-  const driver = new RealTimeDriver(deps.scheduler, deps.clock);
-  driver.start();
+  const { config, fixtures } = toConfig(options);
+  const { deps, url, close } = await listenEmulator(config, { fixtures, logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel) });
 
   const org = fixtures.organizations[0]!;
   return {
-    url: config.publicUrl,
+    url,
     orgId: org.id,
     apiKey: org.api_key,
     authHeader: `Basic ${Buffer.from(`${org.id}:${org.api_key}`).toString('base64')}`,
@@ -109,13 +103,6 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
       await deps.webhooks.outbox.idle();
       return deps.webhooks.outbox.list(filter).items.map(deliveryDto);
     },
-    async close() {
-      driver.stop();
-      deps.webhooks.outbox.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+    close,
   };
 }

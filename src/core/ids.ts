@@ -3,7 +3,7 @@
 // reproducible, so two runs with the same requests answer byte-identical bodies).
 import { createHash, generateKeyPairSync, randomFillSync, type KeyObject } from 'node:crypto';
 import { customAlphabet, customRandom } from 'nanoid';
-import { v4 as uuidv4 } from 'uuid';
+import { v4 as uuidv4, v5 as uuidv5 } from 'uuid';
 import { flat } from './strings.js';
 import { deterministicRsaKey } from './rsa-keygen.js';
 
@@ -141,6 +141,14 @@ export class SeededIds implements IdGenerator {
     keyCache.set(cacheKey, key);
     return key;
   }
+}
+
+/**
+ * A name-based (version 5) UUID: the same namespace and name always give the same id, whatever
+ * the seed. For things that have a natural identity but no registration to draw an id at.
+ */
+export function nameBasedUuid(namespace: string, name: string): string {
+  return flat(uuidv5(name, namespace));
 }
 
 export function createIdGenerator(seed: string | undefined): IdGenerator {

@@ -42,6 +42,11 @@ export class KeySlot {
     return this.key;
   }
 
+  /** Makes the key now, when it is not made yet: for a moment when the cost is better paid early. */
+  warm(): void {
+    this.get();
+  }
+
   set(key: SigningKey | undefined): void {
     this.key = key;
   }

@@ -1,6 +1,7 @@
 // The served OpenAPI 3.1 document, produced from the same route declarations and zod schemas
 // that validate requests (STYLE habit 8).
 import { z } from 'zod';
+import { VERSION } from '../core/package-info.js';
 import { controlErrorSchema, v1ErrorSchema } from './errors.js';
 import type { AnyRoute, Api } from './route.js';
 import { v2ErrorSchema } from './v2/schemas.js';
@@ -113,7 +114,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
     openapi: '3.1.0',
     info: {
       title: 'Meetings emulator',
-      version: '0.1.0',
+      version: VERSION,
       description: 'Local emulator of the meetings (v2) and product registry (v1) APIs, with its control API under /_emulator.',
     },
     servers: [{ url: serverUrl }],

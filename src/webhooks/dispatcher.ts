@@ -1,7 +1,7 @@
 // Domain events → deliveries. Subscribes to the bus; for each event that maps to a webhook
 // event, one delivery per receiving webhook: the organization's enabled webhooks subscribed to
 // it (creation order), then the webhooks from configuration (every event, every organization).
-import { createHash } from 'node:crypto';
+import { nameBasedUuid } from '../core/ids.js';
 import type { DomainEvent, DomainEventBus } from '../domain/events.js';
 import type { WebhooksService } from '../domain/webhooks/webhooks.service.js';
 import type { Logger } from '../logger.js';
@@ -15,17 +15,15 @@ export interface ConfigWebhook {
   url: string;
 }
 
+/** The UUID namespace of the config webhooks' ids (a fixed value: changing it changes every id). */
+const CONFIG_WEBHOOK_NAMESPACE = '4b0f2a6e-8c1d-4e57-9a3b-d2f6c7e81a05';
+
 /**
- * Config webhooks have no registration, so their id (the `dyte-webhook-id` header) is derived
- * from their position and URL: the same command line gives the same ids (UUID layout, version 8).
+ * Config webhooks have no registration, so their id (the `dyte-webhook-id` header) is a
+ * name-based UUID of their position and URL: the same command line gives the same ids.
  */
 export function configWebhooks(urls: readonly string[]): ConfigWebhook[] {
-  return urls.map((url, i) => {
-    const hex = createHash('sha256').update(`config-webhook:${i}:${url}`).digest('hex');
-    const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-    const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-    return { id, name: `config webhook ${i + 1}`, url };
-  });
+  return urls.map((url, i) => ({ id: nameBasedUuid(CONFIG_WEBHOOK_NAMESPACE, `${i}:${url}`), name: `config webhook ${i + 1}`, url }));
 }
 
 /**

@@ -16,6 +16,7 @@
 import { realNow } from '../core/clock.js';
 import type { Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
+import { VERSION } from '../core/package-info.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Scheduler } from '../core/scheduler.js';
 import type { WebhookEventName } from '../domain/models.js';
@@ -27,7 +28,7 @@ import type { WebhookTransport } from './transport.js';
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000] as const;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 3_000;
 export const DEFAULT_DELIVERY_LOG_SIZE = 10_000;
-export const WEBHOOK_USER_AGENT = 'meetings-emulator-webhooks/0.1.0 (+local emulator)';
+export const WEBHOOK_USER_AGENT = `meetings-emulator-webhooks/${VERSION} (+local emulator)`;
 export const RETRY_JOB = 'webhook.retry';
 export const INTERRUPTED_ERROR = 'Interrupted: the emulator shut down before the receiver answered';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIXTURES, DEFAULT_MANUAL_START, OPTIONS, defaultConfig, helpText, parseConfig, type Config } from '../../src/config.js';
+import { DEFAULT_FIXTURES, DEFAULT_MANUAL_START, OPTIONS, defaultConfig, helpText, parseConfig, withListenPort, type Config } from '../../src/config.js';
 
 function ok(argv: string[], env: Record<string, string> = {}): Config {
   const r = parseConfig(argv, env);
@@ -37,6 +37,10 @@ describe('defaults', () => {
     expect(ok(['--clock', 'manual', '--start-time', '2030-05-01T12:00:00Z']).startTime).toBe(Date.parse('2030-05-01T12:00:00Z'));
   });
 
+  it('--start-time takes a zone offset', () => {
+    expect(ok(['--start-time', '2026-01-01T01:00:00+01:00']).startTime).toBe(Date.parse('2026-01-01T00:00:00Z'));
+  });
+
   it('the config is frozen', () => {
     expect(Object.isFrozen(ok([]))).toBe(true);
   });
@@ -51,6 +55,31 @@ describe('defaults', () => {
     const c = ok(argv);
     expect(c.publicUrl).toBe(url);
     expect(() => new URL(c.publicUrl)).not.toThrow();
+  });
+});
+
+describe('the port picked at listen time (--port 0)', () => {
+  it('a derived public URL follows it', () => {
+    const c = withListenPort(ok(['--port', '0']), 53_211);
+    expect(c).toMatchObject({ port: 53_211, publicUrl: 'http://127.0.0.1:53211', publicUrlGiven: false });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it.each([
+    ['the flag', ['--port', '0', '--public-url', 'https://meet.example.com'], {}],
+    ['the env var', ['--port', '0'], { EMULATOR_PUBLIC_URL: 'https://meet.example.com' }],
+  ])('a public URL given by %s stays', (_source, argv, env) => {
+    const c = withListenPort(ok(argv, env), 53_211);
+    expect(c).toMatchObject({ port: 53_211, publicUrl: 'https://meet.example.com', publicUrlGiven: true });
+  });
+
+  it('an empty EMULATOR_PUBLIC_URL is no public URL', () => {
+    expect(withListenPort(ok(['--port', '0'], { EMULATOR_PUBLIC_URL: '' }), 53_211).publicUrl).toBe('http://127.0.0.1:53211');
+  });
+
+  it('a config spread into new overrides keeps whether its public URL was given', () => {
+    expect(defaultConfig({ ...defaultConfig(), clock: 'manual' }).publicUrlGiven).toBe(false);
+    expect(defaultConfig({ ...defaultConfig({ publicUrl: 'http://e.test' }), clock: 'manual' }).publicUrlGiven).toBe(true);
   });
 });
 
@@ -122,6 +151,9 @@ describe('bad values stop with a one-line reason', () => {
     ['--start-time', '2026-01-01T00:00:00', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01T00:00:00"'],
     ['--start-time', '2026-02-30T00:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-02-30T00:00:00Z"'],
     ['--start-time', '2026-13-01T00:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-13-01T00:00:00Z"'],
+    // the rule of PUT /_emulator/clock: seconds are required, T and Z are upper case
+    ['--start-time', '2026-01-01T00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01T00:00Z"'],
+    ['--start-time', '2026-01-01t00:00:00z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01t00:00:00z"'],
     ['--start-time', '2026-01-01T25:00:00Z', '--start-time must be an ISO 8601 time with a zone, such as 2026-01-01T00:00:00Z, got "2026-01-01T25:00:00Z"'],
     ['--time-scale', '0', '--time-scale must be a positive number, got "0"'],
     ['--time-scale', '-2', '--time-scale must be a positive number, got "-2"'],

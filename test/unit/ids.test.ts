@@ -1,6 +1,6 @@
 import { createPublicKey, sign, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { RandomIds, SeededIds, createIdGenerator, type IdGenerator } from '../../src/core/ids.js';
+import { RandomIds, SeededIds, createIdGenerator, nameBasedUuid, type IdGenerator } from '../../src/core/ids.js';
 import { deterministicRsaKey } from '../../src/core/rsa-keygen.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
 
@@ -177,5 +177,18 @@ describe('RandomIds', () => {
     }
     expect(seen.size).toBe(1_000);
     expect(ids.position()).toBe(1_000);
+  });
+});
+
+describe('nameBasedUuid', () => {
+  it('is the version 5 UUID of RFC 9562 (DNS namespace, "www.example.com")', () => {
+    expect(nameBasedUuid('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+  });
+
+  it('depends on the namespace and the name only', () => {
+    const ns = '4b0f2a6e-8c1d-4e57-9a3b-d2f6c7e81a05';
+    expect(nameBasedUuid(ns, 'a')).toBe(nameBasedUuid(ns, 'a'));
+    expect(nameBasedUuid(ns, 'a')).not.toBe(nameBasedUuid(ns, 'b'));
+    expect(nameBasedUuid('6ba7b811-9dad-11d1-80b4-00c04fd430c8', 'a')).not.toBe(nameBasedUuid(ns, 'a'));
   });
 });

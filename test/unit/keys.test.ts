@@ -2,7 +2,7 @@ import { createPublicKey, sign, verify } from 'node:crypto';
 import { calculateJwkThumbprint, importJWK, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { SeededIds } from '../../src/core/ids.js';
-import { signingKeyFrom } from '../../src/core/keys.js';
+import { KeySlot, signingKeyFrom } from '../../src/core/keys.js';
 
 const privateKey = new SeededIds('keys-test').rsaKey('participant-tokens');
 const key = signingKeyFrom(privateKey);
@@ -50,5 +50,34 @@ describe('signingKeyFrom', () => {
     expect(other.kid).not.toBe(key.kid);
     const data = Buffer.from('hello');
     expect(verify('sha256', data, key.publicKey, sign('sha256', data, other.privateKey))).toBe(false);
+  });
+});
+
+describe('KeySlot', () => {
+  it('makes its key on first use, once: warm() is that first use, made early', () => {
+    let made = 0;
+    const slot = new KeySlot(() => {
+      made += 1;
+      return key;
+    });
+    expect(made).toBe(0);
+    slot.warm();
+    expect(made).toBe(1);
+    expect(slot.get()).toBe(key);
+    slot.warm();
+    expect(made).toBe(1);
+  });
+
+  it('warm() keeps a key that was set', () => {
+    let made = 0;
+    const slot = new KeySlot(() => {
+      made += 1;
+      return key;
+    });
+    const other = signingKeyFrom(new SeededIds('keys-test').rsaKey('webhooks'));
+    slot.set(other);
+    slot.warm();
+    expect(made).toBe(0);
+    expect(slot.get()).toBe(other);
   });
 });

@@ -57,7 +57,7 @@ describe('config webhooks', () => {
     expect(again).toEqual(a);
     expect(a.map((w) => w.url)).toEqual(['http://a.test/', 'http://b.test/']);
     expect(a.map((w) => w.name)).toEqual(['config webhook 1', 'config webhook 2']);
-    for (const w of a) expect(w.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const w of a) expect(w.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(a[0]!.id).not.toBe(a[1]!.id);
     expect(configWebhooks(['http://b.test/'])[0]!.id).not.toBe(a[1]!.id);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toIso } from '../../core/clock.js';
+import { isoInstant } from '../../core/iso-time.js';
 import { errors } from '../../core/errors.js';
 import type { Deps } from '../../container.js';
 import { route } from '../route.js';
@@ -45,7 +46,7 @@ export const clockRoutes = [
     auth: 'none',
     tag: 'Control: clock',
     summary: 'Set the clock to a later time (forward only), running every job that falls due',
-    body: z.object({ now: z.iso.datetime({ offset: true }) }),
+    body: z.object({ now: isoInstant }),
     responses: { 200: { description: 'The new time and how many jobs ran', schema: advanceResultSchema } },
     handler: ({ deps, body }) => {
       const target = Date.parse(body.now);

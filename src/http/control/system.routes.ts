@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toIso } from '../../core/clock.js';
+import { VERSION } from '../../core/package-info.js';
 import { route } from '../route.js';
 
 const healthSchema = z.object({
@@ -8,8 +9,6 @@ const healthSchema = z.object({
   clock: z.object({ now: z.string(), mode: z.enum(['real', 'manual']) }),
   organizations: z.number().int(),
 });
-
-export const VERSION = '0.1.0';
 
 export const systemRoutes = [
   route({

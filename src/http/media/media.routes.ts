@@ -5,7 +5,7 @@
 // The handlers write the bytes themselves and return undefined (see route.ts). Errors are
 // ApiErrors like everywhere else; the error renderer gives /media the control shape.
 import { readFile } from 'node:fs/promises';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { toIso } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
@@ -14,7 +14,7 @@ import { livePlaylist, liveSegmentAt, segmentIndexOf } from '../../domain/media/
 import { liveMsAt } from '../../domain/livestreams/livestream-machine.js';
 import type { Livestream } from '../../domain/models.js';
 import { route } from '../route.js';
-import { parseRange } from './range.js';
+import { byteRange } from './range.js';
 
 const TAG = 'Media';
 
@@ -38,9 +38,9 @@ function commonHeaders(res: Response): void {
 }
 
 /** Sends a whole file or the one byte range asked for. */
-async function sendFile(res: Response, rangeHeader: string | undefined, file: string, contentType: string, downloadName: string): Promise<undefined> {
+async function sendFile(req: Request, res: Response, file: string, contentType: string, downloadName: string): Promise<undefined> {
   const bytes = await readFile(file);
-  const range = parseRange(rangeHeader, bytes.length);
+  const range = byteRange(req, bytes.length);
   if (range.kind === 'unsatisfiable') throw errors.rangeNotSatisfiable(bytes.length);
   commonHeaders(res);
   res.setHeader('content-type', contentType);
@@ -91,7 +91,7 @@ export const mediaRoutes = [
       const { media } = deps;
       checkLink(deps, media.recordingVideoPath(params.recording_id, `${params.file}.mp4`), query);
       deps.services.recordings.locate(params.recording_id);
-      return sendFile(res, req.headers.range, media.files.video.file, media.files.video.contentType, `${params.file}.mp4`);
+      return sendFile(req, res, media.files.video.file, media.files.video.contentType, `${params.file}.mp4`);
     },
   }),
   route({
@@ -114,7 +114,7 @@ export const mediaRoutes = [
       // recordingAudioPath derives the .m4a name from the recording's .mp4 output file name.
       checkLink(deps, media.recordingAudioPath(params.recording_id, `${params.file}.mp4`), query);
       deps.services.recordings.locate(params.recording_id);
-      return sendFile(res, req.headers.range, media.files.audio.file, media.files.audio.contentType, `${params.file}.m4a`);
+      return sendFile(req, res, media.files.audio.file, media.files.audio.contentType, `${params.file}.m4a`);
     },
   }),
   route({
@@ -162,7 +162,7 @@ export const mediaRoutes = [
       if (hls.length === 0 || seq > liveSegmentAt(hls, liveMsAt(l, deps.clock.now()))) {
         throw errors.notFoundMessage(`Segment ${seq} of livestream ${l.id} does not exist yet`);
       }
-      return sendFile(res, req.headers.range, hls[segmentIndexOf(hls, seq)]!.file, 'video/mp2t', `${seq}.ts`);
+      return sendFile(req, res, hls[segmentIndexOf(hls, seq)]!.file, 'video/mp2t', `${seq}.ts`);
     },
   }),
 ];

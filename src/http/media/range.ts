@@ -1,24 +1,31 @@
 // HTTP Range (RFC 9110 §14) for the media routes: browsers seek in a video with
 // `Range: bytes=a-b`. One range is honoured; several ranges or a malformed header are ignored
 // (the whole file is sent, as the RFC allows); a range that starts past the end is 416.
+//
+// Express's req.range (the range-parser package) reads the header. Where range-parser and the
+// RFC part ways, the RFC wins, and this file says so:
+// - several ranges: range-parser keeps the satisfiable ones of the list; we send the whole file;
+// - another unit than bytes: range-parser still parses it; we ignore the header;
+// - range-parser answers "unsatisfiable" (-1) for two range-specs that are not: one whose last
+//   byte is before its first (`bytes=9-5`) is invalid, so the header is ignored (§14.1.1), and a
+//   suffix longer than the file (`bytes=-50000`) means the whole file (§14.1.3).
+import type { Request } from 'express';
 
 export type RangeResult = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
-export function parseRange(header: string | undefined, size: number): RangeResult {
-  if (header === undefined) return { kind: 'full' };
-  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!m || (m[1] === '' && m[2] === '')) return { kind: 'full' };
-  const [, a, b] = m as unknown as [string, string, string];
-  if (a === '') {
-    // Suffix range: the last n bytes.
-    const n = Number(b);
-    if (n === 0 || size === 0) return { kind: 'unsatisfiable' };
-    return { kind: 'partial', start: Math.max(0, size - n), end: size - 1 };
-  }
-  const start = Number(a);
-  if (start >= size) return { kind: 'unsatisfiable' };
-  if (b === '') return { kind: 'partial', start, end: size - 1 };
-  const last = Number(b);
-  if (last < start) return { kind: 'full' };
-  return { kind: 'partial', start, end: Math.min(last, size - 1) };
+const FULL: RangeResult = { kind: 'full' };
+const UNSATISFIABLE: RangeResult = { kind: 'unsatisfiable' };
+
+export function byteRange(req: Request, size: number): RangeResult {
+  const header = req.get('range');
+  if (header === undefined || header.includes(',')) return FULL;
+  if (header.slice(0, header.indexOf('=')).trim().toLowerCase() !== 'bytes') return FULL;
+  const ranges = req.range(size);
+  if (ranges === undefined || ranges === -2) return FULL;
+  if (ranges !== -1) return { kind: 'partial', start: ranges[0]!.start, end: ranges[0]!.end };
+  // range-parser checked the shape (`first-last`, each part digits or empty); it only lost which
+  // part was empty. A first byte before the end means last < first: invalid, ignored.
+  const [, first = '', last = ''] = /=\s*(\d*)\s*-\s*(\d*)/.exec(header) ?? [];
+  if (first !== '') return Number(first) < size ? FULL : UNSATISFIABLE;
+  return size > 0 && Number(last) > size ? { kind: 'partial', start: 0, end: size - 1 } : UNSATISFIABLE;
 }

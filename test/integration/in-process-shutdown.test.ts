@@ -1,0 +1,56 @@
+// startEmulator().close() shuts down as the command line does on SIGTERM: a webhook attempt in
+// flight is cut off and recorded as interrupted (pending, retried later), not lost, and the state
+// file is saved with it. The network is real (127.0.0.1, port 0): a receiver that never answers.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { Receiver } from '../helpers/webhook-receiver.js';
+
+const INTERRUPTED = 'Interrupted: the emulator shut down before the receiver answered';
+
+let emu: RunningEmulator | undefined;
+let receiver: Receiver | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+  await receiver?.close();
+  receiver = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function post(path: string, body: unknown): Promise<{ id: string }> {
+  const res = await fetch(`${emu!.url}${path}`, { method: 'POST', headers: { authorization: emu!.authHeader, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.status).toBeLessThan(300);
+  return ((await res.json()) as { data: { id: string } }).data;
+}
+
+it('close() records a webhook attempt in flight as interrupted, keeps its delivery pending and saves it to the state file', async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'in-process-shutdown-'));
+  const stateFile = path.join(dir, 'state.json');
+  receiver = await Receiver.start(() => 'hang');
+  emu = await startEmulator({ seed: 'in-process-shutdown', stateFile, stateSaveInterval: 0, webhookTimeoutMs: 60_000 });
+  await post('/v2/webhooks', { name: 'held', url: receiver.url(), events: ['recording.statusUpdate'] });
+  const meeting = await post('/v2/meetings', { title: 'm' });
+  await post('/v2/recordings', { meeting_id: meeting.id });
+  await receiver.waitFor(1);
+
+  await emu.close();
+
+  const [delivery, ...others] = emu.deps.webhooks.outbox.list({}).items;
+  expect(others).toEqual([]);
+  expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED, trigger: 'initial' }] });
+  expect(delivery!.nextAttemptAt).not.toBeNull();
+  expect(receiver.received.map((r) => r.headers['dyte-uuid'])).toEqual([delivery!.id]);
+  const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as { runtime: { deliveries: Array<{ id: string; status: string; attempts: Array<{ error: string | null }> }> } };
+  expect(saved.runtime.deliveries).toEqual([expect.objectContaining({ id: delivery!.id, status: 'pending', attempts: [expect.objectContaining({ error: INTERRUPTED })] })]);
+});
+
+it('close() can be called twice', async () => {
+  emu = await startEmulator();
+  await Promise.all([emu.close(), emu.close()]);
+  await expect(fetch(`${emu.url}/_emulator/health`)).rejects.toThrow();
+});
