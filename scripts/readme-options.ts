@@ -1,4 +1,4 @@
-// Prints the README's configuration table from the one options table (src/config.ts):
+// Prints the configuration table of docs/running.md from the one options table (src/config.ts):
 //   npx tsx scripts/readme-options.ts
 import { OPTIONS } from '../src/config.js';
 
