@@ -132,7 +132,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     if (p.joinedAt !== null) sessions.leave(p.meetingId, p.id);
   });
   const simulator = new Simulator(bus, scheduler, recordings, livestreams, config.simulator);
-  organizations.onOrgReset((orgId) => scheduler.cancelWhere((job) => job.payload.orgId === orgId));
+  organizations.onOrgReset((orgId) => scheduler.cancelOrg(orgId));
   const webhooks = new WebhooksService(ctx);
   // Fixture webhooks load per organization on every (re)load.
   organizations.addSeeder((data, fixtureOrg) => webhooks.seed(data, fixtureOrg.webhooks));

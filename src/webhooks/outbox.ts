@@ -13,10 +13,12 @@
 //   failed ones; pending records are never dropped.
 // - Shutdown (`interrupt()`): attempts in flight are cut off and recorded as failed attempts,
 //   retried like any other failure, so a state file saved next resumes them after a restart.
+import { z } from 'zod';
 import { realNow } from '../core/clock.js';
 import type { Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
+import { defineJob, jobIdField } from '../core/jobs.js';
 import type { Scheduler } from '../core/scheduler.js';
 import type { WebhookEventName } from '../domain/models.js';
 import type { Logger } from '../logger.js';
@@ -28,7 +30,6 @@ export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000] as const
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 3_000;
 export const DEFAULT_DELIVERY_LOG_SIZE = 10_000;
 export const WEBHOOK_USER_AGENT = 'meetings-emulator-webhooks/0.1.0 (+local emulator)';
-export const RETRY_JOB = 'webhook.retry';
 export const INTERRUPTED_ERROR = 'Interrupted: the emulator shut down before the receiver answered';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -67,6 +68,15 @@ export interface Delivery {
   createdAt: number;
 }
 
+/** A delivery's next automatic attempt. */
+export const WEBHOOK_RETRY = defineJob({
+  kind: 'webhook.retry',
+  // orgId: null for the webhooks given on the command line, which belong to no organization.
+  payload: z.object({ deliveryId: jobIdField, orgId: jobIdField.nullable() }).strict(),
+  key: ({ deliveryId }: { deliveryId: string }) => `webhook:${deliveryId}:retry`,
+  orgId: (p) => p.orgId,
+});
+
 export interface DeliveryFilter {
   orgId?: string;
   webhookId?: string;
@@ -100,8 +110,6 @@ export interface OutboxOptions {
   onCreated?: (delivery: Delivery) => void;
 }
 
-const retryKey = (id: string) => `webhook:${id}:retry`;
-
 export class Outbox {
   private records = new Map<string, Delivery>();
   /** Finished records in the order they finished, oldest first: eviction candidates. */
@@ -119,13 +127,13 @@ export class Outbox {
     this.transport = opts.transport;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.maxRecords = opts.maxRecords ?? DEFAULT_DELIVERY_LOG_SIZE;
-    opts.scheduler.handle(RETRY_JOB, (payload) => this.onRetryDue(String(payload.deliveryId)));
+    opts.scheduler.handle(WEBHOOK_RETRY, ({ deliveryId }) => this.onRetryDue(deliveryId));
     this.reset();
   }
 
   /** Forgets every record. Attempts still in flight finish, but their results are dropped. */
   reset(): void {
-    for (const id of this.records.keys()) this.opts.scheduler.cancel(retryKey(id));
+    for (const id of this.records.keys()) this.opts.scheduler.cancel(WEBHOOK_RETRY, { deliveryId: id });
     this.records = new Map();
     this.delivered = new Set();
     this.failed = new Set();
@@ -223,7 +231,7 @@ export class Outbox {
     if (!d) throw errors.notFound('delivery', id);
     if (this.inFlight.has(id)) throw errors.deliveryInFlight(id);
     if (d.status === 'pending') {
-      this.opts.scheduler.cancel(retryKey(id));
+      this.opts.scheduler.cancel(WEBHOOK_RETRY, { deliveryId: id });
       if (d.attempts.length > 0) d.retries += 1;
     }
     await this.start(d, 'redeliver');
@@ -259,9 +267,9 @@ export class Outbox {
       this.records.set(d.id, d);
       if (d.status === 'delivered') this.delivered.add(d.id);
       else if (d.status === 'failed') this.failed.add(d.id);
-      else if (!this.opts.scheduler.has(retryKey(d.id))) {
+      else if (!this.opts.scheduler.has(WEBHOOK_RETRY, { deliveryId: d.id })) {
         // A first attempt that never finished is retried as attempt 1 again.
-        this.opts.scheduler.schedule(retryKey(d.id), d.nextAttemptAt ?? this.opts.clock.now(), RETRY_JOB, { deliveryId: d.id, orgId: d.orgId });
+        this.opts.scheduler.schedule(WEBHOOK_RETRY, { deliveryId: d.id, orgId: d.orgId }, d.nextAttemptAt ?? this.opts.clock.now());
       }
     }
   }
@@ -341,7 +349,7 @@ export class Outbox {
     if (d.retries < RETRY_DELAYS_MS.length) {
       const next = this.opts.clock.now() + RETRY_DELAYS_MS[d.retries]!;
       d.nextAttemptAt = next;
-      this.opts.scheduler.schedule(retryKey(d.id), next, RETRY_JOB, { deliveryId: d.id, orgId: d.orgId });
+      this.opts.scheduler.schedule(WEBHOOK_RETRY, { deliveryId: d.id, orgId: d.orgId }, next);
     } else {
       this.finish(d, 'failed', `No 2xx answer after ${1 + RETRY_DELAYS_MS.length} attempts (last: ${error})`);
       this.opts.logger?.warn({ deliveryId: d.id, webhookId: d.webhookId, event: d.event }, 'webhook delivery failed after its retries');
@@ -349,7 +357,7 @@ export class Outbox {
   }
 
   private finish(d: Delivery, status: 'delivered' | 'failed', reason: string | null): void {
-    this.opts.scheduler.cancel(retryKey(d.id));
+    this.opts.scheduler.cancel(WEBHOOK_RETRY, { deliveryId: d.id });
     d.status = status;
     d.nextAttemptAt = null;
     d.failureReason = reason;
@@ -360,7 +368,7 @@ export class Outbox {
   }
 
   private drop(id: string): void {
-    this.opts.scheduler.cancel(retryKey(id));
+    this.opts.scheduler.cancel(WEBHOOK_RETRY, { deliveryId: id });
     this.records.delete(id);
     this.delivered.delete(id);
     this.failed.delete(id);

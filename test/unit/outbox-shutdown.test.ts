@@ -7,7 +7,7 @@ import { SeededIds } from '../../src/core/ids.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
 import { Scheduler } from '../../src/core/scheduler.js';
 import { deliveryRecord } from '../../src/store/state-records.js';
-import { INTERRUPTED_ERROR, Outbox, RETRY_DELAYS_MS, RETRY_JOB } from '../../src/webhooks/outbox.js';
+import { INTERRUPTED_ERROR, Outbox, RETRY_DELAYS_MS } from '../../src/webhooks/outbox.js';
 import { WebhookSigner } from '../../src/webhooks/signer.js';
 import type { TransportRequest, TransportResult, WebhookTransport } from '../../src/webhooks/transport.js';
 
@@ -67,7 +67,7 @@ describe('Outbox.interrupt() (server shutdown)', () => {
       expect(d.status).toBe('pending');
       expect(d.attempts).toEqual([{ at: START, statusCode: null, error: INTERRUPTED_ERROR, durationMs: expect.any(Number), trigger: 'initial' }]);
       expect(d.nextAttemptAt).toBe(START + RETRY_DELAYS_MS[0]);
-      expect(scheduler.get(`webhook:${d.id}:retry`)).toMatchObject({ at: START + RETRY_DELAYS_MS[0], kind: RETRY_JOB });
+      expect(scheduler.list().find((j) => j.key === `webhook:${d.id}:retry`)).toMatchObject({ at: START + RETRY_DELAYS_MS[0], kind: 'webhook.retry' });
     }
     expect(outbox.isInFlight(a.id) || outbox.isInFlight(b.id)).toBe(false);
   });
