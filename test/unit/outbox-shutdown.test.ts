@@ -1,6 +1,6 @@
-// The outbox at shutdown and in state exports taken while an attempt is in flight (issue #8,
-// point 6): interrupt() cuts attempts off and records them, nothing starts after it, and an
-// export never counts an unfinished attempt against the retries.
+// The outbox at shutdown and in state exports taken while an attempt is in flight:
+// interrupt() cuts attempts off and records them, nothing starts after it, and an export never
+// counts an unfinished attempt against the retries.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { SeededIds } from '../../src/core/ids.js';
