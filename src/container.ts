@@ -155,7 +155,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     recordings,
     livestreams,
     // Pending lifecycle steps and webhook retries of the organization.
-    { resetOrg: (orgId) => scheduler.cancelWhere((job) => job.payload.orgId === orgId) },
+    { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
   ]);
   const idsStart = ids.position();

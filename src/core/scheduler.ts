@@ -2,26 +2,54 @@
 // seconds after it is asked for, an upload that finishes, a webhook retry — is a job here, so
 // one clock drives it all: `advance` in tests, a real timer in a running server.
 //
-// Jobs are data ({key, at, kind, payload}) with handlers registered by kind, so pending work can
-// be exported with the state and restored. A key names a job's purpose; scheduling the same key
-// again replaces the earlier job, and `cancel(key)` drops it.
+// Jobs are data ({key, at, kind, payload}), so pending work can be exported with the state and
+// restored. Each kind is declared once (`defineJob` in ./jobs.ts) by the module that owns it,
+// and every call goes through that declaration: `schedule(KIND, payload, at)`,
+// `cancel(KIND, keyParts)`, `handle(KIND, handler)`. A key names a job's purpose; scheduling
+// under a key that is taken replaces the earlier job.
 import type { Clock } from './clock.js';
+import type { AnyJobKind, JobKind, JobPayload, JobValue } from './jobs.js';
 
-export interface Job {
+export interface Job<P extends JobPayload = JobPayload> {
   key: string;
   at: number;
   kind: string;
-  payload: Record<string, unknown>;
+  payload: P;
   /** Insertion order: jobs due at the same time run in the order they were scheduled. */
   seq: number;
 }
 
-export type JobHandler = (payload: Record<string, unknown>, job: Job) => void;
+/** A job as a state document holds it. */
+export interface StoredJob {
+  key: string;
+  at: number;
+  kind: string;
+  payload: Record<string, JobValue>;
+}
+
+/** Why a stored job cannot be restored: `path` is where in the job (`kind`, `payload.orgId`, `key`). */
+export interface JobProblem {
+  path: string;
+  message: string;
+}
+
+export type JobHandler<P extends JobPayload> = (payload: P, job: Job<P>) => void;
+
+/** A pending job with the declaration of its kind. */
+interface Entry extends Job {
+  declaration: AnyJobKind;
+}
+
+interface Registered {
+  declaration: AnyJobKind;
+  handler: JobHandler<JobPayload> | undefined;
+}
 
 export class Scheduler {
-  private heap: Job[] = [];
-  private byKey = new Map<string, Job>();
-  private handlers = new Map<string, JobHandler>();
+  private heap: Entry[] = [];
+  private byKey = new Map<string, Entry>();
+  /** Declarations by kind, with their handler once one is registered (kept across resets). */
+  private kinds = new Map<string, Registered>();
   private seq = 0;
   private changeListeners: Array<() => void> = [];
 
@@ -39,49 +67,52 @@ export class Scheduler {
     this.changed();
   }
 
-  handle(kind: string, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
-  }
-
-  hasHandler(kind: string): boolean {
-    return this.handlers.has(kind);
+  /** Registers what runs when a job of this kind comes due. */
+  handle<P extends K & JobPayload, K extends object>(kind: JobKind<P, K>, handler: JobHandler<P>): void {
+    // Erased here, sound at run time: a job only ever holds a payload its kind's schema made.
+    this.register(kind).handler = handler as unknown as JobHandler<JobPayload>;
   }
 
   onChange(listener: () => void): void {
     this.changeListeners.push(listener);
   }
 
-  schedule(key: string, at: number, kind: string, payload: Record<string, unknown> = {}): void {
-    const existing = this.byKey.get(key);
-    if (existing) this.remove(existing);
-    const job: Job = { key, at, kind, payload, seq: this.seq++ };
-    this.byKey.set(key, job);
-    this.push(job);
+  /** Schedules a job at `at`, replacing the job its key names, if any. */
+  schedule<P extends K & JobPayload, K extends object>(kind: JobKind<P, K>, payload: P, at: number): void {
+    const { declaration } = this.register(kind);
+    // The schema's output, not the caller's object: the payload's fields are in one order
+    // whichever way it was made, so exports compare byte for byte.
+    const parsed = kind.payload.parse(payload);
+    this.insert({ key: kind.key(parsed), at, kind: kind.kind, payload: parsed, seq: this.seq++, declaration });
     this.changed();
   }
 
-  cancel(key: string): boolean {
-    const job = this.byKey.get(key);
+  /** Drops the job of this kind that the key parts name. */
+  cancel<P extends K & JobPayload, K extends object>(kind: JobKind<P, K>, parts: K): boolean {
+    const job = this.find(kind, parts);
     if (!job) return false;
     this.remove(job);
     this.changed();
     return true;
   }
 
-  /** Drops every pending job the predicate picks (an organization's jobs on its reset). */
-  cancelWhere(predicate: (job: Job) => boolean): number {
-    const doomed = this.heap.filter(predicate);
-    for (const job of doomed) this.remove(job);
-    if (doomed.length > 0) this.changed();
-    return doomed.length;
+  /** Drops every pending job of one kind. */
+  cancelKind(kind: AnyJobKind): number {
+    return this.drop((job) => job.kind === kind.kind);
   }
 
-  has(key: string): boolean {
-    return this.byKey.has(key);
+  /** Drops every pending job that belongs to the organization (its reset). */
+  cancelOrg(orgId: string): number {
+    return this.drop((job) => job.declaration.orgId(job.payload as never) === orgId);
   }
 
-  get(key: string): Job | undefined {
-    return this.byKey.get(key);
+  has<P extends K & JobPayload, K extends object>(kind: JobKind<P, K>, parts: K): boolean {
+    return this.find(kind, parts) !== undefined;
+  }
+
+  get<P extends K & JobPayload, K extends object>(kind: JobKind<P, K>, parts: K): Job<P> | undefined {
+    const job = this.find(kind, parts);
+    return job && (view(job) as Job<P>);
   }
 
   nextAt(): number | undefined {
@@ -90,19 +121,30 @@ export class Scheduler {
 
   /** Pending jobs in the order they will run. */
   list(): Job[] {
-    return [...this.heap].sort(compare).map((j) => ({ ...j, payload: { ...j.payload } }));
+    return [...this.heap].sort(compare).map(view);
   }
 
-  /** Replaces all pending jobs (state import). */
-  restore(jobs: Job[]): void {
+  /**
+   * Checks a stored job (state import) against its kind's declaration: a kind with a handler,
+   * a payload its schema accepts, and the key the declaration gives that payload. Null when
+   * it can be restored.
+   */
+  validate(stored: StoredJob): JobProblem | null {
+    const checked = this.check(stored);
+    return 'problem' in checked ? checked.problem : null;
+  }
+
+  /** Replaces all pending jobs (state import; validate them first). */
+  restore(jobs: readonly Job[]): void {
+    const entries = [...jobs].sort(compare).map((stored) => {
+      const checked = this.check(stored);
+      if ('problem' in checked) throw new Error(`job ${stored.key}: ${checked.problem.path}: ${checked.problem.message}`);
+      return { ...checked.job, at: stored.at };
+    });
     this.heap = [];
     this.byKey = new Map();
     this.seq = 0;
-    for (const j of [...jobs].sort(compare)) {
-      const job = { ...j, seq: this.seq++ };
-      this.byKey.set(job.key, job);
-      this.push(job);
-    }
+    for (const entry of entries) this.insert({ ...entry, seq: this.seq++ });
     this.changed();
   }
 
@@ -137,16 +179,58 @@ export class Scheduler {
     return ran;
   }
 
-  private run(job: Job): void {
-    const handler = this.handlers.get(job.kind);
+  /** The kind's entry in the registry, made on first use; one declaration per kind. */
+  private register(kind: AnyJobKind): Registered {
+    let known = this.kinds.get(kind.kind);
+    if (known && known.declaration !== kind) throw new Error(`job kind ${kind.kind} is declared twice`);
+    if (!known) this.kinds.set(kind.kind, (known = { declaration: kind, handler: undefined }));
+    return known;
+  }
+
+  private find(kind: AnyJobKind, parts: object): Entry | undefined {
+    const job = this.byKey.get(kind.key(parts as never));
+    return job?.kind === kind.kind ? job : undefined;
+  }
+
+  private check(stored: StoredJob): { job: Omit<Entry, 'at' | 'seq'> } | { problem: JobProblem } {
+    const registered = this.kinds.get(stored.kind);
+    if (!registered?.handler) return { problem: { path: 'kind', message: `unknown job kind ${stored.kind}` } };
+    const { declaration } = registered;
+    const result = declaration.payload.safeParse(stored.payload);
+    if (!result.success) {
+      const issue = result.error.issues[0]!;
+      return { problem: { path: ['payload', ...issue.path.map(String)].join('.'), message: issue.message } };
+    }
+    const payload = result.data as JobPayload;
+    const key = declaration.key(payload as never);
+    if (stored.key !== key) return { problem: { path: 'key', message: `a ${stored.kind} job with this payload is named ${key}` } };
+    return { job: { key, kind: stored.kind, payload, declaration } };
+  }
+
+  private insert(job: Entry): void {
+    const existing = this.byKey.get(job.key);
+    if (existing) this.remove(existing);
+    this.byKey.set(job.key, job);
+    this.push(job);
+  }
+
+  private drop(doomed: (job: Entry) => boolean): number {
+    const jobs = this.heap.filter(doomed);
+    for (const job of jobs) this.remove(job);
+    if (jobs.length > 0) this.changed();
+    return jobs.length;
+  }
+
+  private run(job: Entry): void {
+    const handler = this.kinds.get(job.kind)?.handler;
     if (!handler) {
-      this.onJobError(new Error(`no handler for job kind ${job.kind}`), job);
+      this.onJobError(new Error(`no handler for job kind ${job.kind}`), view(job));
       return;
     }
     try {
-      handler(job.payload, job);
+      handler(job.payload, view(job));
     } catch (err) {
-      this.onJobError(err, job);
+      this.onJobError(err, view(job));
     }
   }
 
@@ -156,7 +240,7 @@ export class Scheduler {
 
   // --- binary heap -------------------------------------------------------------------------
 
-  private push(job: Job): void {
+  private push(job: Entry): void {
     const h = this.heap;
     h.push(job);
     let i = h.length - 1;
@@ -168,7 +252,7 @@ export class Scheduler {
     }
   }
 
-  private pop(): Job | undefined {
+  private pop(): Entry | undefined {
     const h = this.heap;
     const top = h[0];
     const last = h.pop();
@@ -194,7 +278,7 @@ export class Scheduler {
     }
   }
 
-  private remove(job: Job): void {
+  private remove(job: Entry): void {
     const i = this.heap.indexOf(job);
     this.byKey.delete(job.key);
     if (i < 0) return;
@@ -215,6 +299,11 @@ export class Scheduler {
 
 function compare(a: Job, b: Job): number {
   return a.at - b.at || a.seq - b.seq;
+}
+
+/** What callers see of a job: a copy, without the scheduler's bookkeeping. */
+function view(job: Job): Job {
+  return { key: job.key, at: job.at, kind: job.kind, payload: { ...job.payload }, seq: job.seq };
 }
 
 /** Fires due jobs on real time (server mode only; tests use `advanceTo`). */

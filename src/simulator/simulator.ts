@@ -5,26 +5,35 @@
 // was already scheduled does nothing when it comes due (it checks the mode as it runs; the
 // switch to manual also cancels them). Switching back to `auto` re-arms every resource that
 // is waiting on the simulator, with the full delay counted from the switch.
-import type { Job, Scheduler } from '../core/scheduler.js';
+import { z } from 'zod';
+import { defineJob, jobIdField } from '../core/jobs.js';
+import type { Scheduler } from '../core/scheduler.js';
 import type { DomainEvent, DomainEventBus } from '../domain/events.js';
 import type { LivestreamsService } from '../domain/livestreams/livestreams.service.js';
 import type { Livestream, Recording } from '../domain/models.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import { initialPolicy, mergePolicy, uploadDurationMs, type SimulatorMode, type SimulatorPolicy, type SimulatorPolicyPatch } from './simulator-policy.js';
 
+/** The resource a simulated step acts on. */
+const target = z.object({ orgId: jobIdField, id: jobIdField }).strict();
+type Target = z.infer<typeof target>;
+
+// A recording waits on one simulated step at a time, so both of its step kinds share one key:
+// arming the next step replaces the previous one.
+const recordingStepKey = ({ id }: { id: string }) => `recording:${id}:sim`;
+
 export const SIMULATOR_JOBS = {
-  recordingStart: 'sim.recording.start',
-  recordingUpload: 'sim.recording.upload',
-  livestreamLive: 'sim.livestream.live',
-} as const;
+  /** INVOKED → RECORDING: the recorder joins. */
+  recordingStart: defineJob({ kind: 'sim.recording.start', payload: target, key: recordingStepKey, orgId: (t) => t.orgId }),
+  /** UPLOADING → UPLOADED: the upload finishes. */
+  recordingUpload: defineJob({ kind: 'sim.recording.upload', payload: target, key: recordingStepKey, orgId: (t) => t.orgId }),
+  /** OFFLINE → LIVE: ingest becomes active. */
+  livestreamLive: defineJob({ kind: 'sim.livestream.live', payload: target, key: ({ id }: { id: string }) => `livestream:${id}:sim`, orgId: (t) => t.orgId }),
+};
 
-const RECORDING_JOBS: readonly string[] = [SIMULATOR_JOBS.recordingStart, SIMULATOR_JOBS.recordingUpload];
-const LIVESTREAM_JOBS: readonly string[] = [SIMULATOR_JOBS.livestreamLive];
-
-interface Target {
-  orgId: string;
-  id: string;
-}
+type SimulatorJob = (typeof SIMULATOR_JOBS)[keyof typeof SIMULATOR_JOBS];
+const RECORDING_JOBS: readonly SimulatorJob[] = [SIMULATOR_JOBS.recordingStart, SIMULATOR_JOBS.recordingUpload];
+const LIVESTREAM_JOBS: readonly SimulatorJob[] = [SIMULATOR_JOBS.livestreamLive];
 
 export const FAIL_NEXT_REASONS = {
   start: 'Simulated failure at start (fail_next)',
@@ -69,8 +78,8 @@ export class Simulator {
     return this.policy;
   }
 
-  private cancelJobs(kinds: readonly string[]): void {
-    for (const job of this.scheduler.list()) if (kinds.includes(job.kind)) this.scheduler.cancel(job.key);
+  private cancelJobs(kinds: readonly SimulatorJob[]): void {
+    for (const kind of kinds) this.scheduler.cancelKind(kind);
   }
 
   private on(e: DomainEvent): void {
@@ -80,26 +89,27 @@ export class Simulator {
 
   /** Schedules the recording's next simulated step, or drops a pending one it no longer needs. */
   private armRecording(r: Recording, now: number): void {
-    const key = `recording:${r.id}:sim`;
-    const target = { orgId: r.orgId, id: r.id };
-    if (this.policy.recording.mode === 'manual') this.scheduler.cancel(key);
-    else if (r.status === 'INVOKED') this.scheduler.schedule(key, now + this.policy.recording.startDelayMs, SIMULATOR_JOBS.recordingStart, target);
-    else if (r.status === 'UPLOADING') this.scheduler.schedule(key, now + uploadDurationMs(this.policy, r.recordedMs), SIMULATOR_JOBS.recordingUpload, target);
-    else this.scheduler.cancel(key);
+    const step: Target = { orgId: r.orgId, id: r.id };
+    if (this.policy.recording.mode === 'manual') this.cancelJobsOf(RECORDING_JOBS, step);
+    else if (r.status === 'INVOKED') this.scheduler.schedule(SIMULATOR_JOBS.recordingStart, step, now + this.policy.recording.startDelayMs);
+    else if (r.status === 'UPLOADING') this.scheduler.schedule(SIMULATOR_JOBS.recordingUpload, step, now + uploadDurationMs(this.policy, r.recordedMs));
+    else this.cancelJobsOf(RECORDING_JOBS, step);
   }
 
   private armLivestream(l: Livestream, now: number): void {
-    const key = `livestream:${l.id}:sim`;
     if (this.policy.livestream.mode === 'auto' && l.state === 'OFFLINE') {
-      this.scheduler.schedule(key, now + this.policy.livestream.goLiveDelayMs, SIMULATOR_JOBS.livestreamLive, { orgId: l.orgId, id: l.id });
+      this.scheduler.schedule(SIMULATOR_JOBS.livestreamLive, { orgId: l.orgId, id: l.id }, now + this.policy.livestream.goLiveDelayMs);
     } else {
-      this.scheduler.cancel(key);
+      this.cancelJobsOf(LIVESTREAM_JOBS, { id: l.id });
     }
   }
 
-  private onRecordingStep(payload: Job['payload'], expected: 'INVOKED' | 'UPLOADING'): void {
+  private cancelJobsOf(kinds: readonly SimulatorJob[], resource: { id: string }): void {
+    for (const kind of kinds) this.scheduler.cancel(kind, resource);
+  }
+
+  private onRecordingStep(t: Target, expected: 'INVOKED' | 'UPLOADING'): void {
     if (this.policy.recording.mode === 'manual') return;
-    const t = payload as unknown as Target;
     const r = this.findRecording(t);
     if (!r || r.status !== expected) return;
     const point = expected === 'INVOKED' ? 'start' : 'upload';
@@ -113,9 +123,8 @@ export class Simulator {
     }
   }
 
-  private onGoLive(payload: Job['payload']): void {
+  private onGoLive(t: Target): void {
     if (this.policy.livestream.mode === 'manual') return;
-    const t = payload as unknown as Target;
     const l = this.findLivestream(t);
     if (!l || l.state !== 'OFFLINE') return;
     if (this.policy.livestream.failNext > 0) {

@@ -49,7 +49,8 @@ export class StateService {
   parse(data: unknown, source: string): StateDocument {
     const doc = parseFixtures(data, source);
     doc.runtime?.jobs.forEach((j, i) => {
-      if (!this.parts.scheduler.hasHandler(j.kind)) throw new FixtureError(`${source}: runtime.jobs[${i}].kind: unknown job kind ${j.kind}`);
+      const problem = this.parts.scheduler.validate(j);
+      if (problem) throw new FixtureError(`${source}: runtime.jobs[${i}].${problem.path}: ${problem.message}`);
     });
     const keys = { webhook_signing_key: doc.webhook_signing_key, participant_token_key: doc.participant_token_key };
     for (const [name, pem] of Object.entries(keys)) {

@@ -6,6 +6,8 @@
 // - A non-2xx answer, a connection error or no answer within `timeoutMs` fails an attempt. It
 //   is retried up to 5 times, 1 s, 5 s, 30 s, 2 min and 10 min after each failure, as jobs on
 //   the emulator's clock (a manual-clock test drives them with `advance`). Then: `failed`.
+//   How many retries a delivery has made is read off its attempts (`retriesOf`), never kept
+//   apart from them, so the schedule, the give-up and the state export cannot disagree.
 // - Every attempt of a delivery carries the same body bytes, signature and `dyte-uuid`.
 // - `idle()` resolves once no attempt is in flight, so tests and the in-process API wait for
 //   the network without sleeping.
@@ -13,11 +15,15 @@
 //   failed ones; pending records are never dropped.
 // - Shutdown (`interrupt()`): attempts in flight are cut off and recorded as failed attempts,
 //   retried like any other failure, so a state file saved next resumes them after a restart.
+//   An attempt that never went out (due after the shutdown began) is not recorded, so it is
+//   not counted either.
+import { z } from 'zod';
 import { realNow } from '../core/clock.js';
 import type { Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { VERSION } from '../core/package-info.js';
 import type { IdGenerator } from '../core/ids.js';
+import { defineJob, jobIdField } from '../core/jobs.js';
 import type { Scheduler } from '../core/scheduler.js';
 import type { WebhookEventName } from '../domain/models.js';
 import type { Logger } from '../logger.js';
@@ -26,14 +32,18 @@ import type { WebhookTransport } from './transport.js';
 
 /** Delays before retry 1..5, each counted from the failure before it (emulator clock, ms). */
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000] as const;
+/** The attempts a delivery makes by itself: the first one and its retries. */
+export const MAX_AUTOMATIC_ATTEMPTS = 1 + RETRY_DELAYS_MS.length;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 3_000;
 export const DEFAULT_DELIVERY_LOG_SIZE = 10_000;
 export const WEBHOOK_USER_AGENT = `meetings-emulator-webhooks/${VERSION} (+local emulator)`;
-export const RETRY_JOB = 'webhook.retry';
 export const INTERRUPTED_ERROR = 'Interrupted: the emulator shut down before the receiver answered';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+type FinishedStatus = Exclude<DeliveryStatus, 'pending'>;
+/** Which finished records leave a full log first. */
+const EVICTION_ORDER: readonly FinishedStatus[] = ['delivered', 'failed'];
 /** initial: the first attempt; retry: an automatic retry; redeliver: asked for through the control API. */
 export type AttemptTrigger = 'initial' | 'retry' | 'redeliver';
 
@@ -61,12 +71,46 @@ export interface Delivery {
   attempts: DeliveryAttempt[];
   /** When the next automatic attempt is (or was) due; null once delivered or failed. */
   nextAttemptAt: number | null;
-  /** Automatic retries started so far (0..5). */
-  retries: number;
   /** Why the delivery failed, once it did. */
   failureReason: string | null;
   createdAt: number;
 }
+
+/** A delivery as a state export holds it: with its retry count, read off its attempts. */
+export interface SavedDelivery extends Delivery {
+  retries: number;
+}
+
+/**
+ * How many automatic retries a delivery has made (0..5). Its attempts begin with the automatic
+ * ones: the first attempt, then one per retry (a redelivery of a pending delivery is its next
+ * retry, brought forward), until the first 2xx or the sixth attempt. After N of them failed,
+ * the next retry is due RETRY_DELAYS_MS[N-1] after the last failure. Only attempts made
+ * count: one still in flight is not in the list yet, and one due after a shutdown began was
+ * never made. What follows the automatic attempts are redeliveries of a finished delivery,
+ * which are not retries.
+ */
+export function retriesOf(attempts: readonly DeliveryAttempt[]): number {
+  let automatic = 0;
+  for (const a of attempts) {
+    automatic += 1;
+    if (succeeded(a.statusCode) || automatic === MAX_AUTOMATIC_ATTEMPTS) break;
+  }
+  return Math.max(0, automatic - 1);
+}
+
+function succeeded(statusCode: number | null): boolean {
+  return statusCode !== null && statusCode >= 200 && statusCode < 300;
+}
+
+/** A delivery's next automatic attempt. */
+export const WEBHOOK_RETRY = defineJob({
+  kind: 'webhook.retry',
+  // orgId: null for the webhooks given on the command line, which belong to no organization.
+  payload: z.object({ deliveryId: jobIdField, orgId: jobIdField.nullable() }).strict(),
+  key: ({ deliveryId }: { deliveryId: string }) => `webhook:${deliveryId}:retry`,
+  orgId: (p) => p.orgId,
+});
 
 export interface DeliveryFilter {
   orgId?: string;
@@ -101,13 +145,10 @@ export interface OutboxOptions {
   onCreated?: (delivery: Delivery) => void;
 }
 
-const retryKey = (id: string) => `webhook:${id}:retry`;
-
 export class Outbox {
   private records = new Map<string, Delivery>();
-  /** Finished records in the order they finished, oldest first: eviction candidates. */
-  private delivered = new Set<string>();
-  private failed = new Set<string>();
+  /** Finished records by status, each in the order they finished, oldest first: eviction candidates. */
+  private finished = finishedPools();
   private inFlight = new Set<string>();
   private running = new Set<Promise<void>>();
   private transport: WebhookTransport;
@@ -120,16 +161,15 @@ export class Outbox {
     this.transport = opts.transport;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.maxRecords = opts.maxRecords ?? DEFAULT_DELIVERY_LOG_SIZE;
-    opts.scheduler.handle(RETRY_JOB, (payload) => this.onRetryDue(String(payload.deliveryId)));
+    opts.scheduler.handle(WEBHOOK_RETRY, ({ deliveryId }) => this.onRetryDue(deliveryId));
     this.reset();
   }
 
   /** Forgets every record. Attempts still in flight finish, but their results are dropped. */
   reset(): void {
-    for (const id of this.records.keys()) this.opts.scheduler.cancel(retryKey(id));
+    for (const id of this.records.keys()) this.opts.scheduler.cancel(WEBHOOK_RETRY, { deliveryId: id });
     this.records = new Map();
-    this.delivered = new Set();
-    this.failed = new Set();
+    this.finished = finishedPools();
     this.inFlight = new Set();
   }
 
@@ -177,7 +217,6 @@ export class Outbox {
       status: 'pending',
       attempts: [],
       nextAttemptAt: now,
-      retries: 0,
       failureReason: null,
       createdAt: now,
     };
@@ -223,10 +262,7 @@ export class Outbox {
     const d = this.records.get(id);
     if (!d) throw errors.notFound('delivery', id);
     if (this.inFlight.has(id)) throw errors.deliveryInFlight(id);
-    if (d.status === 'pending') {
-      this.opts.scheduler.cancel(retryKey(id));
-      if (d.attempts.length > 0) d.retries += 1;
-    }
+    if (d.status === 'pending') this.opts.scheduler.cancel(WEBHOOK_RETRY, { deliveryId: id });
     await this.start(d, 'redeliver');
     return d;
   }
@@ -237,32 +273,28 @@ export class Outbox {
   }
 
   /**
-   * Deep copies of every record, oldest first (state export). An attempt in flight is exported
-   * as not made yet: an import makes it again, with the same dyte-uuid, and does not count it
-   * twice against the retries (a pending record has made `retries + 1` attempts, or none).
+   * Deep copies of every record, oldest first, with their retry count (state export). An
+   * attempt in flight is not among the attempts yet, so it is exported as not made: an import
+   * makes it again, with the same dyte-uuid, and counts it once.
    */
-  snapshot(): Delivery[] {
-    return [...this.records.values()].map((d) => {
-      const copy = structuredClone(d);
-      if (copy.status === 'pending') copy.retries = Math.max(0, copy.attempts.length - 1);
-      return copy;
-    });
+  snapshot(): SavedDelivery[] {
+    return [...this.records.values()].map((d) => ({ ...structuredClone(d), retries: retriesOf(d.attempts) }));
   }
 
   /**
-   * Replaces the records (state import). A pending record gets its retry job back at its
-   * `nextAttemptAt` unless the scheduler already holds it (restore the scheduler first).
+   * Replaces the records (state import). A saved retry count is not read: it follows from the
+   * attempts. A pending record gets its retry job back at its `nextAttemptAt` unless the
+   * scheduler already holds it (restore the scheduler first).
    */
-  restore(records: Delivery[]): void {
+  restore(records: readonly Delivery[]): void {
     this.reset();
     for (const r of records) {
-      const d = structuredClone(r);
+      const { retries: _derived, ...d } = structuredClone(r) as SavedDelivery;
       this.records.set(d.id, d);
-      if (d.status === 'delivered') this.delivered.add(d.id);
-      else if (d.status === 'failed') this.failed.add(d.id);
-      else if (!this.opts.scheduler.has(retryKey(d.id))) {
+      if (d.status !== 'pending') this.finished[d.status].add(d.id);
+      else if (!this.opts.scheduler.has(WEBHOOK_RETRY, { deliveryId: d.id })) {
         // A first attempt that never finished is retried as attempt 1 again.
-        this.opts.scheduler.schedule(retryKey(d.id), d.nextAttemptAt ?? this.opts.clock.now(), RETRY_JOB, { deliveryId: d.id, orgId: d.orgId });
+        this.opts.scheduler.schedule(WEBHOOK_RETRY, { deliveryId: d.id, orgId: d.orgId }, d.nextAttemptAt ?? this.opts.clock.now());
       }
     }
   }
@@ -272,7 +304,6 @@ export class Outbox {
   private onRetryDue(id: string): void {
     const d = this.records.get(id);
     if (!d || d.status !== 'pending' || this.inFlight.has(id)) return;
-    if (d.attempts.length > 0) d.retries += 1;
     void this.start(d, d.attempts.length === 0 ? 'initial' : 'retry');
   }
 
@@ -300,11 +331,8 @@ export class Outbox {
 
   private async attempt(d: Delivery, trigger: AttemptTrigger, at: number): Promise<void> {
     if (this.records.get(d.id) !== d) return;
-    if (this.interrupted) {
-      // Not sent: it stays pending, its retry not counted (see snapshot).
-      if (d.status === 'pending') d.retries = Math.max(0, d.attempts.length - 1);
-      return;
-    }
+    // Not sent and not recorded: the delivery stays as it was, to resume after a restart.
+    if (this.interrupted) return;
     const target = this.target(d, trigger);
     if ('stop' in target) {
       this.finish(d, 'failed', target.stop);
@@ -325,7 +353,7 @@ export class Outbox {
     const durationMs = Math.max(0, realNow() - startedReal);
     // Reset (or the organization's reset) happened meanwhile: the record is gone, drop the result.
     if (this.records.get(d.id) !== d) return;
-    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const ok = succeeded(result.statusCode);
     const cutOff = this.interrupted && result.statusCode === null;
     const error = ok ? null : cutOff ? INTERRUPTED_ERROR : (result.error ?? `Non-2xx answer: HTTP ${result.statusCode}`);
     d.attempts.push({ at, statusCode: result.statusCode, error, durationMs, trigger });
@@ -339,38 +367,39 @@ export class Outbox {
       this.finish(d, 'failed', error);
       return;
     }
-    if (d.retries < RETRY_DELAYS_MS.length) {
-      const next = this.opts.clock.now() + RETRY_DELAYS_MS[d.retries]!;
+    const retries = retriesOf(d.attempts);
+    if (retries < RETRY_DELAYS_MS.length) {
+      const next = this.opts.clock.now() + RETRY_DELAYS_MS[retries]!;
       d.nextAttemptAt = next;
-      this.opts.scheduler.schedule(retryKey(d.id), next, RETRY_JOB, { deliveryId: d.id, orgId: d.orgId });
+      this.opts.scheduler.schedule(WEBHOOK_RETRY, { deliveryId: d.id, orgId: d.orgId }, next);
     } else {
-      this.finish(d, 'failed', `No 2xx answer after ${1 + RETRY_DELAYS_MS.length} attempts (last: ${error})`);
+      this.finish(d, 'failed', `No 2xx answer after ${MAX_AUTOMATIC_ATTEMPTS} attempts (last: ${error})`);
       this.opts.logger?.warn({ deliveryId: d.id, webhookId: d.webhookId, event: d.event }, 'webhook delivery failed after its retries');
     }
   }
 
-  private finish(d: Delivery, status: 'delivered' | 'failed', reason: string | null): void {
-    this.opts.scheduler.cancel(retryKey(d.id));
+  private finish(d: Delivery, status: FinishedStatus, reason: string | null): void {
+    this.opts.scheduler.cancel(WEBHOOK_RETRY, { deliveryId: d.id });
     d.status = status;
     d.nextAttemptAt = null;
     d.failureReason = reason;
-    this.delivered.delete(d.id);
-    this.failed.delete(d.id);
-    (status === 'delivered' ? this.delivered : this.failed).add(d.id);
+    // Finishing again (a redelivery) moves it to the back of its pool.
+    for (const pool of Object.values(this.finished)) pool.delete(d.id);
+    this.finished[status].add(d.id);
     this.trim();
   }
 
   private drop(id: string): void {
-    this.opts.scheduler.cancel(retryKey(id));
+    this.opts.scheduler.cancel(WEBHOOK_RETRY, { deliveryId: id });
     this.records.delete(id);
-    this.delivered.delete(id);
-    this.failed.delete(id);
+    for (const pool of Object.values(this.finished)) pool.delete(id);
     this.inFlight.delete(id);
   }
 
   /** Keeps the log within maxRecords: oldest delivered first, then oldest failed; never pending. */
   private trim(): void {
-    for (const pool of [this.delivered, this.failed]) {
+    for (const status of EVICTION_ORDER) {
+      const pool = this.finished[status];
       if (this.records.size <= this.maxRecords) return;
       // Deleting the current element while iterating a Set is safe in JS.
       for (const id of pool) {
@@ -380,4 +409,8 @@ export class Outbox {
       }
     }
   }
+}
+
+function finishedPools(): Record<FinishedStatus, Set<string>> {
+  return { delivered: new Set(), failed: new Set() };
 }

@@ -1,13 +1,13 @@
-// The outbox at shutdown and in state exports taken while an attempt is in flight (issue #8,
-// point 6): interrupt() cuts attempts off and records them, nothing starts after it, and an
-// export never counts an unfinished attempt against the retries.
+// The outbox at shutdown and in state exports taken while an attempt is in flight:
+// interrupt() cuts attempts off and records them, nothing starts after it, and an export never
+// counts an unfinished attempt against the retries.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { SeededIds } from '../../src/core/ids.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
 import { Scheduler } from '../../src/core/scheduler.js';
 import { deliveryRecord } from '../../src/store/state-records.js';
-import { INTERRUPTED_ERROR, Outbox, RETRY_DELAYS_MS, RETRY_JOB } from '../../src/webhooks/outbox.js';
+import { INTERRUPTED_ERROR, Outbox, RETRY_DELAYS_MS, retriesOf } from '../../src/webhooks/outbox.js';
 import { WebhookSigner } from '../../src/webhooks/signer.js';
 import type { TransportRequest, TransportResult, WebhookTransport } from '../../src/webhooks/transport.js';
 
@@ -67,7 +67,7 @@ describe('Outbox.interrupt() (server shutdown)', () => {
       expect(d.status).toBe('pending');
       expect(d.attempts).toEqual([{ at: START, statusCode: null, error: INTERRUPTED_ERROR, durationMs: expect.any(Number), trigger: 'initial' }]);
       expect(d.nextAttemptAt).toBe(START + RETRY_DELAYS_MS[0]);
-      expect(scheduler.get(`webhook:${d.id}:retry`)).toMatchObject({ at: START + RETRY_DELAYS_MS[0], kind: RETRY_JOB });
+      expect(scheduler.list().find((j) => j.key === `webhook:${d.id}:retry`)).toMatchObject({ at: START + RETRY_DELAYS_MS[0], kind: 'webhook.retry' });
     }
     expect(outbox.isInFlight(a.id) || outbox.isInFlight(b.id)).toBe(false);
   });
@@ -82,8 +82,10 @@ describe('Outbox.interrupt() (server shutdown)', () => {
     scheduler.advanceTo(clock.now() + 60_000);
     await outbox.idle();
     expect(transport.sent).toHaveLength(1);
-    expect(fresh).toMatchObject({ status: 'pending', attempts: [], retries: 0, nextAttemptAt: START });
-    expect(retried).toMatchObject({ status: 'pending', retries: 0, nextAttemptAt: START + 1_000 });
+    expect(fresh).toMatchObject({ status: 'pending', attempts: [], nextAttemptAt: START });
+    expect(retriesOf(fresh.attempts)).toBe(0);
+    expect(retried).toMatchObject({ status: 'pending', nextAttemptAt: START + 1_000 });
+    expect(retriesOf(retried.attempts)).toBe(0);
     expect(retried.attempts).toHaveLength(1);
     // What a state file saved now holds resumes in a fresh outbox: both go out.
     const next = setup(() => OK);
@@ -91,8 +93,10 @@ describe('Outbox.interrupt() (server shutdown)', () => {
     next.scheduler.advanceTo(START + 1_000);
     await next.outbox.idle();
     expect(next.transport.sent.map((r) => r.headers['dyte-uuid']).sort()).toEqual([fresh.id, retried.id].sort());
-    expect(next.outbox.get(retried.id)).toMatchObject({ status: 'delivered', retries: 1 });
-    expect(next.outbox.get(fresh.id)).toMatchObject({ status: 'delivered', retries: 0 });
+    expect(next.outbox.get(retried.id)).toMatchObject({ status: 'delivered' });
+    expect(retriesOf(next.outbox.get(retried.id)!.attempts)).toBe(1);
+    expect(next.outbox.get(fresh.id)).toMatchObject({ status: 'delivered' });
+    expect(retriesOf(next.outbox.get(fresh.id)!.attempts)).toBe(0);
   });
 });
 
@@ -108,8 +112,10 @@ describe('Outbox.snapshot() with an attempt in flight', () => {
     }
     scheduler.advanceTo(clock.now() + RETRY_DELAYS_MS[4]);
     await started();
+    // The fifth retry (the sixth attempt) is under way.
     expect(transport.holding).toBe(1);
-    expect(d.retries).toBe(5);
+    expect(outbox.isInFlight(d.id)).toBe(true);
+    expect(d.attempts).toHaveLength(5);
     const [exported] = outbox.snapshot();
     // It fits the state file's schema (retries at most 5) and reads as 5 attempts made.
     expect(() => deliveryRecord.parse(exported)).not.toThrow();
@@ -125,7 +131,8 @@ describe('Outbox.snapshot() with an attempt in flight', () => {
     await next.outbox.idle();
     const after = next.outbox.get(d.id)!;
     expect(next.transport.sent).toHaveLength(1);
-    expect(after).toMatchObject({ status: 'failed', retries: 5, failureReason: 'No 2xx answer after 6 attempts (last: Non-2xx answer: HTTP 500)' });
+    expect(after).toMatchObject({ status: 'failed', failureReason: 'No 2xx answer after 6 attempts (last: Non-2xx answer: HTTP 500)' });
+    expect(next.outbox.snapshot()[0]).toMatchObject({ retries: 5 });
     expect(after.attempts).toHaveLength(6);
   });
 });

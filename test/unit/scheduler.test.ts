@@ -1,24 +1,36 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { ManualClock, SystemClock } from '../../src/core/clock.js';
+import { defineJob } from '../../src/core/jobs.js';
 import { RealTimeDriver, Scheduler } from '../../src/core/scheduler.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
+
+/** A job whose key is its payload's `name`. */
+const LOG = defineJob({
+  kind: 'log',
+  payload: z.object({ name: z.string(), n: z.number().optional() }).strict(),
+  key: ({ name }: { name: string }) => name,
+  orgId: () => null,
+});
 
 function setup() {
   const clock = new ManualClock(START);
   const errors: unknown[] = [];
   const scheduler = new Scheduler(clock, (err) => errors.push(err));
   const ran: { key: string; at: number; now: number }[] = [];
-  scheduler.handle('log', (_p, job) => ran.push({ key: job.key, at: job.at, now: clock.now() }));
-  return { clock, scheduler, ran, errors };
+  scheduler.handle(LOG, (_p, job) => ran.push({ key: job.key, at: job.at, now: clock.now() }));
+  /** Schedules a LOG job named `name`. */
+  const log = (name: string, at: number) => scheduler.schedule(LOG, { name }, at);
+  return { clock, scheduler, ran, errors, log };
 }
 
 describe('Scheduler', () => {
   it('runs jobs in time order, each seeing the clock at its own due time', () => {
-    const { scheduler, ran, clock } = setup();
-    scheduler.schedule('c', START + 3_000, 'log');
-    scheduler.schedule('a', START + 1_000, 'log');
-    scheduler.schedule('b', START + 2_000, 'log');
+    const { scheduler, ran, clock, log } = setup();
+    log('c', START + 3_000);
+    log('a', START + 1_000);
+    log('b', START + 2_000);
     expect(scheduler.advanceTo(START + 10_000)).toBe(3);
     expect(ran).toEqual([
       { key: 'a', at: START + 1_000, now: START + 1_000 },
@@ -29,28 +41,28 @@ describe('Scheduler', () => {
   });
 
   it('runs jobs due at the same time in the order they were scheduled', () => {
-    const { scheduler, ran } = setup();
-    for (const key of ['x', 'y', 'z', 'w']) scheduler.schedule(key, START + 500, 'log');
+    const { scheduler, ran, log } = setup();
+    for (const key of ['x', 'y', 'z', 'w']) log(key, START + 500);
     scheduler.advanceTo(START + 500);
     expect(ran.map((r) => r.key)).toEqual(['x', 'y', 'z', 'w']);
   });
 
   it('runs a job due exactly at the target, but not one a millisecond later', () => {
-    const { scheduler, ran } = setup();
-    scheduler.schedule('due', START + 1_000, 'log');
-    scheduler.schedule('later', START + 1_001, 'log');
+    const { scheduler, ran, log } = setup();
+    log('due', START + 1_000);
+    log('later', START + 1_001);
     expect(scheduler.advanceTo(START + 1_000)).toBe(1);
     expect(ran.map((r) => r.key)).toEqual(['due']);
     expect(scheduler.list().map((j) => j.key)).toEqual(['later']);
   });
 
   it('scheduling the same key again replaces the job; cancel drops it', () => {
-    const { scheduler, ran } = setup();
-    scheduler.schedule('k', START + 1_000, 'log');
-    scheduler.schedule('k', START + 5_000, 'log');
-    scheduler.schedule('gone', START + 2_000, 'log');
-    expect(scheduler.cancel('gone')).toBe(true);
-    expect(scheduler.cancel('gone')).toBe(false);
+    const { scheduler, ran, log } = setup();
+    log('k', START + 1_000);
+    log('k', START + 5_000);
+    log('gone', START + 2_000);
+    expect(scheduler.cancel(LOG, { name: 'gone' })).toBe(true);
+    expect(scheduler.cancel(LOG, { name: 'gone' })).toBe(false);
     scheduler.advanceTo(START + 10_000);
     expect(ran).toEqual([{ key: 'k', at: START + 5_000, now: START + 5_000 }]);
   });
@@ -58,54 +70,172 @@ describe('Scheduler', () => {
   it('runs jobs that jobs schedule within the same advance, when they fall due', () => {
     const { scheduler, clock } = setup();
     const seen: number[] = [];
-    scheduler.handle('chain', (p) => {
+    const CHAIN = defineJob({ kind: 'chain', payload: z.object({ left: z.number() }), key: ({ left }: { left: number }) => `chain-${left}`, orgId: () => null });
+    scheduler.handle(CHAIN, ({ left }) => {
       seen.push(clock.now());
-      const left = p.left as number;
-      if (left > 0) scheduler.schedule(`chain-${left}`, clock.now() + 1_000, 'chain', { left: left - 1 });
+      if (left > 0) scheduler.schedule(CHAIN, { left: left - 1 }, clock.now() + 1_000);
     });
-    scheduler.schedule('chain-start', START + 1_000, 'chain', { left: 3 });
+    scheduler.schedule(CHAIN, { left: 3 }, START + 1_000);
     expect(scheduler.advanceTo(START + 3_500)).toBe(3);
     expect(seen).toEqual([START + 1_000, START + 2_000, START + 3_000]);
     expect(scheduler.list().map((j) => j.at)).toEqual([START + 4_000]);
   });
 
   it('keeps going when a handler throws, reporting the error', () => {
-    const { scheduler, ran, errors } = setup();
-    scheduler.handle('boom', () => {
+    const { scheduler, ran, errors, log } = setup();
+    const kind = (name: string) => defineJob({ kind: name, payload: z.object({}), key: () => name, orgId: () => null });
+    const BOOM = kind('boom');
+    scheduler.handle(BOOM, () => {
       throw new Error('boom');
     });
-    scheduler.schedule('a', START + 1, 'boom');
-    scheduler.schedule('b', START + 2, 'log');
-    scheduler.schedule('c', START + 3, 'unknown-kind');
+    scheduler.schedule(BOOM, {}, START + 1);
+    log('b', START + 2);
+    scheduler.schedule(kind('unknown-kind'), {}, START + 3);
     expect(scheduler.advanceTo(START + 10)).toBe(3);
     expect(ran.map((r) => r.key)).toEqual(['b']);
     expect(errors.map((e) => (e as Error).message)).toEqual(['boom', 'no handler for job kind unknown-kind']);
   });
 
   it('keeps heap order under many inserts and removals', () => {
-    const { scheduler, ran } = setup();
+    const { scheduler, ran, log } = setup();
     const times = [50, 10, 40, 30, 20, 90, 60, 80, 70, 0];
-    times.forEach((t, i) => scheduler.schedule(`j${i}`, START + t, 'log'));
-    scheduler.cancel('j2'); // 40
-    scheduler.cancel('j7'); // 80
+    times.forEach((t, i) => log(`j${i}`, START + t));
+    scheduler.cancel(LOG, { name: 'j2' }); // 40
+    scheduler.cancel(LOG, { name: 'j7' }); // 80
     scheduler.advanceTo(START + 100);
     expect(ran.map((r) => r.at - START)).toEqual([0, 10, 20, 30, 50, 60, 70, 90]);
   });
 
   it('reset drops every job; list and restore round-trip pending jobs', () => {
     const { scheduler, ran } = setup();
-    scheduler.schedule('a', START + 2, 'log', { n: 1 });
-    scheduler.schedule('b', START + 1, 'log', { n: 2 });
+    scheduler.schedule(LOG, { name: 'a', n: 1 }, START + 2);
+    scheduler.schedule(LOG, { name: 'b', n: 2 }, START + 1);
     const saved = scheduler.list();
     expect(saved.map((j) => [j.key, j.at, j.payload])).toEqual([
-      ['b', START + 1, { n: 2 }],
-      ['a', START + 2, { n: 1 }],
+      ['b', START + 1, { name: 'b', n: 2 }],
+      ['a', START + 2, { name: 'a', n: 1 }],
     ]);
     scheduler.reset();
     expect(scheduler.nextAt()).toBeUndefined();
     scheduler.restore(saved);
     scheduler.advanceTo(START + 5);
     expect(ran.map((r) => r.key)).toEqual(['b', 'a']);
+  });
+});
+
+describe('Scheduler: job kinds declared once', () => {
+  // Two kinds owned by organizations, one global; the key is made of a part of the payload.
+  const STEP = defineJob({
+    kind: 'test.step',
+    payload: z.object({ orgId: z.string(), stepId: z.string(), attempt: z.number().int() }).strict(),
+    key: ({ stepId }: { stepId: string }) => `step:${stepId}`,
+    orgId: (p) => p.orgId,
+  });
+  const STOP = defineJob({
+    kind: 'test.stop',
+    payload: z.object({ orgId: z.string(), stopId: z.string() }).strict(),
+    key: ({ stopId }: { stopId: string }) => `stop:${stopId}`,
+    orgId: (p) => p.orgId,
+  });
+  const SWEEP = defineJob({ kind: 'test.sweep', payload: z.object({}).strict(), key: () => 'sweep', orgId: () => null });
+
+  function registry() {
+    const clock = new ManualClock(START);
+    const scheduler = new Scheduler(clock);
+    const steps: Array<{ orgId: string; stepId: string; attempt: number }> = [];
+    scheduler.handle(STEP, (payload) => steps.push(payload));
+    scheduler.handle(STOP, () => {});
+    scheduler.handle(SWEEP, () => {});
+    return { clock, scheduler, steps };
+  }
+
+  it('names a job by its declaration: the key comes from the payload, handlers get the payload as scheduled', () => {
+    const { scheduler, steps } = registry();
+    scheduler.schedule(STEP, { orgId: 'org-a', stepId: 's1', attempt: 1 }, START + 10);
+    expect(scheduler.list()).toEqual([{ key: 'step:s1', at: START + 10, kind: 'test.step', payload: { orgId: 'org-a', stepId: 's1', attempt: 1 }, seq: 0 }]);
+    expect(scheduler.has(STEP, { stepId: 's1' })).toBe(true);
+    expect(scheduler.get(STEP, { stepId: 's1' })?.payload.attempt).toBe(1);
+    // The same key again replaces the job.
+    scheduler.schedule(STEP, { orgId: 'org-a', stepId: 's1', attempt: 2 }, START + 20);
+    expect(scheduler.list().map((j) => [j.key, j.at])).toEqual([['step:s1', START + 20]]);
+    scheduler.advanceTo(START + 20);
+    expect(steps).toEqual([{ orgId: 'org-a', stepId: 's1', attempt: 2 }]);
+  });
+
+  it('keeps payload fields in the order their schema gives, whatever order the caller wrote them in', () => {
+    const { scheduler } = registry();
+    scheduler.schedule(STEP, { attempt: 1, stepId: 's1', orgId: 'org-a' }, START + 10);
+    expect(JSON.stringify(scheduler.list()[0]!.payload)).toBe('{"orgId":"org-a","stepId":"s1","attempt":1}');
+  });
+
+  it('cancels, finds and reports a job only through its own kind', () => {
+    const { scheduler } = registry();
+    scheduler.schedule(STOP, { orgId: 'org-a', stopId: 'x' }, START + 10);
+    expect(scheduler.has(STEP, { stepId: 'x' })).toBe(false);
+    expect(scheduler.cancel(STEP, { stepId: 'x' })).toBe(false);
+    expect(scheduler.cancel(STOP, { stopId: 'x' })).toBe(true);
+    expect(scheduler.list()).toEqual([]);
+  });
+
+  it('refuses a payload its schema does not accept', () => {
+    const { scheduler } = registry();
+    expect(() => scheduler.schedule(STEP, { orgId: 'org-a', stepId: 's1', attempt: 1.5 }, START)).toThrow();
+    expect(scheduler.list()).toEqual([]);
+  });
+
+  it('refuses a second declaration of a kind that is already declared', () => {
+    const { scheduler } = registry();
+    const again = defineJob({ kind: 'test.step', payload: z.object({}), key: () => 'other', orgId: () => null });
+    expect(() => scheduler.handle(again, () => {})).toThrow('job kind test.step is declared twice');
+  });
+
+  it("cancelOrg drops every job its declaration says belongs to that organization, of every kind, and nothing else", () => {
+    const { scheduler } = registry();
+    scheduler.schedule(STEP, { orgId: 'org-a', stepId: 's1', attempt: 1 }, START + 1);
+    scheduler.schedule(STOP, { orgId: 'org-a', stopId: 'm1' }, START + 2);
+    scheduler.schedule(STEP, { orgId: 'org-b', stepId: 's2', attempt: 1 }, START + 3);
+    scheduler.schedule(SWEEP, {}, START + 4);
+    expect(scheduler.cancelOrg('org-a')).toBe(2);
+    expect(scheduler.list().map((j) => j.key)).toEqual(['step:s2', 'sweep']);
+    expect(scheduler.cancelOrg('org-a')).toBe(0);
+  });
+
+  it('cancelKind drops every job of one kind', () => {
+    const { scheduler } = registry();
+    scheduler.schedule(STEP, { orgId: 'org-a', stepId: 's1', attempt: 1 }, START + 1);
+    scheduler.schedule(STEP, { orgId: 'org-b', stepId: 's2', attempt: 1 }, START + 2);
+    scheduler.schedule(STOP, { orgId: 'org-a', stopId: 'm1' }, START + 3);
+    expect(scheduler.cancelKind(STEP)).toBe(2);
+    expect(scheduler.list().map((j) => j.key)).toEqual(['stop:m1']);
+  });
+
+  describe('validate (state import)', () => {
+    const sound = { key: 'step:s1', at: START, kind: 'test.step', payload: { orgId: 'org-a', stepId: 's1', attempt: 1 } };
+
+    it.each([
+      ['a sound job', sound, null],
+      ['an unknown kind', { ...sound, kind: 'test.nope' }, { path: 'kind', message: 'unknown job kind test.nope' }],
+      ['a payload field missing', { ...sound, payload: { orgId: 'org-a', attempt: 1 } }, { path: 'payload.stepId', message: 'Invalid input: expected string, received undefined' }],
+      ['a payload field of the wrong type', { ...sound, payload: { ...sound.payload, attempt: 'one' } }, { path: 'payload.attempt', message: 'Invalid input: expected number, received string' }],
+      ['a payload field its kind does not have', { ...sound, payload: { ...sound.payload, extra: true } }, { path: 'payload', message: 'Unrecognized key: "extra"' }],
+      ['a key that is not the one its payload gives', { ...sound, key: 'step:s2' }, { path: 'key', message: 'a test.step job with this payload is named step:s1' }],
+    ])('%s', (_name, job, problem) => {
+      const { scheduler } = registry();
+      expect(scheduler.validate(job)).toEqual(problem);
+    });
+
+    it('knows a kind only once a handler is registered for it', () => {
+      const scheduler = new Scheduler(new ManualClock(START));
+      scheduler.schedule(SWEEP, {}, START);
+      expect(scheduler.validate({ key: 'sweep', at: START, kind: 'test.sweep', payload: {} })).toEqual({ path: 'kind', message: 'unknown job kind test.sweep' });
+    });
+
+    it('restore refuses a job validate would refuse, and keeps the jobs it had', () => {
+      const { scheduler } = registry();
+      scheduler.schedule(SWEEP, {}, START + 1);
+      expect(() => scheduler.restore([{ ...sound, seq: 0 }, { ...sound, key: 'step:s2', seq: 1 }])).toThrow('key: a test.step job with this payload is named step:s1');
+      expect(scheduler.list().map((j) => j.key)).toEqual(['sweep']);
+    });
   });
 });
 
@@ -121,10 +251,10 @@ describe('RealTimeDriver', () => {
     const clock = new SystemClock(60, START, () => Date.now());
     const scheduler = new Scheduler(clock);
     const fired: number[] = [];
-    scheduler.handle('log', () => fired.push(clock.now()));
+    scheduler.handle(LOG, () => fired.push(clock.now()));
     const driver = new RealTimeDriver(scheduler, clock);
     driver.start();
-    scheduler.schedule('minute', START + 60_000, 'log'); // one emulated minute = one real second
+    scheduler.schedule(LOG, { name: 'minute' }, START + 60_000); // one emulated minute = one real second
     vi.advanceTimersByTime(999);
     expect(fired).toEqual([]);
     vi.advanceTimersByTime(1);
@@ -137,9 +267,9 @@ describe('RealTimeDriver', () => {
     const clock = new ManualClock(START);
     const scheduler = new Scheduler(clock);
     const fired: number[] = [];
-    scheduler.handle('log', () => fired.push(clock.now()));
+    scheduler.handle(LOG, () => fired.push(clock.now()));
     new RealTimeDriver(scheduler, clock).start();
-    scheduler.schedule('x', START + 1, 'log');
+    scheduler.schedule(LOG, { name: 'x' }, START + 1);
     vi.advanceTimersByTime(10 * 60_000);
     expect(fired).toEqual([]);
     expect(vi.getTimerCount()).toBe(0);

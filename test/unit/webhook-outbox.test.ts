@@ -351,7 +351,7 @@ describe('Outbox: reset, organization reset, snapshot', () => {
     const d = first.enqueue();
     await first.outbox.idle();
     const snapshot = first.outbox.snapshot();
-    expect(snapshot).toEqual([d]);
+    expect(snapshot).toEqual([{ ...d, retries: 0 }]);
     expect(snapshot[0]).not.toBe(d);
 
     const second = setup();

@@ -11,14 +11,21 @@
 //   It stops recordings that are RECORDING or PAUSED; one still INVOKED is left alone.
 // - Livestreams are not stopped when everyone leaves.
 import { errors } from '../../core/errors.js';
-import type { Job } from '../../core/scheduler.js';
+import { z } from 'zod';
+import { defineJob, jobIdField } from '../../core/jobs.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { LivestreamsService } from '../livestreams/livestreams.service.js';
 import type { Meeting, MeetingSession, Participant } from '../models.js';
 import { SYSTEM_CALLER, type RecordingsService } from '../recordings/recordings.service.js';
 
 export const ALL_PEERS_LEFT_STOP_MS = 60_000;
-const ALL_PEERS_LEFT_JOB = 'meeting.allPeersLeft';
+/** Stops a meeting's recordings once everyone has been gone for ALL_PEERS_LEFT_STOP_MS. */
+const ALL_PEERS_LEFT_JOB = defineJob({
+  kind: 'meeting.allPeersLeft',
+  payload: z.object({ orgId: jobIdField, meetingId: jobIdField }).strict(),
+  key: ({ meetingId }: { meetingId: string }) => `meeting:${meetingId}:all-peers-left`,
+  orgId: (p) => p.orgId,
+});
 
 export interface Presence {
   meeting: Meeting;
@@ -56,7 +63,7 @@ export class SessionsService {
     const data = orgData(this.ctx, meeting.orgId);
     const now = this.ctx.clock.now();
     // Someone is back: the pending ALL_PEERS_LEFT stop is off.
-    this.ctx.scheduler.cancel(this.stopKey(meeting.id));
+    this.ctx.scheduler.cancel(ALL_PEERS_LEFT_JOB, { meetingId: meeting.id });
 
     let current = meeting;
     const opens = !meeting.session || meeting.session.endedAt !== null;
@@ -95,7 +102,7 @@ export class SessionsService {
       data.putMeeting(ended);
       this.ctx.bus.publish({ type: 'meeting.ended', at: now, org: data.org, meeting: ended, reason: 'ALL_PARTICIPANTS_LEFT' });
       if (this.recordings.activeFor(meeting.orgId, meeting.id)) {
-        this.ctx.scheduler.schedule(this.stopKey(meeting.id), now + ALL_PEERS_LEFT_STOP_MS, ALL_PEERS_LEFT_JOB, { orgId: meeting.orgId, meetingId: meeting.id });
+        this.ctx.scheduler.schedule(ALL_PEERS_LEFT_JOB, { orgId: meeting.orgId, meetingId: meeting.id }, now + ALL_PEERS_LEFT_STOP_MS);
       }
     }
     return this.presence(meeting.id);
@@ -112,12 +119,7 @@ export class SessionsService {
     return (data.participantsByMeeting.get(meeting.id) ?? []).map((id) => data.participants.get(id)!).filter((p) => p && p.joinedAt !== null);
   }
 
-  private stopKey(meetingId: string): string {
-    return `meeting:${meetingId}:all-peers-left`;
-  }
-
-  private onAllPeersLeft(payload: Job['payload']): void {
-    const { orgId, meetingId } = payload as { orgId: string; meetingId: string };
+  private onAllPeersLeft({ orgId, meetingId }: { orgId: string; meetingId: string }): void {
     const meeting = this.ctx.store.org(orgId)?.meetings.get(meetingId);
     if (!meeting || this.present(meeting).length > 0) return;
     for (const r of this.recordings.forMeetingWithStatus(orgId, meetingId, ['RECORDING', 'PAUSED'])) {

@@ -1,6 +1,7 @@
 import { flat } from '../../core/strings.js';
 import { errors } from '../../core/errors.js';
-import type { Job } from '../../core/scheduler.js';
+import { z } from 'zod';
+import { defineJob, jobIdField } from '../../core/jobs.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { MediaLinks } from '../media/media-links.js';
 import type { Meeting, ReasonCaller, Recording, RecordingStatus, StorageConfig } from '../models.js';
@@ -27,7 +28,13 @@ export interface RecordingQuery extends PageRequest {
 }
 
 export const DEFAULT_MAX_SECONDS = 86_400;
-const MAX_SECONDS_JOB = 'recording.maxSeconds';
+/** Stops a recording once it has recorded its max_seconds. */
+const MAX_SECONDS_JOB = defineJob({
+  kind: 'recording.maxSeconds',
+  payload: z.object({ orgId: jobIdField, recordingId: jobIdField }).strict(),
+  key: ({ recordingId }: { recordingId: string }) => `recording:${recordingId}:max-seconds`,
+  orgId: (p) => p.orgId,
+});
 
 export class RecordingsService implements OrgMember {
   constructor(
@@ -213,17 +220,15 @@ export class RecordingsService implements OrgMember {
 
   /** max_seconds counts recorded time: the job is re-armed on resume and dropped on pause/stop. */
   private scheduleMaxSeconds(r: Recording, now: number): void {
-    const key = `recording:${r.id}:max-seconds`;
     if (r.status === 'RECORDING') {
       const remaining = r.maxSeconds * 1000 - recordedMsAt(r, now);
-      this.ctx.scheduler.schedule(key, now + Math.max(0, remaining), MAX_SECONDS_JOB, { orgId: r.orgId, recordingId: r.id });
+      this.ctx.scheduler.schedule(MAX_SECONDS_JOB, { orgId: r.orgId, recordingId: r.id }, now + Math.max(0, remaining));
     } else {
-      this.ctx.scheduler.cancel(key);
+      this.ctx.scheduler.cancel(MAX_SECONDS_JOB, { recordingId: r.id });
     }
   }
 
-  private onMaxSeconds(payload: Job['payload']): void {
-    const { orgId, recordingId } = payload as { orgId: string; recordingId: string };
+  private onMaxSeconds({ orgId, recordingId }: { orgId: string; recordingId: string }): void {
     const r = this.ctx.store.org(orgId)?.recordings.get(recordingId);
     if (!r || r.status !== 'RECORDING') return;
     // Emulator decision: the stop reason stays within the documented values (API_CALL) with a
