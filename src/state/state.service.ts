@@ -38,7 +38,11 @@ export class StateService {
   constructor(
     private readonly parts: StateParts,
     private readonly baseline: Fixtures,
-  ) {}
+  ) {
+    // A saved state can also be the fixtures the emulator starts from (`--fixtures state.json`):
+    // its jobs and keys pass the same checks as an import's.
+    this.check(baseline, 'fixtures');
+  }
 
   /** Back to the fixtures the emulator started with. */
   reset(): void {
@@ -48,6 +52,12 @@ export class StateService {
   /** Validates an imported document (FixtureError names the path and the rule). */
   parse(data: unknown, source: string): StateDocument {
     const doc = parseFixtures(data, source);
+    this.check(doc, source);
+    return doc;
+  }
+
+  /** What the fixtures schema alone cannot tell: jobs its scheduler can run, usable keys. */
+  private check(doc: StateDocument, source: string): void {
     doc.runtime?.jobs.forEach((j, i) => {
       const problem = this.parts.scheduler.validate(j);
       if (problem) throw new FixtureError(`${source}: runtime.jobs[${i}].${problem.path}: ${problem.message}`);
@@ -61,7 +71,6 @@ export class StateService {
         throw new FixtureError(`${source}: ${name}: not a usable RSA private key (${(err as Error).message})`);
       }
     }
-    return doc;
   }
 
   /** Replaces all state with the document's. */

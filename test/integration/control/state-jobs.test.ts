@@ -2,6 +2,10 @@
 // accept, or a key that is not the one the payload gives, is a 400 naming the path, and the
 // import changes nothing. A job that passes runs as it would have in the emulator that saved it.
 import { describe, expect, it } from 'vitest';
+import { buildDeps } from '../../../src/container.js';
+import { defaultConfig } from '../../../src/config.js';
+import { silentLogger } from '../../../src/logger.js';
+import { FixtureError, type Fixtures } from '../../../src/store/fixtures.js';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
 import { createMeeting, startRecording } from '../../helpers/builders.js';
 import { BASIC, makeTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -63,5 +67,13 @@ describe('state import: pending jobs', () => {
     await t.deps.webhooks.outbox.idle();
     expect((await t.api.get(`/v2/recordings/${recording.id}`).set('Authorization', BASIC).expect(200)).body.data.status).toBe('RECORDING');
     expect(delivered.requests.length).toBeGreaterThan(0);
+  });
+
+  it('a saved state used as the fixtures to start from (--fixtures state.json) passes the same checks', async () => {
+    const { doc, retry } = await stateWithJobs(makeTestApp());
+    doc.runtime.jobs[retry]!.key = 'webhook:someone-else:retry';
+    const start = () => buildDeps(defaultConfig({ clock: 'manual', logLevel: 'silent' }), { fixtures: doc as unknown as Fixtures, logger: silentLogger() });
+    expect(start).toThrow(FixtureError);
+    expect(start).toThrow(`fixtures: runtime.jobs[${retry}].key: a webhook.retry job with this payload is named webhook:`);
   });
 });
