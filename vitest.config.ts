@@ -4,7 +4,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // The README's example imports the package by name, as a user would.
-    alias: { 'meetings-emulator': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    // The subpath comes first: an alias also matches every path below its name.
+    alias: {
+      'meetings-emulator/testcontainers': fileURLToPath(new URL('./src/testcontainers.ts', import.meta.url)),
+      'meetings-emulator': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+    },
   },
   test: {
     include: ['test/**/*.test.ts'],

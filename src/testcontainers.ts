@@ -1,0 +1,166 @@
+// The emulator as a Testcontainers module, for suites that want it in a container rather than in
+// their own process (another language's client, a docker-compose-like setup, the shipped image):
+//
+//   const emu = await new MeetingsEmulatorContainer().withSeed('ci').start(); // builds the Dockerfile
+//   await fetch(`${emu.url}/v2/meetings`, { method: 'POST', headers: { authorization: emu.authHeader } });
+//   await emu.advance(5_000);
+//   await emu.stop();
+//
+// The started container mirrors `startEmulator()` (url, orgId, apiKey, authHeader, advance, reset),
+// driving the clock and the state through the control API over HTTP. `testcontainers` is an
+// optional peer dependency: only this entry point imports it, never the package's main one.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { DEFAULT_FIXTURES, PACKAGE_ROOT, parseConfig } from './config.js';
+import { LIMITS } from './http/limits.js';
+import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
+import type { DeliveryFilter } from './webhooks/outbox.js';
+import type { DeliveryView } from './index.js';
+
+/** The port the image listens on (its EXPOSE). */
+export const EMULATOR_PORT = 4700;
+
+/** The tag an image built from the Dockerfile gets; rebuilding it is quick once its layers are cached. */
+export const DEFAULT_BUILT_IMAGE = 'meetings-emulator:testcontainers';
+
+/** Where a fixtures file given to withFixtures() lands in the container. */
+const FIXTURES_IN_CONTAINER = '/app/fixtures/testcontainers.json';
+
+/** Building runs `npm ci` and the compiler on a cold cache: give it the time a slow CI machine needs. */
+const DEFAULT_STARTUP_TIMEOUT_MS = 120_000;
+
+export class MeetingsEmulatorContainer extends GenericContainer {
+  private buildContext: string | undefined;
+  private fixtures: Fixtures;
+
+  /**
+   * Without an image, start() builds one from the Dockerfile of this package's checkout (or of
+   * withBuildContext()); with one, it runs that image as any other.
+   */
+  constructor(image?: string) {
+    super(image ?? DEFAULT_BUILT_IMAGE);
+    this.buildContext = image === undefined ? PACKAGE_ROOT : undefined;
+    // The image's own fixtures are the bundled ones; withFixtures() replaces both.
+    this.fixtures = loadFixturesFile(DEFAULT_FIXTURES);
+    this.withExposedPorts(EMULATOR_PORT)
+      .withWaitStrategy(Wait.forHttp('/_emulator/health', EMULATOR_PORT).forStatusCode(200))
+      .withStartupTimeout(DEFAULT_STARTUP_TIMEOUT_MS)
+      // Tests move time themselves, as with startEmulator(); withClock('real') lets it flow.
+      .withEnvironment({ EMULATOR_CLOCK: 'manual' });
+  }
+
+  /** Build the image from the Dockerfile in `dir` (a checkout of this repository). */
+  withBuildContext(dir: string): this {
+    this.buildContext = path.resolve(dir);
+    return this;
+  }
+
+  /** manual (the default here): time moves only by advance(); real: it flows. */
+  withClock(mode: 'manual' | 'real'): this {
+    return this.withEnvironment({ EMULATOR_CLOCK: mode });
+  }
+
+  /** Makes every generated id, key and token reproducible. */
+  withSeed(seed: string): this {
+    return this.withEnvironment({ EMULATOR_SEED: seed });
+  }
+
+  /** Where the emulated clock starts; a string needs a zone, such as 2026-01-01T00:00:00Z. */
+  withStartTime(time: string | Date): this {
+    return this.withEnvironment({ EMULATOR_START_TIME: typeof time === 'string' ? time : time.toISOString() });
+  }
+
+  /**
+   * A fixtures file on this machine, or a fixtures object, copied into the container. It is
+   * checked here, so a mistake fails start() at once with the reason; its first organization
+   * becomes orgId/apiKey of the started container.
+   */
+  withFixtures(fixtures: string | Fixtures): this {
+    if (typeof fixtures === 'string') {
+      const source = path.resolve(fixtures);
+      this.fixtures = loadFixturesFile(source);
+      this.withCopyFilesToContainer([{ source, target: FIXTURES_IN_CONTAINER, mode: 0o644 }]);
+    } else {
+      this.fixtures = parseFixtures(fixtures, 'withFixtures()');
+      this.withCopyContentToContainer([{ content: JSON.stringify(fixtures), target: FIXTURES_IN_CONTAINER, mode: 0o644 }]);
+    }
+    return this.withEnvironment({ EMULATOR_FIXTURES: FIXTURES_IN_CONTAINER });
+  }
+
+  override async start(): Promise<StartedMeetingsEmulatorContainer> {
+    // The emulator would refuse a bad setting by exiting, which a wait strategy only sees as a
+    // timeout; the same options table gives the one-line reason now.
+    const checked = parseConfig([], this.environment);
+    if (!checked.ok) throw new Error(`MeetingsEmulatorContainer: ${checked.reason}`);
+    if (this.buildContext !== undefined) await this.buildImage(this.buildContext);
+    const org = this.fixtures.organizations[0]!;
+    return new StartedMeetingsEmulatorContainer(await super.start(), org.id, org.api_key);
+  }
+
+  private async buildImage(context: string): Promise<void> {
+    if (!existsSync(path.join(context, 'Dockerfile'))) {
+      throw new Error(
+        `MeetingsEmulatorContainer: no Dockerfile in ${context} (an installed package has none); pass an image name, or withBuildContext() a checkout of the repository`,
+      );
+    }
+    // Kept after the run so the next build reuses its layers.
+    await GenericContainer.fromDockerfile(context).build(this.imageName.string, { deleteOnExit: false });
+  }
+}
+
+export class StartedMeetingsEmulatorContainer extends AbstractStartedContainer {
+  /** Base URL on the mapped port, e.g. http://127.0.0.1:32771 */
+  readonly url: string;
+  /** The first organization of the fixtures. */
+  readonly orgId: string;
+  readonly apiKey: string;
+  /** Ready-to-use v2 header value: `Basic base64(orgId:apiKey)`. */
+  readonly authHeader: string;
+
+  constructor(started: StartedTestContainer, orgId: string, apiKey: string) {
+    super(started);
+    this.url = `http://${started.getHost()}:${started.getMappedPort(EMULATOR_PORT)}`;
+    this.orgId = orgId;
+    this.apiKey = apiKey;
+    this.authHeader = `Basic ${Buffer.from(`${orgId}:${apiKey}`).toString('base64')}`;
+  }
+
+  /** Moves the clock forward by `ms`, running every job that falls due, in time order. */
+  async advance(ms: number): Promise<void> {
+    if (!(ms >= 0)) throw new Error('advance(ms) takes a non-negative number');
+    await this.control('POST', '/_emulator/clock/advance', { ms });
+  }
+
+  /** Moves the clock forward to `iso` (never back). */
+  async setNow(iso: string): Promise<void> {
+    await this.control('PUT', '/_emulator/clock', { now: iso });
+  }
+
+  /** Everything back to the fixtures: organizations, resources, clock, ids, jobs, deliveries. */
+  async reset(): Promise<void> {
+    await this.control('POST', '/_emulator/reset');
+  }
+
+  /** The webhook delivery log, newest first, once no attempt is in flight. */
+  async deliveries(filter: DeliveryFilter = {}): Promise<DeliveryView[]> {
+    const query = new URLSearchParams({ wait: 'true', limit: String(LIMITS.deliveriesPerPageMax) });
+    if (filter.orgId !== undefined) query.set('org_id', filter.orgId);
+    if (filter.webhookId !== undefined) query.set('webhook_id', filter.webhookId);
+    if (filter.event !== undefined) query.set('event', filter.event);
+    if (filter.status !== undefined) query.set('status', filter.status);
+    const body = (await this.control('GET', `/_emulator/webhooks/deliveries?${query}`)) as { deliveries: DeliveryView[] };
+    return body.deliveries;
+  }
+
+  private async control(method: string, path: string, body?: unknown): Promise<unknown> {
+    const res = await fetch(`${this.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+    return JSON.parse(text) as unknown;
+  }
+}
