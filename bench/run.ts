@@ -5,7 +5,7 @@
 // made side by side in this run, alternating the servers (A B A B ...), and reported as medians
 // and ratios. Each server is a child process of its own (one core); autocannon runs here.
 //
-// Flags: --quick, --only throughput,coldstart,memory,growth,webhooks,profile, --write (write
+// Flags: --quick, --only throughput,coldstart,memory,growth,webhooks,scenario,profile, --write (write
 // RESULTS.md after a quick run too), --no-write, --out FILE, --build / --no-build.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -18,8 +18,9 @@ import { renderMarkdown, renderTable } from './lib/report.js';
 import type { Cell, ColdStartRow, MemoryRun, Results, Settings, ThroughputRow, WebhookResult } from './lib/results.js';
 import { EMULATOR_BIN, HOST, ROOT, baseline, commandOf, hrMs, runForResult, startHost, startServer, type Running, type ServerKind } from './lib/servers.js';
 import { createMeetings, fanoutRound, rawSignRate, registerWebhooks, startReceiver } from './lib/webhooks.js';
+import { percentile, type ScenarioResult } from './lib/scenario.js';
 
-const SECTIONS = ['throughput', 'coldstart', 'memory', 'growth', 'webhooks', 'profile'] as const;
+const SECTIONS = ['throughput', 'coldstart', 'memory', 'growth', 'webhooks', 'scenario', 'profile'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const argv = process.argv.slice(2);
@@ -329,6 +330,19 @@ async function webhooks(): Promise<void> {
   }
 }
 
+// --- 6. the README's recording lifecycle, in process ----------------------------------------
+
+async function scenario(): Promise<void> {
+  // A process of its own (bench/scenario.ts), like the memory host: what it measures is the
+  // emulator and a user's test in one event loop, with nothing of the runner's beside them.
+  const [runs, perRun, warmup] = quick ? [1, 20, 10] : [3, 60, 30];
+  const args = [path.join(ROOT, 'bench', 'scenario.ts'), '--runs', String(runs), '--per-run', String(perRun), '--warmup', String(warmup)];
+  if (baseline.dir) args.push('--dist', path.join(baseline.dir, 'dist'));
+  results.scenario = await runForResult<ScenarioResult>('scenario', ['--import', 'tsx'], args);
+  const r = results.scenario;
+  log(`scenario: median ${percentile(r.samples, 50).toFixed(1)} ms, p90 ${percentile(r.samples, 90).toFixed(1)} ms per scenario (run medians ${r.runMedians.map((x) => x.toFixed(1)).join('/')})`);
+}
+
 // --- profiles --------------------------------------------------------------------------------
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -409,6 +423,7 @@ async function main(): Promise<void> {
     if (sections.has('memory')) await memory();
     if (sections.has('growth')) await growth();
     if (sections.has('webhooks')) await webhooks();
+    if (sections.has('scenario')) await scenario();
     if (sections.has('profile')) await profiles();
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -98,7 +98,7 @@ function startEmulator(): Promise<Emulator> {
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const errorLines: string[] = [];
   let errBuffer = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
     errBuffer += d;
     const lines = errBuffer.split('\n');
     errBuffer = lines.pop()!;
@@ -107,12 +107,12 @@ function startEmulator(): Promise<Emulator> {
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (!m) return;
-      child.stdout!.removeAllListeners('data');
-      child.stdout!.resume();
+      child.stdout.removeAllListeners('data');
+      child.stdout.resume();
       resolve({
         child,
         url: m[1]!,

@@ -3,6 +3,7 @@
 // rerun, marked with the date of the run it was written for.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Cell, MemoryRun, Results, ThroughputRow } from './results.js';
+import { scenarioSection, scenarioTargetRow } from './scenario.js';
 import { bytes, fixed, int, mb, median, ms, ratio, times, verdict, type Verdict } from './stats.js';
 
 export const ANALYSIS_START = '<!-- analysis:start -->';
@@ -137,6 +138,7 @@ export function targetRows(results: Results): TargetRow[] {
     const s = median(w.signRates);
     rows.push({ measure: `Webhook fan-out (${w.webhooks} webhooks × ${w.eventsPerRound} events) vs raw RSA-SHA256 signing`, emulator: `${int(d)} deliveries/s`, reference: `${int(s)} signatures/s`, ratio: times(ratio(d, s)), target: '≥ 0.8×', verdict: verdict(ratio(d, s), 0.8, 'atLeast') });
   }
+  if (results.scenario) rows.push(scenarioTargetRow(results.scenario));
   return rows;
 }
 
@@ -388,6 +390,10 @@ export function renderMarkdown(results: Results, file: string): string {
     '## 5. Webhook fan-out',
     '',
     webhookSection(results),
+    '',
+    "## 6. The README's recording lifecycle, in process",
+    '',
+    scenarioSection(results.scenario),
     '',
     '## Profiles',
     '',

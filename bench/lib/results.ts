@@ -4,6 +4,7 @@ import type { LoadResult, ScenarioId } from './load.js';
 import type { ProfileSummary } from './profile.js';
 import type { ServerKind } from './servers.js';
 import type { FanoutRound } from './webhooks.js';
+import type { ScenarioResult } from './scenario.js';
 
 export interface Settings {
   quick: boolean;
@@ -122,6 +123,8 @@ export interface Results {
   memory: MemoryRun[];
   growth: GrowthRow[];
   webhooks?: WebhookResult;
+  /** The README's recording lifecycle, in process, ms per scenario. */
+  scenario?: ScenarioResult;
   profiles: ProfileEntry[];
   warnings: string[];
 }

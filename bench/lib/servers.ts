@@ -136,7 +136,7 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
   let buffered = '';
   let stopping = false;
   // Both pipes are always drained: a full pipe would stall the server under test.
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     output = (output + text).slice(-4000);
     if (readyLine || !spec.ready) return;
@@ -145,13 +145,13 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
     buffered = lines.pop()!;
     for (const raw of lines) {
       const line = raw.replace(ANSI, '');
-      if (!readyLine && spec.ready!.test(line)) {
+      if (!readyLine && spec.ready.test(line)) {
         readyLine = line;
         onReadyLine?.(line);
       }
     }
   });
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4000);
   });
   // 'close', not 'exit': it comes after the child's output has been read to the end.

@@ -29,7 +29,7 @@ export function requestContext(deps: Deps): RequestHandler {
           method: req.method,
           path: req.path,
           // Express parses the query string on every access of req.query: only when there is one.
-          query: req.url.includes('?') ? (req.query as Record<string, unknown>) : {},
+          query: req.url.includes('?') ? req.query : {},
           status,
           duration_ms: durationMs,
           org_id: orgId,

@@ -62,7 +62,7 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
 export type AnyRoute = RouteSpec<AnyObject, AnyObject, z.ZodType>;
 
 export function route<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): AnyRoute {
-  return spec as unknown as AnyRoute;
+  return spec;
 }
 
 export function expressPath(openApiPath: string): string {

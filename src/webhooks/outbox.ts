@@ -222,7 +222,7 @@ export class Outbox {
     };
     this.records.set(delivery.id, delivery);
     this.opts.onCreated?.(delivery);
-    this.start(delivery, 'initial');
+    void this.start(delivery, 'initial'); // fire-and-forget: start() catches its own errors and idle() awaits it
     this.trim();
     return delivery;
   }

@@ -1,5 +1,6 @@
-// Builders for the v2 resources, through the HTTP API (so every answer is validated against
-// the served OpenAPI document). Each asserts its own success status and returns the data.
+// The one set of builders for the v2 resources, used by every test: through the HTTP API (so
+// every answer is validated against the served OpenAPI document), each asserts its own success
+// status and returns the resource as answered (take `.id` where only the id matters).
 import { expect } from 'vitest';
 import type { Api } from './test-app.js';
 import { BASIC } from './test-app.js';
@@ -43,6 +44,11 @@ export async function getRecording(api: Api, id: string): Promise<Resource> {
 
 export async function recordingAction(api: Api, id: string, action: 'stop' | 'pause' | 'resume'): Promise<Resource> {
   const res = await api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action }).expect(200);
+  return res.body.data;
+}
+
+export async function getLivestream(api: Api, id: string): Promise<Resource> {
+  const res = await api.get(`/v2/livestreams/${id}`).set('Authorization', BASIC).expect(200);
   return res.body.data;
 }
 

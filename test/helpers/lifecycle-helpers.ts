@@ -1,51 +1,12 @@
-// Shared steps for the lifecycle scenarios: every HTTP call goes through the OpenAPI-validating
-// `api` of makeTestApp().
+// Shared steps for the lifecycle scenarios (the resources themselves come from builders.ts):
+// every HTTP call goes through the OpenAPI-validating `api` of makeTestApp().
 import { expect } from 'vitest';
 import type { DomainEvent } from '../../src/domain/events.js';
-import { BASIC, type TestApp } from './test-app.js';
+import type { TestApp } from './test-app.js';
 
 export const SECOND = 1_000;
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
-
-export async function createMeeting(t: TestApp, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await t.api.post('/v2/meetings').set('Authorization', BASIC).send(body).expect(201);
-  return res.body.data.id as string;
-}
-
-export async function addParticipant(t: TestApp, meetingId: string, clientId: string): Promise<string> {
-  const res = await t.api
-    .post(`/v2/meetings/${meetingId}/participants`)
-    .set('Authorization', BASIC)
-    .send({ name: clientId, preset_name: 'group_call_host', custom_participant_id: clientId })
-    .expect(201);
-  return res.body.data.id as string;
-}
-
-export async function startRecording(t: TestApp, meetingId: string, extra: Record<string, unknown> = {}) {
-  const res = await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: meetingId, ...extra }).expect(200);
-  return res.body.data as Record<string, unknown> & { id: string; status: string };
-}
-
-export async function recording(t: TestApp, id: string) {
-  const res = await t.api.get(`/v2/recordings/${id}`).set('Authorization', BASIC).expect(200);
-  return res.body.data as Record<string, unknown> & { id: string; status: string };
-}
-
-export async function stopRecording(t: TestApp, id: string) {
-  const res = await t.api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
-  return res.body.data as Record<string, unknown> & { status: string };
-}
-
-export async function createLivestream(t: TestApp, meetingId: string) {
-  const res = await t.api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
-  return res.body.data as Record<string, unknown> & { id: string; status: string; playback_url: string };
-}
-
-export async function livestream(t: TestApp, id: string) {
-  const res = await t.api.get(`/v2/livestreams/${id}`).set('Authorization', BASIC).expect(200);
-  return res.body.data as Record<string, unknown> & { id: string; status: string };
-}
 
 export async function patchSimulator(t: TestApp, body: Record<string, unknown>) {
   const res = await t.api.patch('/_emulator/simulator').send(body).expect(200);

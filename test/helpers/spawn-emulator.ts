@@ -30,14 +30,14 @@ export function startCli(args: string[], extraEnv: Record<string, string> = {}):
   const child = spawn(process.execPath, [...ENTRY, '--port', '0', ...args], { cwd: ROOT, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const onData = () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (!m) return;
-      child.stdout!.off('data', onData);
+      child.stdout.off('data', onData);
       resolve({
         child,
         url: m[1]!,
@@ -50,7 +50,7 @@ export function startCli(args: string[], extraEnv: Record<string, string> = {}):
         },
       });
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     void exited.then((code) => reject(new Error(`emulator exited (${code}) before listening:\n${out}\n${err}`)));
   });
 }

@@ -96,16 +96,6 @@ export async function registerWebhook(t: TestApp, url: string, events: string[],
   return res.body.data.id as string;
 }
 
-export async function createMeeting(t: TestApp, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await t.api.post('/v2/meetings').set('Authorization', BASIC).send(body).expect(201);
-  return res.body.data.id as string;
-}
-
-export async function startRecording(t: TestApp, meetingId: string): Promise<string> {
-  const res = await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: meetingId }).expect(200);
-  return res.body.data.id as string;
-}
-
 export interface DeliveryDto {
   id: string;
   org_id: string | null;

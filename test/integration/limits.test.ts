@@ -246,7 +246,7 @@ function boundedFields(): Found[] {
   const out: Found[] = [];
   for (const r of ROUTES) {
     for (const [where, schema] of [['param', r.params], ['query', r.query], ['body', r.body]] as const) {
-      if (schema) walk(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>, routeName(r), where, '', out);
+      if (schema) walk(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), routeName(r), where, '', out);
     }
   }
   return out;

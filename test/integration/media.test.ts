@@ -4,6 +4,7 @@ import type request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { livePlaylist, liveSegmentAt } from '../../src/domain/media/hls-playlist.js';
 import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { createLivestream, createMeeting, getRecording, recordingAction, startRecording, type Resource } from '../helpers/builders.js';
 
 const SECOND = 1_000;
 const DAY = 86_400_000;
@@ -23,15 +24,13 @@ function get(t: TestApp, url: string) {
 }
 
 async function uploadedRecording(t: TestApp) {
-  const meeting = await t.api.post('/v2/meetings').set('Authorization', BASIC).send({}).expect(201);
-  const started = await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: meeting.body.data.id }).expect(200);
-  const id = started.body.data.id as string;
+  const { id } = await startRecording(t.api, (await createMeeting(t.api, {})).id);
   t.advance(3 * SECOND + 60 * SECOND);
-  await t.api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
+  await recordingAction(t.api, id, 'stop');
   t.advance(15 * SECOND);
-  const res = await t.api.get(`/v2/recordings/${id}`).set('Authorization', BASIC).expect(200);
-  expect(res.body.data.status).toBe('UPLOADED');
-  return res.body.data as { id: string; download_url: string; audio_download_url: string; download_url_expiry: string; file_size: number; output_file_name: string };
+  const uploaded = await getRecording(t.api, id);
+  expect(uploaded.status).toBe('UPLOADED');
+  return uploaded as Resource & { id: string; download_url: string; audio_download_url: string; download_url_expiry: string; file_size: number; output_file_name: string };
 }
 
 /** Errors are JSON: parsed as usual, so the OpenAPI check sees the error shape. */
@@ -155,9 +154,9 @@ describe('recording downloads', () => {
 
 describe('livestream playback (HLS)', () => {
   async function liveStream(t: TestApp) {
-    const meeting = await t.api.post('/v2/meetings').set('Authorization', BASIC).send({}).expect(201);
-    const l = await t.api.post(`/v2/meetings/${meeting.body.data.id}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
-    return { meetingId: meeting.body.data.id as string, id: l.body.data.id as string, playbackUrl: l.body.data.playback_url as string };
+    const meeting = await createMeeting(t.api, {});
+    const l = await createLivestream(t.api, meeting.id);
+    return { meetingId: meeting.id, id: l.id, playbackUrl: l.playback_url as string };
   }
 
   it('the playlist is 404 while OFFLINE, a live #EXTM3U while LIVE, and 404 again once stopped', async () => {

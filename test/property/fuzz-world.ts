@@ -291,7 +291,7 @@ export function requestArb(r: AnyRoute, opts: { allMethods?: boolean } = {}): fc
   const params = Object.fromEntries(paramNames(r).map((p) => [p, paramChoice]));
   return fc.record({
     method: opts.allMethods ? fc.oneof({ weight: 8, arbitrary: fc.constant(r.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }) : fc.constant(r.method),
-    params: fc.record(params) as fc.Arbitrary<Record<string, ParamChoice>>,
+    params: fc.record(params),
     query: fc.array(queryPair(keys.length > 0 ? keys : ['q']), { maxLength: 5 }),
     auth: authChoice,
     contentType: fc.oneof({ weight: 8, arbitrary: fc.constant('application/json') }, { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),

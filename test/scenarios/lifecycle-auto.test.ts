@@ -3,28 +3,16 @@
 // minute, ingest goes live 5 s after the livestream is created.
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, makeTestApp } from '../helpers/test-app.js';
-import {
-  DAY,
-  MINUTE,
-  SECOND,
-  createLivestream,
-  createMeeting,
-  iso,
-  livestream,
-  patchSimulator,
-  recordEvents,
-  recording,
-  startRecording,
-  stopRecording,
-} from '../helpers/lifecycle-helpers.js';
+import { DAY, MINUTE, SECOND, iso, patchSimulator, recordEvents } from '../helpers/lifecycle-helpers.js';
+import { createLivestream, createMeeting, getLivestream, getRecording, recordingAction, startRecording } from '../helpers/builders.js';
 
 describe('automatic recording lifecycle', () => {
   it('INVOKED → RECORDING after 3 s → UPLOADING on stop → UPLOADED 10 s + 5 s/min later, every field at its exact time', async () => {
     const t = makeTestApp();
     const events = recordEvents(t);
-    const meetingId = await createMeeting(t, { title: 'Lifecycle' });
+    const meetingId = (await createMeeting(t.api, { title: 'Lifecycle' })).id;
 
-    const started = await startRecording(t, meetingId);
+    const started = await startRecording(t.api, meetingId);
     expect(started).toMatchObject({
       status: 'INVOKED',
       invoked_time: iso(START),
@@ -42,15 +30,15 @@ describe('automatic recording lifecycle', () => {
     });
 
     t.advance(3 * SECOND - 1);
-    expect((await recording(t, started.id)).status).toBe('INVOKED');
+    expect((await getRecording(t.api, started.id)).status).toBe('INVOKED');
     t.advance(1);
-    const rec = await recording(t, started.id);
+    const rec = await getRecording(t.api, started.id);
     expect(rec).toMatchObject({ status: 'RECORDING', started_time: iso(START + 3 * SECOND), session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
     // One recorded minute, then stop through the API.
     t.advance(MINUTE);
     const stopTime = START + 63 * SECOND;
-    const stopped = await stopRecording(t, started.id);
+    const stopped = await recordingAction(t.api, started.id, 'stop');
     expect(stopped).toMatchObject({
       status: 'UPLOADING',
       started_time: iso(START + 3 * SECOND),
@@ -62,9 +50,9 @@ describe('automatic recording lifecycle', () => {
 
     // Upload: 10 s base + 5 s for the one recorded minute.
     t.advance(15 * SECOND - 1);
-    expect((await recording(t, started.id)).status).toBe('UPLOADING');
+    expect((await getRecording(t.api, started.id)).status).toBe('UPLOADING');
     t.advance(1);
-    const uploaded = await recording(t, started.id);
+    const uploaded = await getRecording(t.api, started.id);
     const expiry = stopTime + 7 * DAY;
     const base = `http://emulator.test/media/recordings/${started.id}/${meetingId}_${START}`;
     expect(uploaded).toEqual({
@@ -87,8 +75,8 @@ describe('automatic recording lifecycle', () => {
 
   it('counts recorded time without pauses: the upload takes longer for longer recordings', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const { id } = await startRecording(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await startRecording(t.api, meetingId);
     t.advance(3 * SECOND); // RECORDING at +3 s
     t.advance(4 * MINUTE); // 4 min recorded
     await t.api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'pause' }).expect(200);
@@ -96,29 +84,29 @@ describe('automatic recording lifecycle', () => {
     await t.api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'resume' }).expect(200);
     t.advance(2 * MINUTE); // 6 min recorded in all
     const stopTime = START + 3 * SECOND + 36 * MINUTE;
-    await stopRecording(t, id);
+    await recordingAction(t.api, id, 'stop');
     // 10 s + 6 × 5 s = 40 s
     t.advance(40 * SECOND - 1);
-    expect((await recording(t, id)).status).toBe('UPLOADING');
+    expect((await getRecording(t.api, id)).status).toBe('UPLOADING');
     t.advance(1);
-    expect(await recording(t, id)).toMatchObject({ status: 'UPLOADED', stopped_time: iso(stopTime), recording_duration: 360, download_url_expiry: iso(stopTime + 7 * DAY) });
+    expect(await getRecording(t.api, id)).toMatchObject({ status: 'UPLOADED', stopped_time: iso(stopTime), recording_duration: 360, download_url_expiry: iso(stopTime + 7 * DAY) });
   });
 
   it('uses the delays set at run time', async () => {
     const t = makeTestApp();
     await patchSimulator(t, { recording: { start_delay_ms: 500, upload_base_ms: 2_000, upload_ms_per_recorded_minute: 60_000 } });
-    const meetingId = await createMeeting(t);
-    const { id } = await startRecording(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await startRecording(t.api, meetingId);
     t.advance(499);
-    expect((await recording(t, id)).status).toBe('INVOKED');
+    expect((await getRecording(t.api, id)).status).toBe('INVOKED');
     t.advance(1);
-    expect(await recording(t, id)).toMatchObject({ status: 'RECORDING', started_time: iso(START + 500) });
+    expect(await getRecording(t.api, id)).toMatchObject({ status: 'RECORDING', started_time: iso(START + 500) });
     t.advance(30 * SECOND); // half a minute recorded → 2 s + 30 s
-    await stopRecording(t, id);
+    await recordingAction(t.api, id, 'stop');
     t.advance(32 * SECOND - 1);
-    expect((await recording(t, id)).status).toBe('UPLOADING');
+    expect((await getRecording(t.api, id)).status).toBe('UPLOADING');
     t.advance(1);
-    expect((await recording(t, id)).status).toBe('UPLOADED');
+    expect((await getRecording(t.api, id)).status).toBe('UPLOADED');
   });
 });
 
@@ -126,14 +114,14 @@ describe('automatic livestream lifecycle', () => {
   it('OFFLINE → LIVE 5 s after creation; ingest and viewer seconds grow with the clock; stop → OFFLINE', async () => {
     const t = makeTestApp();
     const events = recordEvents(t);
-    const meetingId = await createMeeting(t);
-    const created = await createLivestream(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const created = await createLivestream(t.api, meetingId);
     expect(created).toMatchObject({ status: 'OFFLINE', created_at: iso(START), playback_url: `http://emulator.test/media/livestreams/${created.id}/index.m3u8` });
 
     t.advance(5 * SECOND - 1);
-    expect((await livestream(t, created.id)).status).toBe('OFFLINE');
+    expect((await getLivestream(t.api, created.id)).status).toBe('OFFLINE');
     t.advance(1);
-    expect(await livestream(t, created.id)).toMatchObject({ status: 'LIVE', updated_at: iso(START + 5 * SECOND) });
+    expect(await getLivestream(t.api, created.id)).toMatchObject({ status: 'LIVE', updated_at: iso(START + 5 * SECOND) });
 
     t.advance(30 * SECOND);
     const active = await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(200);
@@ -144,9 +132,9 @@ describe('automatic livestream lifecycle', () => {
     expect(watched.body.data).toMatchObject({ ingest_seconds: 30, viewer_seconds: 120 });
 
     await t.api.post(`/v2/meetings/${meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
-    expect(await livestream(t, created.id)).toMatchObject({ status: 'OFFLINE', updated_at: iso(START + 35 * SECOND) });
+    expect(await getLivestream(t.api, created.id)).toMatchObject({ status: 'OFFLINE', updated_at: iso(START + 35 * SECOND) });
     t.advance(DAY);
-    expect((await livestream(t, created.id)).status).toBe('OFFLINE');
+    expect((await getLivestream(t.api, created.id)).status).toBe('OFFLINE');
     expect(events).toEqual([
       `${iso(START)} livestream - → OFFLINE`,
       `${iso(START + 5 * SECOND)} livestream OFFLINE → LIVE`,
@@ -156,12 +144,12 @@ describe('automatic livestream lifecycle', () => {
 
   it('a livestream stopped before ingest never goes live', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const { id } = await createLivestream(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await createLivestream(t.api, meetingId);
     t.advance(2 * SECOND);
     await t.api.post(`/v2/meetings/${meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
     t.advance(MINUTE);
-    expect((await livestream(t, id)).status).toBe('OFFLINE');
+    expect((await getLivestream(t.api, id)).status).toBe('OFFLINE');
     expect(t.deps.scheduler.list()).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
 // recorder's start or at the upload for recordings, instead of going live for livestreams.
 import { describe, expect, it } from 'vitest';
 import { START, makeTestApp } from '../helpers/test-app.js';
-import { MINUTE, SECOND, createLivestream, createMeeting, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from '../helpers/lifecycle-helpers.js';
+import { MINUTE, SECOND, iso, patchSimulator, recordEvents } from '../helpers/lifecycle-helpers.js';
+import { createLivestream, createMeeting, getLivestream, getRecording, recordingAction, startRecording } from '../helpers/builders.js';
 
 const SYSTEM = { name: null, type: 'SYSTEM', user_id: null };
 
@@ -13,16 +14,16 @@ describe('fail_next for recordings', () => {
     expect(policy.recording).toMatchObject({ fail_next: 2, fail_at: 'start' });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const meetingId = await createMeeting(t);
-      ids.push((await startRecording(t, meetingId)).id);
+      const meetingId = (await createMeeting(t.api)).id;
+      ids.push((await startRecording(t.api, meetingId)).id);
     }
     t.advance(3 * SECOND - 1);
-    for (const id of ids) expect((await recording(t, id)).status).toBe('INVOKED');
+    for (const id of ids) expect((await getRecording(t.api, id)).status).toBe('INVOKED');
     t.advance(1);
     for (const id of ids.slice(0, 2)) {
-      expect(await recording(t, id)).toMatchObject({ status: 'ERRORED', started_time: null, stopped_time: null, session_id: null, stop_reason: { reason: 'INTERNAL_ERROR', caller: SYSTEM } });
+      expect(await getRecording(t.api, id)).toMatchObject({ status: 'ERRORED', started_time: null, stopped_time: null, session_id: null, stop_reason: { reason: 'INTERNAL_ERROR', caller: SYSTEM } });
     }
-    expect(await recording(t, ids[2]!)).toMatchObject({ status: 'RECORDING', started_time: iso(START + 3 * SECOND) });
+    expect(await getRecording(t.api, ids[2]!)).toMatchObject({ status: 'RECORDING', started_time: iso(START + 3 * SECOND) });
     expect((await t.api.get('/_emulator/simulator').expect(200)).body.recording.fail_next).toBe(0);
   });
 
@@ -30,14 +31,14 @@ describe('fail_next for recordings', () => {
     const t = makeTestApp();
     const events = recordEvents(t);
     await patchSimulator(t, { recording: { fail_next: 1, fail_at: 'upload' } });
-    const meetingId = await createMeeting(t);
-    const { id } = await startRecording(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await startRecording(t.api, meetingId);
     t.advance(3 * SECOND);
-    expect((await recording(t, id)).status).toBe('RECORDING'); // starting is not affected
+    expect((await getRecording(t.api, id)).status).toBe('RECORDING'); // starting is not affected
     t.advance(MINUTE);
-    await stopRecording(t, id);
+    await recordingAction(t.api, id, 'stop');
     t.advance(15 * SECOND);
-    expect(await recording(t, id)).toMatchObject({
+    expect(await getRecording(t.api, id)).toMatchObject({
       status: 'ERRORED',
       stopped_time: iso(START + 63 * SECOND),
       file_size: 29_944,
@@ -48,36 +49,36 @@ describe('fail_next for recordings', () => {
     expect(events.slice(-1)).toEqual([`${iso(START + 78 * SECOND)} recording UPLOADING → ERRORED`]);
 
     // The count is spent: the next recording uploads normally.
-    const second = await startRecording(t, meetingId);
+    const second = await startRecording(t.api, meetingId);
     t.advance(3 * SECOND + MINUTE);
-    await stopRecording(t, second.id);
+    await recordingAction(t.api, second.id, 'stop');
     t.advance(15 * SECOND);
-    expect((await recording(t, second.id)).status).toBe('UPLOADED');
+    expect((await getRecording(t.api, second.id)).status).toBe('UPLOADED');
   });
 
   it('fail_at start does not touch uploads, and a forced move does not spend the count', async () => {
     const t = makeTestApp();
     await patchSimulator(t, { recording: { fail_next: 1, fail_at: 'start' } });
-    const meetingId = await createMeeting(t);
-    const { id } = await startRecording(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await startRecording(t.api, meetingId);
     await t.api.post(`/_emulator/recordings/${id}/transition`).send({ to: 'RECORDING' }).expect(200);
     t.advance(MINUTE);
-    await stopRecording(t, id);
+    await recordingAction(t.api, id, 'stop');
     t.advance(15 * SECOND);
-    expect((await recording(t, id)).status).toBe('UPLOADED');
+    expect((await getRecording(t.api, id)).status).toBe('UPLOADED');
     expect((await t.api.get('/_emulator/simulator').expect(200)).body.recording.fail_next).toBe(1);
   });
 
   it('manual mode injects nothing (nothing is simulated), and keeps the count for later', async () => {
     const t = makeTestApp();
     await patchSimulator(t, { recording: { mode: 'manual', fail_next: 1 } });
-    const meetingId = await createMeeting(t);
-    const { id } = await startRecording(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await startRecording(t.api, meetingId);
     t.advance(MINUTE);
-    expect((await recording(t, id)).status).toBe('INVOKED');
+    expect((await getRecording(t.api, id)).status).toBe('INVOKED');
     await patchSimulator(t, { recording: { mode: 'auto' } });
     t.advance(3 * SECOND);
-    expect((await recording(t, id)).status).toBe('ERRORED');
+    expect((await getRecording(t.api, id)).status).toBe('ERRORED');
   });
 });
 
@@ -85,22 +86,22 @@ describe('fail_next for livestreams', () => {
   it('the next N livestreams go ERRORED instead of LIVE; the one after goes live', async () => {
     const t = makeTestApp();
     await patchSimulator(t, { livestream: { fail_next: 1 } });
-    const first = await createLivestream(t, await createMeeting(t));
-    const second = await createLivestream(t, await createMeeting(t));
+    const first = await createLivestream(t.api, (await createMeeting(t.api)).id);
+    const second = await createLivestream(t.api, (await createMeeting(t.api)).id);
     t.advance(5 * SECOND);
-    expect(await livestream(t, first.id)).toMatchObject({ status: 'ERRORED', updated_at: iso(START + 5 * SECOND) });
-    expect((await livestream(t, second.id)).status).toBe('LIVE');
+    expect(await getLivestream(t.api, first.id)).toMatchObject({ status: 'ERRORED', updated_at: iso(START + 5 * SECOND) });
+    expect((await getLivestream(t.api, second.id)).status).toBe('LIVE');
     expect((await t.api.get('/_emulator/simulator').expect(200)).body.livestream.fail_next).toBe(0);
   });
 
   it('an ERRORED livestream is no longer the active one, and has no playlist', async () => {
     const t = makeTestApp();
     await patchSimulator(t, { livestream: { fail_next: 1 } });
-    const meetingId = await createMeeting(t);
-    const l = await createLivestream(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const l = await createLivestream(t.api, meetingId);
     t.advance(5 * SECOND);
-    await t.api.get(new URL(l.playback_url).pathname).expect(404);
+    await t.api.get(new URL(l.playback_url as string).pathname).expect(404);
     // A new one may be created for the meeting.
-    await createLivestream(t, meetingId);
+    await createLivestream(t.api, meetingId);
   });
 });

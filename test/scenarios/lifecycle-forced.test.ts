@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { RECORDING_STATUSES, type RecordingStatus } from '../../src/domain/models.js';
 import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
-import { DAY, MINUTE, SECOND, createLivestream, createMeeting, expectControlError, iso, livestream, patchSimulator, recordEvents, recording, startRecording, stopRecording } from '../helpers/lifecycle-helpers.js';
+import { DAY, MINUTE, SECOND, expectControlError, iso, patchSimulator, recordEvents } from '../helpers/lifecycle-helpers.js';
+import { createLivestream, createMeeting, getLivestream, getRecording, recordingAction, startRecording } from '../helpers/builders.js';
 
 function force(t: TestApp, id: string, body: Record<string, unknown>) {
   return t.api.post(`/_emulator/recordings/${id}/transition`).send(body);
@@ -60,8 +61,8 @@ const PAIRS = RECORDING_STATUSES.flatMap((from) => RECORDING_STATUSES.map((to) =
 async function recordingIn(status: RecordingStatus) {
   const t = makeTestApp();
   await patchSimulator(t, { recording: { mode: 'manual' } });
-  const meetingId = await createMeeting(t);
-  const { id } = await startRecording(t, meetingId);
+  const meetingId = (await createMeeting(t.api)).id;
+  const { id } = await startRecording(t.api, meetingId);
   for (const step of PATH_TO[status]) {
     t.advance(SECOND);
     await force(t, id, { to: step }).expect(200);
@@ -77,18 +78,18 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
 
   it.each(PAIRS)('%s → %s (legal: %s)', async (from, to, legal) => {
     const { t, id } = await recordingIn(from);
-    const before = await recording(t, id);
+    const before = await getRecording(t.api, id);
     expect(before.status).toBe(from);
     const res = await force(t, id, { to });
     if (legal) {
       expect(res.status).toBe(200);
       const now = iso(START + (PATH_TO[from].length + 1) * SECOND);
       expect(res.body).toMatchObject({ id, status: to, ...EFFECTS[`${from}→${to}`]!(now) });
-      expect(await recording(t, id)).toEqual(res.body);
+      expect(await getRecording(t.api, id)).toEqual(res.body);
     } else {
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ error: { code: 'CONFLICT', message: `Cannot move a recording from ${from} to ${to}` } });
-      expect(await recording(t, id)).toEqual(before);
+      expect(await getRecording(t.api, id)).toEqual(before);
     }
   });
 
@@ -99,21 +100,21 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
     await patchSimulator(forced, { recording: { mode: 'manual' } });
     const ids: string[] = [];
     for (const t of [auto, forced]) {
-      const meetingId = await createMeeting(t);
-      ids.push((await startRecording(t, meetingId)).id);
+      const meetingId = (await createMeeting(t.api)).id;
+      ids.push((await startRecording(t.api, meetingId)).id);
     }
     auto.advance(3 * SECOND);
     forced.advance(3 * SECOND);
     await force(forced, ids[1]!, { to: 'RECORDING' }).expect(200);
     auto.advance(MINUTE);
     forced.advance(MINUTE);
-    await stopRecording(auto, ids[0]!);
-    await stopRecording(forced, ids[1]!);
+    await recordingAction(auto.api, ids[0]!, 'stop');
+    await recordingAction(forced.api, ids[1]!, 'stop');
     auto.advance(15 * SECOND);
     forced.advance(15 * SECOND);
     const res = await force(forced, ids[1]!, { to: 'UPLOADED' }).expect(200);
 
-    const automatic = await recording(auto, ids[0]!);
+    const automatic = await getRecording(auto.api, ids[0]!);
     expect(automatic.status).toBe('UPLOADED');
     expect(res.body).toEqual(automatic);
     for (const field of ['download_url', 'audio_download_url', 'download_url_expiry', 'recording_duration', 'file_size', 'stopped_time', 'started_time', 'session_id']) {
@@ -124,7 +125,7 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
   it('a forced UPLOADED right after the stop carries the stop-based expiry and the recorded duration', async () => {
     const { t, id } = await recordingIn('RECORDING'); // RECORDING since START + 1 s; now START + 2 s
     t.advance(90 * SECOND);
-    await stopRecording(t, id);
+    await recordingAction(t.api, id, 'stop');
     const stopTime = START + 92 * SECOND;
     const res = await force(t, id, { to: 'UPLOADED' }).expect(200);
     expect(res.body).toMatchObject({ status: 'UPLOADED', stopped_time: iso(stopTime), download_url_expiry: iso(stopTime + 7 * DAY), recording_duration: 91, file_size: 29_944 });
@@ -167,11 +168,11 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
     ['an empty reason', { to: 'ERRORED', reason: '' }, '"reason" is not allowed to be empty'],
   ])('answers 400 for %s, leaving the recording as it was', async (_name, body, message) => {
     const { t, id } = await recordingIn('RECORDING');
-    const before = await recording(t, id);
+    const before = await getRecording(t.api, id);
     const req = t.api.post(`/_emulator/recordings/${id}/transition`);
     const res = await (body === undefined ? req : req.send(body)).expect(400);
     expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message } });
-    expect(await recording(t, id)).toEqual(before);
+    expect(await getRecording(t.api, id)).toEqual(before);
   });
 
   it('answers 404 for an unknown recording and 400 for an id that is not a UUID', async () => {
@@ -206,27 +207,27 @@ describe('POST /_emulator/livestreams/{id}/transition', () => {
   it.each(LIVE_MATRIX)('%s → %s gives %s', async (from, to, outcome) => {
     const t = makeTestApp();
     await patchSimulator(t, { livestream: { mode: 'manual' } });
-    const meetingId = await createMeeting(t);
-    const { id } = await createLivestream(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await createLivestream(t.api, meetingId);
     for (const step of LIVE_PATH[from]) await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to: step }).expect(200);
-    const before = await livestream(t, id);
+    const before = await getLivestream(t.api, id);
     t.advance(SECOND);
     const res = await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to });
     if (outcome === 409) {
       expect(res.status).toBe(409);
       expectControlError(res.body, 'CONFLICT');
-      expect(await livestream(t, id)).toEqual(before);
+      expect(await getLivestream(t.api, id)).toEqual(before);
     } else {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id, status: outcome, updated_at: iso(START + SECOND) });
-      expect(await livestream(t, id)).toEqual(res.body);
+      expect(await getLivestream(t.api, id)).toEqual(res.body);
     }
   });
 
   it('a forced stop leaves the meeting without an active livestream', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const { id } = await createLivestream(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await createLivestream(t.api, meetingId);
     await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to: 'LIVE' }).expect(200);
     await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to: 'OFFLINE' }).expect(200);
     await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(404);
@@ -237,8 +238,8 @@ describe('POST /_emulator/livestreams/{id}/transition', () => {
     [{}, '"to" is required'],
   ])('answers 400 for %j', async (body, message) => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const { id } = await createLivestream(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    const { id } = await createLivestream(t.api, meetingId);
     const res = await t.api.post(`/_emulator/livestreams/${id}/transition`).send(body).expect(400);
     expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message } });
   });

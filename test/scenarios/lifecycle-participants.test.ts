@@ -2,7 +2,8 @@
 // live_stream_on_start, and the ALL_PEERS_LEFT stop 60 s after the last leave.
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
-import { MINUTE, SECOND, addParticipant, createMeeting, expectControlError, iso, patchSimulator, recordEvents, recording } from '../helpers/lifecycle-helpers.js';
+import { MINUTE, SECOND, expectControlError, iso, patchSimulator, recordEvents } from '../helpers/lifecycle-helpers.js';
+import { addParticipant, createMeeting, getRecording } from '../helpers/builders.js';
 
 function join(t: TestApp, meetingId: string, pid: string) {
   return t.api.post(`/_emulator/meetings/${meetingId}/participants/${pid}/join`);
@@ -20,9 +21,9 @@ async function meetingRecordings(t: TestApp, meetingId: string) {
 describe('join and leave', () => {
   it('the first join opens a session and emits meeting.started; the last leave ends it with ALL_PARTICIPANTS_LEFT', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t, { title: 'Sync' });
-    const alice = await addParticipant(t, meetingId, 'alice');
-    const bob = await addParticipant(t, meetingId, 'bob');
+    const meetingId = (await createMeeting(t.api, { title: 'Sync' })).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
+    const bob = (await addParticipant(t.api, meetingId, { name: 'bob', custom_participant_id: 'bob' })).id;
     const events = recordEvents(t);
 
     const first = await join(t, meetingId, alice).expect(200);
@@ -57,8 +58,8 @@ describe('join and leave', () => {
 
   it('events carry the meeting with its session and the participant', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const alice = await addParticipant(t, meetingId, 'alice');
+    const meetingId = (await createMeeting(t.api)).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
     const seen: unknown[] = [];
     t.deps.bus.subscribe((e) => seen.push(e));
     await join(t, meetingId, alice).expect(200);
@@ -82,8 +83,8 @@ describe('join and leave', () => {
 
   it('a join after the session ended opens a new session', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const alice = await addParticipant(t, meetingId, 'alice');
+    const meetingId = (await createMeeting(t.api)).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
     const s1 = (await join(t, meetingId, alice).expect(200)).body.session.id;
     await leave(t, meetingId, alice).expect(200);
     t.advance(MINUTE);
@@ -102,8 +103,8 @@ describe('join and leave', () => {
     ['join with a meeting id that is not a UUID', async (t: TestApp, _m: string, p: string) => join(t, 'meeting', p), 400, 'BAD_REQUEST'],
   ])('%s → %d', async (_name, act, status, code) => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const pid = await addParticipant(t, meetingId, 'alice');
+    const meetingId = (await createMeeting(t.api)).id;
+    const pid = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
     const res = await act(t, meetingId, pid);
     expect(res.status).toBe(status);
     expectControlError(res.body, code);
@@ -111,9 +112,9 @@ describe('join and leave', () => {
 
   it('a participant of another meeting is not found in this one', async () => {
     const t = makeTestApp();
-    const m1 = await createMeeting(t);
-    const m2 = await createMeeting(t);
-    const p2 = await addParticipant(t, m2, 'bob');
+    const m1 = (await createMeeting(t.api)).id;
+    const m2 = (await createMeeting(t.api)).id;
+    const p2 = (await addParticipant(t.api, m2, { name: 'bob', custom_participant_id: 'bob' })).id;
     const res = await join(t, m1, p2).expect(404);
     expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: `No participant found with id ${p2}` } });
   });
@@ -121,8 +122,8 @@ describe('join and leave', () => {
   it('an INACTIVE meeting refuses joins, and nothing happens', async () => {
     const t = makeTestApp();
     const events = recordEvents(t);
-    const meetingId = await createMeeting(t, { record_on_start: true });
-    const alice = await addParticipant(t, meetingId, 'alice');
+    const meetingId = (await createMeeting(t.api, { record_on_start: true })).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
     await t.api.patch(`/v2/meetings/${meetingId}`).set('Authorization', BASIC).send({ status: 'INACTIVE' }).expect(200);
     const res = await join(t, meetingId, alice).expect(409);
     expect(res.body).toEqual({ error: { code: 'CONFLICT', message: `Meeting ${meetingId} is INACTIVE; participants cannot join` } });
@@ -134,9 +135,9 @@ describe('join and leave', () => {
 describe('record_on_start and live_stream_on_start', () => {
   it('the first join starts a recording (RECORD_ON_START) that carries the session id, and a livestream', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t, { record_on_start: true, live_stream_on_start: true });
-    const alice = await addParticipant(t, meetingId, 'alice');
-    const bob = await addParticipant(t, meetingId, 'bob');
+    const meetingId = (await createMeeting(t.api, { record_on_start: true, live_stream_on_start: true })).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
+    const bob = (await addParticipant(t.api, meetingId, { name: 'bob', custom_participant_id: 'bob' })).id;
     const events = recordEvents(t);
     const sessionId = (await join(t, meetingId, alice).expect(200)).body.session.id;
     await join(t, meetingId, bob).expect(200); // not a first join: nothing more starts
@@ -147,7 +148,7 @@ describe('record_on_start and live_stream_on_start', () => {
     expect(live).toMatchObject({ status: 'OFFLINE', created_at: iso(START) });
 
     t.advance(5 * SECOND);
-    expect(await recording(t, rec.id)).toMatchObject({ status: 'RECORDING', started_time: iso(START + 3 * SECOND), session_id: sessionId });
+    expect(await getRecording(t.api, rec.id)).toMatchObject({ status: 'RECORDING', started_time: iso(START + 3 * SECOND), session_id: sessionId });
     expect((await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(200)).body.data.status).toBe('LIVE');
     expect(events).toEqual([
       `${iso(START)} meeting.started`,
@@ -162,8 +163,8 @@ describe('record_on_start and live_stream_on_start', () => {
 
   it('does not start a second recording or livestream when one is already active', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t, { record_on_start: true, live_stream_on_start: true });
-    const alice = await addParticipant(t, meetingId, 'alice');
+    const meetingId = (await createMeeting(t.api, { record_on_start: true, live_stream_on_start: true })).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
     await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: meetingId }).expect(200);
     await t.api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
     await join(t, meetingId, alice).expect(200);
@@ -174,8 +175,8 @@ describe('record_on_start and live_stream_on_start', () => {
 
   it('without the flags a join starts nothing', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const alice = await addParticipant(t, meetingId, 'alice');
+    const meetingId = (await createMeeting(t.api)).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
     await join(t, meetingId, alice).expect(200);
     t.advance(MINUTE);
     expect(await meetingRecordings(t, meetingId)).toEqual([]);
@@ -185,9 +186,9 @@ describe('record_on_start and live_stream_on_start', () => {
 
 describe('ALL_PEERS_LEFT', () => {
   async function recordingMeeting(t: TestApp) {
-    const meetingId = await createMeeting(t, { record_on_start: true });
-    const alice = await addParticipant(t, meetingId, 'alice');
-    const bob = await addParticipant(t, meetingId, 'bob');
+    const meetingId = (await createMeeting(t.api, { record_on_start: true })).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
+    const bob = (await addParticipant(t.api, meetingId, { name: 'bob', custom_participant_id: 'bob' })).id;
     await join(t, meetingId, alice).expect(200);
     await join(t, meetingId, bob).expect(200);
     const { id } = await activeRecording(t, meetingId);
@@ -203,16 +204,16 @@ describe('ALL_PEERS_LEFT', () => {
     await leave(t, meetingId, bob).expect(200); // last leave at +70 s
     const lastLeave = START + 70 * SECOND;
     t.advance(60 * SECOND - 1);
-    expect((await recording(t, recordingId)).status).toBe('RECORDING');
+    expect((await getRecording(t.api, recordingId)).status).toBe('RECORDING');
     t.advance(1);
-    expect(await recording(t, recordingId)).toMatchObject({
+    expect(await getRecording(t.api, recordingId)).toMatchObject({
       status: 'UPLOADING',
       stopped_time: iso(lastLeave + 60 * SECOND),
       stop_reason: { reason: 'ALL_PEERS_LEFT', caller: { name: null, type: 'SYSTEM', user_id: null } },
     });
     // 127 s recorded → 10 s + round(5 s × 127/60) = 20.583 s
     t.advance(20_583);
-    expect(await recording(t, recordingId)).toMatchObject({ status: 'UPLOADED', recording_duration: 127 });
+    expect(await getRecording(t.api, recordingId)).toMatchObject({ status: 'UPLOADED', recording_duration: 127 });
   });
 
   it('removing the last present participant through the API ends the session like a leave', async () => {
@@ -224,7 +225,7 @@ describe('ALL_PEERS_LEFT', () => {
     expect(presence.participants).toEqual([]);
     expect(presence.session.ended_at).toBe(iso(START + MINUTE));
     t.advance(60 * SECOND);
-    expect(await recording(t, recordingId)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
+    expect(await getRecording(t.api, recordingId)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
   });
 
   it('a rejoin within the 60 s cancels the stop; the session ended and a new one began', async () => {
@@ -236,7 +237,7 @@ describe('ALL_PEERS_LEFT', () => {
     t.advance(59 * SECOND);
     await join(t, meetingId, bob).expect(200);
     t.advance(10 * MINUTE);
-    const rec = await recording(t, recordingId);
+    const rec = await getRecording(t.api, recordingId);
     expect(rec).toMatchObject({ status: 'RECORDING', stopped_time: null, stop_reason: null });
     expect(await meetingRecordings(t, meetingId)).toHaveLength(1); // record_on_start did not start another
     expect(events.filter((e) => e.includes('meeting.'))).toEqual([
@@ -248,7 +249,7 @@ describe('ALL_PEERS_LEFT', () => {
     await leave(t, meetingId, bob).expect(200);
     const leftAt = START + 2 * MINUTE - SECOND + 10 * MINUTE;
     t.advance(MINUTE);
-    expect(await recording(t, recordingId)).toMatchObject({ status: 'UPLOADING', stopped_time: iso(leftAt + MINUTE), stop_reason: { reason: 'ALL_PEERS_LEFT' } });
+    expect(await getRecording(t.api, recordingId)).toMatchObject({ status: 'UPLOADING', stopped_time: iso(leftAt + MINUTE), stop_reason: { reason: 'ALL_PEERS_LEFT' } });
   });
 
   it('a paused recording is stopped too; a recording stopped through the API meanwhile is left as it is', async () => {
@@ -258,7 +259,7 @@ describe('ALL_PEERS_LEFT', () => {
     await leave(t, meetingId, alice).expect(200);
     await leave(t, meetingId, bob).expect(200);
     t.advance(MINUTE);
-    expect(await recording(t, recordingId)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
+    expect(await getRecording(t.api, recordingId)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
 
     const t2 = makeTestApp();
     const m2 = await recordingMeeting(t2);
@@ -266,28 +267,28 @@ describe('ALL_PEERS_LEFT', () => {
     await leave(t2, m2.meetingId, m2.bob).expect(200);
     await t2.api.put(`/v2/recordings/${m2.recordingId}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
     t2.advance(MINUTE);
-    expect(await recording(t2, m2.recordingId)).toMatchObject({ stop_reason: { reason: 'API_CALL' } });
+    expect(await getRecording(t2.api, m2.recordingId)).toMatchObject({ stop_reason: { reason: 'API_CALL' } });
   });
 
   it('still applies when the simulator is in manual mode (a rule of the service, not a simulated event)', async () => {
     const t = makeTestApp();
     await patchSimulator(t, { recording: { mode: 'manual' } });
-    const meetingId = await createMeeting(t, { record_on_start: true });
-    const alice = await addParticipant(t, meetingId, 'alice');
+    const meetingId = (await createMeeting(t.api, { record_on_start: true })).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
     await join(t, meetingId, alice).expect(200);
     const { id } = await activeRecording(t, meetingId);
     await t.api.post(`/_emulator/recordings/${id}/transition`).send({ to: 'RECORDING' }).expect(200);
     await leave(t, meetingId, alice).expect(200);
     t.advance(MINUTE);
-    expect(await recording(t, id)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
+    expect(await getRecording(t.api, id)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
     t.advance(60 * MINUTE);
-    expect((await recording(t, id)).status).toBe('UPLOADING'); // and manual holds the upload
+    expect((await getRecording(t.api, id)).status).toBe('UPLOADING'); // and manual holds the upload
   });
 
   it('nothing is scheduled when no recording is active at the last leave', async () => {
     const t = makeTestApp();
-    const meetingId = await createMeeting(t);
-    const alice = await addParticipant(t, meetingId, 'alice');
+    const meetingId = (await createMeeting(t.api)).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
     await join(t, meetingId, alice).expect(200);
     await leave(t, meetingId, alice).expect(200);
     expect(t.deps.scheduler.list()).toEqual([]);

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { configWebhooks } from '../../src/webhooks/dispatcher.js';
 import { uploadDurationMs } from '../../src/simulator/simulator-policy.js';
 import { BASIC, ORG_ID, START, fixtures, type TestApp } from '../helpers/test-app.js';
-import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type Received, trackNetwork } from '../helpers/webhook-receiver.js';
+import { Receiver, advanceAndSettle, deliveries, registerWebhook, type Received, trackNetwork } from '../helpers/webhook-receiver.js';
+import { addParticipant, createMeeting, startRecording } from '../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -26,12 +27,7 @@ function verifies(keys: KeyObject[], r: Received): boolean {
 }
 
 async function addAndJoin(t: TestApp, meetingId: string, clientId: string): Promise<string> {
-  const res = await t.api
-    .post(`/v2/meetings/${meetingId}/participants`)
-    .set('Authorization', BASIC)
-    .send({ name: `User ${clientId}`, preset_name: 'group_call_host', custom_participant_id: clientId })
-    .expect(201);
-  const pid = res.body.data.id as string;
+  const pid = (await addParticipant(t.api, meetingId, { name: `User ${clientId}`, custom_participant_id: clientId })).id;
   await t.api.post(`/_emulator/meetings/${meetingId}/participants/${pid}/join`).expect(200);
   return pid;
 }
@@ -41,7 +37,7 @@ describe('signed deliveries to a real receiver', () => {
     const rx = await receiver();
     const t = app();
     const webhookId = await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
-    await startRecording(t, await createMeeting(t, { title: 'Signed' }));
+    await startRecording(t.api, (await createMeeting(t.api, { title: 'Signed' })).id);
     // no clock movement: the first attempt goes out at once
     await t.deps.webhooks.outbox.idle();
     expect(rx.received).toHaveLength(1);
@@ -70,7 +66,7 @@ describe('signed deliveries to a real receiver', () => {
     const t = app();
     const a = await registerWebhook(t, rx.url('/a'), ['recording.statusUpdate']);
     const b = await registerWebhook(t, rx.url('/b'), ['recording.statusUpdate']);
-    await startRecording(t, await createMeeting(t));
+    await startRecording(t.api, (await createMeeting(t.api)).id);
     await advanceAndSettle(t, t.deps.simulator.policy.recording.startDelayMs);
     expect(rx.received).toHaveLength(4);
     expect(new Set(rx.received.map((r) => r.headers['dyte-uuid'])).size).toBe(4);
@@ -88,10 +84,10 @@ describe('each event, as the receiver gets it (CONTRACT §5)', () => {
     const rx = await receiver();
     const t = app();
     await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
-    const meetingId = await createMeeting(t, { title: 'Weekly' });
+    const meetingId = (await createMeeting(t.api, { title: 'Weekly' })).id;
     await addAndJoin(t, meetingId, 'host-1');
     const session = (await t.api.get(`/_emulator/meetings/${meetingId}/presence`).expect(200)).body;
-    const recordingId = await startRecording(t, meetingId);
+    const recordingId = (await startRecording(t.api, meetingId)).id;
     const policy = t.deps.simulator.policy.recording;
     await advanceAndSettle(t, policy.startDelayMs);
     await advanceAndSettle(t, 60_000);
@@ -145,7 +141,7 @@ describe('each event, as the receiver gets it (CONTRACT §5)', () => {
     const rx = await receiver();
     const t = app();
     await registerWebhook(t, rx.url(), ['livestreaming.statusUpdate']);
-    const meetingId = await createMeeting(t);
+    const meetingId = (await createMeeting(t.api)).id;
     const created = await t.api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
     await t.deps.webhooks.outbox.idle();
     await advanceAndSettle(t, t.deps.simulator.policy.livestream.goLiveDelayMs);
@@ -165,7 +161,7 @@ describe('each event, as the receiver gets it (CONTRACT §5)', () => {
     const rx = await receiver();
     const t = app();
     await registerWebhook(t, rx.url(), ['meeting.started', 'meeting.participantJoined', 'meeting.participantLeft', 'meeting.ended']);
-    const meetingId = await createMeeting(t, { title: 'Sync' });
+    const meetingId = (await createMeeting(t.api, { title: 'Sync' })).id;
     const pid = await addAndJoin(t, meetingId, 'ada');
     const sessionId = (await t.api.get(`/_emulator/meetings/${meetingId}/presence`).expect(200)).body.session.id as string;
     await advanceAndSettle(t, 90_000);
@@ -187,7 +183,7 @@ describe('each event, as the receiver gets it (CONTRACT §5)', () => {
     const rx = await receiver();
     const t = app();
     await registerWebhook(t, rx.url(), ['meeting.ended']);
-    const meetingId = await createMeeting(t, { title: 'Ended by host' });
+    const meetingId = (await createMeeting(t.api, { title: 'Ended by host' })).id;
     const org = t.deps.services.organizations.get(ORG_ID)!;
     const meeting = t.deps.services.meetings.get(ORG_ID, meetingId);
     const ended = { ...meeting, session: { id: '00000000-0000-4000-8000-000000005e55', startedAt: START, endedAt: START + 5_000 } };
@@ -217,8 +213,8 @@ describe('webhooks from configuration', () => {
     const rx = await receiver();
     const url = rx.url('/all');
     const t = app({ webhookUrls: [url] });
-    const meetingId = await createMeeting(t);
-    await startRecording(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    await startRecording(t.api, meetingId);
     await t.api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
     await addAndJoin(t, meetingId, 'cfg');
     await t.deps.webhooks.outbox.idle();
@@ -237,7 +233,7 @@ describe('webhooks from configuration', () => {
     const f = fixtures();
     f.organizations[0]!.webhooks = [{ id: '00000000-0000-4000-8000-0000000000f1', name: 'fx', url: rx.url('/fx'), events: ['recording.statusUpdate'], enabled: true }];
     const t = app({}, { fixtures: f });
-    await startRecording(t, await createMeeting(t));
+    await startRecording(t.api, (await createMeeting(t.api)).id);
     await t.deps.webhooks.outbox.idle();
     expect(rx.received.map((r) => [r.path, r.headers['dyte-webhook-id'], r.json.event])).toEqual([['/fx', '00000000-0000-4000-8000-0000000000f1', 'recording.statusUpdate']]);
   });

@@ -11,7 +11,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASIC, type TestApp } from '../helpers/test-app.js';
 import { FaultReceiver, type Fault } from '../helpers/fault-receiver.js';
-import { advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, type DeliveryDto, trackNetwork } from '../helpers/webhook-receiver.js';
+import { advanceAndSettle, deliveries, registerWebhook, type DeliveryDto, trackNetwork } from '../helpers/webhook-receiver.js';
+import { addParticipant, createMeeting, startRecording } from '../helpers/builders.js';
 
 const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** A short timeout keeps the suite fast; the 3 s default is exercised once, below. */
@@ -33,10 +34,10 @@ async function startDeliveries(t: TestApp, url: string, events = EVENTS, opts: {
   await t.api.patch('/_emulator/simulator').send({ recording: { mode: 'manual' } }).expect(200);
   await registerWebhook(t, url, ['recording.statusUpdate']);
   const meetings: string[] = [];
-  for (let i = 0; i < events; i++) meetings.push(await createMeeting(t, { title: `faults ${i}` }));
+  for (let i = 0; i < events; i++) meetings.push((await createMeeting(t.api, { title: `faults ${i}` })).id);
   opts.beforeEvents?.();
   const ids: string[] = [];
-  for (const m of meetings) ids.push(await startRecording(t, m));
+  for (const m of meetings) ids.push((await startRecording(t.api, m)).id);
   if (opts.apiMeanwhile ?? true) {
     // The first attempts are under way: reads and writes answer as usual meanwhile.
     const got = await t.api.get(`/v2/recordings/${ids[0]}`).set('Authorization', BASIC).expect(200);
@@ -237,14 +238,10 @@ describe('all of them at once', () => {
     await registerWebhook(t, `http://127.0.0.1:${deadPort}/refused`, EVERY);
 
     // Traffic while they misbehave: every call answers with its normal status.
-    const meetingId = await createMeeting(t, { title: 'busy' });
-    const participant = await t.api
-      .post(`/v2/meetings/${meetingId}/participants`)
-      .set('Authorization', BASIC)
-      .send({ name: 'Ada', preset_name: 'group_call_host', custom_participant_id: 'ada' })
-      .expect(201);
-    await t.api.post(`/_emulator/meetings/${meetingId}/participants/${participant.body.data.id}/join`).expect(200);
-    const recordingId = await startRecording(t, meetingId);
+    const meetingId = (await createMeeting(t.api, { title: 'busy' })).id;
+    const participant = await addParticipant(t.api, meetingId, { name: 'Ada', custom_participant_id: 'ada' });
+    await t.api.post(`/_emulator/meetings/${meetingId}/participants/${participant.id}/join`).expect(200);
+    const recordingId = (await startRecording(t.api, meetingId)).id;
     const calls = await Promise.all([
       ...Array.from({ length: 5 }, (_, i) => t.api.post('/v2/meetings').set('Authorization', BASIC).send({ title: `parallel ${i}` })),
       t.api.get(`/v2/meetings/${meetingId}`).set('Authorization', BASIC),

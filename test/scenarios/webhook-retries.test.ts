@@ -3,7 +3,8 @@
 // the network is awaited with the outbox's idle(), never with a sleep.
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, type TestApp } from '../helpers/test-app.js';
-import { Receiver, advanceAndSettle, createMeeting, deliveries, registerWebhook, startRecording, trackNetwork } from '../helpers/webhook-receiver.js';
+import { Receiver, advanceAndSettle, deliveries, registerWebhook, trackNetwork } from '../helpers/webhook-receiver.js';
+import { createMeeting, startRecording } from '../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];
@@ -21,7 +22,7 @@ async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Rec
 async function oneDelivery(t: TestApp, url: string) {
   await t.api.patch('/_emulator/simulator').send({ recording: { mode: 'manual' } }).expect(200);
   const webhookId = await registerWebhook(t, url, ['recording.statusUpdate']);
-  await startRecording(t, await createMeeting(t));
+  await startRecording(t.api, (await createMeeting(t.api)).id);
   await t.deps.webhooks.outbox.idle();
   const [d] = (await deliveries(t)).deliveries;
   return { webhookId, delivery: d! };
@@ -116,8 +117,8 @@ describe('slow and dead receivers', () => {
     const t = app({ webhookTimeoutMs: 60_000 });
     const deadId = await registerWebhook(t, dead.url('/dead'), ['recording.statusUpdate']);
     await registerWebhook(t, alive.url('/alive'), ['recording.statusUpdate']);
-    const meetingId = await createMeeting(t);
-    await startRecording(t, meetingId);
+    const meetingId = (await createMeeting(t.api)).id;
+    await startRecording(t.api, meetingId);
     // The API answered; the other webhook got its delivery; the dead one still holds its request.
     await Promise.all([dead.waitFor(1), alive.waitFor(1)]);
     const [stuck] = (await deliveries(t, `webhook_id=${deadId}`)).deliveries;
@@ -125,7 +126,7 @@ describe('slow and dead receivers', () => {
     expect(stuck!.attempts).toEqual([]);
     // More API calls, more events, all while the dead receiver hangs.
     await t.api.get(`/v2/meetings/${meetingId}`).set('Authorization', BASIC).expect(200);
-    await startRecording(t, await createMeeting(t));
+    await startRecording(t.api, (await createMeeting(t.api)).id);
     await alive.waitFor(2);
     const aliveLog = await deliveries(t, 'status=delivered');
     expect(aliveLog.total).toBe(2);
@@ -146,7 +147,7 @@ describe('who gets nothing', () => {
     await registerWebhook(t, rx.url('/meetings-only'), ['meeting.started']);
     await registerWebhook(t, rx.url('/disabled'), ['recording.statusUpdate'], { enabled: false });
     const active = await registerWebhook(t, rx.url('/active'), ['recording.statusUpdate']);
-    await startRecording(t, await createMeeting(t));
+    await startRecording(t.api, (await createMeeting(t.api)).id);
     await advanceAndSettle(t, 60_000);
     expect(rx.received.map((r) => r.path)).toEqual(['/active', '/active']);
     const log = await deliveries(t);
@@ -156,10 +157,10 @@ describe('who gets nothing', () => {
   it('disabling or deleting a webhook stops its pending retries', async () => {
     const rx = await receiver(() => 500);
     const t = app();
-    const meetingId = await createMeeting(t);
+    const meetingId = (await createMeeting(t.api)).id;
     const toDisable = await registerWebhook(t, rx.url('/a'), ['recording.statusUpdate']);
     const toDelete = await registerWebhook(t, rx.url('/b'), ['recording.statusUpdate']);
-    await startRecording(t, meetingId);
+    await startRecording(t.api, meetingId);
     await t.deps.webhooks.outbox.idle();
     await t.api.patch(`/v2/webhooks/${toDisable}`).set('Authorization', BASIC).send({ enabled: false }).expect(200);
     await t.api.delete(`/v2/webhooks/${toDelete}`).set('Authorization', BASIC).expect(200);
@@ -207,7 +208,7 @@ describe('redeliver', () => {
     const rx = await receiver(() => 'hang');
     const t = app();
     await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
-    await startRecording(t, await createMeeting(t));
+    await startRecording(t.api, (await createMeeting(t.api)).id);
     await rx.waitFor(1);
     const [d] = (await deliveries(t)).deliveries;
     const res = await t.api.post(`/_emulator/webhooks/deliveries/${d!.id}/redeliver`).expect(409);
@@ -219,7 +220,7 @@ describe('redeliver', () => {
     const rx = await receiver();
     const t = app();
     await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
-    await startRecording(t, await createMeeting(t));
+    await startRecording(t.api, (await createMeeting(t.api)).id);
     const res = await t.api.get('/_emulator/webhooks/deliveries?wait=true').expect(200);
     expect(res.body.deliveries.map((d: { status: string }) => d.status)).toEqual(['delivered']);
   });
@@ -230,7 +231,7 @@ describe('the bounded log', () => {
     const rx = await receiver();
     const t = app({ deliveryLogSize: 3 });
     await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
-    for (let i = 0; i < 5; i++) await startRecording(t, await createMeeting(t));
+    for (let i = 0; i < 5; i++) await startRecording(t.api, (await createMeeting(t.api)).id);
     await t.deps.webhooks.outbox.idle();
     const atBound = await deliveries(t);
     expect(atBound.total).toBe(3);
@@ -238,7 +239,7 @@ describe('the bounded log', () => {
     expect(atBound.deliveries.map((d) => d.id)).toEqual(rx.received.slice(-3).map((r) => r.headers['dyte-uuid']).reverse());
 
     rx.respond(() => 500);
-    for (let i = 0; i < 4; i++) await startRecording(t, await createMeeting(t));
+    for (let i = 0; i < 4; i++) await startRecording(t.api, (await createMeeting(t.api)).id);
     await t.deps.webhooks.outbox.idle();
     const overBound = await deliveries(t);
     expect(overBound.deliveries.map((d) => d.status)).toEqual(['pending', 'pending', 'pending', 'pending']);

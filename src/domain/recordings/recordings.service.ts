@@ -194,7 +194,7 @@ export class RecordingsService implements OrgMember {
     if (type === 'UPLOAD_COMPLETE') return this.completeUpload(orgId, id);
     if (type === 'FAIL') return this.fail(orgId, id, reason ?? 'forced');
     if (type === 'STOP') return this.stopBySystem(orgId, id, { reason: reason ?? 'API_CALL', caller: SYSTEM_CALLER });
-    return this.apply(r, { type } as RecordingEvent, message);
+    return this.apply(r, { type }, message);
   }
 
   private uploadEvent(r: Recording): RecordingEvent {

@@ -7,6 +7,7 @@ import { LIMITS } from '../../../src/http/limits.js';
 import { FixtureError, parseFixtures, type Fixtures } from '../../../src/store/fixtures.js';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
 import { BASIC, ORG_ID, START, START_ISO, basicAuth, fixtures, makeTestApp } from '../../helpers/test-app.js';
+import { createMeeting, startRecording } from '../../helpers/builders.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const HOOK = { name: 'Recordings', url: 'https://receiver.test/hooks/dyte', events: ['recording.statusUpdate'] };
@@ -265,10 +266,10 @@ describe('the delivery log (control API)', () => {
     const transport = new RecordingTransport(() => ({ statusCode: 500, error: null }));
     t.deps.webhooks.outbox.useTransport(transport);
     const hook = await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, events: ['recording.statusUpdate', 'livestreaming.statusUpdate'] }).expect(201);
-    const meeting = await t.api.post('/v2/meetings').set('Authorization', BASIC).send({ title: 'Log' }).expect(201);
-    const recording = await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: meeting.body.data.id }).expect(200);
+    const meeting = await createMeeting(t.api, { title: 'Log' });
+    const recording = await startRecording(t.api, meeting.id);
     await t.deps.webhooks.outbox.idle();
-    return { ...t, transport, webhookId: hook.body.data.id as string, meetingId: meeting.body.data.id as string, recordingId: recording.body.data.id as string };
+    return { ...t, transport, webhookId: hook.body.data.id as string, meetingId: meeting.id, recordingId: recording.id };
   }
 
   it('lists each delivery with its payload, status, attempts and next attempt time', async () => {
