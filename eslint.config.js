@@ -1,6 +1,6 @@
 // Lint rules. The one rule that matters most here: nothing outside src/core/clock.ts and
 // src/core/ids.ts may read the time or make randomness, so a seeded run is reproducible
-// to the byte (STYLE habit 2).
+// to the byte.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

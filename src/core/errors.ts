@@ -1,4 +1,4 @@
-// One error model (STYLE habit 5). Services throw ApiError; one middleware renders it in the
+// One error model, so every API renders the same failure the same way. Services throw ApiError; one middleware renders it in the
 // shape of the API the request was for (v2 envelope, v1 shape, control shape). Handlers never
 // write error bodies themselves.
 
@@ -52,7 +52,7 @@ export const errors = {
     new ApiError(416, 'RANGE_NOT_SATISFIABLE', `The requested range is not within the ${size} bytes of the file`, false, { 'content-range': `bytes */${size}` }),
   /** A fault rule's answer (control API: POST /_emulator/faults). */
   injected: (status: number, ruleId: string) => new ApiError(status, 'INJECTED_FAULT', `Injected fault (${ruleId})`),
-  // v1 product registry (emulator decisions, CONTRACT §6)
+  // v1 product registry (emulator decisions, docs/api-v1.md)
   invalidProductCode: (code: string) =>
     new ApiError(400, 'INVALID_PRODUCT_CODE', `"${code}" is not a product code: expected {category_code}-{PRODUCT_ID} or {category_code}-{PRODUCT_ID}-{check digits}`),
   invalidCheckDigits: (code: string, expected: string) =>

@@ -1,5 +1,5 @@
 // Typed domain events. Every state change publishes one, carrying what the webhook payloads
-// (CONTRACT §5) need; the simulator and the webhook dispatcher subscribe.
+// (docs/webhooks.md) need; the simulator and the webhook dispatcher subscribe.
 import type { EventBus } from '../core/events.js';
 import type { Livestream, LivestreamState, Meeting, Organization, Participant, Recording, RecordingStatus } from './models.js';
 

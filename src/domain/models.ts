@@ -160,7 +160,7 @@ export interface Product {
   updatedAt: number;
 }
 
-/** Webhook event names (CONTRACT §5). The last three are valid to subscribe to; the emulator has no source for them yet. */
+/** Webhook event names (docs/webhooks.md). The last three are valid to subscribe to; the emulator has no source for them yet. */
 export const WEBHOOK_EVENTS = [
   'meeting.started',
   'meeting.ended',

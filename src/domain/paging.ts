@@ -9,7 +9,7 @@ export interface PageRequest {
 export interface Page<T> {
   items: T[];
   total: number;
-  /** 1-based, inclusive; 0 and 0 for an empty page (emulator decision, CONTRACT §1). */
+  /** 1-based, inclusive; 0 and 0 for an empty page (emulator decision, docs/limits-and-decisions.md). */
   startOffset: number;
   endOffset: number;
 }

@@ -1,6 +1,6 @@
 // When the simulated outside world acts: how long the recorder takes to join, how long an
 // upload takes, how long until ingest goes live, and which of those steps fail on purpose.
-// Realistic defaults, documented in the README (docs/readme-lifecycles.md).
+// Realistic defaults, documented in docs/time-and-lifecycles.md ("Default timings").
 
 export type SimulatorMode = 'auto' | 'manual';
 export type RecordingFailPoint = 'start' | 'upload';

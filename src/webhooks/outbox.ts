@@ -1,4 +1,5 @@
-// The webhook outbox (STYLE habit 7). Every event × webhook becomes a delivery record with its
+// The webhook outbox: sending is never done inline, so no delivery is lost or blocks a
+// request, and tests swap the transport for a recording one. Every event × webhook becomes a delivery record with its
 // attempts, its next attempt time and a status; an injected transport sends it.
 //
 // - The first attempt goes out at once, whatever the clock mode: it is started on the next

@@ -1,4 +1,4 @@
-// Domain events → webhook payloads (CONTRACT §5): camelCase keys, ISO times from the emulator
+// Domain events → webhook payloads (docs/webhooks.md): camelCase keys, ISO times from the emulator
 // clock. The only place the webhook wire shapes are made.
 import { toIso } from '../core/clock.js';
 import type { DomainEvent } from '../domain/events.js';

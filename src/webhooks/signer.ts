@@ -1,4 +1,4 @@
-// Webhook signatures (CONTRACT §5): `dyte-signature` is the base64 RSA-SHA256 (PKCS#1 v1.5)
+// Webhook signatures (docs/webhooks.md): `dyte-signature` is the base64 RSA-SHA256 (PKCS#1 v1.5)
 // signature over exactly the body bytes sent. Receivers verify it with the public key served at
 // GET /.well-known/webhooks.json.
 import { sign, verify } from 'node:crypto';

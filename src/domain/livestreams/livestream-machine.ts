@@ -1,6 +1,6 @@
 // The livestream lifecycle as a pure table. Created OFFLINE (waiting for ingest), LIVE once
-// ingest is active (simulated), STOPPED after stop (shown as OFFLINE on the wire, as the seed
-// says), ERRORED on a forced failure.
+// ingest is active (simulated), STOPPED after stop (shown as OFFLINE on the wire, as the API
+// documents it), ERRORED on a forced failure.
 import type { Livestream, LivestreamState, LivestreamWireStatus } from '../models.js';
 import type { TransitionResult } from '../recordings/recording-machine.js';
 

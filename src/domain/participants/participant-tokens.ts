@@ -1,5 +1,5 @@
 // Participant tokens: RS256 JWTs with claims orgId, meetingId, participantId, presetId, iat,
-// exp; 100 days on the emulator's clock (CONTRACT §2).
+// exp; 100 days on the emulator's clock (docs/api-v2.md, "Participant tokens").
 // jose is loaded on first use: it is a fifth of the start-up time, and many runs sign nothing.
 const jose = () => import('jose');
 import type { SigningKey } from '../../core/keys.js';

@@ -1,5 +1,5 @@
-// The v1 product code (emulator decision, CONTRACT §6; the seed leaves its composition "not
-// shown"). Pure functions, no I/O.
+// The v1 product code (emulator decision: the API's documentation does not show how a code is
+// composed; docs/api-v1.md describes this one). Pure functions, no I/O.
 //
 //   full code   {category_code}-{PRODUCT_ID}-{CC}     e.g. 101-COLDBREW330-73
 //   short form  {category_code}-{PRODUCT_ID}          e.g. 101-COLDBREW330

@@ -1,6 +1,6 @@
-// The v1 product registry: create and look up products of an organization. The rules the seed
-// leaves open (code composition, limits, categories, sustainability) are emulator decisions,
-// documented in the README (CONTRACT §6).
+// The v1 product registry: create and look up products of an organization. The rules the API's
+// documentation leaves open (code composition, limits, categories, sustainability) are emulator
+// decisions, documented in docs/api-v1.md.
 import { errors, isApiError } from '../../core/errors.js';
 import { FixtureError } from '../../store/fixtures.js';
 import type { OrgData } from '../../store/store.js';

@@ -1,4 +1,4 @@
-// A product's sustainability data (emulator decision, CONTRACT §6): the category's defaults
+// A product's sustainability data (emulator decision, docs/api-v1.md): the category's defaults
 // from the fixtures, overridden per product by two attributes. Pure functions, no I/O.
 import type { Category } from '../models.js';
 

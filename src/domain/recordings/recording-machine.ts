@@ -1,4 +1,4 @@
-// The recording lifecycle as a pure table (STYLE habit 4):
+// The recording lifecycle as a pure table, so it can be tested and listed without a service:
 //   INVOKED → RECORDING → (PAUSED ⇄ RECORDING) → UPLOADING → UPLOADED, ERRORED from any
 //   non-final state. No I/O here: the service applies, saves and publishes.
 import type { ReasonCaller, Recording, RecordingStatus } from '../models.js';

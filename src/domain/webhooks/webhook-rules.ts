@@ -3,7 +3,7 @@ import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_EVENTS, type Webhook, type Webho
 
 export { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_EVENTS };
 
-/** Only subscribed events of enabled webhooks are sent (CONTRACT §5). */
+/** Only subscribed events of enabled webhooks are sent (docs/webhooks.md). */
 export function wantsEvent(webhook: Pick<Webhook, 'enabled' | 'events'>, event: WebhookEventName): boolean {
   return webhook.enabled && webhook.events.includes(event);
 }

@@ -1,4 +1,4 @@
-// Webhook registrations, per organization (CONTRACT §5): create, list, fetch, replace, update,
+// Webhook registrations, per organization (docs/webhooks.md): create, list, fetch, replace, update,
 // delete. Who receives an event is decided here too (`subscribers`); sending is the outbox's job.
 import { errors } from '../../core/errors.js';
 import type { OrgData } from '../../store/store.js';
@@ -38,7 +38,7 @@ export class WebhooksService implements OrgMember {
     return webhook;
   }
 
-  /** In creation order; not paged (CONTRACT §5). */
+  /** In creation order; not paged (docs/webhooks.md). */
   list(orgId: string): Webhook[] {
     return [...orgData(this.ctx, orgId).webhooks.values()];
   }
@@ -64,7 +64,7 @@ export class WebhooksService implements OrgMember {
     return this.save(orgId, id, patch);
   }
 
-  /** DELETE answers the deleted object (CONTRACT §5). */
+  /** DELETE answers the deleted object (docs/webhooks.md). */
   remove(orgId: string, id: string): Webhook {
     const webhook = this.get(orgId, id);
     orgData(this.ctx, orgId).webhooks.delete(id);
