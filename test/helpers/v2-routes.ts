@@ -8,7 +8,7 @@ import type { TestApp } from './test-app.js';
 
 export const V2_ROUTES: AnyRoute[] = allRoutes('http://emulator.test').filter((r) => r.api === 'v2');
 
-/** CONTRACT §2: the only routes on which a participant token is accepted. */
+/** The only routes on which a participant token is accepted (docs/api-v2.md, "Participant tokens"). */
 export const PARTICIPANT_TOKEN_ROUTES = ['post /v2/recordings', 'get /v2/recordings', 'get /v2/recordings/{id}', 'get /v2/recordings/active-recording/{meeting_id}'];
 
 export const routeName = (r: Pick<AnyRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;

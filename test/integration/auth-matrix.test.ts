@@ -1,11 +1,11 @@
-// The auth matrix (issue #8 point 2): every v1 and v2 route of the route table × every kind of
+// The auth matrix: every v1 and v2 route of the route table × every kind of
 // credential a client can get wrong → the documented status and message, and never another
 // organization's data in any answer. The route list comes from the route table, so a new route
 // is in the matrix without a change here (its success status from its declaration).
 //
-//   v2 (CONTRACT §2): Basic on every route; a participant token only on the four recording
+//   v2 (docs/api-v2.md): Basic on every route; a participant token only on the four recording
 //   routes and only for its own meeting (403 for another meeting), 401 everywhere else.
-//   v1 (CONTRACT §6): only `Bearer <API key>`; any other credential is a 401.
+//   v1 (docs/api-v1.md): only `Bearer <API key>`; any other credential is a 401.
 //   Another organization's valid key reaches only that organization: the first organization's
 //   ids answer 404 there, its lists and creations are its own.
 import { SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader } from 'jose';
@@ -76,7 +76,7 @@ async function buildWorld(): Promise<World> {
   const org = (await t.api.post('/_emulator/orgs').send({ name: 'Organization B' }).expect(201)).body as { id: string; api_key: string };
   const bMeeting = (await t.api.post('/v2/meetings').set('Authorization', basicAuth(org.id, org.api_key)).send({ title: 'B meeting' }).expect(201)).body.data;
 
-  // Forgeries of the first host's token (CONTRACT §2: all 401).
+  // Forgeries of the first host's token: a token the emulator did not sign is a 401, whatever it claims.
   const claims = decodeJwt(host1.token);
   const header = decodeProtectedHeader(host1.token);
   const [h, payload] = host1.token.split('.') as [string, string, string];
@@ -224,7 +224,7 @@ function expected(r: AnyRoute, column: Column): { status: number; message?: stri
 }
 
 describe('the matrix covers the route table', () => {
-  it('has every v1 and v2 route, and the token routes are the four of CONTRACT §2', () => {
+  it('has every v1 and v2 route, and the token routes are the four documented ones', () => {
     expect(ROUTES.length).toBeGreaterThanOrEqual(32);
     expect(ROUTES.filter((r) => r.auth === 'basic-or-participant').map(routeName).sort()).toEqual(
       ['get /v2/recordings', 'get /v2/recordings/active-recording/{meeting_id}', 'get /v2/recordings/{id}', 'post /v2/recordings'].sort(),

@@ -1,4 +1,4 @@
-// Issue #2: two runs with the same --seed, a manual clock and the same requests produce
+// Reproducible runs: two runs with the same --seed, a manual clock and the same requests produce
 // byte-identical responses. Two apps run one scripted flow; their raw bodies are compared one
 // by one. A third app with another seed answers differently.
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ interface Step {
   text: string;
 }
 
-/** The seed's flow and then some: every generated id, key, token, URL and time is in a body. */
+/** A full flow across the API: every generated id, key, token, URL and time is in a body. */
 async function script(t: TestApp): Promise<Step[]> {
   const steps: Step[] = [];
   const call = async (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, body?: object, auth: string | null = BASIC) => {

@@ -1,4 +1,4 @@
-// Hard edges (issue #2, point 10): size, content type, syntax, unknown routes, broken paths,
+// Hard edges: size, content type, syntax, unknown routes, broken paths,
 // hostile bodies. Every answer is the v2 error envelope, never a 5xx, and state is untouched.
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';

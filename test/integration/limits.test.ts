@@ -1,4 +1,4 @@
-// Limits (issue #8 point 3): every limit of the README's "Limits" table and of
+// Limits: every limit of the "Limits" table of docs/limits-and-decisions.md and of
 // src/http/limits.ts, each at the limit (accepted, or refused for another reason than the
 // limit) and just over it (refused, naming the limit). Table-driven. The first test walks the
 // request schemas of the route table: every string and array has a bound, and every bounded
@@ -433,7 +433,7 @@ describe('--delivery-log-size over the control API', () => {
 });
 
 describe('the limits table is the code', () => {
-  it('LIMITS and V1_LIMITS hold what the README documents', () => {
+  it('LIMITS and V1_LIMITS hold the limits docs/limits-and-decisions.md and docs/api-v1.md document', () => {
     expect(LIMITS).toMatchObject({
       bodyBytes: MiB,
       bodyDepth: 32,

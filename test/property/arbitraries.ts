@@ -52,7 +52,7 @@ export function objectPaths(v: JsonLike, prefix: string[] = []): string[][] {
 
 // --- strings ----------------------------------------------------------------------------------
 
-/** The length limits of the API (README "Limits" and v1): strings are tried at, below and above each. */
+/** The length limits of the API (docs/limits-and-decisions.md and docs/api-v1.md): strings are tried at, below and above each. */
 export const LENGTH_LIMITS = [8, 10, 32, 64, 100, 200, 255, 256, 500, 512, 1024, 2000, 2048, 4096] as const;
 
 const SPECIAL_STRINGS = [

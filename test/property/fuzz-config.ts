@@ -1,4 +1,4 @@
-// Knobs of the property tests (issue #8 point 1). CI runs them with a fixed seed and a small
+// Knobs of the property tests. CI runs them with a fixed seed and a small
 // budget; a longer local run or a replay is one environment variable away:
 //
 //   FUZZ_RUNS=500 npx vitest run test/property          # more runs per property

@@ -137,7 +137,7 @@ function worldParam(r: AnyRoute, param: string, ids: WorldIds, other: boolean): 
   return other ? ids.other.meetingId : ids.meetingId;
 }
 
-/** The storage credentials of the valid recording body: write-only (CONTRACT §3). */
+/** The storage credentials of the valid recording body: write-only, so they must never come back. */
 export const STORAGE_SECRETS = ['AKIA-FUZZ-ACCESS-KEY', 'FUZZ-SECRET-KEY-0123456789'] as const;
 
 /** A body the route accepts in the world: the base that mutations start from. */

@@ -1,4 +1,4 @@
-// What the property tests found, kept as plain examples (issue #8 point 1), plus the edges of
+// What the property tests found, kept as plain examples, plus the edges of
 // the HTTP layer they cannot reach through supertest. Each case names what was wrong before.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 // Property tests over every route of the control API (/_emulator, /.well-known) of the route
-// table (issue #8 point 1). The invariants are in fuzz-world.ts; an accepted change is undone
+// table. The invariants are in fuzz-world.ts; an accepted change is undone
 // by importing the world's state again, so every run meets the same world.
 import { ROUTES, describeRouteProperties } from './fuzz-world.js';
 

@@ -1,5 +1,5 @@
 // Property tests over every v1 and media route of the route table, and over paths no route
-// serves (issue #8 point 1). The invariants are in fuzz-world.ts.
+// serves. The invariants are in fuzz-world.ts.
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { fuzzParams, fuzzTimeout } from './fuzz-config.js';

@@ -1,4 +1,4 @@
-// Property tests over every v2 route of the route table (issue #8 point 1): random and
+// Property tests over every v2 route of the route table: random and
 // adversarial bodies, queries, path ids, headers, content types, encodings and sizes. The
 // invariants are in fuzz-world.ts.
 import { ROUTES, describeRouteProperties } from './fuzz-world.js';

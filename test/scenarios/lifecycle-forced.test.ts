@@ -20,7 +20,8 @@ const PATH_TO: Record<RecordingStatus, RecordingStatus[]> = {
   ERRORED: ['ERRORED'],
 };
 
-// CONTRACT §4, written out: the only moves a forced transition may make.
+// The documented lifecycle (docs/time-and-lifecycles.md, "Forced transitions"), written out: the
+// only moves a forced transition may make.
 const LEGAL = new Set([
   'INVOKED→RECORDING',
   'INVOKED→ERRORED',

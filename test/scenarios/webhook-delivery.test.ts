@@ -79,7 +79,7 @@ describe('signed deliveries to a real receiver', () => {
   });
 });
 
-describe('each event, as the receiver gets it (CONTRACT §5)', () => {
+describe('each event, as the receiver gets it', () => {
   it('recording.statusUpdate on every status change, INVOKED included, with exact times', async () => {
     const rx = await receiver();
     const t = app();

@@ -1,4 +1,4 @@
-// Receivers that misbehave (issue #8, point 4), on loopback: 500s, no answer, an answer just
+// Receivers that misbehave, on loopback: 500s, no answer, an answer just
 // after the timeout, refused connections, a reset halfway through the request body, half a
 // status line. Invariants, for every fault:
 // - no delivery lost: one delivery per event, each ends delivered or failed after its retries;

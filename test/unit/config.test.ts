@@ -83,7 +83,8 @@ describe('the port picked at listen time (--port 0)', () => {
   });
 });
 
-// Every option of issue #2, with a good raw value and what it becomes.
+// Every option of the options table (docs/running.md, "Configuration"), with a good raw value and
+// what it becomes.
 const GOOD: Array<[keyof Config, string, string, unknown]> = [
   ['port', '--port', '5000', 5000],
   ['host', '--host', '0.0.0.0', '0.0.0.0'],
@@ -111,7 +112,7 @@ describe('sources', () => {
     expect(ok([`${flag}=${raw}`])[key]).toEqual(value);
   });
 
-  it('the env var names of issue #2', () => {
+  it('the documented env var names', () => {
     expect(Object.fromEntries(GOOD.map(([key, flag]) => [key, envOf(flag)]))).toEqual({
       port: 'PORT',
       host: 'HOST',
@@ -212,7 +213,7 @@ describe('--help', () => {
     expect(entry).toContain(`default ${defaultText}`);
   });
 
-  it('lists --help and every option of issue #2', () => {
+  it('lists --help and every documented option', () => {
     const text = helpText();
     expect(text).toContain('--help');
     for (const [, flag] of GOOD) expect(text).toContain(flag);

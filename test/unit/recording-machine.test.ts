@@ -44,7 +44,7 @@ const EVENTS: Record<RecordingEventType, RecordingEvent> = {
   FAIL: { type: 'FAIL', reason: 'boom' },
 };
 
-// The lifecycle as CONTRACT §4 states it, written out by hand (not read from the table).
+// The lifecycle as docs/time-and-lifecycles.md states it, written out by hand (not read from the table).
 const LEGAL: Record<RecordingStatus, Partial<Record<RecordingEventType, RecordingStatus>>> = {
   INVOKED: { START: 'RECORDING', FAIL: 'ERRORED' },
   RECORDING: { PAUSE: 'PAUSED', STOP: 'UPLOADING', FAIL: 'ERRORED' },

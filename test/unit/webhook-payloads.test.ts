@@ -92,7 +92,7 @@ const meetingPayload = {
   organizedBy: { id: org.id, name: 'Emulator Org' },
 };
 
-describe('webhook payloads (CONTRACT §5)', () => {
+describe('webhook payloads (as docs/webhooks.md shows them)', () => {
   it('recording.statusUpdate: the recording and meeting objects, camelCase, ISO times', () => {
     const e: DomainEvent = { type: 'recording.statusChanged', at: T + 70_000, org, meeting, recording, previous: 'UPLOADING' };
     expect(webhookPayloadFor(e)).toEqual({

@@ -1,4 +1,4 @@
-// CONTRACT §2: Basic on every v2 route; participant tokens (RS256, 100 days on the emulator
+// v2 auth (docs/api-v2.md): Basic on every v2 route; participant tokens (RS256, 100 days on the emulator
 // clock) on exactly the four recording routes and only for their own meeting.
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';

@@ -33,7 +33,7 @@ describe('POST /v2/meetings', () => {
     expect(res.body.data).toMatchObject({ title: null, preferred_region: null, status: 'ACTIVE' });
   });
 
-  it('accepts every field of the seed and of production and echoes them', async () => {
+  it('accepts every documented field and echoes them', async () => {
     const { api } = makeTestApp();
     const body = {
       title: 'All hands',

@@ -1,6 +1,6 @@
 // Paging on every paged v2 route (those whose query declares page_no): the envelope's
 // `paging {total_count, start_offset, end_offset}` is 1-based and inclusive, an empty page is
-// 0/0 (CONTRACT §1), per_page is 1..100 (default 25), page_no ≥ 1.
+// 0/0 (an emulator decision, docs/limits-and-decisions.md), per_page is 1..100 (default 25), page_no ≥ 1.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { BASIC, makeTestApp } from '../../helpers/test-app.js';

@@ -8,8 +8,8 @@ const path = (meetingId: string, participantId?: string) => `/v2/meetings/${meet
 
 describe('POST /v2/meetings/{meeting_id}/participants', () => {
   it.each([
-    ['custom_participant_id (production)', { custom_participant_id: 'user-42' }],
-    ['client_specific_id (seed)', { client_specific_id: 'user-42' }],
+    ['custom_participant_id alone', { custom_participant_id: 'user-42' }],
+    ['client_specific_id alone', { client_specific_id: 'user-42' }],
     ['both spellings, same value', { custom_participant_id: 'user-42', client_specific_id: 'user-42' }],
   ])('accepts %s and answers both spellings with a token (201)', async (_name, clientId) => {
     const { api } = makeTestApp();
