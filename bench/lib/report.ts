@@ -44,15 +44,18 @@ export function targetRows(results: Results): TargetRow[] {
     ['post-meeting', 'POST /v2/meetings'],
     ['get-meeting', 'GET /v2/meetings/{id}'],
   ] as const) {
-    for (const [c, goal] of [
-      [32, 0.35],
-      [1, 0.6],
-    ] as const) {
+    for (const c of [32, 1]) {
       const r = row(results, scenario, c);
       if (!r) continue;
       const e = rpsOf(r.cells.emulator);
       const n = rpsOf(r.cells.ceiling);
-      rows.push({ measure: `${label} @${c} vs Node ceiling`, emulator: `${int(e)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: `≥ ${goal}×`, verdict: verdict(ratio(e, n), goal, 'atLeast') });
+      // The target: what the emulator adds to a request (validation, journal, logging, its
+      // router) costs no more than a tenth of what a naive Express app does for the same two routes.
+      if (r.cells.express) {
+        const x = rpsOf(r.cells.express);
+        rows.push({ measure: `${label} @${c} vs naive Express`, emulator: `${int(e)} req/s`, reference: `${int(x)} req/s`, ratio: times(ratio(e, x)), target: '≥ 0.9×', verdict: verdict(ratio(e, x), 0.9, 'atLeast') });
+      }
+      if (r.cells.ceiling) rows.push({ measure: `(reference) ${label} @${c} vs Node ceiling`, emulator: `${int(e)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
       if (r.cells.baseline) {
         const b = rpsOf(r.cells.baseline);
         rows.push({ measure: `${label} @${c}: now vs baseline ${results.baseline} (ceiling ratio then ${times(ratio(b, n))})`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
@@ -65,7 +68,7 @@ export function targetRows(results: Results): TargetRow[] {
         const p = rpsOf(r.cells['prism-default']);
         rows.push({ measure: `${label} @${c} vs Prism (defaults)`, emulator: `${int(e)} req/s`, reference: `${int(p)} req/s`, ratio: times(ratio(e, p)), target: '≥ 10×', verdict: verdict(ratio(e, p), 10, 'atLeast') });
       }
-      if (r.cells.express) {
+      if (r.cells.express && r.cells.ceiling) {
         const x = rpsOf(r.cells.express);
         rows.push({ measure: `(reference) naive Express, ${label} @${c} vs Node ceiling`, emulator: `${int(x)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(x, n)), target: '(none)', verdict: '' });
       }
@@ -194,7 +197,7 @@ function throughputSection(results: Results): string {
     const x = r.cells.express;
     const expressVsCeiling = x && r.cells.ceiling ? times(ratio(rpsOf(x), rpsOf(r.cells.ceiling))) : '';
     const perCpu = e && r.cells.ceiling ? times(ratio(perCoreOf(e), perCoreOf(r.cells.ceiling))) : '';
-    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), perCpu, vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d), expressVsCeiling];
+    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), perCpu, vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d), vs(x), perRound(x), expressVsCeiling];
   });
   const commands = new Set<string>();
   for (const r of results.throughput) for (const c of Object.values(r.cells)) if (c) commands.add(`${c.server}: ${code(c.command)}`);
@@ -208,7 +211,7 @@ function throughputSection(results: Results): string {
     '',
     'Ratios (ratio of the medians; per-round ratios after it):',
     '',
-    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'same, per server CPU-second', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round', 'naive Express ÷ ceiling'], ratios),
+    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'same, per server CPU-second', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round', 'Emulator ÷ naive Express', 'per round', 'naive Express ÷ ceiling'], ratios),
     '',
     'Servers, each its own child process:',
     '',
