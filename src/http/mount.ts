@@ -1,13 +1,14 @@
-// Mounts a route declaration on Express: body (content type, size, JSON), auth, validation of
-// params, query and body, then the handler. Every failure is an ApiError for the error handler.
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+// Serves a route declaration: body (content type, size, JSON), auth, validation of params, query
+// and body, then the handler. Every failure is an ApiError for the error handler.
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errors } from '../core/errors.js';
 import type { RequestScopeData } from '../core/request-scope.js';
 import type { Deps } from '../container.js';
 import { authenticate } from './auth.js';
 import { fromBodyParserError } from './errors.js';
 import { LIMITS } from './limits.js';
-import { expressPath, type AnyRoute, type Reply } from './route.js';
+import type { Reply } from './route.js';
+import { decodeParams, resolvedOf } from './route-table.js';
 import { parseWith } from './validation.js';
 
 const jsonParser = express.json({ limit: LIMITS.bodyBytes, type: () => true, strict: true });
@@ -88,9 +89,19 @@ export function send(res: Response, reply: Reply): void {
   res.end(text);
 }
 
-export function mountRoute(app: Express, deps: Deps, r: AnyRoute): void {
-  app[r.method](expressPath(r.path), async (req: Request, res: Response, next: NextFunction) => {
+/**
+ * Runs the route the request context resolved (see route-table.ts), or answers 404 when none
+ * serves the method and path. One dispatcher in place of Express's router: the route table's
+ * own matchers pick the route, so which route serves a path is decided once.
+ */
+export function dispatcher(deps: Deps): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const resolved = resolvedOf(res);
+    const r = resolved.route;
+    if (!r) return next(errors.routeNotFound(req.method, req.path));
     try {
+      // Decoded before anything else, as Express decodes a matched route's parameters.
+      req.params = decodeParams(resolved);
       const auth = await authenticate(deps, r.auth, req);
       if (auth.kind !== 'none') res.locals.orgId = auth.org.id;
       const rawBody = r.body ? await readBody(req, res, r.largeBody) : undefined;
@@ -104,5 +115,5 @@ export function mountRoute(app: Express, deps: Deps, r: AnyRoute): void {
     } catch (err) {
       next(err);
     }
-  });
+  };
 }

@@ -8,12 +8,15 @@ import { errors } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../container.js';
 import { journalBody } from '../journal/request-journal.js';
-import { apiOfPath } from './errors.js';
+import { resolvedOf, setResolved, type RouteTable } from './route-table.js';
 
-export function requestContext(deps: Deps): RequestHandler {
+/** Also resolves the request against the route table, once: every step after it reads the result. */
+export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
   return (req: Request, res: Response, next) => {
     const requestId = deps.journal.nextRequestId();
     res.setHeader('x-request-id', requestId);
+    const resolved = table.resolve(req.method, req.path);
+    setResolved(res, resolved);
     const startedReal = realNow();
     const at = deps.clock.now();
     const scope = { requestId, deliveries: [] as string[] };
@@ -22,7 +25,7 @@ export function requestContext(deps: Deps): RequestHandler {
       const durationMs = realNow() - startedReal;
       const orgId = (res.locals.orgId as string | undefined) ?? null;
       // The journal is of the emulated APIs (v1, v2, media): what a client under test sent.
-      if (deps.journal.enabled && apiOfPath(req.path) !== 'control') {
+      if (deps.journal.enabled && resolved.api !== 'control') {
         deps.journal.add({
           id: requestId,
           at: toIso(at),
@@ -46,8 +49,8 @@ export function requestContext(deps: Deps): RequestHandler {
 
 /** Fault rules apply to the emulated APIs, never to the control API. */
 export function faultInjection(deps: Deps): RequestHandler {
-  return async (req, _res, next) => {
-    if (apiOfPath(req.path) === 'control') return next();
+  return async (req, res, next) => {
+    if (resolvedOf(res).api === 'control') return next();
     const rule = deps.faults.take(req.method, req.path);
     if (!rule) return next();
     try {
@@ -71,9 +74,9 @@ function clientKey(req: Request): string {
 }
 
 export function rateLimit(deps: Deps): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     if (!deps.rateLimiter.enabled) return next();
-    const api = apiOfPath(req.path);
+    const api = resolvedOf(res).api;
     if (api !== 'v1' && api !== 'v2') return next();
     const retryAfter = deps.rateLimiter.take(clientKey(req), deps.clock.now());
     return retryAfter > 0 ? next(errors.tooManyRequests(retryAfter)) : next();
