@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { Deps } from './container.js';
 import { errorHandler } from './http/errors.js';
 import { dispatcher } from './http/mount.js';
+import { pipeline } from './http/pipeline.js';
 import { RouteTable } from './http/route-table.js';
 import { allRoutes } from './http/routes.js';
 import { faultInjection, rateLimit, requestContext } from './http/request-context.js';
@@ -12,10 +13,6 @@ export function createApp(deps: Deps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   const table = new RouteTable(allRoutes(deps.config.publicUrl));
-  app.use(requestContext(deps, table));
-  app.use(faultInjection(deps));
-  app.use(rateLimit(deps));
-  app.use(dispatcher(deps));
-  app.use(errorHandler(deps.logger));
+  app.use(pipeline([requestContext(deps, table), faultInjection(deps), rateLimit(deps), dispatcher(deps)], errorHandler(deps.logger)));
   return app;
 }

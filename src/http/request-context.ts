@@ -3,7 +3,7 @@
 // limit. Authorization values are never recorded: the journal keeps method, path, redacted
 // query and body, status and the organization id.
 import type { Request, RequestHandler, Response } from 'express';
-import { realNow, toIso } from '../core/clock.js';
+import { realNow } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../container.js';
@@ -28,7 +28,7 @@ export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
       if (deps.journal.enabled && resolved.api !== 'control') {
         deps.journal.add({
           id: requestId,
-          at: toIso(at),
+          at,
           method: req.method,
           path: req.path,
           // Express parses the query string on every access of req.query: only when there is one.
@@ -49,21 +49,20 @@ export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
 
 /** Fault rules apply to the emulated APIs, never to the control API. */
 export function faultInjection(deps: Deps): RequestHandler {
-  return async (req, res, next) => {
+  return (req, res, next) => {
     if (resolvedOf(res).api === 'control') return next();
     const rule = deps.faults.take(req.method, req.path);
     if (!rule) return next();
-    try {
-      if (rule.delay_ms > 0) await deps.sleep(rule.delay_ms);
+    const apply = () => {
       if (rule.drop) {
         req.socket.destroy();
         return;
       }
       if (rule.status !== null) return next(errors.injected(rule.status, rule.id));
       next();
-    } catch (err) {
-      next(err);
-    }
+    };
+    if (rule.delay_ms > 0) return void deps.sleep(rule.delay_ms).then(apply, next);
+    apply();
   };
 }
 
