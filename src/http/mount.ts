@@ -37,6 +37,18 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/** Whether any object of a parsed body has an own `__proto__` key: the walk without paths, for the usual body that has none. */
+function hasProtoKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Object.prototype.hasOwnProperty.call(v, '__proto__')) return true;
+    for (const child of Object.values(v)) stack.push(child);
+  }
+  return false;
+}
+
 /**
  * Where the first own `__proto__` key of a parsed body sits (`recording_config.__proto__`,
  * `a[0].__proto__`), in document order; undefined when there is none. Iterative, like the depth check.
@@ -67,8 +79,7 @@ async function readBody(req: Request, res: Response, large = false): Promise<unk
   // JSON.parse keeps it as an ordinary key, but zod drops it without a word (a free-form
   // `recording_config` lost it silently) and careless code writes through it to a prototype,
   // so it could never be stored and echoed back as sent. Found by the property tests (issue #8).
-  const reserved = protoKeyPath(req.body);
-  if (reserved !== undefined) throw errors.validation(`"${reserved}" is not allowed (reserved name)`);
+  if (hasProtoKey(req.body)) throw errors.validation(`"${protoKeyPath(req.body)!}" is not allowed (reserved name)`);
   return req.body;
 }
 
@@ -102,7 +113,8 @@ export function dispatcher(deps: Deps): RequestHandler {
     try {
       // Decoded before anything else, as Express decodes a matched route's parameters.
       req.params = decodeParams(resolved);
-      const auth = await authenticate(deps, r.auth, req);
+      const authed = authenticate(deps, r.auth, req);
+      const auth = authed instanceof Promise ? await authed : authed;
       if (auth.kind !== 'none') res.locals.orgId = auth.org.id;
       const rawBody = r.body ? await readBody(req, res, r.largeBody) : undefined;
       const params = r.params ? parseWith(r.params, req.params) : {};
@@ -110,7 +122,8 @@ export function dispatcher(deps: Deps): RequestHandler {
       const body = r.body ? parseWith(r.body, rawBody ?? {}) : undefined;
       const scope = res.locals.requestScope as RequestScopeData | undefined;
       const run = () => r.handler({ deps, params, query, body, auth, req, res });
-      const reply = await (scope ? deps.requestScope.run(scope, run) : run());
+      const replied = scope ? deps.requestScope.run(scope, run) : run();
+      const reply = replied instanceof Promise ? await replied : replied;
       if (reply) send(res, reply);
     } catch (err) {
       next(err);
