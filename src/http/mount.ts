@@ -118,7 +118,8 @@ export function dispatcher(deps: Deps): RequestHandler {
       if (auth.kind !== 'none') res.locals.orgId = auth.org.id;
       const rawBody = r.body ? await readBody(req, res, r.largeBody) : undefined;
       const params = r.params ? parseWith(r.params, req.params) : {};
-      const query = r.query ? parseWith(r.query, req.query) : {};
+      // Express parses the query string on every access of req.query: not at all when there is none.
+      const query = r.query ? parseWith(r.query, req.url.includes('?') ? req.query : {}) : {};
       const body = r.body ? parseWith(r.body, rawBody ?? {}) : undefined;
       const scope = res.locals.requestScope as RequestScopeData | undefined;
       const run = () => r.handler({ deps, params, query, body, auth, req, res });
