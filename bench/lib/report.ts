@@ -197,13 +197,14 @@ function throughputSection(results: Results): string {
     const x = r.cells.express;
     const expressVsCeiling = x && r.cells.ceiling ? times(ratio(rpsOf(x), rpsOf(r.cells.ceiling))) : '';
     const perCpu = e && r.cells.ceiling ? times(ratio(perCoreOf(e), perCoreOf(r.cells.ceiling))) : '';
-    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), perCpu, vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d), vs(x), perRound(x), expressVsCeiling];
+    const perCpuExpress = e && x ? times(ratio(perCoreOf(e), perCoreOf(x))) : '';
+    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), perCpu, vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d), vs(x), perRound(x), perCpuExpress, expressVsCeiling];
   });
   const commands = new Set<string>();
   for (const r of results.throughput) for (const c of Object.values(r.cells)) if (c) commands.add(`${c.server}: ${code(c.command)}`);
   const clis = [...new Set(results.throughput.map((r) => `- ${r.label} @${r.connections}, ${r.seconds} s: ${code(r.cli)}`))];
   return [
-    `Rounds: ${results.settings.rounds}, alternating the servers within each round (emulator, ceiling, naive Express, Prism, Prism with its defaults, emulator, ...). The naive Express app (\`bench/express-naive.mjs\`: express.json(), a header check, a Map, res.json()) is a reference for what Express itself costs. Prism mocks the emulator's own served OpenAPI document with static examples; \`prism\` runs with \`-v warn\` (no log line per request, its best case), \`prism-default\` as a user starts it (a log line per request, to a pipe the bench drains).`,
+    `Rounds: ${results.settings.rounds}, alternating the servers within each round (emulator, ceiling, naive Express, Prism, Prism with its defaults, emulator, ...). The naive Express app (\`bench/express-naive.mjs\`: express.json(), a header check, a Map, res.json()) is what the targets compare the emulator with: the same two routes with none of the emulator's validation, journal, logging or routing, so the ratio is what those cost on top of Express. Prism mocks the emulator's own served OpenAPI document with static examples; \`prism\` runs with \`-v warn\` (no log line per request, its best case), \`prism-default\` as a user starts it (a log line per request, to a pipe the bench drains).`,
     '',
     `Each run counts 2xx answers only. Latency in ms, median over rounds: the mean from Little's law (connections ÷ request rate, exact for autocannon's closed loop) and autocannon's p99 (whole milliseconds). CPU in cores (100% = one core busy) during the run: the server process (from /proc) and the bench process that runs autocannon — a server well under 100% while autocannon is near it means the load generator, not the server, set the pace; both well under 100% means other processes on the machine took the CPU, and requests per server CPU-second is then the steadier measure of cost.`,
     '',
@@ -211,7 +212,7 @@ function throughputSection(results: Results): string {
     '',
     'Ratios (ratio of the medians; per-round ratios after it):',
     '',
-    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'same, per server CPU-second', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round', 'Emulator ÷ naive Express', 'per round', 'naive Express ÷ ceiling'], ratios),
+    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'same, per server CPU-second', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round', 'Emulator ÷ naive Express', 'per round', 'same, per server CPU-second', 'naive Express ÷ ceiling'], ratios),
     '',
     'Servers, each its own child process:',
     '',
