@@ -1,8 +1,8 @@
-// The steps every request goes through, run in order by one Express middleware. Express's
-// router walks its layers with a path match and bookkeeping per layer; these steps need none of
-// it (the route table resolves the request once, in the first step), and one layer instead of
-// five was a measurable share of a small request's CPU. The contract of each step is Express's:
-// (req, res, next), next(err) for a failure, a thrown error or a rejected promise alike.
+// The steps every request goes through, in order, as one request handler (app.ts hands it every
+// request). Express's router would walk them as layers, with a path match and bookkeeping per
+// layer; they need none of it, since the route table resolves the request once, in the first
+// step. The contract of each step is Express's: (req, res, next), and next(err), a thrown error
+// or a rejected promise all go to the error handler.
 import type { ErrorRequestHandler, NextFunction, RequestHandler } from 'express';
 
 export function pipeline(steps: readonly RequestHandler[], onError: ErrorRequestHandler): RequestHandler {
