@@ -58,7 +58,7 @@ export function targetRows(results: Results): TargetRow[] {
       if (r.cells.ceiling) rows.push({ measure: `(reference) ${label} @${c} vs Node ceiling`, emulator: `${int(e)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
       if (r.cells.baseline) {
         const b = rpsOf(r.cells.baseline);
-        rows.push({ measure: `${label} @${c}: now vs baseline ${results.baseline} (ceiling ratio then ${times(ratio(b, n))})`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
+        rows.push({ measure: `${label} @${c}: now vs baseline ${results.baseline}${r.cells.ceiling ? ` (ceiling ratio then ${times(ratio(b, n))})` : ''}`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
       }
       if (r.cells.prism) {
         const p = rpsOf(r.cells.prism);
@@ -81,7 +81,7 @@ export function targetRows(results: Results): TargetRow[] {
       const e = rpsOf(r.cells.emulator);
       const n = rpsOf(r.cells.ceiling);
       const unit = r.requestsPerIteration > 1 ? ` (${int(e / r.requestsPerIteration)} flows/s)` : '';
-      rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c} vs Node ceiling`, emulator: `${int(e)} req/s${unit}`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
+      if (r.cells.ceiling) rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c} vs Node ceiling`, emulator: `${int(e)} req/s${unit}`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
       if (r.cells.baseline) {
         const b = rpsOf(r.cells.baseline);
         rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c}: now vs baseline ${results.baseline}`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
