@@ -41,6 +41,8 @@ if (has('--help') || has('-h')) {
       '  --out FILE         where to write the results (default bench/RESULTS.md)',
       '  --build / --no-build   rebuild dist/ first (default: only when src/ is newer than dist/)',
       '  --baseline REF     also measure the emulator as built from git REF (before/after in one run)',
+      '  --rounds N         rounds of the throughput section (alternating the servers in each)',
+      '  --servers LIST     only these throughput servers (e.g. emulator,express); default all',
       '',
     ].join('\n'),
   );
@@ -56,6 +58,8 @@ const settings: Settings = quick
   ? { quick, seconds: 1, secondarySeconds: 1, tertiarySeconds: 1, rounds: 1, coldStarts: 2, prismColdStarts: 0, memoryMeetings: 10_000, growthSmall: 1_000, growthLarge: 100_000, growthSeconds: 1, growthRounds: 1, webhooks: 10, webhookEventsPerRound: 30, webhookRounds: 1, signSeconds: 0.5, profile: has('--profile'), profileSeconds: 1 }
   : { quick, seconds: 2.5, secondarySeconds: 2, tertiarySeconds: 1.5, rounds: 3, coldStarts: 5, prismColdStarts: 1, memoryMeetings: 100_000, growthSmall: 1_000, growthLarge: 100_000, growthSeconds: 1, growthRounds: 4, webhooks: 10, webhookEventsPerRound: 100, webhookRounds: 3, signSeconds: 1, profile: true, profileSeconds: 1.5 };
 if (!settings.profile) sections.delete('profile');
+if (valueOf('--rounds')) settings.rounds = Math.max(1, Number(valueOf('--rounds')));
+const onlyServers = valueOf('--servers')?.split(',').map((s) => s.trim());
 
 const write = has('--no-write') ? false : has('--write') || !quick;
 const out = path.resolve(valueOf('--out') ?? path.join(ROOT, 'bench', 'RESULTS.md'));
@@ -152,7 +156,8 @@ const extraColdStarts: Array<{ kind: ServerKind; startupMs: number; rss: number 
 // --- 1. throughput and latency ---------------------------------------------------------------
 
 async function throughput(tmp: string): Promise<string> {
-  const withBaseline = (list: ServerKind[]): ServerKind[] => (baseline.dir ? [list[0]!, 'baseline', ...list.slice(1)] : list);
+  const chosen = (list: ServerKind[]): ServerKind[] => (onlyServers ? list.filter((k) => onlyServers.includes(k)) : list);
+  const withBaseline = (list: ServerKind[]): ServerKind[] => chosen(baseline.dir ? [list[0]!, 'baseline', ...list.slice(1)] : list);
   const kinds = withBaseline(['emulator', 'ceiling', 'express', 'prism', 'prism-default']);
   const servers = new Map<ServerKind, Running>();
   const prepared = new Map<ServerKind, Prepared>();
@@ -166,13 +171,13 @@ async function throughput(tmp: string): Promise<string> {
     servers.set(kind, s);
     prepared.set(kind, await prepare(s.url));
   }
-  // Which servers each measurement alternates. The references (naive Express, Prism twice)
-  // only where a target or the issue names them: POST and GET at 32 connections.
+  // Which servers each measurement alternates. The references only where a target names them:
+  // naive Express for POST and GET at 32 and 1 connections, Prism (twice) at 32.
   const plan: Array<{ id: ScenarioId; connections: number; kinds: ServerKind[]; seconds: number }> = [
     { id: 'post-meeting', connections: 32, kinds, seconds: settings.seconds },
-    { id: 'post-meeting', connections: 1, kinds: withBaseline(['emulator', 'ceiling']), seconds: settings.secondarySeconds },
+    { id: 'post-meeting', connections: 1, kinds: withBaseline(['emulator', 'ceiling', 'express']), seconds: settings.secondarySeconds },
     { id: 'get-meeting', connections: 32, kinds: withBaseline(['emulator', 'ceiling', 'express', 'prism']), seconds: settings.seconds },
-    { id: 'get-meeting', connections: 1, kinds: withBaseline(['emulator', 'ceiling']), seconds: settings.secondarySeconds },
+    { id: 'get-meeting', connections: 1, kinds: withBaseline(['emulator', 'ceiling', 'express']), seconds: settings.secondarySeconds },
   ];
   for (const id of ['add-participant', 'mixed'] as ScenarioId[]) {
     for (const connections of [32, 1]) plan.push({ id, connections, kinds: withBaseline(['emulator', 'ceiling']), seconds: settings.tertiarySeconds });

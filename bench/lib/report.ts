@@ -45,18 +45,21 @@ export function targetRows(results: Results): TargetRow[] {
     ['post-meeting', 'POST /v2/meetings'],
     ['get-meeting', 'GET /v2/meetings/{id}'],
   ] as const) {
-    for (const [c, goal] of [
-      [32, 0.35],
-      [1, 0.6],
-    ] as const) {
+    for (const c of [32, 1]) {
       const r = row(results, scenario, c);
       if (!r) continue;
       const e = rpsOf(r.cells.emulator);
       const n = rpsOf(r.cells.ceiling);
-      rows.push({ measure: `${label} @${c} vs Node ceiling`, emulator: `${int(e)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: `≥ ${goal}×`, verdict: verdict(ratio(e, n), goal, 'atLeast') });
+      // The target: what the emulator adds to a request (validation, journal, logging, its
+      // router) costs no more than a tenth of what a naive Express app does for the same two routes.
+      if (r.cells.express) {
+        const x = rpsOf(r.cells.express);
+        rows.push({ measure: `${label} @${c} vs naive Express`, emulator: `${int(e)} req/s`, reference: `${int(x)} req/s`, ratio: times(ratio(e, x)), target: '≥ 0.9×', verdict: verdict(ratio(e, x), 0.9, 'atLeast') });
+      }
+      if (r.cells.ceiling) rows.push({ measure: `(reference) ${label} @${c} vs Node ceiling`, emulator: `${int(e)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
       if (r.cells.baseline) {
         const b = rpsOf(r.cells.baseline);
-        rows.push({ measure: `${label} @${c}: now vs baseline ${results.baseline} (ceiling ratio then ${times(ratio(b, n))})`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
+        rows.push({ measure: `${label} @${c}: now vs baseline ${results.baseline}${r.cells.ceiling ? ` (ceiling ratio then ${times(ratio(b, n))})` : ''}`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
       }
       if (r.cells.prism) {
         const p = rpsOf(r.cells.prism);
@@ -66,7 +69,7 @@ export function targetRows(results: Results): TargetRow[] {
         const p = rpsOf(r.cells['prism-default']);
         rows.push({ measure: `${label} @${c} vs Prism (defaults)`, emulator: `${int(e)} req/s`, reference: `${int(p)} req/s`, ratio: times(ratio(e, p)), target: '≥ 10×', verdict: verdict(ratio(e, p), 10, 'atLeast') });
       }
-      if (r.cells.express) {
+      if (r.cells.express && r.cells.ceiling) {
         const x = rpsOf(r.cells.express);
         rows.push({ measure: `(reference) naive Express, ${label} @${c} vs Node ceiling`, emulator: `${int(x)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(x, n)), target: '(none)', verdict: '' });
       }
@@ -79,7 +82,7 @@ export function targetRows(results: Results): TargetRow[] {
       const e = rpsOf(r.cells.emulator);
       const n = rpsOf(r.cells.ceiling);
       const unit = r.requestsPerIteration > 1 ? ` (${int(e / r.requestsPerIteration)} flows/s)` : '';
-      rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c} vs Node ceiling`, emulator: `${int(e)} req/s${unit}`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
+      if (r.cells.ceiling) rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c} vs Node ceiling`, emulator: `${int(e)} req/s${unit}`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
       if (r.cells.baseline) {
         const b = rpsOf(r.cells.baseline);
         rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c}: now vs baseline ${results.baseline}`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
@@ -196,13 +199,14 @@ function throughputSection(results: Results): string {
     const x = r.cells.express;
     const expressVsCeiling = x && r.cells.ceiling ? times(ratio(rpsOf(x), rpsOf(r.cells.ceiling))) : '';
     const perCpu = e && r.cells.ceiling ? times(ratio(perCoreOf(e), perCoreOf(r.cells.ceiling))) : '';
-    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), perCpu, vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d), expressVsCeiling];
+    const perCpuExpress = e && x ? times(ratio(perCoreOf(e), perCoreOf(x))) : '';
+    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), perCpu, vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d), vs(x), perRound(x), perCpuExpress, expressVsCeiling];
   });
   const commands = new Set<string>();
   for (const r of results.throughput) for (const c of Object.values(r.cells)) if (c) commands.add(`${c.server}: ${code(c.command)}`);
   const clis = [...new Set(results.throughput.map((r) => `- ${r.label} @${r.connections}, ${r.seconds} s: ${code(r.cli)}`))];
   return [
-    `Rounds: ${results.settings.rounds}, alternating the servers within each round (emulator, ceiling, naive Express, Prism, Prism with its defaults, emulator, ...). The naive Express app (\`bench/express-naive.mjs\`: express.json(), a header check, a Map, res.json()) is a reference for what Express itself costs. Prism mocks the emulator's own served OpenAPI document with static examples; \`prism\` runs with \`-v warn\` (no log line per request, its best case), \`prism-default\` as a user starts it (a log line per request, to a pipe the bench drains).`,
+    `Rounds: ${results.settings.rounds}, alternating the servers within each round (emulator, ceiling, naive Express, Prism, Prism with its defaults, emulator, ...). The naive Express app (\`bench/express-naive.mjs\`: express.json(), a header check, a Map, res.json()) is what the targets compare the emulator with: the same two routes with none of the emulator's validation, journal, logging or routing, so the ratio is what those cost on top of Express. Prism mocks the emulator's own served OpenAPI document with static examples; \`prism\` runs with \`-v warn\` (no log line per request, its best case), \`prism-default\` as a user starts it (a log line per request, to a pipe the bench drains).`,
     '',
     `Each run counts 2xx answers only. Latency in ms, median over rounds: the mean from Little's law (connections ÷ request rate, exact for autocannon's closed loop) and autocannon's p99 (whole milliseconds). CPU in cores (100% = one core busy) during the run: the server process (from /proc) and the bench process that runs autocannon — a server well under 100% while autocannon is near it means the load generator, not the server, set the pace; both well under 100% means other processes on the machine took the CPU, and requests per server CPU-second is then the steadier measure of cost.`,
     '',
@@ -210,7 +214,7 @@ function throughputSection(results: Results): string {
     '',
     'Ratios (ratio of the medians; per-round ratios after it):',
     '',
-    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'same, per server CPU-second', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round', 'naive Express ÷ ceiling'], ratios),
+    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'same, per server CPU-second', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round', 'Emulator ÷ naive Express', 'per round', 'same, per server CPU-second', 'naive Express ÷ ceiling'], ratios),
     '',
     'Servers, each its own child process:',
     '',

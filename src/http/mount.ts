@@ -1,13 +1,14 @@
-// Mounts a route declaration on Express: body (content type, size, JSON), auth, validation of
-// params, query and body, then the handler. Every failure is an ApiError for the error handler.
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+// Serves a route declaration: body (content type, size, JSON), auth, validation of params, query
+// and body, then the handler. Every failure is an ApiError for the error handler.
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errors } from '../core/errors.js';
 import type { RequestScopeData } from '../core/request-scope.js';
 import type { Deps } from '../container.js';
 import { authenticate } from './auth.js';
 import { fromBodyParserError } from './errors.js';
 import { LIMITS } from './limits.js';
-import { expressPath, type AnyRoute, type Reply } from './route.js';
+import type { Reply } from './route.js';
+import { decodeParams, resolvedOf } from './route-table.js';
 import { parseWith } from './validation.js';
 
 const jsonParser = express.json({ limit: LIMITS.bodyBytes, type: () => true, strict: true });
@@ -32,6 +33,18 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     if (v === null || typeof v !== 'object') continue;
     if (depth > max) return true;
     for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Whether any object of a parsed body has an own `__proto__` key: the walk without paths, for the usual body that has none. */
+function hasProtoKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Object.prototype.hasOwnProperty.call(v, '__proto__')) return true;
+    for (const child of Object.values(v)) stack.push(child);
   }
   return false;
 }
@@ -66,8 +79,7 @@ async function readBody(req: Request, res: Response, large = false): Promise<unk
   // JSON.parse keeps it as an ordinary key, but zod drops it without a word (a free-form
   // `recording_config` lost it silently) and careless code writes through it to a prototype,
   // so it could never be stored and echoed back as sent. Found by the property tests (issue #8).
-  const reserved = protoKeyPath(req.body);
-  if (reserved !== undefined) throw errors.validation(`"${reserved}" is not allowed (reserved name)`);
+  if (hasProtoKey(req.body)) throw errors.validation(`"${protoKeyPath(req.body)!}" is not allowed (reserved name)`);
   return req.body;
 }
 
@@ -88,21 +100,34 @@ export function send(res: Response, reply: Reply): void {
   res.end(text);
 }
 
-export function mountRoute(app: Express, deps: Deps, r: AnyRoute): void {
-  app[r.method](expressPath(r.path), async (req: Request, res: Response, next: NextFunction) => {
+/**
+ * Runs the route the request context resolved (see route-table.ts), or answers 404 when none
+ * serves the method and path. One dispatcher in place of Express's router: the route table's
+ * own matchers pick the route, so which route serves a path is decided once.
+ */
+export function dispatcher(deps: Deps): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const resolved = resolvedOf(res);
+    const r = resolved.route;
+    if (!r) return next(errors.routeNotFound(req.method, req.path));
     try {
-      const auth = await authenticate(deps, r.auth, req);
+      // Decoded before anything else, as Express decodes a matched route's parameters.
+      req.params = decodeParams(resolved);
+      const authed = authenticate(deps, r.auth, req);
+      const auth = authed instanceof Promise ? await authed : authed;
       if (auth.kind !== 'none') res.locals.orgId = auth.org.id;
       const rawBody = r.body ? await readBody(req, res, r.largeBody) : undefined;
       const params = r.params ? parseWith(r.params, req.params) : {};
-      const query = r.query ? parseWith(r.query, req.query) : {};
+      // Express parses the query string on every access of req.query: not at all when there is none.
+      const query = r.query ? parseWith(r.query, req.url.includes('?') ? req.query : {}) : {};
       const body = r.body ? parseWith(r.body, rawBody ?? {}) : undefined;
       const scope = res.locals.requestScope as RequestScopeData | undefined;
       const run = () => r.handler({ deps, params, query, body, auth, req, res });
-      const reply = await (scope ? deps.requestScope.run(scope, run) : run());
+      const replied = scope ? deps.requestScope.run(scope, run) : run();
+      const reply = replied instanceof Promise ? await replied : replied;
       if (reply) send(res, reply);
     } catch (err) {
       next(err);
     }
-  });
+  };
 }

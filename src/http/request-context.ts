@@ -3,31 +3,36 @@
 // limit. Authorization values are never recorded: the journal keeps method, path, redacted
 // query and body, status and the organization id.
 import type { Request, RequestHandler, Response } from 'express';
-import { realNow, toIso } from '../core/clock.js';
+import { realNow } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../container.js';
 import { journalBody } from '../journal/request-journal.js';
-import { apiOfPath } from './errors.js';
+import { resolvedOf, setResolved, type RouteTable } from './route-table.js';
 
-export function requestContext(deps: Deps): RequestHandler {
+/** Also resolves the request against the route table, once: every step after it reads the result. */
+export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
   return (req: Request, res: Response, next) => {
     const requestId = deps.journal.nextRequestId();
     res.setHeader('x-request-id', requestId);
+    const path = req.path;
+    const resolved = table.resolve(req.method, path);
+    setResolved(res, resolved);
     const startedReal = realNow();
     const at = deps.clock.now();
     const scope = { requestId, deliveries: [] as string[] };
-    res.once('close', () => {
+    // `on`, not `once`: a response closes once, and once's wrapper costs a removal per request.
+    res.on('close', () => {
       const status = res.writableFinished ? res.statusCode : 0;
       const durationMs = realNow() - startedReal;
       const orgId = (res.locals.orgId as string | undefined) ?? null;
       // The journal is of the emulated APIs (v1, v2, media): what a client under test sent.
-      if (deps.journal.enabled && apiOfPath(req.path) !== 'control') {
+      if (deps.journal.enabled && resolved.api !== 'control') {
         deps.journal.add({
           id: requestId,
-          at: toIso(at),
+          at,
           method: req.method,
-          path: req.path,
+          path,
           // Express parses the query string on every access of req.query: only when there is one.
           query: req.url.includes('?') ? req.query : {},
           status,
@@ -37,7 +42,8 @@ export function requestContext(deps: Deps): RequestHandler {
           deliveries: scope.deliveries,
         });
       }
-      deps.logger.info({ reqId: requestId, method: req.method, path: req.path, status, ms: durationMs, orgId }, 'request');
+      // The line's fields are built only when it is written (the bench and most test runs log at warn).
+      if (deps.logger.isLevelEnabled('info')) deps.logger.info({ reqId: requestId, method: req.method, path, status, ms: durationMs, orgId }, 'request');
     });
     res.locals.requestScope = scope;
     next();
@@ -46,21 +52,20 @@ export function requestContext(deps: Deps): RequestHandler {
 
 /** Fault rules apply to the emulated APIs, never to the control API. */
 export function faultInjection(deps: Deps): RequestHandler {
-  return async (req, _res, next) => {
-    if (apiOfPath(req.path) === 'control') return next();
+  return (req, res, next) => {
+    if (resolvedOf(res).api === 'control') return next();
     const rule = deps.faults.take(req.method, req.path);
     if (!rule) return next();
-    try {
-      if (rule.delay_ms > 0) await deps.sleep(rule.delay_ms);
+    const apply = () => {
       if (rule.drop) {
         req.socket.destroy();
         return;
       }
       if (rule.status !== null) return next(errors.injected(rule.status, rule.id));
       next();
-    } catch (err) {
-      next(err);
-    }
+    };
+    if (rule.delay_ms > 0) return void deps.sleep(rule.delay_ms).then(apply, next);
+    apply();
   };
 }
 
@@ -71,9 +76,9 @@ function clientKey(req: Request): string {
 }
 
 export function rateLimit(deps: Deps): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     if (!deps.rateLimiter.enabled) return next();
-    const api = apiOfPath(req.path);
+    const api = resolvedOf(res).api;
     if (api !== 'v1' && api !== 'v2') return next();
     const retryAfter = deps.rateLimiter.take(clientKey(req), deps.clock.now());
     return retryAfter > 0 ? next(errors.tooManyRequests(retryAfter)) : next();

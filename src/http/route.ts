@@ -1,6 +1,6 @@
 // A route is one declaration: path, auth, the schemas of its params, query and body, its
-// responses, and its handler. The same declaration mounts the Express route, validates the
-// request, and produces the served OpenAPI document (STYLE habit 8).
+// responses, and its handler. The same declaration routes the request (route-table.ts),
+// validates it, and produces the served OpenAPI document (STYLE habit 8).
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Deps } from '../container.js';
@@ -43,6 +43,11 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
   method: Method;
   /** OpenAPI-style path: /v2/meetings/{id}. */
   path: string;
+  /**
+   * The API the route belongs to: its error shape, whether the request journal, fault rules and
+   * the rate limiter apply (control: none of them), and the API of unrouted paths under the same
+   * first segment.
+   */
   api: Api;
   auth: AuthMode;
   tag: string;
@@ -63,8 +68,4 @@ export type AnyRoute = RouteSpec<AnyObject, AnyObject, z.ZodType>;
 
 export function route<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): AnyRoute {
   return spec;
-}
-
-export function expressPath(openApiPath: string): string {
-  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
 }

@@ -1,6 +1,8 @@
 // The request journal: a bounded ring of what clients sent and what they got (WireMock's
 // request journal). Never an Authorization value or a secret: bodies and queries are redacted
-// before they are stored.
+// when the journal is read, not on every request.
+
+import { toIso } from '../core/clock.js';
 
 export interface JournalEntry {
   id: string;
@@ -46,8 +48,11 @@ function readableBody(body: unknown): unknown {
   return bytes > JOURNAL_BODY_MAX_BYTES ? { _truncated: true, bytes } : redacted;
 }
 
+/** An entry as kept: its time as the clock's number, written out only when the journal is read. */
+export type RecordedRequest = Omit<JournalEntry, 'at'> & { at: number };
+
 export class RequestJournal {
-  private ring: JournalEntry[] = [];
+  private ring: RecordedRequest[] = [];
   private next = 0;
   private size = 0;
   private requests = 0;
@@ -66,7 +71,8 @@ export class RequestJournal {
   /** Request ids are a counter, not drawn from the id generator: seeded resource ids stay put. */
   nextRequestId(): string {
     this.requests += 1;
-    return `req_${String(this.requests).padStart(6, '0')}`;
+    // Zero-padded to six digits (req_000042); cheaper than padStart on every request.
+    return this.requests < 1_000_000 ? `req_${String(1_000_000 + this.requests).slice(1)}` : `req_${this.requests}`;
   }
 
   clear(): void {
@@ -79,7 +85,7 @@ export class RequestJournal {
     return this.capacity > 0;
   }
 
-  add(entry: JournalEntry): void {
+  add(entry: RecordedRequest): void {
     if (this.capacity === 0) return;
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
@@ -94,7 +100,7 @@ export class RequestJournal {
       if (filter.method && e.method !== filter.method) continue;
       if (filter.pathPrefix && !e.path.startsWith(filter.pathPrefix)) continue;
       if (filter.status !== undefined && e.status !== filter.status) continue;
-      out.push({ ...e, query: redact(e.query) as Record<string, unknown>, body: readableBody(e.body) });
+      out.push({ ...e, at: toIso(e.at), query: redact(e.query) as Record<string, unknown>, body: readableBody(e.body) });
     }
     return out;
   }

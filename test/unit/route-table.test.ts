@@ -1,0 +1,65 @@
+// The route table decides, once per request, which route serves it and which API it belongs to.
+import { describe, expect, it } from 'vitest';
+import { isApiError } from '../../src/core/errors.js';
+import { RouteTable, decodeParams } from '../../src/http/route-table.js';
+import { allRoutes } from '../../src/http/routes.js';
+
+const table = new RouteTable(allRoutes('http://emulator.test'));
+const ID = '0b0e5d4e-4a51-4c2e-9d59-2a4f5a3c1d11';
+
+describe('RouteTable.resolve', () => {
+  it.each([
+    ['GET', `/v2/meetings/${ID}`, 'GET /v2/meetings/{id}', 'v2'],
+    ['HEAD', `/v2/meetings/${ID}`, 'GET /v2/meetings/{id}', 'v2'],
+    ['POST', '/v2/meetings', 'POST /v2/meetings', 'v2'],
+    ['POST', '/v2/meetings/', 'POST /v2/meetings', 'v2'],
+    ['POST', '/V2/Meetings', 'POST /v2/meetings', 'v2'],
+    ['GET', '/api/v1/products/ABC', 'GET /api/v1/products/{svc_code}', 'v1'],
+    ['GET', '/v1/products/ABC', 'GET /v1/products/{svc_code}', 'v1'],
+    ['GET', '/_emulator/health', 'GET /_emulator/health', 'control'],
+    ['GET', '/.well-known/jwks.json', 'GET /.well-known/jwks.json', 'control'],
+    ['GET', '/media/recordings/r1/a.b.mp4', 'GET /media/recordings/{recording_id}/{file}.mp4', 'media'],
+    ['GET', '/media/recordings/r1/a.MP4', 'GET /media/recordings/{recording_id}/{file}.mp4', 'media'],
+  ])('%s %s → %s (%s)', (method, path, route, api) => {
+    const r = table.resolve(method, path);
+    expect(r.route && `${r.route.method.toUpperCase()} ${r.route.path}`).toBe(route);
+    expect(r.api).toBe(api);
+  });
+
+  it.each([
+    ['GET', '/v2/nothing', 'v2'],
+    ['PUT', '/v2/meetings', 'v2'],
+    ['GET', `/v2/meetings/${ID}/participants/p1/token`, 'v2'],
+    ['GET', `/v2/meetings/${ID}//`, 'v2'],
+    ['GET', '/v2//meetings', 'v2'],
+    ['GET', '/api/v1/nothing', 'v1'],
+    ['DELETE', '/v1/products/ABC', 'v1'],
+    ['GET', '/_emulator/nothing', 'control'],
+    ['GET', '/media/recordings/r1/a.mkv', 'media'],
+    ['GET', '/.well-known/other.json', 'v2'],
+    ['GET', '/', 'v2'],
+    ['GET', '/v3/meetings', 'v2'],
+    ['PROPFIND', '/v2/meetings', 'v2'],
+  ])('%s %s: no route, API %s', (method, path, api) => {
+    const r = table.resolve(method, path);
+    expect(r.route).toBeUndefined();
+    expect(r.api).toBe(api);
+  });
+});
+
+describe('decodeParams', () => {
+  it('decodes the parameters of the resolved route', () => {
+    expect(decodeParams(table.resolve('GET', '/v2/meetings/a%20b'))).toEqual({ id: 'a b' });
+    expect(decodeParams(table.resolve('GET', '/media/recordings/r%2F1/f%2Eg.mp4'))).toEqual({ recording_id: 'r/1', file: 'f.g' });
+  });
+
+  it('answers 400 for a broken percent-encoding where a route serves the path', () => {
+    let thrown: unknown;
+    try {
+      decodeParams(table.resolve('GET', '/v2/meetings/%zz'));
+    } catch (err) {
+      thrown = err;
+    }
+    expect(isApiError(thrown) && thrown.status).toBe(400);
+  });
+});
