@@ -21,7 +21,7 @@ export function pipeline(steps: readonly RequestHandler[], onError: ErrorRequest
       const step = steps[i++];
       if (!step) return outer();
       try {
-        const result = step(req, res, next) as unknown;
+        const result: unknown = step(req, res, next);
         if (result instanceof Promise) result.catch(fail);
       } catch (e) {
         fail(e);
