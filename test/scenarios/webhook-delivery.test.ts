@@ -61,6 +61,23 @@ describe('signed deliveries to a real receiver', () => {
     expect(delivery).toMatchObject({ status: 'delivered', attempts: [{ at: iso(START), status_code: 200, error: null, trigger: 'initial' }], next_attempt_at: null });
   });
 
+  it('signs the UTF-8 bytes it sends: a meeting titled "Café ✓" arrives as UTF-8 and verifies with the published key', async () => {
+    // docs/webhooks.md: the signature is over exactly the body bytes sent, and the body is JSON
+    // (UTF-8). A receiver verifying the raw bytes must succeed whatever the meeting is called.
+    const rx = await receiver();
+    const t = app();
+    await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
+    await startRecording(t.api, (await createMeeting(t.api, { title: 'Café ✓' })).id);
+    await t.deps.webhooks.outbox.idle();
+    expect(rx.received).toHaveLength(1);
+    const r = rx.received[0]!;
+    expect((r.json.meeting as { title: string }).title).toBe('Café ✓');
+    // "é" is 2 bytes and "✓" 3 in UTF-8: the title alone is 9 bytes on the wire
+    expect(r.raw.includes(Buffer.from('"Café ✓"', 'utf8'))).toBe(true);
+    expect(r.headers['content-length']).toBe(String(r.raw.length));
+    expect(verifies(await publishedKeys(t), r)).toBe(true);
+  });
+
   it('gives each event × webhook its own delivery and dyte-uuid', async () => {
     const rx = await receiver();
     const t = app();
