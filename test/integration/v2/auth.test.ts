@@ -101,7 +101,7 @@ describe('participant tokens', () => {
   it('PUT /v2/recordings/{id} with a token leaves the recording as it was', async () => {
     const t = makeTestApp();
     const w = await buildWorld(t);
-    t.advance(t.deps.simulator.policy.recording.startDelayMs);
+    t.advance(3_000); // the recorder joins (default timings)
     const before = await getRecording(t.api, w.recordingId);
     await t.api.put(`/v2/recordings/${w.recordingId}`).set('Authorization', bearer(w.token)).send({ action: 'stop' }).expect(401);
     expect(await getRecording(t.api, w.recordingId)).toEqual(before);
