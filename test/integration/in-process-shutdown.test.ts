@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { INTERRUPTED_ERROR } from '../helpers/documented.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
-const INTERRUPTED = 'Interrupted: the emulator shut down before the receiver answered';
 
 let emu: RunningEmulator | undefined;
 let receiver: Receiver | undefined;
@@ -42,11 +42,11 @@ it('close() records a webhook attempt in flight as interrupted, keeps its delive
 
   const [delivery, ...others] = emu.deps.webhooks.outbox.list({}).items;
   expect(others).toEqual([]);
-  expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED, trigger: 'initial' }] });
+  expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED_ERROR, trigger: 'initial' }] });
   expect(delivery!.nextAttemptAt).not.toBeNull();
   expect(receiver.received.map((r) => r.headers['dyte-uuid'])).toEqual([delivery!.id]);
   const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as { runtime: { deliveries: Array<{ id: string; status: string; attempts: Array<{ error: string | null }> }> } };
-  expect(saved.runtime.deliveries).toEqual([expect.objectContaining({ id: delivery!.id, status: 'pending', attempts: [expect.objectContaining({ error: INTERRUPTED })] })]);
+  expect(saved.runtime.deliveries).toEqual([expect.objectContaining({ id: delivery!.id, status: 'pending', attempts: [expect.objectContaining({ error: INTERRUPTED_ERROR })] })]);
 });
 
 it('close() can be called twice', async () => {
@@ -78,7 +78,7 @@ it('close() with a receiver that never answers takes the documented 1 s grace, n
     await vi.waitFor(() => expect(closed).toBe(true), { interval: 1 });
     await closing;
     const [delivery] = emu.deps.webhooks.outbox.list({}).items;
-    expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED }] });
+    expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED_ERROR }] });
     // started on real time a moment before the timers were faked: at least the grace
     expect(delivery!.attempts[0]!.durationMs).toBeGreaterThanOrEqual(1_000);
   } finally {

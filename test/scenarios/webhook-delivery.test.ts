@@ -5,16 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { configWebhooks } from '../../src/webhooks/dispatcher.js';
 import { BASIC, ORG_ID, START, fixtures, type TestApp } from '../helpers/test-app.js';
 import { Receiver, advanceAndSettle, deliveries, registerWebhook, type Received, trackNetwork } from '../helpers/webhook-receiver.js';
+import { GO_LIVE_MS, RECORDER_JOINS_MS, SAMPLE_CLIP_BYTES } from '../helpers/documented.js';
 import { addParticipant, createMeeting, startRecording } from '../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-// Default timings (docs/time-and-lifecycles.md): the recorder joins 3 s after the start, an upload
-// takes 10 s + 5 s per recorded minute, ingest goes live 5 s after create.
-const RECORDER_JOINS_MS = 3_000;
-const UPLOAD_OF_ONE_MINUTE_MS = 15_000;
-const GO_LIVE_MS = 5_000;
-/** The sample clip every recording serves (fixtures/media/recording.mp4), documented as 29 944 bytes. */
-const SAMPLE_CLIP_BYTES = 29_944;
+const UPLOAD_OF_ONE_MINUTE_MS = 15_000; // 10 s + 1 recorded minute × 5 s
 
 const net = trackNetwork();
 const app = net.app;

@@ -13,9 +13,9 @@ import { HttpTransport } from '../../src/webhooks/transport.js';
 import { BASIC, type TestApp } from '../helpers/test-app.js';
 import { FaultReceiver, type Fault } from '../helpers/fault-receiver.js';
 import { advanceAndSettle, deliveries, registerWebhook, type DeliveryDto, trackNetwork } from '../helpers/webhook-receiver.js';
+import { RETRY_DELAYS_MS } from '../helpers/documented.js';
 import { addParticipant, createMeeting, startRecording } from '../helpers/builders.js';
 
-const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** The timeout of an attempt the receiver answers late or never: short, to keep the suite fast. */
 const TIMEOUT_MS = 200;
 /**
@@ -76,7 +76,7 @@ function timeoutPerAttempt(t: TestApp, short: (nth: number) => boolean): void {
 
 /** Every retry of the schedule, one after the other, each awaited. */
 async function driveAllRetries(t: TestApp, between?: (retry: number) => Promise<void>): Promise<void> {
-  for (const [i, delay] of DELAYS.entries()) {
+  for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
     await between?.(i + 1);
     await advanceAndSettle(t, delay);
   }
@@ -171,7 +171,7 @@ describe.each(FAULTS)('receiver fault: $name', ({ fault, error, late }) => {
     for (const d of log) {
       expect(d.status).toBe('failed');
       expect(d.next_attempt_at).toBeNull();
-      expect(d.attempts).toHaveLength(1 + DELAYS.length);
+      expect(d.attempts).toHaveLength(1 + RETRY_DELAYS_MS.length);
       for (const a of d.attempts) {
         expect(isFaulty(a)).toBe(true);
         expect(a.error).toMatch(error);

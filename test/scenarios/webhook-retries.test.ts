@@ -4,10 +4,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BASIC, START, type TestApp } from '../helpers/test-app.js';
 import { Receiver, advanceAndSettle, deliveries, registerWebhook, trackNetwork } from '../helpers/webhook-receiver.js';
+import { RETRY_DELAYS_MS } from '../helpers/documented.js';
 import { createMeeting, startRecording } from '../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const DELAYS = [1_000, 5_000, 30_000, 120_000, 600_000];
 
 const net = trackNetwork();
 const app = net.app;
@@ -37,7 +37,7 @@ describe('retries on the manual clock', () => {
     const rx = await receiver((i) => (i < failures ? 500 : 200));
     const t = app();
     const { delivery } = await oneDelivery(t, rx.url());
-    for (const delay of DELAYS.slice(0, failures)) {
+    for (const delay of RETRY_DELAYS_MS.slice(0, failures)) {
       const before = rx.received.length;
       await advanceAndSettle(t, delay - 1);
       expect(rx.received).toHaveLength(before); // not a millisecond early
@@ -59,7 +59,7 @@ describe('retries on the manual clock', () => {
     const rx = await receiver(() => 503);
     const t = app();
     const { delivery } = await oneDelivery(t, rx.url());
-    for (const delay of DELAYS) await advanceAndSettle(t, delay);
+    for (const delay of RETRY_DELAYS_MS) await advanceAndSettle(t, delay);
     expect(rx.received).toHaveLength(6);
     const failed = await deliveries(t, 'status=failed');
     expect(failed.total).toBe(1);
@@ -191,7 +191,7 @@ describe('redeliver', () => {
     const rx = await receiver(() => 500);
     const t = app();
     const { delivery } = await oneDelivery(t, rx.url());
-    for (const delay of DELAYS) await advanceAndSettle(t, delay);
+    for (const delay of RETRY_DELAYS_MS) await advanceAndSettle(t, delay);
     expect((await deliveries(t)).deliveries[0]!.status).toBe('failed');
     rx.respond(() => 200);
     await advanceAndSettle(t, 60_000);

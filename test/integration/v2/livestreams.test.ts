@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, START_ISO, makeTestApp, type TestApp } from '../../helpers/test-app.js';
+import { GO_LIVE_MS } from '../../helpers/documented.js';
 import { MISSING_ID, createLivestream, createMeeting, v2Error, type Resource } from '../../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-// Default timings (docs/time-and-lifecycles.md): ingest goes live 5 s after create, with one
-// simulated viewer (viewer_seconds = ingest_seconds × 1).
-const GO_LIVE_MS = 5_000;
+// With the default policy one simulated viewer watches: viewer_seconds = ingest_seconds × 1
+// (docs/time-and-lifecycles.md).
 
 async function active(t: TestApp, meetingId: string): Promise<Resource> {
   const res = await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(200);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, START_ISO, makeTestApp, type TestApp } from '../../helpers/test-app.js';
+import { RECORDER_JOINS_MS, SAMPLE_CLIP_BYTES } from '../../helpers/documented.js';
 import { MISSING_ID, createMeeting, getRecording, recordingAction, startRecording, v2Error, type Resource } from '../../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -7,11 +8,6 @@ const DAY = 24 * 60 * 60 * 1000;
 const STATUSES = '[INVOKED, RECORDING, PAUSED, UPLOADING, UPLOADED, ERRORED]';
 const ORG_CALLER = { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null };
 
-// Default timings (docs/time-and-lifecycles.md): the recorder joins 3 s after the start; the
-// upload takes 10 s + 5 s per recorded minute after the stop.
-const RECORDER_JOINS_MS = 3_000;
-/** The size of the sample clip every recording serves (fixtures/media/recording.mp4, documented). */
-const SAMPLE_CLIP_BYTES = 29_944;
 
 /** A meeting with a recording that has reached RECORDING. */
 async function recording(t: TestApp, body: Record<string, unknown> = {}) {
