@@ -12,3 +12,17 @@ export const SAMPLE_CLIP_BYTES = 29_944;
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000] as const;
 /** docs/running.md, "Shutdown": the error of an attempt cut off by a shutdown. */
 export const INTERRUPTED_ERROR = 'Interrupted: the emulator shut down before the receiver answered';
+/** docs/webhooks.md, "Events and payloads": the nine events, in the order a validation message lists them. */
+export const WEBHOOK_EVENTS = [
+  'meeting.started',
+  'meeting.ended',
+  'meeting.participantJoined',
+  'meeting.participantLeft',
+  'recording.statusUpdate',
+  'livestreaming.statusUpdate',
+  'meeting.chatSynced',
+  'meeting.transcript',
+  'meeting.summary',
+] as const;
+/** docs/api-v2.md: a participant token lives 100 days on the emulator clock (exp = iat + 100 days). */
+export const TOKEN_LIFETIME_MS = 100 * 24 * 60 * 60 * 1000;

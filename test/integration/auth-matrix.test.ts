@@ -14,8 +14,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../../src/core/ids.js';
 import type { AnyRoute } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
-import { TOKEN_LIFETIME_SECONDS } from '../../src/domain/participants/participant-tokens.js';
 import { addParticipant, createLivestream, createMeeting, startRecording } from '../helpers/builders.js';
+import { TOKEN_LIFETIME_MS } from '../helpers/documented.js';
 import { successStatus } from '../helpers/success-status.js';
 import { API_KEY, BASIC, ORG_ID, basicAuth, bearer, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -89,7 +89,7 @@ async function buildWorld(): Promise<World> {
   // clock instead; here the clock stays put for the other columns).
   const expired = await t.deps.services.participants.tokens.sign(
     { orgId: ORG_ID, meetingId: m1.id, participantId: host1.id, presetId: String(claims.presetId) },
-    t.now() - TOKEN_LIFETIME_SECONDS * 1000,
+    t.now() - TOKEN_LIFETIME_MS,
   );
   const hs256 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: header.kid! }).sign(new TextEncoder().encode(t.deps.keys.participantTokens.publicPem));
   const streamKey = String(livestream.stream_key);

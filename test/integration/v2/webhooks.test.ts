@@ -2,11 +2,11 @@ import { createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SeededIds } from '../../../src/core/ids.js';
 import { signingKeyFrom } from '../../../src/core/keys.js';
-import { WEBHOOK_EVENTS } from '../../../src/domain/models.js';
 import { FixtureError, parseFixtures, type Fixtures } from '../../../src/store/fixtures.js';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
 import { BASIC, ORG_ID, START, START_ISO, basicAuth, fixtures, makeTestApp } from '../../helpers/test-app.js';
 import { createMeeting, startRecording } from '../../helpers/builders.js';
+import { WEBHOOK_EVENTS } from '../../helpers/documented.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const HOOK = { name: 'Recordings', url: 'https://receiver.test/hooks/dyte', events: ['recording.statusUpdate'] };
