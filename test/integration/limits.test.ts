@@ -409,7 +409,7 @@ describe('the size and nesting of a body', () => {
 });
 
 // --- bounds of what the emulator keeps -----------------------------------------------------------
-// Webhooks per organization: test/integration/v2/webhooks.test.ts ("allows 100 webhooks per organization: the last one at the limit, 400 over it").
+// Webhooks per organization: test/integration/v2/webhooks.test.ts ("allows 100 webhooks per organization (docs/limits-and-decisions.md): the last one at the limit, 400 over it").
 // Request journal (--journal-size): test/integration/control/observability.test.ts ("keeps at most its bound (journal size 3, 3|4 requests)").
 // Delivery log (--delivery-log-size): test/unit/webhook-outbox.test.ts ("bound 3: after 3|4 delivered records the log holds 3") and
 // test/scenarios/webhook-retries.test.ts ("stays within --delivery-log-size"). Over HTTP, at and one over:
