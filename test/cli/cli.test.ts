@@ -38,7 +38,7 @@ describe('meetings-emulator CLI', () => {
     expect(r.stderr).toContain(reason);
   });
 
-  it('starts, prints its URL, clock mode and the Authorization header, answers, and stops within 2 s of SIGTERM', async () => {
+  it('starts, prints its URL, clock mode and the Authorization header, answers, and stops promptly on SIGTERM', async () => {
     running = await startCli(['--clock', 'manual', '--seed', 'cli']);
     const out = running.stdout();
     expect(out).toContain('clock: manual, now 2026-01-01T00:00:00.000Z');
@@ -50,6 +50,7 @@ describe('meetings-emulator CLI', () => {
     const stopped = await running.stop('SIGTERM');
     running = undefined;
     expect(stopped.code).toBe(0);
-    expect(stopped.ms).toBeLessThan(2_000);
+    // Wall clock, so a margin: nothing in flight means no grace period, only CPU work that a loaded 2-core machine may make 4× slower; the exact 1 s grace is pinned on fake timers in test/integration/in-process-shutdown.test.ts.
+    expect(stopped.ms).toBeLessThan(5_000);
   });
 });

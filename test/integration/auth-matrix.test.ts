@@ -1,7 +1,8 @@
 // The auth matrix: every v1 and v2 route of the route table × every kind of
 // credential a client can get wrong → the documented status and message, and never another
 // organization's data in any answer. The route list comes from the route table, so a new route
-// is in the matrix without a change here (its success status from its declaration).
+// is in the matrix without a change here; its success status is written out in
+// test/helpers/success-status.ts.
 //
 //   v2 (docs/api-v2.md): Basic on every route; a participant token only on the four recording
 //   routes and only for its own meeting (403 for another meeting), 401 everywhere else.
@@ -13,8 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../../src/core/ids.js';
 import type { AnyRoute } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
-import { TOKEN_LIFETIME_SECONDS } from '../../src/domain/participants/participant-tokens.js';
 import { addParticipant, createLivestream, createMeeting, startRecording } from '../helpers/builders.js';
+import { TOKEN_LIFETIME_MS } from '../helpers/documented.js';
+import { successStatus } from '../helpers/success-status.js';
 import { API_KEY, BASIC, ORG_ID, basicAuth, bearer, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
 const ROUTES = allRoutes('http://emulator.test').filter((r) => r.api === 'v1' || r.api === 'v2');
@@ -87,7 +89,7 @@ async function buildWorld(): Promise<World> {
   // clock instead; here the clock stays put for the other columns).
   const expired = await t.deps.services.participants.tokens.sign(
     { orgId: ORG_ID, meetingId: m1.id, participantId: host1.id, presetId: String(claims.presetId) },
-    t.now() - TOKEN_LIFETIME_SECONDS * 1000,
+    t.now() - TOKEN_LIFETIME_MS,
   );
   const hs256 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: header.kid! }).sign(new TextEncoder().encode(t.deps.keys.participantTokens.publicPem));
   const streamKey = String(livestream.stream_key);
@@ -194,7 +196,6 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
   }
 }
 
-const successStatus = (r: AnyRoute) => Number(Object.keys(r.responses).find((s) => Number(s) < 300));
 
 /**
  * Another organization's valid key: a route that names one of A's resources (a path id, or

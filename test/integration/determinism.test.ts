@@ -32,7 +32,7 @@ async function script(t: TestApp): Promise<Step[]> {
 
   const recording = (await call('post', '/v2/recordings', { meeting_id: meeting.id, storage_config: { type: 'aws', bucket: 'b', access_key: 'k', secret_key: 's' } }, bearer(host.token))).data;
   await call('post', '/v2/recordings', { meeting_id: meeting.id }, bearer(guest.token));
-  await advance(t.deps.simulator.policy.recording.startDelayMs);
+  await advance(3_000); // the recorder joins (default timings)
   await call('get', `/v2/recordings/${recording.id}`, undefined, bearer(host.token));
   await advance(45_000);
   await call('put', `/v2/recordings/${recording.id}`, { action: 'pause' });
@@ -46,7 +46,7 @@ async function script(t: TestApp): Promise<Step[]> {
   await call('get', `/v2/recordings?meeting_id=${meeting.id}&status=UPLOADED,UPLOADING&sort_order=ASC`);
 
   const livestream = (await call('post', `/v2/meetings/${meeting.id}/livestreams`, { name: 'Live' })).data;
-  await advance(t.deps.simulator.policy.livestream.goLiveDelayMs + 12_345);
+  await advance(5_000 + 12_345); // live (default timings), then 12 345 ms of ingest
   await call('get', `/v2/meetings/${meeting.id}/active-livestream`);
   await call('post', `/v2/meetings/${meeting.id}/active-livestream/stop`);
   await call('get', `/v2/livestreams/${livestream.id}`);

@@ -4,11 +4,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { INTERRUPTED_ERROR } from '../helpers/documented.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
-const INTERRUPTED = 'Interrupted: the emulator shut down before the receiver answered';
 
 let emu: RunningEmulator | undefined;
 let receiver: Receiver | undefined;
@@ -42,15 +42,46 @@ it('close() records a webhook attempt in flight as interrupted, keeps its delive
 
   const [delivery, ...others] = emu.deps.webhooks.outbox.list({}).items;
   expect(others).toEqual([]);
-  expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED, trigger: 'initial' }] });
+  expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED_ERROR, trigger: 'initial' }] });
   expect(delivery!.nextAttemptAt).not.toBeNull();
   expect(receiver.received.map((r) => r.headers['dyte-uuid'])).toEqual([delivery!.id]);
   const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as { runtime: { deliveries: Array<{ id: string; status: string; attempts: Array<{ error: string | null }> }> } };
-  expect(saved.runtime.deliveries).toEqual([expect.objectContaining({ id: delivery!.id, status: 'pending', attempts: [expect.objectContaining({ error: INTERRUPTED })] })]);
+  expect(saved.runtime.deliveries).toEqual([expect.objectContaining({ id: delivery!.id, status: 'pending', attempts: [expect.objectContaining({ error: INTERRUPTED_ERROR })] })]);
 });
 
 it('close() can be called twice', async () => {
   emu = await startEmulator();
   await Promise.all([emu.close(), emu.close()]);
   await expect(fetch(`${emu.url}/_emulator/health`)).rejects.toThrow();
+});
+
+it('close() with a receiver that never answers takes the documented 1 s grace, not the webhook timeout (fake timers: exact on any machine)', async () => {
+  receiver = await Receiver.start(() => 'hang');
+  emu = await startEmulator({ seed: 'in-process-shutdown', webhookTimeoutMs: 60_000 });
+  await post('/v2/webhooks', { name: 'held', url: receiver.url(), events: ['recording.statusUpdate'] });
+  await post('/v2/recordings', { meeting_id: (await post('/v2/meetings', { title: 'm' })).id });
+  await receiver.waitFor(1);
+  // The grace periods are real-time timers: faked, the deadline is exact however loaded the machine.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  try {
+    let closed = false;
+    const closing = emu.close().then(() => (closed = true));
+    const turns = async () => {
+      for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    await turns();
+    vi.advanceTimersByTime(999);
+    await turns();
+    expect(closed).toBe(false);
+    expect(emu.deps.webhooks.outbox.list({}).items[0]!.attempts).toEqual([]);
+    vi.advanceTimersByTime(1);
+    await vi.waitFor(() => expect(closed).toBe(true), { interval: 1 });
+    await closing;
+    const [delivery] = emu.deps.webhooks.outbox.list({}).items;
+    expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED_ERROR }] });
+    // started on real time a moment before the timers were faked: at least the grace
+    expect(delivery!.attempts[0]!.durationMs).toBeGreaterThanOrEqual(1_000);
+  } finally {
+    vi.useRealTimers();
+  }
 });

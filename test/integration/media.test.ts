@@ -247,7 +247,8 @@ describe('livestream playback (HLS)', () => {
     ['a segment number that is not a number', '/media/livestreams/00000000-0000-4000-8000-00000000beef/segments/abc.ts', 400],
   ])('answers %s with %d', async (_name, path, status) => {
     const t = makeTestApp();
-    await t.api.get(path).expect(status);
+    const res = await t.api.get(path).expect(status);
+    expect(res.body).toEqual({ error: { code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', message: expect.any(String) } });
   });
 });
 

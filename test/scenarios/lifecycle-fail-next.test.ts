@@ -1,7 +1,7 @@
 // Failure injection: `fail_next: N` makes the next N simulated steps end in ERRORED — at the
 // recorder's start or at the upload for recordings, instead of going live for livestreams.
 import { describe, expect, it } from 'vitest';
-import { START, makeTestApp } from '../helpers/test-app.js';
+import { BASIC, START, makeTestApp } from '../helpers/test-app.js';
 import { MINUTE, SECOND, iso, patchSimulator, recordEvents } from '../helpers/lifecycle-helpers.js';
 import { createLivestream, createMeeting, getLivestream, getRecording, recordingAction, startRecording } from '../helpers/builders.js';
 
@@ -100,8 +100,11 @@ describe('fail_next for livestreams', () => {
     const meetingId = (await createMeeting(t.api)).id;
     const l = await createLivestream(t.api, meetingId);
     t.advance(5 * SECOND);
-    await t.api.get(new URL(l.playback_url as string).pathname).expect(404);
+    const active = await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(404);
+    expect(active.body).toEqual({ success: false, error: { code: 404, message: `No active livestream found for meeting ${meetingId}` } });
+    const playlist = await t.api.get(new URL(l.playback_url as string).pathname).expect(404);
+    expect(playlist.body.error.code).toBe('NOT_FOUND');
     // A new one may be created for the meeting.
-    await createLivestream(t.api, meetingId);
+    expect(await createLivestream(t.api, meetingId)).toMatchObject({ meeting_id: meetingId, status: 'OFFLINE' });
   });
 });

@@ -231,7 +231,9 @@ describe('POST /_emulator/livestreams/{id}/transition', () => {
     const { id } = await createLivestream(t.api, meetingId);
     await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to: 'LIVE' }).expect(200);
     await t.api.post(`/_emulator/livestreams/${id}/transition`).send({ to: 'OFFLINE' }).expect(200);
-    await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(404);
+    const res = await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(404);
+    expect(res.body).toEqual({ success: false, error: { code: 404, message: `No active livestream found for meeting ${meetingId}` } });
+    expect(await getLivestream(t.api, id)).toMatchObject({ id, status: 'OFFLINE' });
   });
 
   it.each([

@@ -3,12 +3,13 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { configWebhooks } from '../../src/webhooks/dispatcher.js';
-import { uploadDurationMs } from '../../src/simulator/simulator-policy.js';
 import { BASIC, ORG_ID, START, fixtures, type TestApp } from '../helpers/test-app.js';
 import { Receiver, advanceAndSettle, deliveries, registerWebhook, type Received, trackNetwork } from '../helpers/webhook-receiver.js';
+import { GO_LIVE_MS, RECORDER_JOINS_MS, SAMPLE_CLIP_BYTES } from '../helpers/documented.js';
 import { addParticipant, createMeeting, startRecording } from '../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const UPLOAD_OF_ONE_MINUTE_MS = 15_000; // 10 s + 1 recorded minute × 5 s
 
 const net = trackNetwork();
 const app = net.app;
@@ -61,13 +62,30 @@ describe('signed deliveries to a real receiver', () => {
     expect(delivery).toMatchObject({ status: 'delivered', attempts: [{ at: iso(START), status_code: 200, error: null, trigger: 'initial' }], next_attempt_at: null });
   });
 
+  it('signs the UTF-8 bytes it sends: a meeting titled "Café ✓" arrives as UTF-8 and verifies with the published key', async () => {
+    // docs/webhooks.md: the signature is over exactly the body bytes sent, and the body is JSON
+    // (UTF-8). A receiver verifying the raw bytes must succeed whatever the meeting is called.
+    const rx = await receiver();
+    const t = app();
+    await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
+    await startRecording(t.api, (await createMeeting(t.api, { title: 'Café ✓' })).id);
+    await t.deps.webhooks.outbox.idle();
+    expect(rx.received).toHaveLength(1);
+    const r = rx.received[0]!;
+    expect((r.json.meeting as { title: string }).title).toBe('Café ✓');
+    // "é" is 2 bytes and "✓" 3 in UTF-8: the title alone is 9 bytes on the wire
+    expect(r.raw.includes(Buffer.from('"Café ✓"', 'utf8'))).toBe(true);
+    expect(r.headers['content-length']).toBe(String(r.raw.length));
+    expect(verifies(await publishedKeys(t), r)).toBe(true);
+  });
+
   it('gives each event × webhook its own delivery and dyte-uuid', async () => {
     const rx = await receiver();
     const t = app();
     const a = await registerWebhook(t, rx.url('/a'), ['recording.statusUpdate']);
     const b = await registerWebhook(t, rx.url('/b'), ['recording.statusUpdate']);
     await startRecording(t.api, (await createMeeting(t.api)).id);
-    await advanceAndSettle(t, t.deps.simulator.policy.recording.startDelayMs);
+    await advanceAndSettle(t, RECORDER_JOINS_MS);
     expect(rx.received).toHaveLength(4);
     expect(new Set(rx.received.map((r) => r.headers['dyte-uuid'])).size).toBe(4);
     expect(rx.received.map((r) => [r.path, r.headers['dyte-webhook-id'], (r.json.recording as { status: string }).status])).toEqual([
@@ -88,16 +106,15 @@ describe('each event, as the receiver gets it', () => {
     await addAndJoin(t, meetingId, 'host-1');
     const session = (await t.api.get(`/_emulator/meetings/${meetingId}/presence`).expect(200)).body;
     const recordingId = (await startRecording(t.api, meetingId)).id;
-    const policy = t.deps.simulator.policy.recording;
-    await advanceAndSettle(t, policy.startDelayMs);
+    await advanceAndSettle(t, RECORDER_JOINS_MS);
     await advanceAndSettle(t, 60_000);
     await t.api.put(`/v2/recordings/${recordingId}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
     await t.deps.webhooks.outbox.idle();
-    await advanceAndSettle(t, uploadDurationMs(t.deps.simulator.policy, 60_000));
+    await advanceAndSettle(t, UPLOAD_OF_ONE_MINUTE_MS);
 
     expect(rx.received.map((r) => (r.json.recording as { status: string }).status)).toEqual(['INVOKED', 'RECORDING', 'UPLOADING', 'UPLOADED']);
     const api = (await t.api.get(`/v2/recordings/${recordingId}`).set('Authorization', BASIC).expect(200)).body.data;
-    const startedAt = START + policy.startDelayMs;
+    const startedAt = START + RECORDER_JOINS_MS;
     const stoppedAt = startedAt + 60_000;
     expect(api.status).toBe('UPLOADED');
     expect(rx.received[3]!.json).toEqual({
@@ -112,7 +129,7 @@ describe('each event, as the receiver gets it', () => {
         outputFileName: `${meetingId}_${START}.mp4`,
         startedTime: iso(startedAt),
         stoppedTime: iso(stoppedAt),
-        fileSize: api.file_size,
+        fileSize: SAMPLE_CLIP_BYTES,
         downloadUrl: api.download_url,
         audioDownloadUrl: api.audio_download_url,
         downloadUrlExpiry: iso(stoppedAt + 7 * 24 * 3_600_000),
@@ -130,11 +147,11 @@ describe('each event, as the receiver gets it', () => {
         organizedBy: { id: ORG_ID, name: 'Emulator Org' },
       },
     });
-    expect(api.file_size).toBeGreaterThan(0);
+    expect(api.file_size).toBe(SAMPLE_CLIP_BYTES);
     expect(rx.received[0]!.json).toMatchObject({ recording: { status: 'INVOKED', startedTime: null, stoppedTime: null, downloadUrl: null, fileSize: null, stopReason: null } });
     // every attempt went out at the emulator time of its status change
     const log = (await deliveries(t)).deliveries.reverse();
-    expect(log.map((d) => d.attempts[0]!.at)).toEqual([iso(START), iso(startedAt), iso(stoppedAt), iso(stoppedAt + uploadDurationMs(t.deps.simulator.policy, 60_000))]);
+    expect(log.map((d) => d.attempts[0]!.at)).toEqual([iso(START), iso(startedAt), iso(stoppedAt), iso(stoppedAt + UPLOAD_OF_ONE_MINUTE_MS)]);
   });
 
   it('livestreaming.statusUpdate on every livestream status change: {event, streamId, status} only', async () => {
@@ -144,7 +161,7 @@ describe('each event, as the receiver gets it', () => {
     const meetingId = (await createMeeting(t.api)).id;
     const created = await t.api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
     await t.deps.webhooks.outbox.idle();
-    await advanceAndSettle(t, t.deps.simulator.policy.livestream.goLiveDelayMs);
+    await advanceAndSettle(t, GO_LIVE_MS);
     await t.api.post(`/v2/meetings/${meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
     await t.deps.webhooks.outbox.idle();
     const streamId = created.body.data.id as string;

@@ -7,9 +7,10 @@ import { SeededIds } from '../../src/core/ids.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
 import { Scheduler } from '../../src/core/scheduler.js';
 import { deliveryRecord } from '../../src/store/state-records.js';
-import { INTERRUPTED_ERROR, Outbox, RETRY_DELAYS_MS, retriesOf } from '../../src/webhooks/outbox.js';
+import { Outbox, retriesOf } from '../../src/webhooks/outbox.js';
 import { WebhookSigner } from '../../src/webhooks/signer.js';
 import type { TransportRequest, TransportResult, WebhookTransport } from '../../src/webhooks/transport.js';
+import { INTERRUPTED_ERROR, RETRY_DELAYS_MS } from '../helpers/documented.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const KEY = signingKeyFrom(new SeededIds('test-seed').rsaKey('webhooks'));

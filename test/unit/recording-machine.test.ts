@@ -121,6 +121,21 @@ describe('fields each transition sets', () => {
     });
   });
 
+  // recording_duration is the recorded time (pauses excluded) to the nearest whole second, a half
+  // second rounding up: 61.5 s of recording reads 62, not 61 (cut down) nor 61.5.
+  it.each([
+    [0, 0],
+    [499, 0],
+    [500, 1],
+    [61_499, 61],
+    [61_500, 62],
+    [61_999, 62],
+    [120_000, 120],
+  ])('UPLOAD_COMPLETE: %i ms recorded gives recording_duration %i s', (recordedMs, seconds) => {
+    const r = transitionRecording(recording({ status: 'UPLOADING', recordedMs }), EVENTS.UPLOAD_COMPLETE, T0);
+    expect(r.ok && r.entity.recordingDuration).toBe(seconds);
+  });
+
   it.each([
     ['INVOKED (never started: no stopped_time)', recording(), null],
     ['RECORDING (stopped now)', recording({ status: 'RECORDING', startedTime: T0, spanStartedAt: T0 }), T0 + 9_000],

@@ -5,10 +5,11 @@ import { ApiError } from '../../src/core/errors.js';
 import { SeededIds } from '../../src/core/ids.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
 import { Scheduler } from '../../src/core/scheduler.js';
-import { Outbox, RETRY_DELAYS_MS, WEBHOOK_USER_AGENT, type Delivery, type DeliveryTarget, type OutboxOptions } from '../../src/webhooks/outbox.js';
+import { Outbox, type Delivery, type DeliveryTarget, type OutboxOptions } from '../../src/webhooks/outbox.js';
 import { RecordingTransport, type Responder } from '../../src/webhooks/recording-transport.js';
 import { WebhookSigner } from '../../src/webhooks/signer.js';
 import type { TransportResult } from '../../src/webhooks/transport.js';
+import { RETRY_DELAYS_MS } from '../helpers/documented.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const KEY = signingKeyFrom(new SeededIds('test-seed').rsaKey('webhooks'));
@@ -78,7 +79,8 @@ describe('Outbox: first attempt', () => {
     expect(req.body.toString('utf8')).toBe('{"event":"recording.statusUpdate","recording":{"id":"r1","nested":{"a":[1,2]}}}');
     expect(req.headers).toEqual({
       'content-type': 'application/json',
-      'user-agent': WEBHOOK_USER_AGENT,
+      // docs/webhooks.md: meetings-emulator-webhooks/<version> (+local emulator)
+      'user-agent': expect.stringMatching(/^meetings-emulator-webhooks\/\d+\.\d+\.\d+\S* \(\+local emulator\)$/),
       'dyte-signature': expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
       'dyte-webhook-id': WEBHOOK,
       'dyte-uuid': d.id,

@@ -7,9 +7,10 @@ import { ManualClock } from '../../src/core/clock.js';
 import { SeededIds } from '../../src/core/ids.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
 import { Scheduler } from '../../src/core/scheduler.js';
-import { INTERRUPTED_ERROR, Outbox, retriesOf, type DeliveryAttempt, type SavedDelivery } from '../../src/webhooks/outbox.js';
+import { Outbox, retriesOf, type DeliveryAttempt, type SavedDelivery } from '../../src/webhooks/outbox.js';
 import { WebhookSigner } from '../../src/webhooks/signer.js';
 import type { TransportResult, WebhookTransport } from '../../src/webhooks/transport.js';
+import { INTERRUPTED_ERROR } from '../helpers/documented.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const KEY = signingKeyFrom(new SeededIds('test-seed').rsaKey('webhooks'));

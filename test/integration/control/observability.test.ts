@@ -120,8 +120,12 @@ describe('fault rules', () => {
     await t.api.post('/_emulator/faults').send({ path: '/v2/meetings/*', status: 500 }).expect(201);
     await t.api.post('/_emulator/faults').send({ path: '/_emulator/**', status: 500 }).expect(201);
     await t.api.get('/_emulator/health').expect(200);
-    await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
-    await t.api.get('/v2/meetings/00000000-0000-4000-8000-000000000abc').set('Authorization', BASIC).expect(500);
+    const list = await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
+    expect(list.body).toMatchObject({ success: true, data: [] });
+    const faulted = await t.api.get('/v2/meetings/00000000-0000-4000-8000-000000000abc').set('Authorization', BASIC).expect(500);
+    expect(faulted.body).toEqual({ success: false, error: { code: 500, message: 'Injected fault (fault_1)' } });
+    // The control API's rule matched nothing there: it is still armed.
+    expect((await t.api.get('/_emulator/faults').expect(200)).body.map((r: { path: string }) => r.path)).toEqual(['/_emulator/**']);
   });
 
   it('waits delay_ms before answering normally', async () => {
@@ -157,14 +161,20 @@ describe('fault rules', () => {
     const t = makeTestApp();
     await t.api.post('/_emulator/faults').send({ path: '/v2/meetings', status: 500, count: 5 }).expect(201);
     await t.api.delete('/_emulator/faults').expect(204);
-    await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
+    expect((await t.api.get('/_emulator/faults').expect(200)).body).toEqual([]);
+    const res = await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
+    expect(res.body).toMatchObject({ success: true, data: [] });
   });
 });
 
 describe('rate limiting', () => {
   it('is off by default', async () => {
     const t = makeTestApp();
-    for (let i = 0; i < 5; i++) await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
+    for (let i = 0; i < 5; i++) {
+      const res = await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
+      expect(res.body).toMatchObject({ success: true, data: [] });
+      expect(res.headers['retry-after']).toBeUndefined();
+    }
   });
 
   it('answers 429 with retry-after past N per minute per client, and lifts as the clock moves', async () => {

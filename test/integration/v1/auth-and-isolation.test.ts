@@ -45,8 +45,12 @@ describe.each(PREFIXES)('v1 authentication under %s', (prefix) => {
 
   it('accepts the scheme name in any case', async () => {
     const { api } = makeTestApp();
-    await api.get(`${prefix}/products/101-COLDBREW330`).set('Authorization', `bearer ${API_KEY}`).expect(200);
-    await api.get(`${prefix}/products/101-COLDBREW330`).set('Authorization', `BEARER ${API_KEY}`).expect(200);
+    const canonical = await api.get(`${prefix}/products/101-COLDBREW330`).set('Authorization', `Bearer ${API_KEY}`).expect(200);
+    expect(canonical.body).toMatchObject({ name: 'Cold Brew Coffee 330 ml', brand: 'Northbean' });
+    for (const scheme of ['bearer', 'BEARER']) {
+      const res = await api.get(`${prefix}/products/101-COLDBREW330`).set('Authorization', `${scheme} ${API_KEY}`).expect(200);
+      expect(res.body).toEqual(canonical.body);
+    }
   });
 
   it('does not accept the v1 key on v2 routes', async () => {
@@ -87,14 +91,20 @@ describe('isolation between two organizations', () => {
 
   it('a 409 in one organization says nothing about the other', async () => {
     const { api } = makeTestApp({}, { fixtures: twoOrgFixtures() });
-    await api.post('/v1/products').set('Authorization', SECOND).send(validProduct({ category_code: '101', product_id: 'COLDBREW330' })).expect(201);
-    await api.post('/v1/products').set('Authorization', BEARER).send(validProduct({ category_code: '101', product_id: 'COLDBREW330' })).expect(409);
+    const theirs = await api.post('/v1/products').set('Authorization', SECOND).send(validProduct({ category_code: '101', product_id: 'COLDBREW330' })).expect(201);
+    // The first organization has it among its fixtures; the second could still create its own.
+    const mine = await api.post('/v1/products').set('Authorization', BEARER).send(validProduct({ category_code: '101', product_id: 'COLDBREW330' })).expect(409);
+    expect(mine.body).toEqual({ error: { code: 'PRODUCT_EXISTS', message: `A product with code ${theirs.body.svc_code} already exists` } });
+    expect((await api.get('/v1/products/101-COLDBREW330').set('Authorization', BEARER).expect(200)).body.name).toBe('Cold Brew Coffee 330 ml');
   });
 
   it('a v2 Basic credential of the second org does not open v1', async () => {
     const { api } = makeTestApp({}, { fixtures: twoOrgFixtures() });
-    await api.get('/v1/products/201-TEE42').set('Authorization', basicAuth(SECOND_ORG_ID, SECOND_ORG_KEY)).expect(401);
-    await api.get('/v2/meetings').set('Authorization', basicAuth(SECOND_ORG_ID, SECOND_ORG_KEY)).expect(200);
-    await api.get('/v2/meetings').set('Authorization', basicAuth(ORG_ID, SECOND_ORG_KEY)).expect(401);
+    const v1 = await api.get('/v1/products/201-TEE42').set('Authorization', basicAuth(SECOND_ORG_ID, SECOND_ORG_KEY)).expect(401);
+    expect(v1.body).toEqual({ error: { code: 'UNAUTHORIZED', message: 'Expected Authorization: Bearer <API key>' } });
+    const v2 = await api.get('/v2/meetings').set('Authorization', basicAuth(SECOND_ORG_ID, SECOND_ORG_KEY)).expect(200);
+    expect(v2.body).toMatchObject({ success: true, data: [] });
+    const mixed = await api.get('/v2/meetings').set('Authorization', basicAuth(ORG_ID, SECOND_ORG_KEY)).expect(401);
+    expect(mixed.body).toEqual({ success: false, error: { code: 401, message: 'Invalid organization id or API key' } });
   });
 });

@@ -17,7 +17,8 @@ describe('GET /_emulator/categories', () => {
 
   it('needs no credentials', async () => {
     const { api } = makeTestApp();
-    await api.get('/_emulator/categories').expect(200);
+    const res = await api.get('/_emulator/categories').expect(200);
+    expect(res.body).toEqual(fixtures().categories);
   });
 
   it('lists the categories of the fixtures it was built with', async () => {

@@ -102,7 +102,14 @@ describe('field limits: at the bound 201, just over 400 naming the field', () =>
     ['non-ASCII text in name and brand', { name: 'Café crème', brand: 'Ünïcødé' }],
   ])('accepts %s', async (_name, overrides) => {
     const { api } = makeTestApp();
-    await api.post('/api/v1/products').set('Authorization', BEARER).send(validProduct(overrides)).expect(201);
+    const res = await api.post('/api/v1/products').set('Authorization', BEARER).send(validProduct(overrides)).expect(201);
+    // stored as sent: the text fields come back unchanged, the ids make the product code, and
+    // attributes are kept but not part of the Product (docs/api-v1.md)
+    const sent = { ...validProduct(), ...overrides } as Record<string, unknown>;
+    const { name, brand, description } = sent;
+    expect(res.body).toMatchObject({ name, brand, ...(description === undefined ? {} : { description }) });
+    expect(res.body.svc_code).toBe(expectedCode(String(sent.category_code), String(sent.product_id).toUpperCase()));
+    expect(res.body).not.toHaveProperty('attributes');
   });
 
   it('accepts every field at its upper bound at once', async () => {

@@ -154,7 +154,9 @@ describe('products and the emulator clock', () => {
     const { api, deps } = makeTestApp();
     await api.post('/v1/products').set('Authorization', BEARER).send(validProduct()).expect(201);
     deps.reset();
-    await api.get('/v1/products/701-NB5').set('Authorization', BEARER).expect(404);
-    await api.get('/v1/products/101-COLDBREW330').set('Authorization', BEARER).expect(200);
+    const gone = await api.get('/v1/products/701-NB5').set('Authorization', BEARER).expect(404);
+    expect(gone.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No product found with code 701-NB5' } });
+    const fixture = await api.get('/v1/products/101-COLDBREW330').set('Authorization', BEARER).expect(200);
+    expect(fixture.body).toMatchObject({ name: 'Cold Brew Coffee 330 ml', brand: 'Northbean' });
   });
 });

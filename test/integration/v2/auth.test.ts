@@ -101,7 +101,7 @@ describe('participant tokens', () => {
   it('PUT /v2/recordings/{id} with a token leaves the recording as it was', async () => {
     const t = makeTestApp();
     const w = await buildWorld(t);
-    t.advance(t.deps.simulator.policy.recording.startDelayMs);
+    t.advance(3_000); // the recorder joins (default timings)
     const before = await getRecording(t.api, w.recordingId);
     await t.api.put(`/v2/recordings/${w.recordingId}`).set('Authorization', bearer(w.token)).send({ action: 'stop' }).expect(401);
     expect(await getRecording(t.api, w.recordingId)).toEqual(before);
@@ -186,7 +186,8 @@ describe('participant tokens', () => {
     const m = await createMeeting(t.api);
     const viewer = await addParticipant(t.api, m.id, { preset_name: PRESETS.participant.name });
     const r = await startRecording(t.api, m.id);
-    await t.api.get(`/v2/recordings/${r.id}`).set('Authorization', bearer(viewer.token)).expect(200);
+    const res = await t.api.get(`/v2/recordings/${r.id}`).set('Authorization', bearer(viewer.token)).expect(200);
+    expect(res.body).toMatchObject({ success: true, data: { id: r.id, meeting_id: m.id, status: 'INVOKED' } });
   });
 
   it.each([
@@ -209,8 +210,10 @@ describe('participant tokens', () => {
     t.advance(50 * DAY_MS);
     const fresh = await t.api.post(`/v2/meetings/${m.id}/participants/${p.id}/token`).set('Authorization', BASIC).expect(200);
     t.advance(60 * DAY_MS);
-    await t.api.get('/v2/recordings').set('Authorization', bearer(p.token)).expect(401);
-    await t.api.get('/v2/recordings').set('Authorization', bearer(fresh.body.data.token)).expect(200);
+    const old = await t.api.get('/v2/recordings').set('Authorization', bearer(p.token)).expect(401);
+    expect(old.body).toEqual(v2Error(401, INVALID_TOKEN));
+    const res = await t.api.get('/v2/recordings').set('Authorization', bearer(fresh.body.data.token)).expect(200);
+    expect(res.body).toMatchObject({ success: true, data: [] });
   });
 
   it("a deleted participant's tokens answer 401 on every token route", async () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, START_ISO, makeTestApp, type TestApp } from '../../helpers/test-app.js';
+import { GO_LIVE_MS } from '../../helpers/documented.js';
 import { MISSING_ID, createLivestream, createMeeting, v2Error, type Resource } from '../../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const goLiveDelay = (t: TestApp) => t.deps.simulator.policy.livestream.goLiveDelayMs;
+// With the default policy one simulated viewer watches: viewer_seconds = ingest_seconds × 1
+// (docs/time-and-lifecycles.md).
 
 async function active(t: TestApp, meetingId: string): Promise<Resource> {
   const res = await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(200);
@@ -88,17 +90,16 @@ describe('GET /v2/meetings/{meeting_id}/active-livestream', () => {
     const created = await createLivestream(t.api, m.id);
     expect(await active(t, m.id)).toEqual({ ...created, ingest_seconds: 0, viewer_seconds: 0 });
 
-    t.advance(goLiveDelay(t) - 1);
+    t.advance(GO_LIVE_MS - 1);
     expect(await active(t, m.id)).toMatchObject({ status: 'OFFLINE', ingest_seconds: 0, viewer_seconds: 0 });
     t.advance(1);
     const live = await active(t, m.id);
-    expect(live).toEqual({ ...created, status: 'LIVE', updated_at: iso(START + goLiveDelay(t)), ingest_seconds: 0, viewer_seconds: 0 });
+    expect(live).toEqual({ ...created, status: 'LIVE', updated_at: iso(START + GO_LIVE_MS), ingest_seconds: 0, viewer_seconds: 0 });
 
-    const viewers = t.deps.simulator.policy.livestream.viewers;
     t.advance(10_000);
-    expect(await active(t, m.id)).toMatchObject({ status: 'LIVE', ingest_seconds: 10, viewer_seconds: 10 * viewers });
+    expect(await active(t, m.id)).toMatchObject({ status: 'LIVE', ingest_seconds: 10, viewer_seconds: 10 });
     t.advance(3_600_000);
-    expect(await active(t, m.id)).toMatchObject({ status: 'LIVE', ingest_seconds: 3_610, viewer_seconds: 3_610 * viewers });
+    expect(await active(t, m.id)).toMatchObject({ status: 'LIVE', ingest_seconds: 3_610, viewer_seconds: 3_610 });
   });
 
   it('answers 404 when nothing is active, before and after a livestream', async () => {
@@ -107,7 +108,7 @@ describe('GET /v2/meetings/{meeting_id}/active-livestream', () => {
     const before = await t.api.get(`/v2/meetings/${m.id}/active-livestream`).set('Authorization', BASIC).expect(404);
     expect(before.body).toEqual(v2Error(404, `No active livestream found for meeting ${m.id}`));
     await createLivestream(t.api, m.id);
-    t.advance(goLiveDelay(t));
+    t.advance(GO_LIVE_MS);
     await t.api.post(`/v2/meetings/${m.id}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
     const after = await t.api.get(`/v2/meetings/${m.id}/active-livestream`).set('Authorization', BASIC).expect(404);
     expect(after.body).toEqual(v2Error(404, `No active livestream found for meeting ${m.id}`));
@@ -131,7 +132,7 @@ describe('POST /v2/meetings/{meeting_id}/active-livestream/stop', () => {
     const t = makeTestApp();
     const m = await createMeeting(t.api);
     const l = await createLivestream(t.api, m.id);
-    t.advance(goLiveDelay(t) + 30_000);
+    t.advance(GO_LIVE_MS + 30_000);
     const res = await t.api.post(`/v2/meetings/${m.id}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
     expect(res.body).toEqual({ success: true, data: { message: 'Livestream stopped successfully' } });
     const got = await t.api.get(`/v2/livestreams/${l.id}`).set('Authorization', BASIC).expect(200);
@@ -143,7 +144,7 @@ describe('POST /v2/meetings/{meeting_id}/active-livestream/stop', () => {
     const m = await createMeeting(t.api);
     const l = await createLivestream(t.api, m.id);
     await t.api.post(`/v2/meetings/${m.id}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
-    t.advance(goLiveDelay(t) * 2);
+    t.advance(GO_LIVE_MS * 2);
     const got = await t.api.get(`/v2/livestreams/${l.id}`).set('Authorization', BASIC).expect(200);
     expect(got.body.data.status).toBe('OFFLINE');
   });

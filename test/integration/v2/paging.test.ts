@@ -37,7 +37,8 @@ describe('paged routes', () => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
-    await t.api.get(`${urlOf(r, w)}?per_page=100&page_no=1`).set('Authorization', BASIC).expect(200);
+    const res = await t.api.get(`${urlOf(r, w)}?per_page=100&page_no=1`).set('Authorization', BASIC).expect(200);
+    expect(res.body).toEqual({ success: true, data: [expect.any(Object)], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
   });
 
   it.each(

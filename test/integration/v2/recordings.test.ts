@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { uploadDurationMs } from '../../../src/simulator/simulator-policy.js';
 import { BASIC, START, START_ISO, makeTestApp, type TestApp } from '../../helpers/test-app.js';
+import { RECORDER_JOINS_MS, SAMPLE_CLIP_BYTES } from '../../helpers/documented.js';
 import { MISSING_ID, createMeeting, getRecording, recordingAction, startRecording, v2Error, type Resource } from '../../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -8,15 +8,12 @@ const DAY = 24 * 60 * 60 * 1000;
 const STATUSES = '[INVOKED, RECORDING, PAUSED, UPLOADING, UPLOADED, ERRORED]';
 const ORG_CALLER = { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null };
 
-function startDelay(t: TestApp): number {
-  return t.deps.simulator.policy.recording.startDelayMs;
-}
 
 /** A meeting with a recording that has reached RECORDING. */
 async function recording(t: TestApp, body: Record<string, unknown> = {}) {
   const meeting = await createMeeting(t.api, { title: 'Board meeting' });
   const r = await startRecording(t.api, meeting.id, body);
-  t.advance(startDelay(t));
+  t.advance(RECORDER_JOINS_MS);
   return { meeting, r: await getRecording(t.api, r.id) };
 }
 
@@ -69,7 +66,7 @@ describe('POST /v2/recordings', () => {
       .send({ meeting_id: m.id, storage_config: { type: 'aws', region: 'us-east-1', bucket: 'recordings', path: 'meetings/', ...secrets } })
       .expect(200);
     expect(res.body.data.storage_config).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'aws', region: 'us-east-1', bucket: 'recordings', path: 'meetings/', host: null, username: null, port: null });
-    t.advance(startDelay(t));
+    t.advance(RECORDER_JOINS_MS);
     const answers = [
       res,
       await t.api.get(`/v2/recordings/${res.body.data.id}`).set('Authorization', BASIC).expect(200),
@@ -115,7 +112,7 @@ describe('POST /v2/recordings', () => {
     const t = makeTestApp();
     const m = await createMeeting(t.api);
     const first = await startRecording(t.api, m.id);
-    if (status !== 'INVOKED') t.advance(startDelay(t));
+    if (status !== 'INVOKED') t.advance(RECORDER_JOINS_MS);
     if (status === 'PAUSED') await recordingAction(t.api, first.id, 'pause');
     const res = await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: m.id }).expect(409);
     expect(res.body).toEqual(v2Error(409, `Meeting ${m.id} already has an active recording; pass allow_multiple_recordings to start another`));
@@ -149,9 +146,9 @@ describe('the recording lifecycle through the API', () => {
     const m = await createMeeting(t.api, { title: 'Board meeting', waiting_room: true });
     const invoked = await startRecording(t.api, m.id);
 
-    t.advance(startDelay(t));
+    t.advance(RECORDER_JOINS_MS);
     const started = await getRecording(t.api, invoked.id);
-    expect(started).toEqual({ ...invoked, status: 'RECORDING', started_time: iso(START + startDelay(t)), session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(started).toEqual({ ...invoked, status: 'RECORDING', started_time: iso(START + RECORDER_JOINS_MS), session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
     t.advance(90_000);
     const stopAt = t.now();
@@ -162,14 +159,13 @@ describe('the recording lifecycle through the API', () => {
         ...started,
         status: 'UPLOADING',
         stopped_time: iso(stopAt),
-        file_size: expect.any(Number),
+        file_size: SAMPLE_CLIP_BYTES,
         stop_reason: { reason: 'API_CALL', caller: ORG_CALLER },
         meeting: meetingObject(m),
       },
     });
-    expect(res.body.data.file_size).toBeGreaterThan(0);
 
-    const upload = uploadDurationMs(t.deps.simulator.policy, 90_000);
+    const upload = 17_500; // 10 s + 1.5 recorded minutes × 5 s
     t.advance(upload - 1);
     expect((await getRecording(t.api, invoked.id)).status).toBe('UPLOADING');
     t.advance(1);
@@ -195,7 +191,7 @@ describe('the recording lifecycle through the API', () => {
     expect(resumed).toMatchObject({ id: r.id, status: 'RECORDING', meeting: meetingObject(meeting) });
     t.advance(5_000);
     await recordingAction(t.api, r.id, 'stop');
-    t.advance(uploadDurationMs(t.deps.simulator.policy, 15_000));
+    t.advance(11_250); // the upload: 10 s + 0.25 recorded minutes × 5 s
     expect(await getRecording(t.api, r.id)).toMatchObject({ status: 'UPLOADED', recording_duration: 15 });
   });
 
@@ -213,7 +209,7 @@ describe('the recording lifecycle through the API', () => {
     expect((await getRecording(t.api, r.id)).status).toBe('RECORDING');
     t.advance(1);
     const stopped = await getRecording(t.api, r.id);
-    expect(stopped).toMatchObject({ status: 'UPLOADING', stopped_time: iso(START + startDelay(t) + 60_000) });
+    expect(stopped).toMatchObject({ status: 'UPLOADING', stopped_time: iso(START + RECORDER_JOINS_MS + 60_000) });
   });
 });
 
@@ -223,13 +219,13 @@ describe('PUT /v2/recordings/{id}', () => {
     const m = await createMeeting(t.api);
     const r = await startRecording(t.api, m.id);
     if (status === 'INVOKED') return r;
-    t.advance(startDelay(t));
+    t.advance(RECORDER_JOINS_MS);
     if (status === 'PAUSED') await recordingAction(t.api, r.id, 'pause');
     if (status === 'UPLOADING' || status === 'UPLOADED') {
       t.advance(30_000);
       await recordingAction(t.api, r.id, 'stop');
     }
-    if (status === 'UPLOADED') t.advance(uploadDurationMs(t.deps.simulator.policy, 30_000));
+    if (status === 'UPLOADED') t.advance(12_500); // the upload: 10 s + 0.5 recorded minutes × 5 s
     const now = await getRecording(t.api, r.id);
     expect(now.status).toBe(status);
     return now;
@@ -285,11 +281,11 @@ describe('GET /v2/recordings', () => {
     const m1 = await createMeeting(t.api);
     const m2 = await createMeeting(t.api);
     const r1 = await startRecording(t.api, m1.id);
-    t.advance(startDelay(t));
+    t.advance(RECORDER_JOINS_MS);
     await recordingAction(t.api, r1.id, 'stop');
     t.advance(1_000);
     const r3 = await startRecording(t.api, m1.id);
-    t.advance(startDelay(t));
+    t.advance(RECORDER_JOINS_MS);
     const r2 = await startRecording(t.api, m2.id);
     const ids = { r1: r1.id, r2: r2.id, r3: r3.id };
     return { ...t, m1, m2, ids };
@@ -373,7 +369,7 @@ describe('GET /v2/recordings/active-recording/{meeting_id}', () => {
     const t = makeTestApp();
     const m = await createMeeting(t.api);
     const r = await startRecording(t.api, m.id);
-    if (status !== 'INVOKED') t.advance(startDelay(t));
+    if (status !== 'INVOKED') t.advance(RECORDER_JOINS_MS);
     if (status === 'PAUSED') await recordingAction(t.api, r.id, 'pause');
     const res = await t.api.get(`/v2/recordings/active-recording/${m.id}`).set('Authorization', BASIC).expect(200);
     expect(res.body).toEqual({ success: true, data: await getRecording(t.api, r.id) });
@@ -386,7 +382,7 @@ describe('GET /v2/recordings/active-recording/{meeting_id}', () => {
     const none = await t.api.get(`/v2/recordings/active-recording/${m.id}`).set('Authorization', BASIC).expect(404);
     expect(none.body).toEqual(v2Error(404, `No active recording found for meeting ${m.id}`));
     const r = await startRecording(t.api, m.id);
-    t.advance(startDelay(t));
+    t.advance(RECORDER_JOINS_MS);
     await recordingAction(t.api, r.id, 'stop');
     const stopped = await t.api.get(`/v2/recordings/active-recording/${m.id}`).set('Authorization', BASIC).expect(404);
     expect(stopped.body).toEqual(v2Error(404, `No active recording found for meeting ${m.id}`));
