@@ -16,8 +16,8 @@
 //   failed ones; pending records are never dropped.
 // - Shutdown (`interrupt()`): attempts in flight are cut off and recorded as failed attempts,
 //   retried like any other failure, so a state file saved next resumes them after a restart.
-//   An attempt that never went out (due after the shutdown began) is not recorded, so it is
-//   not counted either.
+//   An attempt that never went out (due after the shutdown began, or cut off before its
+//   request was written) is not recorded, so it is not counted either.
 import { z } from 'zod';
 import { realNow } from '../core/clock.js';
 import type { Clock } from '../core/clock.js';
@@ -191,9 +191,10 @@ export class Outbox {
 
   /**
    * Server shutdown: from now on no attempt starts (deliveries stay pending, their retry time
-   * kept), and the attempts in flight are cut off. Each of those is recorded as a failed attempt
-   * (INTERRUPTED_ERROR) and retried like any other failure (emulator decision: the receiver got
-   * the request, so it counts as one of the attempts). Resolves once none is in flight.
+   * kept), and the attempts in flight are cut off. Each of those whose request had been sent is
+   * recorded as a failed attempt (INTERRUPTED_ERROR) and retried like any other failure
+   * (emulator decision: the receiver has the request, so it counts as one of the attempts); one
+   * cut off before its request was written is not an attempt. Resolves once none is in flight.
    */
   async interrupt(): Promise<void> {
     this.interrupted = true;
@@ -356,6 +357,9 @@ export class Outbox {
     if (this.records.get(d.id) !== d) return;
     const ok = succeeded(result.statusCode);
     const cutOff = this.interrupted && result.statusCode === null;
+    // Cut off before its request left the emulator: no receiver can have it, so it was not an
+    // attempt. The delivery stays as it was, to resume after a restart.
+    if (cutOff && result.sent === false) return;
     const error = ok ? null : cutOff ? INTERRUPTED_ERROR : (result.error ?? `Non-2xx answer: HTTP ${result.statusCode}`);
     d.attempts.push({ at, statusCode: result.statusCode, error, durationMs, trigger });
     this.opts.logger?.debug({ deliveryId: d.id, webhookId: d.webhookId, event: d.event, statusCode: result.statusCode, error, trigger }, 'webhook attempt');

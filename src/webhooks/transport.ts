@@ -15,6 +15,11 @@ export interface TransportRequest {
 export interface TransportResult {
   statusCode: number | null;
   error: string | null;
+  /**
+   * False when no answer came and the request never fully left the emulator (cut off while
+   * connecting or writing): the receiver cannot have it. Absent means it was sent.
+   */
+  sent?: boolean;
 }
 
 export interface WebhookTransport {
@@ -60,13 +65,16 @@ export class HttpTransport implements WebhookTransport {
         agent: isHttps ? this.httpsAgent : this.httpAgent,
         headers: { ...request.headers, 'content-length': String(request.body.length) },
       });
+      // 'finish': the whole request has been handed to the operating system.
+      let written = false;
+      req.on('finish', () => (written = true));
       const timer = setTimeout(() => {
         // An answer sent in time may be waiting on the socket, unread because the event loop was
         // busy when the deadline came: let one poll phase read it before calling the attempt late
         // (two immediates: the first may run before the next poll). The deadline is inclusive.
         setImmediate(() =>
           setImmediate(() => {
-            finish({ statusCode: null, error: `Timed out: no answer within ${request.timeoutMs} ms` });
+            finish({ statusCode: null, error: `Timed out: no answer within ${request.timeoutMs} ms`, sent: written });
             req.destroy();
           }),
         );
@@ -79,7 +87,7 @@ export class HttpTransport implements WebhookTransport {
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        finish({ statusCode: null, error: err.code ? `${err.code}: ${err.message}` : err.message });
+        finish({ statusCode: null, error: err.code ? `${err.code}: ${err.message}` : err.message, sent: written });
       });
       req.end(request.body);
     });

@@ -24,6 +24,8 @@ const WEBHOOK = '00000000-0000-4000-8000-0000000000b1';
 class HoldingTransport implements WebhookTransport {
   readonly sent: TransportRequest[] = [];
   private held: Array<(r: TransportResult) => void> = [];
+  /** What a held request ends with on close(): by default, sent and then cut off. */
+  onClose: TransportResult = { statusCode: null, error: 'ECONNRESET: socket hang up' };
   constructor(public answer: (i: number) => TransportResult | 'hold') {}
 
   send(request: TransportRequest): Promise<TransportResult> {
@@ -38,7 +40,7 @@ class HoldingTransport implements WebhookTransport {
   }
 
   close(): void {
-    for (const resolve of this.held.splice(0)) resolve({ statusCode: null, error: 'ECONNRESET: socket hang up' });
+    for (const resolve of this.held.splice(0)) resolve(this.onClose);
   }
 }
 
@@ -71,6 +73,21 @@ describe('Outbox.interrupt() (server shutdown)', () => {
       expect(scheduler.list().find((j) => j.key === `webhook:${d.id}:retry`)).toMatchObject({ at: START + RETRY_DELAYS_MS[0], kind: 'webhook.retry' });
     }
     expect(outbox.isInFlight(a.id) || outbox.isInFlight(b.id)).toBe(false);
+  });
+
+  it('does not count an attempt cut off before its request was written: the delivery stays as it was and goes out after a restart', async () => {
+    const { outbox, enqueue, transport, started } = setup(() => 'hold');
+    transport.onClose = { statusCode: null, error: 'ECONNRESET: socket hang up', sent: false };
+    const d = enqueue();
+    await started();
+    await outbox.interrupt();
+    expect(d).toMatchObject({ status: 'pending', attempts: [], nextAttemptAt: START });
+    const next = setup(() => OK);
+    next.outbox.restore(outbox.snapshot());
+    next.scheduler.advanceTo(START);
+    await next.outbox.idle();
+    expect(next.transport.sent.map((r) => r.headers['dyte-uuid'])).toEqual([d.id]);
+    expect(next.outbox.get(d.id)).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 200, trigger: 'initial' }] });
   });
 
   it('starts nothing afterwards: new deliveries and due retries stay pending, with their retry not counted', async () => {
