@@ -428,7 +428,7 @@ export async function send(w: World, r: AnyRoute, req: FuzzRequest): Promise<Sen
   }
   const res = await test;
   const carriedSecrets = text !== null && STORAGE_SECRETS.some((secret) => text.includes(secret));
-  return { url, authorization: auth, carriedSecrets, status: res.status, body: res.body, text: res.text ?? '', contentType: String(res.headers['content-type'] ?? ''), allow: res.headers.allow as string | undefined };
+  return { url, authorization: auth, carriedSecrets, status: res.status, body: res.body, text: res.text ?? '', contentType: String(res.headers['content-type'] ?? ''), allow: res.headers.allow };
 }
 
 // --- invariants -------------------------------------------------------------------------------
