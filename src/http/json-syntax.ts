@@ -12,9 +12,9 @@ export interface JsonSyntaxError {
   reason: string;
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const ESCAPES = '"\\/bfnrt';
-const HEX4 = /[0-9a-fA-F]{4}/y;
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+const isHex = (c: string | undefined) => c !== undefined && /^[0-9a-fA-F]$/.test(c);
 
 function at(text: string, offset: number, reason: string): JsonSyntaxError {
   let line = 1;
@@ -38,6 +38,25 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
   };
   const fail = (reason: string) => at(text, i, i >= n ? 'the body ends too early' : reason);
+  /** Reads a number at text[i]; a failure as text (at the character that breaks it), undefined when it is well formed. */
+  const readNumber = (): string | undefined => {
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else if (isDigit(text[i])) while (isDigit(text[i])) i++;
+    else return 'expected a value (object, array, string, number, true, false or null)';
+    if (text[i] === '.') {
+      i++;
+      if (!isDigit(text[i])) return 'a number needs digits after its decimal point';
+      while (isDigit(text[i])) i++;
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      if (!isDigit(text[i])) return 'a number needs digits in its exponent';
+      while (isDigit(text[i])) i++;
+    }
+    return undefined;
+  };
   /** Reads a string at text[i] === '"'; a failure as text, undefined when it is well formed. */
   const readString = (): string | undefined => {
     i++;
@@ -51,9 +70,8 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
       if (c === 0x5c) {
         const e = text[i + 1];
         if (e === 'u') {
-          HEX4.lastIndex = i + 2;
-          if (!HEX4.test(text)) return (i++, 'a \\u escape needs four hex digits');
-          i += 6;
+          i += 2;
+          for (const end = i + 4; i < end; i++) if (!isHex(text[i])) return 'a \\u escape needs four hex digits';
           continue;
         }
         if (e === undefined || !ESCAPES.includes(e)) return (i++, 'unknown escape in a string');
@@ -97,14 +115,13 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
       if (c === '"') {
         const bad = readString();
         if (bad) return fail(bad);
-      } else if (text.startsWith('true', i) || text.startsWith('null', i)) {
-        i += 4;
-      } else if (text.startsWith('false', i)) {
-        i += 5;
+      } else if (c === 't' || c === 'f' || c === 'n') {
+        const word = c === 't' ? 'true' : c === 'f' ? 'false' : 'null';
+        const start = i;
+        for (; i < start + word.length; i++) if (text[i] !== word[i - start]) return fail(`expected ${word}`);
       } else {
-        NUMBER.lastIndex = i;
-        if (!NUMBER.test(text)) return fail('expected a value (object, array, string, number, true, false or null)');
-        i = NUMBER.lastIndex;
+        const bad = readNumber();
+        if (bad) return fail(bad);
       }
       state = 'after';
       continue;

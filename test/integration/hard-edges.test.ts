@@ -121,7 +121,7 @@ describe('malformed JSON', () => {
     ["{'a': 1}", 'at position 1 (line 1, column 2): expected a property name in double quotes'],
     ['{"a":1}}', 'at position 7 (line 1, column 8): unexpected text after the end of the JSON value'],
     ['{"a":1,}', 'at position 7 (line 1, column 8): expected a property name in double quotes'],
-    ['{"a":tru}', 'at position 5 (line 1, column 6): expected a value (object, array, string, number, true, false or null)'],
+    ['{"a":tru}', 'at position 8 (line 1, column 9): expected true'],
     ['{\n  "a": 1,\n  "b": x\n}', 'at position 19 (line 3, column 8): expected a value (object, array, string, number, true, false or null)'],
     ['{"a":"x\ty"}', 'at position 7 (line 1, column 8): a control character inside a string must be escaped'],
     ['{"a":"\\q"}', 'at position 7 (line 1, column 8): unknown escape in a string'],
