@@ -20,8 +20,11 @@ export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-max-age': '600',
 };
 
+const CORS_ENTRIES = Object.entries(CORS_HEADERS);
+const PREFLIGHT_ENTRIES = Object.entries(PREFLIGHT_HEADERS);
+
 export function setCorsHeaders(res: Response): void {
-  for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+  for (const [k, v] of CORS_ENTRIES) res.setHeader(k, v);
 }
 
 /**
@@ -33,7 +36,7 @@ export function cors(): RequestHandler {
   return (req, res, next) => {
     setCorsHeaders(res);
     if (req.method !== 'OPTIONS') return next();
-    for (const [k, v] of Object.entries(PREFLIGHT_HEADERS)) res.setHeader(k, v);
+    for (const [k, v] of PREFLIGHT_ENTRIES) res.setHeader(k, v);
     res.statusCode = 204;
     res.end();
   };

@@ -95,6 +95,19 @@ describe('an unknown preset', () => {
   });
 });
 
+describe('malformed JSON on v1 and the control API says where, in their shape', () => {
+  it.each([
+    ['/api/v1/products', `Bearer ${API_KEY}`],
+    ['/_emulator/orgs', undefined],
+  ])('POST %s', async (path, auth) => {
+    const t = makeTestApp();
+    const req = t.api.post(path).set('Content-Type', 'application/json');
+    if (auth) req.set('Authorization', auth);
+    const res = await req.send('{"name":"a" "brand":"b"}').expect(400);
+    expect(res.body).toEqual(v1Error('BAD_REQUEST', "Request body is not valid JSON at position 12 (line 1, column 13): expected ',' or '}'"));
+  });
+});
+
 /** An UPLOADED recording's download link (path and signed query). */
 async function downloadPath(t: TestApp): Promise<string> {
   const { id } = await startRecording(t.api, (await createMeeting(t.api, {})).id);
