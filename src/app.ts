@@ -1,6 +1,7 @@
 // createApp(deps) → an Express app. No listen, no env: tests use it through supertest.
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Deps } from './container.js';
+import { cors } from './http/cors.js';
 import { errorHandler } from './http/errors.js';
 import { dispatcher } from './http/mount.js';
 import { pipeline } from './http/pipeline.js';
@@ -13,7 +14,7 @@ export function createApp(deps: Deps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   const table = new RouteTable(allRoutes(deps.config.publicUrl));
-  const serve = pipeline([requestContext(deps, table), faultInjection(deps), rateLimit(deps), dispatcher(deps)], errorHandler(deps.logger));
+  const serve = pipeline([requestContext(deps, table), cors(), faultInjection(deps), rateLimit(deps), dispatcher(deps, table)], errorHandler(deps.logger));
   // Express's router would run exactly this one middleware, at the cost of a path match and
   // several closures per request (measured: ~7% of a small request's CPU), so the app hands
   // every request straight to it. Express still prepares req and res (prototypes, res.locals)

@@ -2,6 +2,7 @@
 // line (server.ts) and the in-process API (startEmulator in index.ts), so both start alike and
 // shut down alike.
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { answerClientError } from './http/client-error.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { withListenPort, type Config } from './config.js';
@@ -62,6 +63,7 @@ function closeServer(server: Server): Promise<void> {
 export async function listenEmulator(initial: Config, opts: BuildOptions = {}): Promise<ListeningEmulator> {
   const server = createServer();
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(initial.port, initial.host, () => resolve());

@@ -27,12 +27,18 @@ export type ResourceKind = 'meeting' | 'participant' | 'recording' | 'livestream
 export const errors = {
   validation: (detail: string) => new ApiError(400, 'BAD_REQUEST', detail, true),
   badRequest: (message: string, code = 'BAD_REQUEST') => new ApiError(400, code, message),
-  malformedJson: () => new ApiError(400, 'BAD_REQUEST', 'Request body is not valid JSON', true),
+  /** `where`: the position and what is wrong there (`at position 7 (line 1, column 8): …`); never a quote of the body. */
+  malformedJson: (where?: string) => new ApiError(400, 'BAD_REQUEST', where ? `Request body is not valid JSON ${where}` : 'Request body is not valid JSON', true),
   unauthorized: (message = 'Unauthorized') => new ApiError(401, 'UNAUTHORIZED', message),
   forbidden: (message: string) => new ApiError(403, 'FORBIDDEN', message),
   notFound: (kind: ResourceKind, id: string) => new ApiError(404, 'NOT_FOUND', `No ${kind} found with id ${id}`),
   notFoundMessage: (message: string) => new ApiError(404, 'NOT_FOUND', message),
-  routeNotFound: (method: string, path: string) => new ApiError(404, 'ROUTE_NOT_FOUND', `Cannot ${method} ${path}`),
+  /** `nearest`: the template of a route close to the path (a likely typo), shown as a hint. */
+  routeNotFound: (method: string, path: string, nearest?: string) =>
+    new ApiError(404, 'ROUTE_NOT_FOUND', nearest ? `Cannot ${method} ${path}; did you mean ${nearest}?` : `Cannot ${method} ${path}`),
+  /** A path the API serves, with a method it does not serve there; `allowed` also goes in the Allow header. */
+  methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
+    new ApiError(405, 'METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, false, { allow: allowed.join(', ') }),
   conflict: (message: string, code = 'CONFLICT') => new ApiError(409, code, message),
   payloadTooLarge: (limit: string) => new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit}`),
   unsupportedMediaType: (type: string) =>
@@ -43,6 +49,11 @@ export const errors = {
   bodyTooDeep: (maxDepth: number) => new ApiError(400, 'BAD_REQUEST', `Request body is nested deeper than ${maxDepth} levels`, true),
   /** A path with broken percent-encoding (`/v2/meetings/%zz`). */
   malformedPath: () => new ApiError(400, 'BAD_REQUEST', 'Request path is not valid percent-encoding', true),
+  // Requests Node refuses before any route sees them (http/client-error.ts).
+  headersTooLarge: () =>
+    new ApiError(431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request line and headers are too large (at most 16 KiB in all, by default); send shorter headers or a shorter URL'),
+  malformedRequest: () => new ApiError(400, 'BAD_REQUEST', 'The request is not valid HTTP/1.1: its request line or a header could not be parsed'),
+  requestTimeout: () => new ApiError(408, 'REQUEST_TIMEOUT', 'The request was not received in time'),
   tooManyRequests: (retryAfterSeconds: number) =>
     new ApiError(429, 'TOO_MANY_REQUESTS', 'Too many requests', false, { 'retry-after': String(retryAfterSeconds) }),
   // Media links (signed, expiring) and Range requests.

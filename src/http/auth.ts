@@ -1,4 +1,4 @@
-// Authentication per API (CONTRACT §2, §6). Failures are ApiErrors; the error middleware
+// Authentication per API (docs/api-v2.md, docs/api-v1.md). Failures are ApiErrors; the error middleware
 // renders them. Authorization values are never logged or echoed.
 import type { Request } from 'express';
 import { errors } from '../core/errors.js';
@@ -20,11 +20,22 @@ function scheme(header: string): [string, string] {
   return [header.slice(0, space).toLowerCase(), header.slice(space + 1).trim()];
 }
 
+/** The form v2 expects, named in the messages that refuse another (never the value sent: it is a secret). */
+const BASIC_FORM = 'Authorization: Basic base64(<organization id>:<API key>)';
+const MALFORMED_BASIC = `Malformed Basic credentials; expected ${BASIC_FORM}`;
+
+/**
+ * A participant token is a JWT (three base64url parts); any other Bearer value sent to v2 is most
+ * likely an API key sent the v1 way.
+ */
+const looksLikeJwt = (value: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(value);
+const BEARER_KEY_ON_V2 = `v2 expects ${BASIC_FORM}; Bearer is for v1 API keys and participant tokens`;
+
 function basic(deps: Deps, credentials: string): AuthInfo {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw errors.unauthorized('Malformed Basic credentials');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw errors.unauthorized(MALFORMED_BASIC);
   const decoded = Buffer.from(credentials, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) throw errors.unauthorized('Malformed Basic credentials');
+  if (colon < 0) throw errors.unauthorized(MALFORMED_BASIC);
   const org = deps.services.organizations.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1));
   if (!org) throw errors.unauthorized('Invalid organization id or API key');
   return { kind: 'org', org };
@@ -54,6 +65,7 @@ export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo
     return { kind: 'org', org };
   }
   if (kind === 'basic') return basic(deps, value);
+  if (kind === 'bearer' && value && !looksLikeJwt(value)) throw errors.unauthorized(BEARER_KEY_ON_V2);
   if (kind === 'bearer' && mode === 'basic-or-participant') {
     if (!value) throw errors.unauthorized('Missing participant token');
     return participant(deps, value);

@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';
 import { ApiError, errors, isApiError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
+import { findJsonSyntaxError } from './json-syntax.js';
 import { LIMITS } from './limits.js';
 import type { Api } from './route.js';
 import { resolvedOf } from './route-table.js';
@@ -21,6 +22,15 @@ function limitText(bytes: number | undefined): string {
   return bytes === undefined || bytes === LIMITS.bodyBytes ? LIMITS.bodyText : `${Math.round(bytes / (1024 * 1024))}mb`;
 }
 
+/**
+ * Where the body stops being JSON, as position, line and column, and what is wrong there. Found
+ * by json-syntax.ts rather than read from the parser's message, which may quote the body.
+ */
+function malformedJson(body: unknown): ApiError {
+  const found = typeof body === 'string' ? findJsonSyntaxError(body) : undefined;
+  return errors.malformedJson(found && `at position ${found.offset} (line ${found.line}, column ${found.column}): ${found.reason}`);
+}
+
 /** body-parser's errors (size, syntax, charset, encoding) become catalogued ApiErrors: bad input is a 4xx, never a 500. */
 export function fromBodyParserError(err: unknown): ApiError | undefined {
   const e = err as { type?: string; status?: unknown; expose?: unknown; name?: unknown; charset?: unknown; encoding?: unknown } | null;
@@ -28,7 +38,7 @@ export function fromBodyParserError(err: unknown): ApiError | undefined {
     case 'entity.too.large':
       return errors.payloadTooLarge(limitText((err as { limit?: number }).limit));
     case 'entity.parse.failed':
-      return errors.malformedJson();
+      return malformedJson((err as { body?: unknown }).body);
     case 'encoding.unsupported':
       return errors.unsupportedEncoding(String(e.encoding ?? ''));
     case 'charset.unsupported':

@@ -8,7 +8,7 @@ import { authenticate } from './auth.js';
 import { fromBodyParserError } from './errors.js';
 import { LIMITS } from './limits.js';
 import type { Reply } from './route.js';
-import { decodeParams, resolvedOf } from './route-table.js';
+import { decodeParams, resolvedOf, type RouteTable } from './route-table.js';
 import { parseWith } from './validation.js';
 
 const jsonParser = express.json({ limit: LIMITS.bodyBytes, type: () => true, strict: true });
@@ -101,15 +101,20 @@ export function send(res: Response, reply: Reply): void {
 }
 
 /**
- * Runs the route the request context resolved (see route-table.ts), or answers 404 when none
- * serves the method and path. One dispatcher in place of Express's router: the route table's
- * own matchers pick the route, so which route serves a path is decided once.
+ * Runs the route the request context resolved (see route-table.ts); when none serves the method
+ * and path, answers 405 if routes serve the path with other methods, else 404 with the nearest
+ * route as a hint. One dispatcher in place of Express's router: the route table's own matchers
+ * pick the route, so which route serves a path is decided once.
  */
-export function dispatcher(deps: Deps): RequestHandler {
+export function dispatcher(deps: Deps, table: RouteTable): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const resolved = resolvedOf(res);
     const r = resolved.route;
-    if (!r) return next(errors.routeNotFound(req.method, req.path));
+    if (!r) {
+      const path = req.path;
+      if (resolved.allowed.length > 0) return next(errors.methodNotAllowed(req.method, path, resolved.allowed));
+      return next(errors.routeNotFound(req.method, path, table.nearest(req.method, path)));
+    }
     try {
       // Decoded before anything else, as Express decodes a matched route's parameters.
       req.params = decodeParams(resolved);

@@ -10,6 +10,11 @@ import type { AnyRoute, Api } from './route.js';
 export interface Resolved {
   api: Api;
   route: AnyRoute | undefined;
+  /**
+   * When no route serves the method: the methods routes serve on this path (HEAD where GET is),
+   * in a fixed order; empty when no route serves the path at all.
+   */
+  allowed: readonly string[];
   /** The route's parameters as sent (still percent-encoded), in template order. */
   raw: readonly string[];
   names: readonly string[];
@@ -26,6 +31,9 @@ interface Compiled {
  * envelope: the v2 API is what the emulator is mostly called for.
  */
 const DEFAULT_API: Api = 'v2';
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const NO_METHODS: readonly string[] = [];
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -90,16 +98,97 @@ export class RouteTable {
     if (candidates) {
       for (const c of candidates) {
         const m = c.pattern.exec(path);
-        if (m) return { api: c.route.api, route: c.route, raw: m.slice(1), names: c.names };
+        if (m) return { api: c.route.api, route: c.route, raw: m.slice(1), names: c.names, allowed: NO_METHODS };
       }
     }
-    return { api: this.apiOf(path), route: undefined, raw: [], names: [] };
+    return { api: this.apiOf(path), route: undefined, raw: [], names: [], allowed: this.allowedOn(path) };
+  }
+
+  /** The methods some route serves on the raw path, HEAD after GET (a miss only: the request itself is not served). */
+  private allowedOn(path: string): readonly string[] {
+    const allowed = METHOD_ORDER.filter((method) => method !== 'HEAD' && this.byMethod.get(method)?.some((c) => c.pattern.test(path)));
+    return allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.slice(1)] : allowed;
+  }
+
+  /**
+   * The template of the route of the path's API and the request's method that is nearest to the
+   * path, when it is close enough to be a typo (see nearestTemplate); undefined otherwise.
+   */
+  nearest(method: string, path: string): string | undefined {
+    const api = this.apiOf(path);
+    const candidates = (this.byMethod.get(method === 'HEAD' ? 'GET' : method) ?? []).filter((c) => c.route.api === api).map((c) => c.route.path);
+    return nearestTemplate(candidates, path);
   }
 
   /** The API of a path no route serves: that of the routes mounted under its first segment. */
   apiOf(path: string): Api {
     return this.mounts.get(mountOf(path)) ?? DEFAULT_API;
   }
+}
+
+/**
+ * Emulator decision: a hint is only given for a path at most NEAREST_MAX_EDITS edits (a character
+ * inserted, deleted or changed) from a route, and fewer than a third of the route's length; a
+ * `{param}` matches any one segment. Further than that, a suggestion would be a guess.
+ */
+const NEAREST_MAX_EDITS = 3;
+/** Edits over the limit all count as one more than it: the exact distance no longer matters. */
+const FAR = NEAREST_MAX_EDITS + 1;
+
+/** Levenshtein distance of two short strings, capped at FAR. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) >= FAR) return FAR;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return Math.min(prev[b.length]!, FAR);
+}
+
+/** Edits to turn one path segment into a template segment: a whole-segment `{param}` takes any segment. */
+function segmentDistance(segment: string, template: string): number {
+  const param = /^(.*)\{[^}]+\}(.*)$/.exec(template);
+  if (!param) return editDistance(segment, template);
+  const [, prefix, suffix] = param as unknown as [string, string, string];
+  // `{file}.mp4`: the fixed parts are compared with the ends of the segment, the middle is the parameter.
+  if (segment.length <= prefix.length + suffix.length) return editDistance(segment, prefix + suffix) + 1;
+  return Math.min(FAR, editDistance(segment.slice(0, prefix.length), prefix) + editDistance(segment.slice(segment.length - suffix.length), suffix));
+}
+
+/** Edits to add or drop a whole segment (its slash included). */
+const segmentCost = (segment: string) => Math.min(FAR, (segment.startsWith('{') ? 1 : segment.length) + 1);
+
+/** Edits from a path to a template, segment by segment (an alignment of the two lists of segments), capped at FAR. */
+function pathDistance(path: readonly string[], template: readonly string[]): number {
+  let prev = [0];
+  for (let j = 1; j <= template.length; j++) prev[j] = Math.min(FAR, prev[j - 1]! + segmentCost(template[j - 1]!));
+  for (let i = 1; i <= path.length; i++) {
+    const row = [Math.min(FAR, prev[0]! + segmentCost(path[i - 1]!))];
+    for (let j = 1; j <= template.length; j++) {
+      row[j] = Math.min(FAR, prev[j]! + segmentCost(path[i - 1]!), row[j - 1]! + segmentCost(template[j - 1]!), prev[j - 1]! + segmentDistance(path[i - 1]!, template[j - 1]!));
+    }
+    prev = row;
+  }
+  return prev[template.length]!;
+}
+
+const segmentsOf = (path: string) => path.toLowerCase().split('/').filter((s, i) => i > 0 || s !== '');
+
+/** The template nearest to the path if it is close enough (NEAREST_MAX_EDITS, a third of its length); ties go to the first. */
+export function nearestTemplate(templates: readonly string[], path: string): string | undefined {
+  const segments = segmentsOf(path.replace(/\/$/, ''));
+  let best: { template: string; distance: number } | undefined;
+  for (const template of templates) {
+    const parts = segmentsOf(template);
+    // Every segment added or dropped costs at least two edits: far apart in count is far apart.
+    if (Math.abs(parts.length - segments.length) * 2 >= FAR) continue;
+    const distance = pathDistance(segments, parts);
+    if (distance === 0 || distance >= FAR || distance * 3 >= template.length) continue;
+    if (!best || distance < best.distance) best = { template, distance };
+  }
+  return best?.template;
 }
 
 /**

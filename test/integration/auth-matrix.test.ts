@@ -39,7 +39,7 @@ type Column = (typeof COLUMNS)[number];
 
 const MESSAGES = {
   missing: 'Missing Authorization header',
-  malformedBasic: 'Malformed Basic credentials',
+  malformedBasic: 'Malformed Basic credentials; expected Authorization: Basic base64(<organization id>:<API key>)',
   wrongBasic: 'Invalid organization id or API key',
   tokenNotAccepted: 'Participant tokens are not accepted on this route; use Basic credentials',
   tokenInvalid: 'Invalid or expired participant token',

@@ -113,16 +113,43 @@ describe('content type and encoding', () => {
 });
 
 describe('malformed JSON', () => {
-  it.each(bodyRouteNames)('%s answers 400 to broken JSON and to bare JSON values, and changes nothing', async (name) => {
+  // The message says where the body stops being JSON (position from 0, line and column from 1) and
+  // what is wrong there, without quoting the body.
+  const broken: Array<[string, string]> = [
+    ['{"title": ', 'at position 10 (line 1, column 11): the body ends too early'],
+    ['{title: "a"}', 'at position 1 (line 1, column 2): expected a property name in double quotes'],
+    ["{'a': 1}", 'at position 1 (line 1, column 2): expected a property name in double quotes'],
+    ['{"a":1}}', 'at position 7 (line 1, column 8): unexpected text after the end of the JSON value'],
+    ['{"a":1,}', 'at position 7 (line 1, column 8): expected a property name in double quotes'],
+    ['{"a":tru}', 'at position 8 (line 1, column 9): expected true'],
+    ['{\n  "a": 1,\n  "b": x\n}', 'at position 19 (line 3, column 8): expected a value (object, array, string, number, true, false or null)'],
+    ['{"a":"x\ty"}', 'at position 7 (line 1, column 8): a control character inside a string must be escaped'],
+    ['{"a":"\\q"}', 'at position 7 (line 1, column 8): unknown escape in a string'],
+    ['[1 2]', "at position 3 (line 1, column 4): expected ',' or ']'"],
+    ['null', 'at position 0 (line 1, column 1): a body must be a JSON object or array'],
+    ['"just a string"', 'at position 0 (line 1, column 1): a body must be a JSON object or array'],
+    ['  42', 'at position 2 (line 1, column 3): a body must be a JSON object or array'],
+    ['true', 'at position 0 (line 1, column 1): a body must be a JSON object or array'],
+  ];
+
+  it.each(bodyRouteNames)('%s answers 400 naming where broken JSON and bare JSON values go wrong, and changes nothing', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const before = await counts(t, w);
     const r = routeByName(name);
-    for (const body of ['{"title": ', '{title: "a"}', "{'a': 1}", '{"a":1}}', '{"a":1,}', 'null', '"just a string"', '42', 'true']) {
+    for (const [body, where] of broken) {
       const res = await raw(t, r.method as 'post', urlOf(r, w), 'application/json', body).expect(400);
-      expect(res.body, body).toEqual(v2Error(400, 'BAD_REQUEST: Request body is not valid JSON'));
+      expect(res.body, body).toEqual(v2Error(400, `BAD_REQUEST: Request body is not valid JSON ${where}`));
     }
     expect(await counts(t, w)).toEqual(before);
+  });
+
+  it('quotes nothing of the body, which may hold a secret', async () => {
+    const t = makeTestApp();
+    const body = '{"storage_config":{"secret":"s3cr3t-VALUE-42"}, oops}';
+    const res = await raw(t, 'post', '/v2/recordings', 'application/json', body).expect(400);
+    expect(res.body).toEqual(v2Error(400, 'BAD_REQUEST: Request body is not valid JSON at position 48 (line 1, column 49): expected a property name in double quotes'));
+    expect(res.text).not.toContain('s3cr3t');
   });
 
   it('answers 400 to a JSON array where an object belongs', async () => {
@@ -162,17 +189,46 @@ describe('unknown routes', () => {
     ['get', '/v2/nothing-here'],
     ['get', '/v2'],
     ['get', '/'],
-    ['get', '/v3/meetings'],
-    ['delete', '/v2/meetings'],
-    ['delete', '/v2/meetings/9f1b7c1e-0000-4000-8000-00000000dead'],
-    ['post', '/v2/livestreams'],
-    ['patch', '/v2/recordings/9f1b7c1e-0000-4000-8000-00000000dead'],
     ['get', '/v2/meetings/9f1b7c1e-0000-4000-8000-00000000dead/participants/9f1b7c1e-0000-4000-8000-00000000dead/extra'],
   ] as const)('%s %s answers 404 in the v2 envelope, with or without credentials', async (method, path) => {
     const t = makeTestApp();
     const expected = v2Error(404, `Cannot ${method.toUpperCase()} ${path}`);
     expect((await t.api[method](path).expect(404)).body).toEqual(expected);
     expect((await t.api[method](path).set('Authorization', BASIC).expect(404)).body).toEqual(expected);
+  });
+
+  // A path a few edits from a route of the same API and method names it: `{param}` takes any one segment.
+  it.each([
+    ['get', '/v2/meeting', '/v2/meetings'],
+    ['post', '/v2/meeting', '/v2/meetings'],
+    ['get', '/v3/meetings', '/v2/meetings'],
+    ['get', '/V2/Recording/', '/v2/recordings'],
+    ['get', '/v2/meetngs/9f1b7c1e-0000-4000-8000-00000000dead', '/v2/meetings/{id}'],
+    ['get', '/v2/meetings/9f1b7c1e-0000-4000-8000-00000000dead/participant', '/v2/meetings/{meeting_id}/participants'],
+    ['post', '/v2/webhook', '/v2/webhooks'],
+  ] as const)('%s %s answers 404 naming %s', async (method, path, nearest) => {
+    const t = makeTestApp();
+    const res = await t.api[method](path).set('Authorization', BASIC).expect(404);
+    expect(res.body).toEqual(v2Error(404, `Cannot ${method.toUpperCase()} ${path}; did you mean ${nearest}?`));
+  });
+
+  it.each([
+    ['delete', '/v2/meetings', 'GET, HEAD, POST'],
+    ['delete', '/v2/meetings/9f1b7c1e-0000-4000-8000-00000000dead', 'GET, HEAD, PUT, PATCH'],
+    ['post', '/v2/livestreams', 'GET, HEAD'],
+    ['patch', '/v2/recordings/9f1b7c1e-0000-4000-8000-00000000dead', 'GET, HEAD, PUT'],
+    ['put', '/v2/meetings/', 'GET, HEAD, POST'],
+  ] as const)('%s %s (a path with other methods) answers 405 with Allow: %s, before any credential is checked', async (method, path, allowed) => {
+    const t = makeTestApp();
+    const expected = v2Error(405, `Method ${method.toUpperCase()} is not allowed on ${path}; allowed: ${allowed}`);
+    for (const auth of [undefined, BASIC]) {
+      const req = t.api[method](path);
+      if (auth) req.set('Authorization', auth);
+      const res = await req.expect(405);
+      expect(res.headers.allow).toBe(allowed);
+      expect(res.body).toEqual(expected);
+    }
+    expect((await counts(t)).meetings).toBe(0);
   });
 });
 

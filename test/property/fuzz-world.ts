@@ -3,6 +3,8 @@
 //   - never a 5xx;
 //   - an error is in the API's own shape: the v2 envelope for /v2 and unknown routes,
 //     {"error":{"code","message"}} for v1, the control API and media;
+//   - a method no route serves on a path that routes serve with other methods is a 405 whose
+//     Allow header lists exactly those methods (HEAD with GET); a path no route serves is a 404;
 //   - a refused request (4xx) leaves GET /_emulator/state byte-identical;
 //   - Object.prototype (and Array.prototype) keep their keys, and ({}).polluted stays undefined;
 //   - storage secrets never come back (answer, state, journal, webhooks), nor the Authorization sent;
@@ -400,6 +402,8 @@ export interface Sent {
   body: unknown;
   text: string;
   contentType: string;
+  /** The Allow header, if any. */
+  allow: string | undefined;
 }
 
 /** Sends one generated request through the validating supertest of the world's app. */
@@ -424,7 +428,7 @@ export async function send(w: World, r: AnyRoute, req: FuzzRequest): Promise<Sen
   }
   const res = await test;
   const carriedSecrets = text !== null && STORAGE_SECRETS.some((secret) => text.includes(secret));
-  return { url, authorization: auth, carriedSecrets, status: res.status, body: res.body, text: res.text ?? '', contentType: String(res.headers['content-type'] ?? '') };
+  return { url, authorization: auth, carriedSecrets, status: res.status, body: res.body, text: res.text ?? '', contentType: String(res.headers['content-type'] ?? ''), allow: res.headers.allow };
 }
 
 // --- invariants -------------------------------------------------------------------------------
@@ -446,6 +450,38 @@ export function assertErrorShape(sent: Sent): void {
   } else {
     expect(sent.body, what).toEqual({ error: { code: expect.stringMatching(/^[A-Z][A-Z0-9_]*$/), message: expect.any(String) } });
   }
+}
+
+/**
+ * Whether a declared route serves a raw path, as docs/api-v2.md describes routing: case-insensitive,
+ * one optional trailing slash, each `{param}` one or more characters of a single segment.
+ */
+function serves(route: AnyRoute, path: string): boolean {
+  const source = route.path
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}/?$`, 'i').test(path);
+}
+
+const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * A request no declared route serves: 404 where no route serves the path at all, else 405 with
+ * the methods routes serve there (HEAD wherever GET is). Served requests are left to the other checks.
+ */
+export function assertUnservedAnswer(method: Method, sent: Sent, context: string): void {
+  const path = sent.url.split('?')[0]!;
+  const there = ROUTES.filter((route) => serves(route, path));
+  if (there.some((route) => route.method === method)) return;
+  const methods = new Set(there.map((route) => route.method.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  if (methods.size === 0) {
+    expect(sent.status, context).toBe(404);
+    return;
+  }
+  expect(sent.status, context).toBe(405);
+  expect(sent.allow, context).toBe(ALLOW_ORDER.filter((m) => methods.has(m)).join(', '));
 }
 
 const protoKeys = (o: object) => [...Object.getOwnPropertyNames(o), ...Object.getOwnPropertySymbols(o).map(String)].sort();
@@ -477,6 +513,7 @@ export async function checkRequest(w: World, r: AnyRoute, req: FuzzRequest): Pro
   const context = `${req.method.toUpperCase()} ${sent.url.slice(0, 200)} → ${sent.status} ${sent.text.slice(0, 300)}`;
   assertNoPollution(context);
   expect(sent.status, context).toBeLessThan(500);
+  assertUnservedAnswer(req.method, sent, context);
   await assertNoSecrets(w, sent, context, sent.carriedSecrets);
   if (sent.status >= 400) {
     assertErrorShape(sent);

@@ -17,18 +17,20 @@ function raw(t: TestApp, method: 'post' | 'put' | 'patch', url: string, body: st
 describe('broken percent-encoding on a method no route serves there', () => {
   // Before: 400 "not valid percent-encoding" for any method whose path matched some route (Express
   // decodes the parameters before it checks the method), a status the served OpenAPI document
-  // does not list for that method. Now: the usual 404, in the API's own shape.
+  // does not list for that method. Now: the usual 405 naming the methods served there, in the
+  // API's own shape.
   it.each([
-    ['get', '/v2/meetings/9f1b7c1e-0000-4000-8000-00000000dead/participants/%zz/token', 'v2'],
-    ['patch', '/media/recordings/9f1b7c1e-0000-4000-8000-00000000dead/%zz.mp4', 'control'],
-    ['patch', '/media/livestreams/9f1b7c1e-0000-4000-8000-00000000dead/segments/%zz.ts', 'control'],
-    ['get', '/_emulator/meetings/9f1b7c1e-0000-4000-8000-00000000dead/participants/%zz/join', 'control'],
-    ['delete', '/v2/meetings/%E0%A4%A', 'v2'],
-  ] as const)('%s %s answers 404', async (method, path, shape) => {
+    ['get', '/v2/meetings/9f1b7c1e-0000-4000-8000-00000000dead/participants/%zz/token', 'v2', 'POST'],
+    ['patch', '/media/recordings/9f1b7c1e-0000-4000-8000-00000000dead/%zz.mp4', 'control', 'GET, HEAD'],
+    ['patch', '/media/livestreams/9f1b7c1e-0000-4000-8000-00000000dead/segments/%zz.ts', 'control', 'GET, HEAD'],
+    ['get', '/_emulator/meetings/9f1b7c1e-0000-4000-8000-00000000dead/participants/%zz/join', 'control', 'POST'],
+    ['delete', '/v2/meetings/%E0%A4%A', 'v2', 'GET, HEAD, PUT, PATCH'],
+  ] as const)('%s %s answers 405', async (method, path, shape, allowed) => {
     const t = makeTestApp();
-    const res = await t.api[method](path).set('Authorization', BASIC).expect(404);
-    const message = `Cannot ${method.toUpperCase()} ${path}`;
-    expect(res.body).toEqual(shape === 'v2' ? v2Error(404, message) : { error: { code: 'ROUTE_NOT_FOUND', message } });
+    const res = await t.api[method](path).set('Authorization', BASIC).expect(405);
+    const message = `Method ${method.toUpperCase()} is not allowed on ${path}; allowed: ${allowed}`;
+    expect(res.headers.allow).toBe(allowed);
+    expect(res.body).toEqual(shape === 'v2' ? v2Error(405, message) : { error: { code: 'METHOD_NOT_ALLOWED', message } });
   });
 
   it.each([

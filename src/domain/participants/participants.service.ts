@@ -34,8 +34,10 @@ export class ParticipantsService implements OrgMember {
   }
 
   private preset(orgId: string, name: string): Preset {
-    const preset = orgData(this.ctx, orgId).presetsByName.get(name);
-    if (!preset) throw errors.validation(`No preset found with name ${name}`);
+    const byName = orgData(this.ctx, orgId).presetsByName;
+    const preset = byName.get(name);
+    // The production text first, so that a client matching it still does; then what would work.
+    if (!preset) throw errors.validation(`No preset found with name ${name}; the organization's presets are: ${[...byName.keys()].join(', ') || '(none)'}`);
     return preset;
   }
 

@@ -3,7 +3,8 @@
 // fixtures/media, so a browser <video> (or hls.js) actually plays them.
 //
 // The handlers write the bytes themselves and return undefined (see route.ts). Errors are
-// ApiErrors like everywhere else; the error renderer gives /media the control shape.
+// ApiErrors like everywhere else; the error renderer gives /media the control shape. The CORS
+// headers a player on another origin (hls.js, fetch) needs are on every answer (cors.ts).
 import { readFile } from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
@@ -31,18 +32,11 @@ const signedLinkErrors = {
   416: { description: 'The Range starts past the end of the file' },
 };
 
-/** Headers every media answer carries: players on another origin (hls.js, fetch) may read it. */
-function commonHeaders(res: Response): void {
-  res.setHeader('access-control-allow-origin', '*');
-  res.setHeader('access-control-expose-headers', 'content-length, content-range, accept-ranges');
-}
-
 /** Sends a whole file or the one byte range asked for. */
 async function sendFile(req: Request, res: Response, file: string, contentType: string, downloadName: string): Promise<undefined> {
   const bytes = await readFile(file);
   const range = byteRange(req, bytes.length);
   if (range.kind === 'unsatisfiable') throw errors.rangeNotSatisfiable(bytes.length);
-  commonHeaders(res);
   res.setHeader('content-type', contentType);
   res.setHeader('accept-ranges', 'bytes');
   res.setHeader('content-disposition', `inline; filename="${downloadName.replace(/["\\\r\n]/g, '_')}"`);
@@ -132,7 +126,6 @@ export const mediaRoutes = [
     handler: ({ deps, params, res }) => {
       const l = liveStream(deps, params.livestream_id);
       const body = livePlaylist(deps.media.files.hls, liveMsAt(l, deps.clock.now()));
-      commonHeaders(res);
       res.status(200);
       res.setHeader('content-type', 'application/vnd.apple.mpegurl');
       res.setHeader('cache-control', 'no-cache');

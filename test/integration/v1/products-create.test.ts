@@ -290,10 +290,15 @@ describe.each(PREFIXES)('request bodies under %s', (prefix) => {
     await expectAbsent(api, '701-NB5');
   });
 
-  it.each([['{"name": '], ['{name: "x"}'], ["{'name':'x'}"], ['{"name":"x",}']])('answers 400 for malformed JSON %j', async (raw) => {
+  it.each([
+    ['{"name": ', 'at position 9 (line 1, column 10): the body ends too early'],
+    ['{name: "x"}', 'at position 1 (line 1, column 2): expected a property name in double quotes'],
+    ["{'name':'x'}", 'at position 1 (line 1, column 2): expected a property name in double quotes'],
+    ['{"name":"x",}', 'at position 12 (line 1, column 13): expected a property name in double quotes'],
+  ])('answers 400 for malformed JSON %j, saying where', async (raw, where) => {
     const { api } = makeTestApp();
     const res = await api.post(`${prefix}/products`).set('Authorization', BEARER).set('Content-Type', 'application/json').send(raw).expect(400);
-    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: 'Request body is not valid JSON' } });
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: `Request body is not valid JSON ${where}` } });
   });
 
   it.each([

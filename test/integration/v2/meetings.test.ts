@@ -76,10 +76,10 @@ describe('POST /v2/meetings', () => {
     ['no header', undefined, 'Missing Authorization header'],
     ['wrong key', basicAuth(undefined, 'nope'), 'Invalid organization id or API key'],
     ['unknown org', basicAuth('00000000-0000-4000-8000-000000000999'), 'Invalid organization id or API key'],
-    ['not base64', 'Basic !!!', 'Malformed Basic credentials'],
-    ['no colon', `Basic ${Buffer.from('just-an-org-id').toString('base64')}`, 'Malformed Basic credentials'],
+    ['not base64', 'Basic !!!', 'Malformed Basic credentials; expected Authorization: Basic base64(<organization id>:<API key>)'],
+    ['no colon', `Basic ${Buffer.from('just-an-org-id').toString('base64')}`, 'Malformed Basic credentials; expected Authorization: Basic base64(<organization id>:<API key>)'],
     ['another scheme', 'Token abc', 'Unsupported Authorization scheme'],
-    ['the API key as Bearer', 'Bearer emulator-api-key', 'Participant tokens are not accepted on this route; use Basic credentials'],
+    ['the API key as Bearer', 'Bearer emulator-api-key', 'v2 expects Authorization: Basic base64(<organization id>:<API key>); Bearer is for v1 API keys and participant tokens'],
   ])('answers 401 with %s and creates nothing', async (_name, header, message) => {
     const { api } = makeTestApp();
     const req = api.post('/v2/meetings').send({});

@@ -53,7 +53,7 @@ describe('POST /v2/meetings/{meeting_id}/participants', () => {
     [{ preset_name: 'group_call_host', custom_participant_id: 'u', picture: 'not a url' }, 'BAD_REQUEST: "picture" must be a valid uri'],
     [{ preset_name: 'group_call_host', custom_participant_id: 'u', picture: 'ftp://example.com/a.png' }, 'BAD_REQUEST: "picture" must be a valid uri'],
     [{ preset_name: 'group_call_host', custom_participant_id: 'u', name: 'x'.repeat(256) }, 'BAD_REQUEST: "name" length must be less than or equal to 255 characters long'],
-    [{ preset_name: 'no_such_preset', custom_participant_id: 'u' }, 'BAD_REQUEST: No preset found with name no_such_preset'],
+    [{ preset_name: 'no_such_preset', custom_participant_id: 'u' }, "BAD_REQUEST: No preset found with name no_such_preset; the organization's presets are: group_call_host, group_call_participant, webinar_presenter, webinar_viewer, livestream_host, livestream_viewer"],
   ])('rejects %j with 400 and adds nobody', async (body, message) => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
@@ -210,7 +210,7 @@ describe('PATCH /v2/meetings/{meeting_id}/participants/{participant_id}', () => 
   });
 
   it.each([
-    [{ preset_name: 'nope' }, 'BAD_REQUEST: No preset found with name nope'],
+    [{ preset_name: 'nope' }, "BAD_REQUEST: No preset found with name nope; the organization's presets are: group_call_host, group_call_participant, webinar_presenter, webinar_viewer, livestream_host, livestream_viewer"],
     [{ name: 3 }, 'BAD_REQUEST: "name" must be a string'],
     [{ custom_participant_id: 'a', client_specific_id: 'b' }, 'BAD_REQUEST: "client_specific_id" must equal "custom_participant_id" when both are given'],
   ])('rejects %j with 400 and leaves the participant as it was', async (body, message) => {

@@ -1,0 +1,75 @@
+// What a request Node's HTTP parser refuses gets back (docs/api-v2.md, "Errors and hard edges"):
+// a complete answer in the v2 envelope, with CORS headers, instead of a bare status line. The
+// parser runs before any app code, so this is about the listening server: a real socket.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/index.js';
+
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+});
+
+afterAll(async () => {
+  await emulator.close();
+});
+
+interface RawAnswer {
+  statusLine: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Writes the bytes as they are, then reads until the server closes the connection. */
+function exchange(bytes: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(emulator.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    // A reset after the answer (the server closed while the tail of a long request was in flight) still leaves the answer read.
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ECONNRESET') reject(err);
+    });
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ statusLine: statusLine!, headers, body: text.slice(end + 4) });
+    });
+  });
+}
+
+describe('requests the HTTP parser refuses', () => {
+  it('headers over the limit: 431 in the v2 envelope, complete and closed', async () => {
+    const res = await exchange(`GET /v2/meetings HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(res.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers.connection).toBe('close');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
+    expect(JSON.parse(res.body)).toEqual({
+      success: false,
+      error: { code: 431, message: 'The request line and headers are too large (at most 16 KiB in all, by default); send shorter headers or a shorter URL' },
+    });
+  });
+
+  it.each([
+    ['a request line that is not HTTP', 'THIS IS NOT HTTP\r\n\r\n'],
+    ['a header without a colon', 'GET /v2/meetings HTTP/1.1\r\nHost: localhost\r\nno colon here\r\n\r\n'],
+    ['a space in the path', 'GET /v2/meet ings HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+  ])('%s: 400 in the v2 envelope', async (_what, bytes) => {
+    const res = await exchange(bytes);
+    expect(res.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(JSON.parse(res.body)).toEqual({ success: false, error: { code: 400, message: 'The request is not valid HTTP/1.1: its request line or a header could not be parsed' } });
+  });
+
+  it('the same server still answers a well-formed request', async () => {
+    const res = await fetch(`${emulator.url}/v2/meetings`, { headers: { authorization: emulator.authHeader } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
