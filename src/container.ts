@@ -6,7 +6,7 @@ import { EventBus } from './core/events.js';
 import { createIdGenerator, type IdGenerator } from './core/ids.js';
 import { KeySlot, signingKeyFrom, type SigningKey } from './core/keys.js';
 import { Scheduler } from './core/scheduler.js';
-import { DEFAULT_MANUAL_START, PACKAGE_ROOT, type Config } from './config.js';
+import { manualClockStart, PACKAGE_ROOT, type Config } from './config.js';
 import type { DomainContext } from './domain/context.js';
 import type { DomainEvent } from './domain/events.js';
 import { LivestreamsService } from './domain/livestreams/livestreams.service.js';
@@ -101,9 +101,7 @@ function keySlot(pem: string | undefined, name: string, ids: IdGenerator, purpos
 export const MEDIA_DIR = path.join(PACKAGE_ROOT, 'fixtures', 'media');
 
 export function buildClock(config: Config): Clock {
-  return config.clock === 'manual'
-    ? new ManualClock(config.startTime ?? DEFAULT_MANUAL_START)
-    : new SystemClock(config.timeScale, config.startTime);
+  return config.clock === 'manual' ? new ManualClock(manualClockStart(config)) : new SystemClock(config.timeScale, config.startTime);
 }
 
 export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {

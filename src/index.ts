@@ -4,7 +4,7 @@
 //   await fetch(`${emu.url}/v2/meetings`, { method: 'POST', headers: { authorization: emu.authHeader } });
 //   await emu.advance(5_000);                      // runs every job that falls due
 //   await emu.close();
-import { defaultConfig, DEFAULT_MANUAL_START, type Config } from './config.js';
+import { defaultConfig, type Config } from './config.js';
 import type { Deps } from './container.js';
 import { silentLogger, createLogger } from './logger.js';
 import { listenEmulator } from './runtime.js';
@@ -23,7 +23,11 @@ export type { Fixtures } from './store/fixtures.js';
 export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven'>> {
   /** A fixtures file path or an already-built fixtures object. Default: the bundled fixtures. */
   fixtures?: string | Fixtures;
-  /** Where the clock starts (ISO or epoch ms). Manual clocks default to 2026-01-01T00:00:00Z. */
+  /**
+   * Where the clock starts (ISO or epoch ms). A manual clock starts by default at the real time to
+   * the whole second, so that tokens verify by the wall clock; with `seed` at 2026-01-01T00:00:00Z,
+   * so that a seeded run gives the same bytes every time.
+   */
   startTime?: string | number;
 }
 
@@ -69,7 +73,7 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
     host: rest.host ?? '127.0.0.1',
     port: rest.port ?? 0,
     clock,
-    startTime: start ?? (clock === 'manual' ? DEFAULT_MANUAL_START : undefined),
+    startTime: start,
     fixtures: typeof fx === 'string' ? fx : defaultConfig().fixtures,
   });
   return { config, fixtures };
