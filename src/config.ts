@@ -9,6 +9,8 @@ export { PACKAGE_ROOT };
 export const DEFAULT_FIXTURES = path.join(PACKAGE_ROOT, 'fixtures', 'default.json');
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** auto: readable lines on a terminal, JSON lines otherwise. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export interface Config {
   port: number;
@@ -26,6 +28,7 @@ export interface Config {
    */
   publicUrlGiven: boolean;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   /** Webhooks from configuration: subscribed to every event of every organization. */
   webhookUrls: readonly string[];
   webhookTimeoutMs: number;
@@ -136,6 +139,7 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
   { key: 'stateFile', flag: '--state-file', env: 'EMULATOR_STATE_FILE', defaultText: 'unset (state lives in memory only)', description: 'State file: loaded at start when present, written on SIGTERM/SIGINT and every --state-save-interval seconds.', parse: nonEmpty },
   { key: 'stateSaveInterval', flag: '--state-save-interval', env: 'EMULATOR_STATE_SAVE_INTERVAL', defaultText: '30', description: 'Seconds between saves of --state-file (0: only on shutdown).', parse: int(0, 86_400) },
   { key: 'logLevel', flag: '--log-level', env: 'EMULATOR_LOG_LEVEL', defaultText: 'info', description: `One of ${LOG_LEVELS.join(', ')}.`, parse: oneOf(LOG_LEVELS) },
+  { key: 'logFormat', flag: '--log-format', env: 'EMULATOR_LOG_FORMAT', defaultText: 'auto', description: 'auto: readable lines when stderr is a terminal, JSON lines otherwise; json; pretty (readable lines always).', parse: oneOf(['auto', 'json', 'pretty'] as const) },
 ];
 
 /** Where a seeded manual clock starts when no start time is given: the same moment on every run. */
@@ -151,7 +155,7 @@ export function manualClockStart(config: Pick<Config, 'startTime' | 'seed'>): nu
   return config.startTime ?? (config.seed !== undefined ? DEFAULT_MANUAL_START : realNowWholeSecond());
 }
 
-export type ParseResult = { ok: true; config: Config } | { ok: false; reason: string } | { ok: true; help: true };
+export type ParseResult = { ok: true; config: Config } | { ok: false; reason: string } | { ok: true; help: true } | { ok: true; version: true };
 
 /** The host as it goes into a URL: wildcard binds become localhost, IPv6 literals get brackets. */
 function urlHost(host: string): string {
@@ -171,6 +175,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     seed: undefined,
     publicUrl: '',
     logLevel: 'info',
+    logFormat: 'auto',
     webhookUrls: [],
     webhookTimeoutMs: 3000,
     deliveryLogSize: 10_000,
@@ -236,6 +241,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParseResult
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { ok: true, help: true };
+    if (arg === '--version' || arg === '-v') return { ok: true, version: true };
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const opt = OPTIONS.find((o) => o.flag === flag);
     if (!opt) {
@@ -269,6 +275,7 @@ export function helpText(): string {
     'Options (flags win over environment variables):',
     ...rows,
     `  ${'--help'.padEnd(26)} Print this help.`,
+    `  ${'--version'.padEnd(26)} Print the version.`,
     '',
   ].join('\n');
 }

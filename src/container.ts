@@ -106,7 +106,7 @@ export function buildClock(config: Config): Clock {
 
 export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const fixtures = opts.fixtures ?? loadFixturesFile(config.fixtures);
-  const logger = opts.logger ?? createLogger(config.logLevel);
+  const logger = opts.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   const clock = opts.clock ?? buildClock(config);
   const ids = createIdGenerator(config.seed);
   const scheduler = new Scheduler(clock, (err, job) => logger.error({ err, job: { key: job.key, kind: job.kind } }, 'scheduled job failed'));

@@ -2,6 +2,7 @@
 // The command line: reads argv/env, starts the emulator (runtime.ts), prints where it listens,
 // and turns SIGTERM/SIGINT into a graceful close and exit 0.
 import { helpText, parseConfig } from './config.js';
+import { VERSION } from './core/package-info.js';
 import { listenEmulator, StartError } from './runtime.js';
 
 function fail(reason: string): never {
@@ -14,6 +15,10 @@ async function main(): Promise<void> {
   if (!parsed.ok) fail(parsed.reason);
   if ('help' in parsed) {
     process.stdout.write(helpText());
+    return;
+  }
+  if ('version' in parsed) {
+    process.stdout.write(`${VERSION}\n`);
     return;
   }
   const emulator = await listenEmulator(parsed.config).catch((err: unknown) => {
