@@ -4,18 +4,33 @@
 //   await fetch(`${emu.url}/v2/meetings`, { method: 'POST', headers: { authorization: emu.authHeader } });
 //   await emu.advance(5_000);                      // runs every job that falls due
 //   await emu.close();
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createApp as createExpressApp } from './app.js';
 import { defaultConfig, type Config } from './config.js';
 import type { Deps } from './container.js';
 import { silentLogger, createLogger } from './logger.js';
 import { listenEmulator } from './runtime.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
-import { deliveryDto } from './http/control/deliveries.routes.js';
+import { deliveryDto } from './http/control/delivery-view.js';
 import type { DeliveryFilter } from './webhooks/outbox.js';
 
 /** A webhook delivery as GET /_emulator/webhooks/deliveries shows it. */
 export type DeliveryView = ReturnType<typeof deliveryDto>;
 
-export { createApp } from './app.js';
+/**
+ * A request handler for node:http (`http.createServer(handler)`) or supertest (`request(handler)`):
+ * the whole API, without a port.
+ */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The app of the emulator, built on `deps`. Typed as a plain node:http handler: that the app is an
+ * express one is ours to change, and a consumer's compiler then needs no express types, which
+ * express itself does not ship.
+ */
+export function createApp(deps: Deps): RequestHandler {
+  return createExpressApp(deps);
+}
 export { buildDeps, type Deps } from './container.js';
 export { defaultConfig, parseConfig, type Config } from './config.js';
 export type { Fixtures } from './store/fixtures.js';
