@@ -27,6 +27,19 @@ async function main(): Promise<void> {
   });
   const { config, deps } = emulator;
 
+  // The whole close takes under 2 s, even with a webhook receiver that never answers. The handlers
+  // are in place before the URL is printed: whoever waits for that line may signal at once.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info({ signal }, 'shutting down');
+    await emulator.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
   const org = deps.fixtures.organizations[0]!;
   const basic = Buffer.from(`${org.id}:${org.api_key}`).toString('base64');
   process.stdout.write(
@@ -40,18 +53,6 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-
-  // The whole close takes under 2 s, even with a webhook receiver that never answers.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    deps.logger.info({ signal }, 'shutting down');
-    await emulator.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((err: unknown) => {
