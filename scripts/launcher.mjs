@@ -22,7 +22,8 @@ try {
 } catch {
   cachedData = undefined;
 }
-const script = new vm.Script(Module.wrap(readFileSync(filename, 'utf8')), { filename, cachedData });
+// The bundle is ASCII (charset: 'ascii' in scripts/build.mjs), so latin1 reads it exactly, and faster than utf8.
+const script = new vm.Script(Module.wrap(readFileSync(filename, 'latin1')), { filename, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) {
   process.once('exit', () => {
     try {
