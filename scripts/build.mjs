@@ -1,6 +1,6 @@
 // The command line as one bundled file, dist/bin/emulator.cjs, with V8's code cache for it and
 // the bin that runs both, dist/bin/meetings-emulator.js (scripts/launcher.mjs); the image runs the
-// bin too. Node resolves and compiles one file instead of some three hundred modules of express,
+// bin too. Node resolves and compiles one file instead of the hundreds of modules of express,
 // zod, pino and our own src/, which is most of what a start used to cost.
 //
 //   node scripts/build.mjs             bundle now

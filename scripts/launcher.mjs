@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The package's bin (copied to dist/bin/meetings-emulator.js by scripts/build.mjs). It runs the
 // bundled command line, emulator.cjs next to it, through V8's code cache, emulator.cjs.cache:
-// compiling the bundle's 2 MB is a third of a start without it. Node 22 caches by itself
+// compiling the bundle (2 MB) is about a third of a start without it. Node 22 caches by itself
 // (module.enableCompileCache); Node 20 needs this. The cache is made by the build and remade
 // here, at exit, when V8 refuses it (another Node version, other V8 flags); a folder we may not
 // write to only means starts without it.
