@@ -1,6 +1,7 @@
 // One options table feeds the command-line flags, the environment variables, the defaults and
 // `--help`. parseConfig turns argv + env into a frozen, typed Config or a one-line reason.
 import path from 'node:path';
+import { realNowWholeSecond } from './core/clock.js';
 import { isoInstant } from './core/iso-time.js';
 import { PACKAGE_ROOT } from './core/package-info.js';
 
@@ -8,6 +9,8 @@ export { PACKAGE_ROOT };
 export const DEFAULT_FIXTURES = path.join(PACKAGE_ROOT, 'fixtures', 'default.json');
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** auto: readable lines on a terminal, JSON lines otherwise. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export interface Config {
   port: number;
@@ -25,6 +28,7 @@ export interface Config {
    */
   publicUrlGiven: boolean;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   /** Webhooks from configuration: subscribed to every event of every organization. */
   webhookUrls: readonly string[];
   webhookTimeoutMs: number;
@@ -122,7 +126,7 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
   { key: 'host', flag: '--host', env: 'HOST', defaultText: '127.0.0.1', description: 'Interface to listen on (0.0.0.0 in a container).', parse: nonEmpty },
   { key: 'fixtures', flag: '--fixtures', env: 'EMULATOR_FIXTURES', defaultText: 'fixtures/default.json (bundled)', description: 'Fixtures file: organizations, presets, categories, sample data.', parse: nonEmpty },
   { key: 'clock', flag: '--clock', env: 'EMULATOR_CLOCK', defaultText: 'real', description: 'real: time flows; manual: time moves only through /_emulator/clock.', parse: oneOf(['real', 'manual'] as const) },
-  { key: 'startTime', flag: '--start-time', env: 'EMULATOR_START_TIME', defaultText: 'now (real) / 2026-01-01T00:00:00.000Z (manual)', description: 'ISO time the emulated clock starts at.', parse: isoTime },
+  { key: 'startTime', flag: '--start-time', env: 'EMULATOR_START_TIME', defaultText: 'now (manual: to the whole second; with --seed 2026-01-01T00:00:00.000Z)', description: 'ISO time the emulated clock starts at.', parse: isoTime },
   { key: 'timeScale', flag: '--time-scale', env: 'EMULATOR_TIME_SCALE', defaultText: '1', description: 'Real clock only: emulated ms per real ms (60 = a real second is an emulated minute).', parse: positiveNumber },
   { key: 'seed', flag: '--seed', env: 'EMULATOR_SEED', defaultText: 'unset (random)', description: 'Makes every generated id, key and token reproducible.', parse: nonEmpty },
   { key: 'publicUrl', flag: '--public-url', env: 'EMULATOR_PUBLIC_URL', defaultText: 'http://<host>:<port>', description: 'Base of every URL the emulator hands out (download, playback).', parse: httpUrl },
@@ -135,11 +139,23 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
   { key: 'stateFile', flag: '--state-file', env: 'EMULATOR_STATE_FILE', defaultText: 'unset (state lives in memory only)', description: 'State file: loaded at start when present, written on SIGTERM/SIGINT and every --state-save-interval seconds.', parse: nonEmpty },
   { key: 'stateSaveInterval', flag: '--state-save-interval', env: 'EMULATOR_STATE_SAVE_INTERVAL', defaultText: '30', description: 'Seconds between saves of --state-file (0: only on shutdown).', parse: int(0, 86_400) },
   { key: 'logLevel', flag: '--log-level', env: 'EMULATOR_LOG_LEVEL', defaultText: 'info', description: `One of ${LOG_LEVELS.join(', ')}.`, parse: oneOf(LOG_LEVELS) },
+  { key: 'logFormat', flag: '--log-format', env: 'EMULATOR_LOG_FORMAT', defaultText: 'auto', description: 'auto: readable lines when stderr is a terminal, JSON lines otherwise; json; pretty (readable lines always).', parse: oneOf(['auto', 'json', 'pretty'] as const) },
 ];
 
+/** Where a seeded manual clock starts when no start time is given: the same moment on every run. */
 export const DEFAULT_MANUAL_START = Date.parse('2026-01-01T00:00:00.000Z');
 
-export type ParseResult = { ok: true; config: Config } | { ok: false; reason: string } | { ok: true; help: true };
+/**
+ * Where a manual clock starts: the start time when one is given. Otherwise the real time to the
+ * whole second, so that the tokens it issues are valid for a client that verifies them by its own
+ * clock; but a seeded run starts at DEFAULT_MANUAL_START, since the same requests must give the
+ * same bytes on every run. (A real clock starts at the start time, or now.)
+ */
+export function manualClockStart(config: Pick<Config, 'startTime' | 'seed'>): number {
+  return config.startTime ?? (config.seed !== undefined ? DEFAULT_MANUAL_START : realNowWholeSecond());
+}
+
+export type ParseResult = { ok: true; config: Config } | { ok: false; reason: string } | { ok: true; help: true } | { ok: true; version: true };
 
 /** The host as it goes into a URL: wildcard binds become localhost, IPv6 literals get brackets. */
 function urlHost(host: string): string {
@@ -159,6 +175,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     seed: undefined,
     publicUrl: '',
     logLevel: 'info',
+    logFormat: 'auto',
     webhookUrls: [],
     webhookTimeoutMs: 3000,
     deliveryLogSize: 10_000,
@@ -224,6 +241,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParseResult
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { ok: true, help: true };
+    if (arg === '--version' || arg === '-v') return { ok: true, version: true };
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const opt = OPTIONS.find((o) => o.flag === flag);
     if (!opt) {
@@ -244,7 +262,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParseResult
       return failure(`${r.source} ${(err as Error).message}`);
     }
   }
-  if (parsed.clock === 'manual' && parsed.startTime === undefined) parsed.startTime = DEFAULT_MANUAL_START;
   return { ok: true, config: defaultConfig(parsed) };
 }
 
@@ -258,6 +275,7 @@ export function helpText(): string {
     'Options (flags win over environment variables):',
     ...rows,
     `  ${'--help'.padEnd(26)} Print this help.`,
+    `  ${'--version'.padEnd(26)} Print the version.`,
     '',
   ].join('\n');
 }

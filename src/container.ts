@@ -6,7 +6,7 @@ import { EventBus } from './core/events.js';
 import { createIdGenerator, type IdGenerator } from './core/ids.js';
 import { KeySlot, signingKeyFrom, type SigningKey } from './core/keys.js';
 import { Scheduler } from './core/scheduler.js';
-import { DEFAULT_MANUAL_START, PACKAGE_ROOT, type Config } from './config.js';
+import { manualClockStart, PACKAGE_ROOT, type Config } from './config.js';
 import type { DomainContext } from './domain/context.js';
 import type { DomainEvent } from './domain/events.js';
 import { LivestreamsService } from './domain/livestreams/livestreams.service.js';
@@ -101,14 +101,12 @@ function keySlot(pem: string | undefined, name: string, ids: IdGenerator, purpos
 export const MEDIA_DIR = path.join(PACKAGE_ROOT, 'fixtures', 'media');
 
 export function buildClock(config: Config): Clock {
-  return config.clock === 'manual'
-    ? new ManualClock(config.startTime ?? DEFAULT_MANUAL_START)
-    : new SystemClock(config.timeScale, config.startTime);
+  return config.clock === 'manual' ? new ManualClock(manualClockStart(config)) : new SystemClock(config.timeScale, config.startTime);
 }
 
 export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const fixtures = opts.fixtures ?? loadFixturesFile(config.fixtures);
-  const logger = opts.logger ?? createLogger(config.logLevel);
+  const logger = opts.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   const clock = opts.clock ?? buildClock(config);
   const ids = createIdGenerator(config.seed);
   const scheduler = new Scheduler(clock, (err, job) => logger.error({ err, job: { key: job.key, kind: job.kind } }, 'scheduled job failed'));

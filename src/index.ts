@@ -4,18 +4,33 @@
 //   await fetch(`${emu.url}/v2/meetings`, { method: 'POST', headers: { authorization: emu.authHeader } });
 //   await emu.advance(5_000);                      // runs every job that falls due
 //   await emu.close();
-import { defaultConfig, DEFAULT_MANUAL_START, type Config } from './config.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createApp as createExpressApp } from './app.js';
+import { defaultConfig, type Config } from './config.js';
 import type { Deps } from './container.js';
 import { silentLogger, createLogger } from './logger.js';
 import { listenEmulator } from './runtime.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
-import { deliveryDto } from './http/control/deliveries.routes.js';
+import { deliveryDto } from './http/control/delivery-view.js';
 import type { DeliveryFilter } from './webhooks/outbox.js';
 
 /** A webhook delivery as GET /_emulator/webhooks/deliveries shows it. */
 export type DeliveryView = ReturnType<typeof deliveryDto>;
 
-export { createApp } from './app.js';
+/**
+ * A request handler for node:http (`http.createServer(handler)`) or supertest (`request(handler)`):
+ * the whole API, without a port.
+ */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The app of the emulator, built on `deps`. Typed as a plain node:http handler: that the app is an
+ * express one is ours to change, and a consumer's compiler then needs no express types, which
+ * express itself does not ship.
+ */
+export function createApp(deps: Deps): RequestHandler {
+  return createExpressApp(deps);
+}
 export { buildDeps, type Deps } from './container.js';
 export { defaultConfig, parseConfig, type Config } from './config.js';
 export type { Fixtures } from './store/fixtures.js';
@@ -23,7 +38,11 @@ export type { Fixtures } from './store/fixtures.js';
 export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven'>> {
   /** A fixtures file path or an already-built fixtures object. Default: the bundled fixtures. */
   fixtures?: string | Fixtures;
-  /** Where the clock starts (ISO or epoch ms). Manual clocks default to 2026-01-01T00:00:00Z. */
+  /**
+   * Where the clock starts (ISO or epoch ms). A manual clock starts by default at the real time to
+   * the whole second, so that tokens verify by the wall clock; with `seed` at 2026-01-01T00:00:00Z,
+   * so that a seeded run gives the same bytes every time.
+   */
   startTime?: string | number;
 }
 
@@ -69,7 +88,7 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
     host: rest.host ?? '127.0.0.1',
     port: rest.port ?? 0,
     clock,
-    startTime: start ?? (clock === 'manual' ? DEFAULT_MANUAL_START : undefined),
+    startTime: start,
     fixtures: typeof fx === 'string' ? fx : defaultConfig().fixtures,
   });
   return { config, fixtures };
@@ -77,7 +96,7 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
 
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
   const { config, fixtures } = toConfig(options);
-  const { deps, url, close } = await listenEmulator(config, { fixtures, logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel) });
+  const { deps, url, close } = await listenEmulator(config, { fixtures, logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel, undefined, config.logFormat) });
 
   const org = fixtures.organizations[0]!;
   return {

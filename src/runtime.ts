@@ -48,6 +48,22 @@ async function within(work: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** What to do when the port or host cannot be had: the usual causes, with the flags and env vars that fix them. */
+function listenHint(code: string | undefined, config: Config): string {
+  switch (code) {
+    case 'EADDRINUSE':
+      return `: port ${config.port} is taken, by another emulator perhaps; stop it, or pick another port with --port <n> or PORT=<n> (0 picks a free one)`;
+    case 'EACCES':
+      return `: port ${config.port} needs privileges; pick one above 1023 with --port <n> or PORT=<n> (0 picks a free one)`;
+    case 'EADDRNOTAVAIL':
+      return `: ${config.host} is not an address of this machine; pick one with --host <address> or HOST=<address> (127.0.0.1, or 0.0.0.0 for every interface)`;
+    case 'ENOTFOUND':
+      return `: the host name ${config.host} does not resolve; pick an address with --host <address> or HOST=<address> (127.0.0.1, or 0.0.0.0 for every interface)`;
+    default:
+      return '';
+  }
+}
+
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
@@ -68,7 +84,7 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     server.once('error', reject);
     server.listen(initial.port, initial.host, () => resolve());
   }).catch((err: NodeJS.ErrnoException) => {
-    throw new StartError(`cannot listen on ${initial.host}:${initial.port} (${err.code ?? err.message})`, { cause: err });
+    throw new StartError(`cannot listen on ${initial.host}:${initial.port} (${err.code ?? err.message})${listenHint(err.code, initial)}`, { cause: err });
   });
   const config = withListenPort(initial, (server.address() as AddressInfo).port);
 

@@ -2,6 +2,7 @@
 // The command line: reads argv/env, starts the emulator (runtime.ts), prints where it listens,
 // and turns SIGTERM/SIGINT into a graceful close and exit 0.
 import { helpText, parseConfig } from './config.js';
+import { VERSION } from './core/package-info.js';
 import { listenEmulator, StartError } from './runtime.js';
 
 function fail(reason: string): never {
@@ -16,11 +17,28 @@ async function main(): Promise<void> {
     process.stdout.write(helpText());
     return;
   }
+  if ('version' in parsed) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
   const emulator = await listenEmulator(parsed.config).catch((err: unknown) => {
     if (err instanceof StartError) fail(err.message);
     throw err;
   });
   const { config, deps } = emulator;
+
+  // The whole close takes under 2 s, even with a webhook receiver that never answers. The handlers
+  // are in place before the URL is printed: whoever waits for that line may signal at once.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info({ signal }, 'shutting down');
+    await emulator.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 
   const org = deps.fixtures.organizations[0]!;
   const basic = Buffer.from(`${org.id}:${org.api_key}`).toString('base64');
@@ -35,18 +53,6 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-
-  // The whole close takes under 2 s, even with a webhook receiver that never answers.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    deps.logger.info({ signal }, 'shutting down');
-    await emulator.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((err: unknown) => {

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const EMULATOR_BIN = path.join(ROOT, 'dist', 'src', 'server.js');
+// The bundled command line, as the package's bin and the image run it (scripts/build.mjs).
+export const EMULATOR_BIN = path.join(ROOT, 'dist', 'bin', 'meetings-emulator.js');
 export const CEILING = path.join(ROOT, 'bench', 'ceiling-server.mjs');
 export const EXPRESS_NAIVE = path.join(ROOT, 'bench', 'express-naive.mjs');
 export const HOST = path.join(ROOT, 'bench', 'emulator-host.mjs');
@@ -238,7 +239,7 @@ export function commandOf(kind: ServerKind, port: number | string, opts: ServerO
   switch (kind) {
     case 'emulator': {
       const args = [EMULATOR_BIN, '--port', String(port), '--log-level', 'warn', ...(opts.flags ?? [])];
-      return { args, display: `node ${[...(opts.nodeArgs ?? []), 'dist/src/server.js', ...args.slice(1)].join(' ')}` };
+      return { args, display: `node ${[...(opts.nodeArgs ?? []), 'dist/bin/meetings-emulator.js', ...args.slice(1)].join(' ')}` };
     }
     case 'ceiling': {
       const args = [CEILING, '--port', String(port)];

@@ -84,6 +84,14 @@ export function realNow(): number {
   return Date.now();
 }
 
+/**
+ * The real time to the whole second: where a manual clock starts when no start is given. Whole,
+ * so that a token's `iat` is never ahead of a verifier's wall clock.
+ */
+export function realNowWholeSecond(): number {
+  return Math.floor(Date.now() / 1000) * 1000;
+}
+
 /** Real waiting, for injected latency (fault rules); tests pass their own. */
 export function realSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

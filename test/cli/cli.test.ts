@@ -1,4 +1,5 @@
 // The CLI as a user runs it: a real process, real flags, real signals.
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../src/config.js';
 import { runCli, startCli, type RunningCli } from '../helpers/spawn-emulator.js';
@@ -52,5 +53,42 @@ describe('meetings-emulator CLI', () => {
     expect(stopped.code).toBe(0);
     // Wall clock, so a margin: nothing in flight means no grace period, only CPU work that a loaded 2-core machine may make 4× slower; the exact 1 s grace is pinned on fake timers in test/integration/in-process-shutdown.test.ts.
     expect(stopped.ms).toBeLessThan(5_000);
+  });
+
+  it('--version prints the version of package.json', () => {
+    const r = runCli(['--version']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('0.1.0\n');
+  });
+
+  it('a port in use stops it with exit 2 and says what to do: another port, or --port 0', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const r = runCli(['--port', String(port)]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE): port ${port} is taken`);
+      expect(r.stderr).toContain('--port <n> or PORT=<n> (0 picks a free one)');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('logs JSON lines to a pipe, and readable lines with --log-format pretty (the format a terminal gets)', async () => {
+    running = await startCli(['--clock', 'manual', '--seed', 'cli-log']);
+    expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);
+    await running.stop('SIGTERM');
+    const json = running.stderr().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(json.find((l) => l.msg === 'request')).toMatchObject({ level: 30, method: 'GET', path: '/_emulator/health', status: 200 });
+
+    running = await startCli(['--clock', 'manual', '--seed', 'cli-log'], { EMULATOR_LOG_FORMAT: 'pretty' });
+    expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);
+    await running.stop('SIGTERM');
+    const lines = running.stderr().trim().split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}request reqId=req_\d+ method=GET path=\/_emulator\/health status=200 ms=\d+ orgId=null$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}shutting down signal=SIGTERM$/));
+    running = undefined;
   });
 });

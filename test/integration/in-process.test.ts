@@ -1,6 +1,7 @@
 // The in-process API (the package's main export) on a real port.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, startEmulator, type RunningEmulator } from '../../src/index.js';
 
@@ -22,8 +23,37 @@ describe('startEmulator', () => {
     expect(emu.orgId).toBe('00000000-0000-4000-8000-000000000001');
     expect(emu.apiKey).toBe('emulator-api-key');
     expect(emu.authHeader).toBe(`Basic ${Buffer.from(`${emu.orgId}:${emu.apiKey}`).toString('base64')}`);
+  });
+
+  it('starts its manual clock at the real time to the whole second, or at 2026-01-01T00:00:00Z when seeded', async () => {
+    const before = Date.now();
+    emu = await startEmulator();
+    const after = Date.now();
     const clock = await json(fetch(`${emu.url}/_emulator/clock`));
-    expect(clock).toEqual({ now: '2026-01-01T00:00:00.000Z', mode: 'manual' });
+    expect((clock as unknown as { mode: string }).mode).toBe('manual');
+    const now = Date.parse(clock.now);
+    expect(now % 1000).toBe(0);
+    expect(now).toBeGreaterThan(before - 1000);
+    expect(now).toBeLessThanOrEqual(after);
+    await emu.close();
+
+    emu = await startEmulator({ seed: 'fixed-start' });
+    expect(await json(fetch(`${emu.url}/_emulator/clock`))).toEqual({ now: '2026-01-01T00:00:00.000Z', mode: 'manual' });
+  });
+
+  it('a participant token minted with the default settings verifies with jose and its default options (the wall clock)', async () => {
+    emu = await startEmulator();
+    const headers = { authorization: emu.authHeader, 'content-type': 'application/json' };
+    const meeting = (await json(fetch(`${emu.url}/v2/meetings`, { method: 'POST', headers, body: '{}' }))).data;
+    const added = await fetch(`${emu.url}/v2/meetings/${meeting.id}/participants`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Ada', preset_name: 'group_call_host', custom_participant_id: 'ada' }),
+    });
+    expect(added.status).toBe(201);
+    const { token } = ((await added.json()) as { data: { token: string } }).data;
+    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${emu.url}/.well-known/jwks.json`)));
+    expect(payload.exp).toBeGreaterThan(Date.now() / 1000);
   });
 
   it('advance and setNow drive the lifecycles; reset returns to the fixtures', async () => {

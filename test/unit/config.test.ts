@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIXTURES, DEFAULT_MANUAL_START, OPTIONS, defaultConfig, helpText, parseConfig, withListenPort, type Config } from '../../src/config.js';
+import { DEFAULT_FIXTURES, DEFAULT_MANUAL_START, OPTIONS, defaultConfig, helpText, manualClockStart, parseConfig, withListenPort, type Config } from '../../src/config.js';
 
 function ok(argv: string[], env: Record<string, string> = {}): Config {
   const r = parseConfig(argv, env);
@@ -31,10 +31,18 @@ describe('defaults', () => {
     expect(DEFAULT_FIXTURES.endsWith('fixtures/default.json')).toBe(true);
   });
 
-  it('a manual clock starts at 2026-01-01T00:00:00Z unless told otherwise', () => {
-    expect(ok(['--clock', 'manual']).startTime).toBe(DEFAULT_MANUAL_START);
-    expect(DEFAULT_MANUAL_START).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
+  it('a manual clock starts at --start-time; else, with --seed, at 2026-01-01T00:00:00Z; else at the real time to the whole second', () => {
     expect(ok(['--clock', 'manual', '--start-time', '2030-05-01T12:00:00Z']).startTime).toBe(Date.parse('2030-05-01T12:00:00Z'));
+    expect(manualClockStart(ok(['--clock', 'manual', '--start-time', '2030-05-01T12:00:00Z']))).toBe(Date.parse('2030-05-01T12:00:00Z'));
+    expect(manualClockStart(ok(['--clock', 'manual', '--start-time', '2030-05-01T12:00:00Z', '--seed', 's']))).toBe(Date.parse('2030-05-01T12:00:00Z'));
+    expect(manualClockStart(ok(['--clock', 'manual', '--seed', 's']))).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
+    expect(DEFAULT_MANUAL_START).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
+    const before = Date.now();
+    const start = manualClockStart(ok(['--clock', 'manual']));
+    const after = Date.now();
+    expect(start % 1000).toBe(0);
+    expect(start).toBeGreaterThan(before - 1000);
+    expect(start).toBeLessThanOrEqual(after);
   });
 
   it('--start-time takes a zone offset', () => {

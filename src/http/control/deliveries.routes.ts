@@ -4,55 +4,15 @@
 //   POST /_emulator/webhooks/deliveries/{id}/redeliver   one attempt now; answers once it ended
 //   GET  /.well-known/webhooks.json                     {public_key, keys}
 import { z } from 'zod';
-import { toIso } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { Deps } from '../../container.js';
 import { WEBHOOK_EVENTS } from '../../domain/models.js';
-import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '../../webhooks/outbox.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../webhooks/outbox.js';
+import { deliveryDto, deliverySchema } from './delivery-view.js';
 import { LIMITS } from '../limits.js';
 import { route } from '../route.js';
 
-const isoTime = z.string().meta({ format: 'date-time' });
-
-export const deliverySchema = z.object({
-  id: z.uuid().meta({ description: 'The dyte-uuid header of every attempt' }),
-  org_id: z.string().nullable(),
-  webhook_id: z.string(),
-  event: z.enum(WEBHOOK_EVENTS),
-  url: z.string(),
-  payload: z.unknown(),
-  status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]),
-  attempts: z.array(
-    z.object({
-      at: isoTime,
-      status_code: z.number().int().nullable(),
-      error: z.string().nullable(),
-      duration_ms: z.number().int(),
-      trigger: z.enum(['initial', 'retry', 'redeliver']),
-    }),
-  ),
-  next_attempt_at: isoTime.nullable(),
-  failure_reason: z.string().nullable(),
-  created_at: isoTime,
-});
-
 const deliveryListSchema = z.object({ deliveries: z.array(deliverySchema), total: z.number().int() });
-
-export function deliveryDto(d: Delivery): z.infer<typeof deliverySchema> {
-  return {
-    id: d.id,
-    org_id: d.orgId,
-    webhook_id: d.webhookId,
-    event: d.event,
-    url: d.url,
-    payload: JSON.parse(d.body) as unknown,
-    status: d.status,
-    attempts: d.attempts.map((a) => ({ at: toIso(a.at), status_code: a.statusCode, error: a.error, duration_ms: Math.round(a.durationMs), trigger: a.trigger })),
-    next_attempt_at: d.nextAttemptAt === null ? null : toIso(d.nextAttemptAt),
-    failure_reason: d.failureReason,
-    created_at: toIso(d.createdAt),
-  };
-}
 
 const listQuery = z.object({
   webhook_id: z.string().min(1).max(64).optional(),

@@ -1,0 +1,153 @@
+// The command line as one bundled file, dist/bin/emulator.cjs, with V8's code cache for it and
+// the bin that runs both, dist/bin/meetings-emulator.js (scripts/launcher.mjs); the image runs the
+// bin too. Node resolves and compiles one file instead of the hundreds of modules of express,
+// zod, pino and our own src/, which is most of what a start used to cost.
+//
+//   node scripts/build.mjs             bundle now
+//   node scripts/build.mjs --if-stale  bundle only when what the bundle is made of has changed
+//
+// `npm run build` also runs tsc, for the library (dist/src) and its declarations; `npm start`
+// needs only the bundle, so it bundles when stale and does not wait for tsc.
+import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The bin. */
+export const BUNDLE = path.join(ROOT, 'dist', 'bin', 'meetings-emulator.js');
+const CODE = path.join(ROOT, 'dist', 'bin', 'emulator.cjs');
+const CACHE = `${CODE}.cache`;
+const STAMP = path.join(ROOT, 'dist', 'bin', '.inputs-hash');
+
+/** What the bundle is made of: our sources, the compiler settings, the dependencies' versions, this script. */
+function inputs() {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.push(full);
+    }
+  };
+  walk(path.join(ROOT, 'src'));
+  files.push(...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/launcher.mjs'].map((f) => path.join(ROOT, f)));
+  return files.sort();
+}
+
+/** A hash of the inputs' contents: unlike mtimes, it survives a fresh clone or a checkout that touches every file. */
+export function inputsHash() {
+  const hash = createHash('sha256');
+  for (const file of inputs()) {
+    let content;
+    try {
+      content = readFileSync(file);
+    } catch {
+      continue; // package-lock.json is optional
+    }
+    hash.update(path.relative(ROOT, file)).update('\0').update(content).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+export function isStale() {
+  try {
+    statSync(BUNDLE);
+    statSync(CODE);
+    return readFileSync(STAMP, 'utf8') !== inputsHash();
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Large JSON files (mime-db, iconv-lite's code pages) as JSON.parse of a string: V8 parses a JSON
+ * string several times faster than the same data written as an object literal.
+ */
+const jsonAsString = {
+  name: 'json-as-string',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.json$/ }, (args) => {
+      const text = JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8')));
+      return { contents: `module.exports = JSON.parse(${JSON.stringify(text)});`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * One start and stop of the new bundle, so that the launcher leaves the code cache of what a start
+ * compiles. Without it the first start makes it; a failure here costs the cache, not the build.
+ */
+function warmUp() {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BUNDLE, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      if (out.includes('listening on')) child.kill('SIGTERM');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export async function bundle() {
+  const hash = inputsHash();
+  const { build } = await import('esbuild');
+  mkdirSync(path.dirname(BUNDLE), { recursive: true });
+  // Written next to the bundle, then renamed: two builds at once (test files, a start) never
+  // leave a half-written file for the other to run.
+  const tmp = `${CODE}.${process.pid}.tmp`;
+  try {
+    await build({
+      entryPoints: [path.join(ROOT, 'src', 'server.ts')],
+      outfile: tmp,
+      bundle: true,
+      platform: 'node',
+      // CommonJS, for vm.Script and its code cache (see scripts/launcher.mjs).
+      format: 'cjs',
+      target: 'node20',
+      // Non-ASCII characters escaped (esbuild's default, stated): the launcher reads the file as latin1, the fastest decoding.
+      charset: 'ascii',
+      // Names stay, so that a CPU profile of the bin reads.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      // The licence notices of the bundled packages stay, at the end of the file.
+      legalComments: 'eof',
+      plugins: [jsonAsString],
+      define: { 'import.meta.url': '__bundleUrl' },
+      banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+      logLevel: 'warning',
+    });
+    // The shebang of src/server.ts: the bin has its own, and vm.Script takes none.
+    writeFileSync(tmp, readFileSync(tmp, 'utf8').replace(/^#!.*\n/, ''));
+    // A cache made for the old bundle must never meet the new one.
+    rmSync(CACHE, { force: true });
+    renameSync(tmp, CODE);
+    copyFileSync(path.join(ROOT, 'scripts', 'launcher.mjs'), `${BUNDLE}.${process.pid}.tmp`);
+    chmodSync(`${BUNDLE}.${process.pid}.tmp`, 0o755);
+    renameSync(`${BUNDLE}.${process.pid}.tmp`, BUNDLE);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  await warmUp();
+  writeFileSync(STAMP, hash);
+}
+
+/** Bundles when stale; returns whether it did. */
+export async function ensureBundle() {
+  if (!isStale()) return false;
+  await bundle();
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--if-stale')) await ensureBundle();
+  else await bundle();
+}

@@ -1,0 +1,46 @@
+// A webhook delivery as the control API shows it, and as startEmulator().deliveries() returns it.
+// Apart from the routes, so that the package's public types reach no express types through it.
+import { z } from 'zod';
+import { toIso } from '../../core/clock.js';
+import { WEBHOOK_EVENTS } from '../../domain/models.js';
+import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '../../webhooks/outbox.js';
+
+const isoTime = z.string().meta({ format: 'date-time' });
+
+export const deliverySchema = z.object({
+  id: z.uuid().meta({ description: 'The dyte-uuid header of every attempt' }),
+  org_id: z.string().nullable(),
+  webhook_id: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  url: z.string(),
+  payload: z.unknown(),
+  status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]),
+  attempts: z.array(
+    z.object({
+      at: isoTime,
+      status_code: z.number().int().nullable(),
+      error: z.string().nullable(),
+      duration_ms: z.number().int(),
+      trigger: z.enum(['initial', 'retry', 'redeliver']),
+    }),
+  ),
+  next_attempt_at: isoTime.nullable(),
+  failure_reason: z.string().nullable(),
+  created_at: isoTime,
+});
+
+export function deliveryDto(d: Delivery): z.infer<typeof deliverySchema> {
+  return {
+    id: d.id,
+    org_id: d.orgId,
+    webhook_id: d.webhookId,
+    event: d.event,
+    url: d.url,
+    payload: JSON.parse(d.body) as unknown,
+    status: d.status,
+    attempts: d.attempts.map((a) => ({ at: toIso(a.at), status_code: a.statusCode, error: a.error, duration_ms: Math.round(a.durationMs), trigger: a.trigger })),
+    next_attempt_at: d.nextAttemptAt === null ? null : toIso(d.nextAttemptAt),
+    failure_reason: d.failureReason,
+    created_at: toIso(d.createdAt),
+  };
+}
