@@ -8,14 +8,24 @@ const ambient = [
   { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read time from the injected Clock (src/core/clock.ts).' },
   { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read time from the injected Clock (src/core/clock.ts).' },
   { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'Use the injected IdGenerator (src/core/ids.ts).' },
-  { selector: "MemberExpression[property.name=/^(randomUUID|randomBytes|randomInt|getRandomValues|generateKeyPair|generateKeyPairSync)$/]", message: 'Use the injected IdGenerator (src/core/ids.ts).' },
-  { selector: "CallExpression[callee.object.name='performance'][callee.property.name='now']", message: 'Read time from the injected Clock (src/core/clock.ts).' },
+  {
+    selector: 'MemberExpression[property.name=/^(randomUUID|randomBytes|randomInt|getRandomValues|generateKeyPair|generateKeyPairSync)$/]',
+    message: 'Use the injected IdGenerator (src/core/ids.ts).',
+  },
+  {
+    selector: "CallExpression[callee.object.name='performance'][callee.property.name='now']",
+    message: 'Read time from the injected Clock (src/core/clock.ts).',
+  },
 ];
 const ambientImports = {
   paths: [
     { name: 'nanoid', message: 'Use the injected IdGenerator (src/core/ids.ts).' },
     { name: 'uuid', message: 'Use the injected IdGenerator (src/core/ids.ts).' },
-    { name: 'node:crypto', importNames: ['randomUUID', 'randomBytes', 'randomInt', 'getRandomValues', 'generateKeyPair', 'generateKeyPairSync'], message: 'Use the injected IdGenerator (src/core/ids.ts).' },
+    {
+      name: 'node:crypto',
+      importNames: ['randomUUID', 'randomBytes', 'randomInt', 'getRandomValues', 'generateKeyPair', 'generateKeyPairSync'],
+      message: 'Use the injected IdGenerator (src/core/ids.ts).',
+    },
   ],
 };
 

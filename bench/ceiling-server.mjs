@@ -194,7 +194,17 @@ async function handle(req, res) {
       const m = meetings.get(r.meeting_id);
       return reply(res, 200, {
         success: true,
-        data: { ...r, meeting: { id: m.id, title: m.title, waiting_room: m.waiting_room, record_on_start: m.record_on_start, created_at: m.created_at, updated_at: m.updated_at } },
+        data: {
+          ...r,
+          meeting: {
+            id: m.id,
+            title: m.title,
+            waiting_room: m.waiting_room,
+            record_on_start: m.record_on_start,
+            created_at: m.created_at,
+            updated_at: m.updated_at,
+          },
+        },
       });
     }
   }

@@ -59,7 +59,8 @@ async function heapByKind() {
     const name = String(snap.strings[snap.nodes[i + iName]]);
     let key;
     if (type === 'object') key = `object ${name.slice(0, 40)}`;
-    else if (type === 'string' || type === 'concatenated string' || type === 'sliced string' || type === 'number' || type === 'closure' || type === 'code') key = type;
+    else if (type === 'string' || type === 'concatenated string' || type === 'sliced string' || type === 'number' || type === 'closure' || type === 'code')
+      key = type;
     else key = `${type} ${name.slice(0, 40)}`;
     const e = out.get(key) ?? { bytes: 0, count: 0 };
     e.bytes += snap.nodes[i + iSize];
@@ -90,7 +91,9 @@ if (mode === 'serve') {
   const { meetings } = emu.deps.services;
   const ids = [];
   for (let i = 0; i < count; i++) ids.push(meetings.create(emu.orgId, { title: `Meeting ${i}`, preferredRegion: 'us-east-1' }).id);
-  console.log(`READY ${JSON.stringify({ url: emu.url, authHeader: emu.authHeader, meetings: count, sampleId: ids[Math.floor(ids.length / 2)], newestId: ids[ids.length - 1] })}`);
+  console.log(
+    `READY ${JSON.stringify({ url: emu.url, authHeader: emu.authHeader, meetings: count, sampleId: ids[Math.floor(ids.length / 2)], newestId: ids[ids.length - 1] })}`,
+  );
   const stop = () => emu.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -125,11 +128,13 @@ if (mode === 'serve') {
   const probe = meetings.create(orgId, { title: 'signing probe' });
   const SIGN_SAMPLES = 200;
   const t0 = performance.now();
-  for (let i = 0; i < SIGN_SAMPLES; i++) await participants.add(orgId, probe.id, { presetName: 'group_call_host', customParticipantId: `probe-${i}`, name: 'Probe' });
+  for (let i = 0; i < SIGN_SAMPLES; i++)
+    await participants.add(orgId, probe.id, { presetName: 'group_call_host', customParticipantId: `probe-${i}`, name: 'Probe' });
   const msPerAddWithToken = (performance.now() - t0) / SIGN_SAMPLES;
   tokens.sign = async () => 'stub';
   const t1 = performance.now();
-  for (let i = 0; i < SIGN_SAMPLES; i++) await participants.add(orgId, probe.id, { presetName: 'group_call_host', customParticipantId: `probe-s-${i}`, name: 'Probe' });
+  for (let i = 0; i < SIGN_SAMPLES; i++)
+    await participants.add(orgId, probe.id, { presetName: 'group_call_host', customParticipantId: `probe-s-${i}`, name: 'Probe' });
   const msPerAddStubbed = (performance.now() - t1) / SIGN_SAMPLES;
   await fullGc();
   const before = sample();

@@ -23,7 +23,9 @@ app.disable('x-powered-by');
 app.set('etag', false);
 app.use(express.json());
 app.get('/_emulator/health', (_req, res) => res.json({ status: 'ok' }));
-app.use('/v2', (req, res, next) => (req.headers.authorization === EXPECTED ? next() : res.status(401).json({ success: false, error: { code: 401, message: 'Unauthorized' } })));
+app.use('/v2', (req, res, next) =>
+  req.headers.authorization === EXPECTED ? next() : res.status(401).json({ success: false, error: { code: 401, message: 'Unauthorized' } }),
+);
 app.post('/v2/meetings', (req, res) => {
   const b = req.body ?? {};
   const now = new Date(Date.now()).toISOString();

@@ -55,11 +55,51 @@ const sections = new Set<Section>(only ? (only.split(',').map((s) => s.trim()) a
 for (const s of sections) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}; one of ${SECTIONS.join(', ')}`);
 
 const settings: Settings = quick
-  ? { quick, seconds: 1, secondarySeconds: 1, tertiarySeconds: 1, rounds: 1, coldStarts: 2, prismColdStarts: 0, memoryMeetings: 10_000, growthSmall: 1_000, growthLarge: 100_000, growthSeconds: 1, growthRounds: 1, webhooks: 10, webhookEventsPerRound: 30, webhookRounds: 1, signSeconds: 0.5, profile: has('--profile'), profileSeconds: 1 }
-  : { quick, seconds: 2.5, secondarySeconds: 2, tertiarySeconds: 1.5, rounds: 3, coldStarts: 5, prismColdStarts: 1, memoryMeetings: 100_000, growthSmall: 1_000, growthLarge: 100_000, growthSeconds: 1, growthRounds: 4, webhooks: 10, webhookEventsPerRound: 100, webhookRounds: 3, signSeconds: 1, profile: true, profileSeconds: 1.5 };
+  ? {
+      quick,
+      seconds: 1,
+      secondarySeconds: 1,
+      tertiarySeconds: 1,
+      rounds: 1,
+      coldStarts: 2,
+      prismColdStarts: 0,
+      memoryMeetings: 10_000,
+      growthSmall: 1_000,
+      growthLarge: 100_000,
+      growthSeconds: 1,
+      growthRounds: 1,
+      webhooks: 10,
+      webhookEventsPerRound: 30,
+      webhookRounds: 1,
+      signSeconds: 0.5,
+      profile: has('--profile'),
+      profileSeconds: 1,
+    }
+  : {
+      quick,
+      seconds: 2.5,
+      secondarySeconds: 2,
+      tertiarySeconds: 1.5,
+      rounds: 3,
+      coldStarts: 5,
+      prismColdStarts: 1,
+      memoryMeetings: 100_000,
+      growthSmall: 1_000,
+      growthLarge: 100_000,
+      growthSeconds: 1,
+      growthRounds: 4,
+      webhooks: 10,
+      webhookEventsPerRound: 100,
+      webhookRounds: 3,
+      signSeconds: 1,
+      profile: true,
+      profileSeconds: 1.5,
+    };
 if (!settings.profile) sections.delete('profile');
 if (valueOf('--rounds')) settings.rounds = Math.max(1, Number(valueOf('--rounds')));
-const onlyServers = valueOf('--servers')?.split(',').map((s) => s.trim());
+const onlyServers = valueOf('--servers')
+  ?.split(',')
+  .map((s) => s.trim());
 
 const write = has('--no-write') ? false : has('--write') || !quick;
 const out = path.resolve(valueOf('--out') ?? path.join(ROOT, 'bench', 'RESULTS.md'));
@@ -122,11 +162,17 @@ function ensureBuilt(): void {
 function prepareBaseline(ref: string): void {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-baseline-'));
   log(`building baseline ${ref} in ${dir} ...`);
-  const tar = execFileSync('git', ['archive', '--format=tar', ref, '--', 'src', 'fixtures', 'package.json', 'tsconfig.json', 'tsconfig.build.json'], { cwd: ROOT, maxBuffer: 1 << 30 });
+  const tar = execFileSync('git', ['archive', '--format=tar', ref, '--', 'src', 'fixtures', 'package.json', 'tsconfig.json', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    maxBuffer: 1 << 30,
+  });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   try {
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } catch (err) {
     if (!existsSync(path.join(dir, 'dist', 'src', 'server.js'))) throw err;
     warn(`baseline ${ref}: tsc reported errors; measured the emitted dist/ as is`);
@@ -210,11 +256,14 @@ async function throughput(tmp: string): Promise<string> {
         const server = servers.get(kind)!;
         const result = await runLoad(server.url, scenario, prepared.get(kind)!, p.connections, p.seconds, server.pid);
         row.cells[kind]!.runs.push(result);
-        if (result.non2xx > 0 || result.errors > 0) warn(`${scenario.label} @${p.connections} on ${kind}: ${result.non2xx} non-2xx, ${result.errors} errors (${JSON.stringify(result.statusCodes)})`);
+        if (result.non2xx > 0 || result.errors > 0)
+          warn(`${scenario.label} @${p.connections} on ${kind}: ${result.non2xx} non-2xx, ${result.errors} errors (${JSON.stringify(result.statusCodes)})`);
       }
     }
     results.throughput.push(row);
-    log(`${scenario.label} @${p.connections}: ${p.kinds.map((k) => `${k} ${Math.round(row.cells[k]!.runs.map((x) => x.rps).sort((a, b) => a - b)[Math.floor(settings.rounds / 2)]!)}`).join(', ')} req/s`);
+    log(
+      `${scenario.label} @${p.connections}: ${p.kinds.map((k) => `${k} ${Math.round(row.cells[k]!.runs.map((x) => x.rps).sort((a, b) => a - b)[Math.floor(settings.rounds / 2)]!)}`).join(', ')} req/s`,
+    );
   }
   for (const s of servers.values()) await s.stop();
   return documentPath;
@@ -253,19 +302,31 @@ async function memory(): Promise<void> {
   // The first run is the measurement. The others attribute it, at a smaller N (per-meeting
   // figures do not depend on N): without the simulator's pending job per recording; what the
   // fill keeps by kind of heap object (two heap snapshots); and a what-if with flat-string ids.
-  const variants: Array<{ label: string; meetings: number; flags: string[] }> = [{ label: 'measured (default settings)', meetings: settings.memoryMeetings, flags: [] }];
+  const variants: Array<{ label: string; meetings: number; flags: string[] }> = [
+    { label: 'measured (default settings)', meetings: settings.memoryMeetings, flags: [] },
+  ];
   if (!quick) {
     variants.push({ label: 'attribution: --simulator manual (no pending job per recording)', meetings: 10_000, flags: ['--simulator', 'manual'] });
     variants.push({ label: 'attribution: heap snapshot diff', meetings: 2_000, flags: ['--snapshot'] });
-    variants.push({ label: 'check: ids forced flat (bench-side patch of ids.uuid; equal to the first row = ids already flat)', meetings: 10_000, flags: ['--flat-ids'] });
+    variants.push({
+      label: 'check: ids forced flat (bench-side patch of ids.uuid; equal to the first row = ids already flat)',
+      meetings: 10_000,
+      flags: ['--flat-ids'],
+    });
   }
   if (baseline.dir) variants.push({ label: `baseline ${baseline.ref}`, meetings: settings.memoryMeetings, flags: ['--dist', path.join(baseline.dir, 'dist')] });
   for (const v of variants) {
     const args = [HOST, 'memory', '--meetings', String(v.meetings), ...v.flags];
     const run = await runForResult<Omit<MemoryRun, 'command' | 'label'>>(`memory host (${v.label})`, ['--expose-gc'], args);
     const shown = v.flags.map((f) => (baseline.dir && f.startsWith(baseline.dir) ? `<${baseline.ref}>/dist` : f));
-    results.memory.push({ ...run, label: v.label, command: `node --expose-gc bench/emulator-host.mjs memory --meetings ${v.meetings}${shown.length ? ` ${shown.join(' ')}` : ''}` });
-    log(`memory, ${v.label}: ${Math.round((run.after.heapUsed - run.before.heapUsed) / run.meetings)} B per meeting, RSS ${Math.round(run.after.rss / 1048576)} MB`);
+    results.memory.push({
+      ...run,
+      label: v.label,
+      command: `node --expose-gc bench/emulator-host.mjs memory --meetings ${v.meetings}${shown.length ? ` ${shown.join(' ')}` : ''}`,
+    });
+    log(
+      `memory, ${v.label}: ${Math.round((run.after.heapUsed - run.before.heapUsed) / run.meetings)} B per meeting, RSS ${Math.round(run.after.rss / 1048576)} MB`,
+    );
   }
 }
 
@@ -292,7 +353,8 @@ async function growth(): Promise<void> {
       row.small.runs.push(await runLoad(small.url, scenario, { meetingId: small.info.sampleId }, 32, settings.growthSeconds, small.pid));
       row.large.runs.push(await runLoad(large.url, scenario, { meetingId: large.info.sampleId }, 32, settings.growthSeconds, large.pid));
     }
-    for (const c of [row.small, row.large]) for (const x of c.runs) if (x.non2xx || x.errors) warn(`growth ${scenario.label} (${c.server}): ${x.non2xx} non-2xx, ${x.errors} errors`);
+    for (const c of [row.small, row.large])
+      for (const x of c.runs) if (x.non2xx || x.errors) warn(`growth ${scenario.label} (${c.server}): ${x.non2xx} non-2xx, ${x.errors} errors`);
     results.growth.push(row);
   }
   await small.stop();
@@ -308,7 +370,9 @@ async function webhooks(): Promise<void> {
   try {
     await registerWebhooks(emu.url, receiver, settings.webhooks);
     const meetings = await createMeetings(emu.url, settings.webhookEventsPerRound * (settings.webhookRounds + 1));
-    const batches = Array.from({ length: settings.webhookRounds + 1 }, (_, i) => meetings.slice(i * settings.webhookEventsPerRound, (i + 1) * settings.webhookEventsPerRound));
+    const batches = Array.from({ length: settings.webhookRounds + 1 }, (_, i) =>
+      meetings.slice(i * settings.webhookEventsPerRound, (i + 1) * settings.webhookEventsPerRound),
+    );
     // Warm-up round (not counted): also yields a real delivery body for the raw signing rate.
     await fanoutRound(emu.url, receiver, batches[0]!, settings.webhooks);
     const body = receiver.sampleBody!;
@@ -328,7 +392,9 @@ async function webhooks(): Promise<void> {
     result.badSignatures = receiver.badSignatures;
     if (receiver.badSignatures > 0) warn(`${receiver.badSignatures} webhook deliveries failed signature verification`);
     results.webhooks = result;
-    log(`webhooks: ${result.rounds.map((x) => Math.round(x.perSecond)).join('/')} deliveries/s vs raw signing ${result.signRates.map(Math.round).join('/')} /s`);
+    log(
+      `webhooks: ${result.rounds.map((x) => Math.round(x.perSecond)).join('/')} deliveries/s vs raw signing ${result.signRates.map(Math.round).join('/')} /s`,
+    );
   } finally {
     await emu.stop();
     await receiver.close();
@@ -345,7 +411,9 @@ async function scenario(): Promise<void> {
   if (baseline.dir) args.push('--dist', path.join(baseline.dir, 'dist'));
   results.scenario = await runForResult<ScenarioResult>('scenario', ['--import', 'tsx'], args);
   const r = results.scenario;
-  log(`scenario: median ${percentile(r.samples, 50).toFixed(1)} ms, p90 ${percentile(r.samples, 90).toFixed(1)} ms per scenario (run medians ${r.runMedians.map((x) => x.toFixed(1)).join('/')})`);
+  log(
+    `scenario: median ${percentile(r.samples, 50).toFixed(1)} ms, p90 ${percentile(r.samples, 90).toFixed(1)} ms per scenario (run medians ${r.runMedians.map((x) => x.toFixed(1)).join('/')})`,
+  );
 }
 
 // --- profiles --------------------------------------------------------------------------------
@@ -368,7 +436,11 @@ async function profiled(name: string, work: (emu: Running) => Promise<Window | u
   rmSync(keep, { force: true });
   execFileSync('mv', [file, keep]);
   rmSync(dir, { recursive: true, force: true });
-  results.profiles.push({ name, command: `${commandOf('emulator', '<port>', { nodeArgs, flags }).display.replace(dir, '<dir>')}`, summary: summarizeProfile(keep, 15, window) });
+  results.profiles.push({
+    name,
+    command: `${commandOf('emulator', '<port>', { nodeArgs, flags }).display.replace(dir, '<dir>')}`,
+    summary: summarizeProfile(keep, 15, window),
+  });
   log(`profile ${name}: ${keep}`);
 }
 
@@ -447,6 +519,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   const cause = (err as { cause?: unknown }).cause;
-  process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}${cause ? `\ncause: ${String((cause as Error).stack ?? cause)}` : ""}\n`);
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}${cause ? `\ncause: ${String((cause as Error).stack ?? cause)}` : ''}\n`);
   process.exit(1);
 });

@@ -33,7 +33,14 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ORG_ID = '00000000-0000-4000-8000-000000000001';
 const AUTH = `Basic ${Buffer.from(`${ORG_ID}:emulator-api-key`).toString('base64')}`;
-const EVENTS = ['meeting.started', 'meeting.ended', 'meeting.participantJoined', 'meeting.participantLeft', 'recording.statusUpdate', 'livestreaming.statusUpdate'];
+const EVENTS = [
+  'meeting.started',
+  'meeting.ended',
+  'meeting.participantJoined',
+  'meeting.participantLeft',
+  'recording.statusUpdate',
+  'livestreaming.statusUpdate',
+];
 const RSS_LIMIT = 0.1;
 
 // --- options ---------------------------------------------------------------------------------
@@ -93,7 +100,26 @@ function rssOf(pid: number): number {
 
 function startEmulator(): Promise<Emulator> {
   // --expose-gc + the preload: SIGUSR2 runs a full GC (the RSS check samples right after one).
-  const args = ['--expose-gc', '--require', path.join(ROOT, 'bench', 'lib', 'soak-gc.cjs'), '--import', 'tsx', path.join(ROOT, 'src', 'server.ts'), '--port', '0', '--clock', 'real', '--time-scale', String(TIME_SCALE), '--seed', 'soak', '--log-level', 'warn', '--delivery-log-size', String(DELIVERY_LOG)];
+  const args = [
+    '--expose-gc',
+    '--require',
+    path.join(ROOT, 'bench', 'lib', 'soak-gc.cjs'),
+    '--import',
+    'tsx',
+    path.join(ROOT, 'src', 'server.ts'),
+    '--port',
+    '0',
+    '--clock',
+    'real',
+    '--time-scale',
+    String(TIME_SCALE),
+    '--seed',
+    'soak',
+    '--log-level',
+    'warn',
+    '--delivery-log-size',
+    String(DELIVERY_LOG),
+  ];
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMULATOR_') && k !== 'PORT' && k !== 'HOST'));
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const errorLines: string[] = [];
@@ -289,10 +315,12 @@ const OPS: Op[] = [
       const m = pick(recent(w.meetings));
       if (!m) return undefined;
       const client = `client-${(w.clientIds += 1)}`;
-      return request(base, 'POST', `/v2/meetings/${m}/participants`, { name: client, preset_name: 'group_call_host', custom_participant_id: client }).then((a) => {
-        if (a.status === 201) w.participants.push({ meetingId: m, id: (a.body as { data: { id: string } }).data.id });
-        return a;
-      });
+      return request(base, 'POST', `/v2/meetings/${m}/participants`, { name: client, preset_name: 'group_call_host', custom_participant_id: client }).then(
+        (a) => {
+          if (a.status === 201) w.participants.push({ meetingId: m, id: (a.body as { data: { id: string } }).data.id });
+          return a;
+        },
+      );
     },
   },
   {
@@ -361,8 +389,16 @@ const OPS: Op[] = [
   { name: 'GET recordings', weight: 6, run: (base) => request(base, 'GET', '/v2/recordings?per_page=25') },
   { name: 'GET recording', weight: 8, run: (base, w) => withId(pick(recent(w.recordings))?.id, (r) => request(base, 'GET', `/v2/recordings/${r}`)) },
   { name: 'GET participants', weight: 6, run: (base, w) => withId(pick(recent(w.meetings)), (m) => request(base, 'GET', `/v2/meetings/${m}/participants`)) },
-  { name: 'GET active-livestream', weight: 4, run: (base, w) => withId(pick(recent(w.livestreamMeetings)), (m) => request(base, 'GET', `/v2/meetings/${m}/active-livestream`)) },
-  { name: 'GET active-recording', weight: 3, run: (base, w) => withId(pick(recent(w.meetings)), (m) => request(base, 'GET', `/v2/recordings/active-recording/${m}`)) },
+  {
+    name: 'GET active-livestream',
+    weight: 4,
+    run: (base, w) => withId(pick(recent(w.livestreamMeetings)), (m) => request(base, 'GET', `/v2/meetings/${m}/active-livestream`)),
+  },
+  {
+    name: 'GET active-recording',
+    weight: 3,
+    run: (base, w) => withId(pick(recent(w.meetings)), (m) => request(base, 'GET', `/v2/recordings/active-recording/${m}`)),
+  },
   { name: 'GET livestreams', weight: 3, run: (base) => request(base, 'GET', '/v2/livestreams') },
 ];
 
@@ -380,8 +416,13 @@ function chooseOp(): Op {
   return OPS[0]!;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 /** The slowest answer of each second of traffic (--verbose). */
 function perSecond(latencies: Array<{ t: number; ms: number }>): number[] {
@@ -499,7 +540,8 @@ async function main(): Promise<void> {
   if (emu.errorLines.length > 0) problems.push(`${emu.errorLines.length} error log lines: ${emu.errorLines.slice(0, 2).join(' | ').slice(0, 400)}`);
 
   // None left pending: every delivery ended delivered or failed.
-  const stillPending = ((await request(base, 'GET', '/_emulator/webhooks/deliveries?status=pending&limit=1', undefined, false)).body as { total: number }).total;
+  const stillPending = ((await request(base, 'GET', '/_emulator/webhooks/deliveries?status=pending&limit=1', undefined, false)).body as { total: number })
+    .total;
   if (stillPending > 0) problems.push(`${stillPending} deliveries still pending after ${rounds} clock jumps`);
 
   // The receiver's view covers every delivery, also those the bounded log has dropped since: one
@@ -561,8 +603,14 @@ async function main(): Promise<void> {
   if (!(growth < RSS_LIMIT)) problems.push(`RSS grew ${(growth * 100).toFixed(1)}% after the warm-up (limit ${RSS_LIMIT * 100}%)`);
 
   const all = latencies.map((l) => l.ms).sort((a, b) => a - b);
-  const afterWarmUp = latencies.filter((l) => l.t >= warmUp).map((l) => l.ms).sort((a, b) => a - b);
-  if (process.argv.includes('--verbose')) process.stderr.write(`4xx: ${JSON.stringify(Object.fromEntries(fourXX))}\nlatency by second: ${JSON.stringify(perSecond(latencies))}\nrss: ${JSON.stringify(rss.map((r) => [Math.round(r.t), mb(r.bytes)]))}\nrss after a full GC: ${JSON.stringify(rssGc.map((r) => [Math.round(r.t), mb(r.bytes)]))}\nfailed: ${JSON.stringify(errors.slice(0, 10))}\n`);
+  const afterWarmUp = latencies
+    .filter((l) => l.t >= warmUp)
+    .map((l) => l.ms)
+    .sort((a, b) => a - b);
+  if (process.argv.includes('--verbose'))
+    process.stderr.write(
+      `4xx: ${JSON.stringify(Object.fromEntries(fourXX))}\nlatency by second: ${JSON.stringify(perSecond(latencies))}\nrss: ${JSON.stringify(rss.map((r) => [Math.round(r.t), mb(r.bytes)]))}\nrss after a full GC: ${JSON.stringify(rssGc.map((r) => [Math.round(r.t), mb(r.bytes)]))}\nfailed: ${JSON.stringify(errors.slice(0, 10))}\n`,
+    );
   const summary =
     `soak: ${trafficSeconds.toFixed(0)} s at ${RATE} req/s, ${sent} requests (${(sent / trafficSeconds).toFixed(0)}/s achieved, ${s5xx} 5xx, ${netErrors.length} failed, ${s4xx} 4xx; ` +
     `latency after warm-up p50 ${percentile(afterWarmUp, 50).toFixed(1)} ms, p99 ${percentile(afterWarmUp, 99).toFixed(1)} ms, overall max ${all.at(-1)!.toFixed(0)} ms; max in flight ${maxInFlight}) | ` +

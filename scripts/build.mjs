@@ -34,7 +34,11 @@ function inputs() {
     }
   };
   walk(path.join(ROOT, 'src'));
-  files.push(...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/launcher.mjs'].map((f) => path.join(ROOT, f)));
+  files.push(
+    ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/launcher.mjs'].map((f) =>
+      path.join(ROOT, f),
+    ),
+  );
   return files.sort();
 }
 
@@ -83,7 +87,10 @@ const jsonAsString = {
  */
 function warmUp() {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BUNDLE, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [BUNDLE, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d) => {
       out += d;

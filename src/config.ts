@@ -95,7 +95,10 @@ function oneOf<T extends string>(values: readonly T[]) {
 
 /** Comma-separated http(s) URLs, kept exactly as written (a trailing slash is part of a URL). */
 function urlList(raw: string): readonly string[] {
-  const urls = raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const urls = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (urls.length === 0) throw new ConfigError('must list at least one http(s) URL');
   for (const u of urls) {
     let url: URL;
@@ -124,22 +127,134 @@ function positiveNumber(raw: string): number {
 export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
   { key: 'port', flag: '--port', env: 'PORT', defaultText: '4700', description: 'Port to listen on (0 picks a free port).', parse: int(0, 65535) },
   { key: 'host', flag: '--host', env: 'HOST', defaultText: '127.0.0.1', description: 'Interface to listen on (0.0.0.0 in a container).', parse: nonEmpty },
-  { key: 'fixtures', flag: '--fixtures', env: 'EMULATOR_FIXTURES', defaultText: 'fixtures/default.json (bundled)', description: 'Fixtures file: organizations, presets, categories, sample data.', parse: nonEmpty },
-  { key: 'clock', flag: '--clock', env: 'EMULATOR_CLOCK', defaultText: 'real', description: 'real: time flows; manual: time moves only through /_emulator/clock.', parse: oneOf(['real', 'manual'] as const) },
-  { key: 'startTime', flag: '--start-time', env: 'EMULATOR_START_TIME', defaultText: 'now (manual: to the whole second; with --seed 2026-01-01T00:00:00.000Z)', description: 'ISO time the emulated clock starts at.', parse: isoTime },
-  { key: 'timeScale', flag: '--time-scale', env: 'EMULATOR_TIME_SCALE', defaultText: '1', description: 'Real clock only: emulated ms per real ms (60 = a real second is an emulated minute).', parse: positiveNumber },
-  { key: 'seed', flag: '--seed', env: 'EMULATOR_SEED', defaultText: 'unset (random)', description: 'Makes every generated id, key and token reproducible.', parse: nonEmpty },
-  { key: 'publicUrl', flag: '--public-url', env: 'EMULATOR_PUBLIC_URL', defaultText: 'http://<host>:<port>', description: 'Base of every URL the emulator hands out (download, playback).', parse: httpUrl },
-  { key: 'journalSize', flag: '--journal-size', env: 'EMULATOR_JOURNAL_SIZE', defaultText: '1000', description: 'Requests kept in the request journal (0 turns it off).', parse: int(0, 1_000_000) },
-  { key: 'rateLimit', flag: '--rate-limit', env: 'EMULATOR_RATE_LIMIT', defaultText: '0 (off)', description: 'Requests per minute per client on /v1 and /v2 before 429 (emulator clock).', parse: int(0, 10_000_000) },
-  { key: 'simulator', flag: '--simulator', env: 'EMULATOR_SIMULATOR', defaultText: 'auto', description: 'auto: recordings start, upload and livestreams go live by themselves; manual: only forced transitions move them.', parse: oneOf(['auto', 'manual'] as const) },
-  { key: 'webhookUrls', flag: '--webhook-url', env: 'EMULATOR_WEBHOOK_URLS', defaultText: 'none', description: 'Comma-separated webhook URLs that receive every event of every organization.', parse: urlList },
-  { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', defaultText: '3000', description: 'A webhook receiver must answer within this many ms, or the attempt fails.', parse: int(1, 600_000) },
-  { key: 'deliveryLogSize', flag: '--delivery-log-size', env: 'EMULATOR_DELIVERY_LOG_SIZE', defaultText: '10000', description: 'Webhook deliveries kept in the log (delivered go first; pending are never dropped).', parse: int(1, 1_000_000) },
-  { key: 'stateFile', flag: '--state-file', env: 'EMULATOR_STATE_FILE', defaultText: 'unset (state lives in memory only)', description: 'State file: loaded at start when present, written on SIGTERM/SIGINT and every --state-save-interval seconds.', parse: nonEmpty },
-  { key: 'stateSaveInterval', flag: '--state-save-interval', env: 'EMULATOR_STATE_SAVE_INTERVAL', defaultText: '30', description: 'Seconds between saves of --state-file (0: only on shutdown).', parse: int(0, 86_400) },
-  { key: 'logLevel', flag: '--log-level', env: 'EMULATOR_LOG_LEVEL', defaultText: 'info', description: `One of ${LOG_LEVELS.join(', ')}.`, parse: oneOf(LOG_LEVELS) },
-  { key: 'logFormat', flag: '--log-format', env: 'EMULATOR_LOG_FORMAT', defaultText: 'auto', description: 'auto: readable lines when stderr is a terminal, JSON lines otherwise; json; pretty (readable lines always).', parse: oneOf(['auto', 'json', 'pretty'] as const) },
+  {
+    key: 'fixtures',
+    flag: '--fixtures',
+    env: 'EMULATOR_FIXTURES',
+    defaultText: 'fixtures/default.json (bundled)',
+    description: 'Fixtures file: organizations, presets, categories, sample data.',
+    parse: nonEmpty,
+  },
+  {
+    key: 'clock',
+    flag: '--clock',
+    env: 'EMULATOR_CLOCK',
+    defaultText: 'real',
+    description: 'real: time flows; manual: time moves only through /_emulator/clock.',
+    parse: oneOf(['real', 'manual'] as const),
+  },
+  {
+    key: 'startTime',
+    flag: '--start-time',
+    env: 'EMULATOR_START_TIME',
+    defaultText: 'now (manual: to the whole second; with --seed 2026-01-01T00:00:00.000Z)',
+    description: 'ISO time the emulated clock starts at.',
+    parse: isoTime,
+  },
+  {
+    key: 'timeScale',
+    flag: '--time-scale',
+    env: 'EMULATOR_TIME_SCALE',
+    defaultText: '1',
+    description: 'Real clock only: emulated ms per real ms (60 = a real second is an emulated minute).',
+    parse: positiveNumber,
+  },
+  {
+    key: 'seed',
+    flag: '--seed',
+    env: 'EMULATOR_SEED',
+    defaultText: 'unset (random)',
+    description: 'Makes every generated id, key and token reproducible.',
+    parse: nonEmpty,
+  },
+  {
+    key: 'publicUrl',
+    flag: '--public-url',
+    env: 'EMULATOR_PUBLIC_URL',
+    defaultText: 'http://<host>:<port>',
+    description: 'Base of every URL the emulator hands out (download, playback).',
+    parse: httpUrl,
+  },
+  {
+    key: 'journalSize',
+    flag: '--journal-size',
+    env: 'EMULATOR_JOURNAL_SIZE',
+    defaultText: '1000',
+    description: 'Requests kept in the request journal (0 turns it off).',
+    parse: int(0, 1_000_000),
+  },
+  {
+    key: 'rateLimit',
+    flag: '--rate-limit',
+    env: 'EMULATOR_RATE_LIMIT',
+    defaultText: '0 (off)',
+    description: 'Requests per minute per client on /v1 and /v2 before 429 (emulator clock).',
+    parse: int(0, 10_000_000),
+  },
+  {
+    key: 'simulator',
+    flag: '--simulator',
+    env: 'EMULATOR_SIMULATOR',
+    defaultText: 'auto',
+    description: 'auto: recordings start, upload and livestreams go live by themselves; manual: only forced transitions move them.',
+    parse: oneOf(['auto', 'manual'] as const),
+  },
+  {
+    key: 'webhookUrls',
+    flag: '--webhook-url',
+    env: 'EMULATOR_WEBHOOK_URLS',
+    defaultText: 'none',
+    description: 'Comma-separated webhook URLs that receive every event of every organization.',
+    parse: urlList,
+  },
+  {
+    key: 'webhookTimeoutMs',
+    flag: '--webhook-timeout-ms',
+    env: 'EMULATOR_WEBHOOK_TIMEOUT_MS',
+    defaultText: '3000',
+    description: 'A webhook receiver must answer within this many ms, or the attempt fails.',
+    parse: int(1, 600_000),
+  },
+  {
+    key: 'deliveryLogSize',
+    flag: '--delivery-log-size',
+    env: 'EMULATOR_DELIVERY_LOG_SIZE',
+    defaultText: '10000',
+    description: 'Webhook deliveries kept in the log (delivered go first; pending are never dropped).',
+    parse: int(1, 1_000_000),
+  },
+  {
+    key: 'stateFile',
+    flag: '--state-file',
+    env: 'EMULATOR_STATE_FILE',
+    defaultText: 'unset (state lives in memory only)',
+    description: 'State file: loaded at start when present, written on SIGTERM/SIGINT and every --state-save-interval seconds.',
+    parse: nonEmpty,
+  },
+  {
+    key: 'stateSaveInterval',
+    flag: '--state-save-interval',
+    env: 'EMULATOR_STATE_SAVE_INTERVAL',
+    defaultText: '30',
+    description: 'Seconds between saves of --state-file (0: only on shutdown).',
+    parse: int(0, 86_400),
+  },
+  {
+    key: 'logLevel',
+    flag: '--log-level',
+    env: 'EMULATOR_LOG_LEVEL',
+    defaultText: 'info',
+    description: `One of ${LOG_LEVELS.join(', ')}.`,
+    parse: oneOf(LOG_LEVELS),
+  },
+  {
+    key: 'logFormat',
+    flag: '--log-format',
+    env: 'EMULATOR_LOG_FORMAT',
+    defaultText: 'auto',
+    description: 'auto: readable lines when stderr is a terminal, JSON lines otherwise; json; pretty (readable lines always).',
+    parse: oneOf(['auto', 'json', 'pretty'] as const),
+  },
 ];
 
 /** Where a seeded manual clock starts when no start time is given: the same moment on every run. */

@@ -96,7 +96,10 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
 
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
   const { config, fixtures } = toConfig(options);
-  const { deps, url, close } = await listenEmulator(config, { fixtures, logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel, undefined, config.logFormat) });
+  const { deps, url, close } = await listenEmulator(config, {
+    fixtures,
+    logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel, undefined, config.logFormat),
+  });
 
   const org = fixtures.organizations[0]!;
   return {

@@ -23,7 +23,10 @@ function fieldValue(value: unknown): string {
  *   07:01:02.123 INFO  request reqId=req_000001 method=GET path=/v2/meetings status=200 ms=3 orgId=…
  */
 export function readableLine(json: string): string {
-  const { level, time, msg, err, ...fields } = JSON.parse(json) as { level: number; time: number; msg?: string; err?: { stack?: string } } & Record<string, unknown>;
+  const { level, time, msg, err, ...fields } = JSON.parse(json) as { level: number; time: number; msg?: string; err?: { stack?: string } } & Record<
+    string,
+    unknown
+  >;
   const head = [new Date(time).toISOString().slice(11, 23), (LEVEL_NAMES[level] ?? String(level)).padEnd(5), msg ?? ''].join(' ');
   const rest = Object.entries(fields).map(([k, v]) => `${k}=${fieldValue(v)}`);
   const stack = err?.stack ? `\n  ${err.stack.split('\n').join('\n  ')}` : err ? ` err=${fieldValue(err)}` : '';
@@ -52,7 +55,10 @@ export function createLogger(level: LogLevel, destination?: NodeJS.WritableStrea
     {
       level,
       base: undefined,
-      redact: { paths: ['req.headers.authorization', '*.authorization', '*.api_key', '*.access_key', '*.secret_key', '*.secret', '*.password', '*.private_key'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', '*.authorization', '*.api_key', '*.access_key', '*.secret_key', '*.secret', '*.password', '*.private_key'],
+        censor: '[redacted]',
+      },
     },
     readable ? readableDestination(destination) : (destination ?? pino.destination(2)),
   );

@@ -148,7 +148,14 @@ function cpuMsOf(pid: number | undefined): number {
   }
 }
 
-export async function runLoad(base: string, scenario: Scenario, prepared: Prepared, connections: number, seconds: number, serverPid?: number): Promise<LoadResult> {
+export async function runLoad(
+  base: string,
+  scenario: Scenario,
+  prepared: Prepared,
+  connections: number,
+  seconds: number,
+  serverPid?: number,
+): Promise<LoadResult> {
   const server0 = cpuMsOf(serverPid);
   const client0 = process.cpuUsage();
   const result: Result = await autocannon({ url: base, connections, duration: seconds, timeout: 10, requests: scenario.requests(prepared) });

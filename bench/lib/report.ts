@@ -54,24 +54,67 @@ export function targetRows(results: Results): TargetRow[] {
       // router) costs no more than a tenth of what a naive Express app does for the same two routes.
       if (r.cells.express) {
         const x = rpsOf(r.cells.express);
-        rows.push({ measure: `${label} @${c} vs naive Express`, emulator: `${int(e)} req/s`, reference: `${int(x)} req/s`, ratio: times(ratio(e, x)), target: '≥ 0.9×', verdict: verdict(ratio(e, x), 0.9, 'atLeast') });
+        rows.push({
+          measure: `${label} @${c} vs naive Express`,
+          emulator: `${int(e)} req/s`,
+          reference: `${int(x)} req/s`,
+          ratio: times(ratio(e, x)),
+          target: '≥ 0.9×',
+          verdict: verdict(ratio(e, x), 0.9, 'atLeast'),
+        });
       }
-      if (r.cells.ceiling) rows.push({ measure: `(reference) ${label} @${c} vs Node ceiling`, emulator: `${int(e)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
+      if (r.cells.ceiling)
+        rows.push({
+          measure: `(reference) ${label} @${c} vs Node ceiling`,
+          emulator: `${int(e)} req/s`,
+          reference: `${int(n)} req/s`,
+          ratio: times(ratio(e, n)),
+          target: '(none)',
+          verdict: '',
+        });
       if (r.cells.baseline) {
         const b = rpsOf(r.cells.baseline);
-        rows.push({ measure: `${label} @${c}: now vs baseline ${results.baseline}${r.cells.ceiling ? ` (ceiling ratio then ${times(ratio(b, n))})` : ''}`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
+        rows.push({
+          measure: `${label} @${c}: now vs baseline ${results.baseline}${r.cells.ceiling ? ` (ceiling ratio then ${times(ratio(b, n))})` : ''}`,
+          emulator: `${int(e)} req/s`,
+          reference: `${int(b)} req/s`,
+          ratio: times(ratio(e, b)),
+          target: '(before/after)',
+          verdict: '',
+        });
       }
       if (r.cells.prism) {
         const p = rpsOf(r.cells.prism);
-        rows.push({ measure: `${label} @${c} vs Prism (-v warn)`, emulator: `${int(e)} req/s`, reference: `${int(p)} req/s`, ratio: times(ratio(e, p)), target: '≥ 10×', verdict: verdict(ratio(e, p), 10, 'atLeast') });
+        rows.push({
+          measure: `${label} @${c} vs Prism (-v warn)`,
+          emulator: `${int(e)} req/s`,
+          reference: `${int(p)} req/s`,
+          ratio: times(ratio(e, p)),
+          target: '≥ 10×',
+          verdict: verdict(ratio(e, p), 10, 'atLeast'),
+        });
       }
       if (r.cells['prism-default']) {
         const p = rpsOf(r.cells['prism-default']);
-        rows.push({ measure: `${label} @${c} vs Prism (defaults)`, emulator: `${int(e)} req/s`, reference: `${int(p)} req/s`, ratio: times(ratio(e, p)), target: '≥ 10×', verdict: verdict(ratio(e, p), 10, 'atLeast') });
+        rows.push({
+          measure: `${label} @${c} vs Prism (defaults)`,
+          emulator: `${int(e)} req/s`,
+          reference: `${int(p)} req/s`,
+          ratio: times(ratio(e, p)),
+          target: '≥ 10×',
+          verdict: verdict(ratio(e, p), 10, 'atLeast'),
+        });
       }
       if (r.cells.express && r.cells.ceiling) {
         const x = rpsOf(r.cells.express);
-        rows.push({ measure: `(reference) naive Express, ${label} @${c} vs Node ceiling`, emulator: `${int(x)} req/s`, reference: `${int(n)} req/s`, ratio: times(ratio(x, n)), target: '(none)', verdict: '' });
+        rows.push({
+          measure: `(reference) naive Express, ${label} @${c} vs Node ceiling`,
+          emulator: `${int(x)} req/s`,
+          reference: `${int(n)} req/s`,
+          ratio: times(ratio(x, n)),
+          target: '(none)',
+          verdict: '',
+        });
       }
     }
   }
@@ -82,10 +125,25 @@ export function targetRows(results: Results): TargetRow[] {
       const e = rpsOf(r.cells.emulator);
       const n = rpsOf(r.cells.ceiling);
       const unit = r.requestsPerIteration > 1 ? ` (${int(e / r.requestsPerIteration)} flows/s)` : '';
-      if (r.cells.ceiling) rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c} vs Node ceiling`, emulator: `${int(e)} req/s${unit}`, reference: `${int(n)} req/s`, ratio: times(ratio(e, n)), target: '(none)', verdict: '' });
+      if (r.cells.ceiling)
+        rows.push({
+          measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c} vs Node ceiling`,
+          emulator: `${int(e)} req/s${unit}`,
+          reference: `${int(n)} req/s`,
+          ratio: times(ratio(e, n)),
+          target: '(none)',
+          verdict: '',
+        });
       if (r.cells.baseline) {
         const b = rpsOf(r.cells.baseline);
-        rows.push({ measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c}: now vs baseline ${results.baseline}`, emulator: `${int(e)} req/s`, reference: `${int(b)} req/s`, ratio: times(ratio(e, b)), target: '(before/after)', verdict: '' });
+        rows.push({
+          measure: `${r.label.replace(' (meeting, participant, recording start, stop)', '')} @${c}: now vs baseline ${results.baseline}`,
+          emulator: `${int(e)} req/s`,
+          reference: `${int(b)} req/s`,
+          ratio: times(ratio(e, b)),
+          target: '(before/after)',
+          verdict: '',
+        });
       }
     }
   }
@@ -102,7 +160,15 @@ export function targetRows(results: Results): TargetRow[] {
       verdict: verdict(e, 250, 'atMost'),
     });
     const base = cs('baseline');
-    if (base) rows.push({ measure: `Cold start: now vs baseline ${results.baseline}`, emulator: ms(e), reference: ms(median(base.startupMs)), ratio: times(ratio(e, median(base.startupMs))), target: '(before/after)', verdict: '' });
+    if (base)
+      rows.push({
+        measure: `Cold start: now vs baseline ${results.baseline}`,
+        emulator: ms(e),
+        reference: ms(median(base.startupMs)),
+        ratio: times(ratio(e, median(base.startupMs))),
+        target: '(before/after)',
+        verdict: '',
+      });
     const rss = median(emuStart.rss);
     rows.push({
       measure: 'RSS idle (the bin, 0.5 s after its first 200)',
@@ -116,10 +182,32 @@ export function targetRows(results: Results): TargetRow[] {
   const mem = results.memory[0];
   if (mem) {
     const per = perMeeting(mem);
-    rows.push({ measure: `RSS after ${int(mem.meetings)} meetings (+ participant + recording each)`, emulator: mb(mem.after.rss), reference: `idle ${mb(mem.idle.rss)} (same host)`, ratio: '', target: '(reported)', verdict: '' });
-    rows.push({ measure: 'Heap per meeting with a participant and a recording', emulator: bytes(per.total), reference: `meeting ${bytes(per.meeting)}, participant ${bytes(per.participant)}, recording ${bytes(per.recording)}`, ratio: '', target: '≤ 2 KB', verdict: verdict(per.total, 2048, 'atMost') });
+    rows.push({
+      measure: `RSS after ${int(mem.meetings)} meetings (+ participant + recording each)`,
+      emulator: mb(mem.after.rss),
+      reference: `idle ${mb(mem.idle.rss)} (same host)`,
+      ratio: '',
+      target: '(reported)',
+      verdict: '',
+    });
+    rows.push({
+      measure: 'Heap per meeting with a participant and a recording',
+      emulator: bytes(per.total),
+      reference: `meeting ${bytes(per.meeting)}, participant ${bytes(per.participant)}, recording ${bytes(per.recording)}`,
+      ratio: '',
+      target: '≤ 2 KB',
+      verdict: verdict(per.total, 2048, 'atMost'),
+    });
     const base = results.memory.find((m) => m.label.startsWith('baseline '));
-    if (base) rows.push({ measure: `Heap per meeting: now vs baseline ${results.baseline}`, emulator: bytes(per.total), reference: bytes(perMeeting(base).total), ratio: times(ratio(per.total, perMeeting(base).total)), target: '(before/after)', verdict: '' });
+    if (base)
+      rows.push({
+        measure: `Heap per meeting: now vs baseline ${results.baseline}`,
+        emulator: bytes(per.total),
+        reference: bytes(perMeeting(base).total),
+        ratio: times(ratio(per.total, perMeeting(base).total)),
+        target: '(before/after)',
+        verdict: '',
+      });
   }
   for (const g of results.growth) {
     const s = rpsOf(g.small);
@@ -139,7 +227,14 @@ export function targetRows(results: Results): TargetRow[] {
   if (w) {
     const d = median(w.rounds.map((r) => r.perSecond));
     const s = median(w.signRates);
-    rows.push({ measure: `Webhook fan-out (${w.webhooks} webhooks × ${w.eventsPerRound} events) vs raw RSA-SHA256 signing`, emulator: `${int(d)} deliveries/s`, reference: `${int(s)} signatures/s`, ratio: times(ratio(d, s)), target: '≥ 0.8×', verdict: verdict(ratio(d, s), 0.8, 'atLeast') });
+    rows.push({
+      measure: `Webhook fan-out (${w.webhooks} webhooks × ${w.eventsPerRound} events) vs raw RSA-SHA256 signing`,
+      emulator: `${int(d)} deliveries/s`,
+      reference: `${int(s)} signatures/s`,
+      ratio: times(ratio(d, s)),
+      target: '≥ 0.8×',
+      verdict: verdict(ratio(d, s), 0.8, 'atLeast'),
+    });
   }
   if (results.scenario) rows.push(scenarioTargetRow(results.scenario));
   return rows;
@@ -200,7 +295,21 @@ function throughputSection(results: Results): string {
     const expressVsCeiling = x && r.cells.ceiling ? times(ratio(rpsOf(x), rpsOf(r.cells.ceiling))) : '';
     const perCpu = e && r.cells.ceiling ? times(ratio(perCoreOf(e), perCoreOf(r.cells.ceiling))) : '';
     const perCpuExpress = e && x ? times(ratio(perCoreOf(e), perCoreOf(x))) : '';
-    return [r.label, String(r.connections), vs(r.cells.ceiling), perRound(r.cells.ceiling), perCpu, vs(r.cells.prism), perRound(r.cells.prism), vs(d), perRound(d), vs(x), perRound(x), perCpuExpress, expressVsCeiling];
+    return [
+      r.label,
+      String(r.connections),
+      vs(r.cells.ceiling),
+      perRound(r.cells.ceiling),
+      perCpu,
+      vs(r.cells.prism),
+      perRound(r.cells.prism),
+      vs(d),
+      perRound(d),
+      vs(x),
+      perRound(x),
+      perCpuExpress,
+      expressVsCeiling,
+    ];
   });
   const commands = new Set<string>();
   for (const r of results.throughput) for (const c of Object.values(r.cells)) if (c) commands.add(`${c.server}: ${code(c.command)}`);
@@ -210,19 +319,51 @@ function throughputSection(results: Results): string {
     '',
     `Each run counts 2xx answers only. Latency in ms, median over rounds: the mean from Little's law (connections ÷ request rate, exact for autocannon's closed loop) and autocannon's p99 (whole milliseconds). CPU in cores (100% = one core busy) during the run: the server process (from /proc) and the bench process that runs autocannon — a server well under 100% while autocannon is near it means the load generator, not the server, set the pace; both well under 100% means other processes on the machine took the CPU, and requests per server CPU-second is then the steadier measure of cost.`,
     '',
-    table(['Scenario', 'Conns', 'Server', 'Median req/s', 'Per round', 'mean ms', 'p99 ms', 'Server CPU', 'req per server CPU-second', 'autocannon CPU', 'non-2xx + errors'], body),
+    table(
+      [
+        'Scenario',
+        'Conns',
+        'Server',
+        'Median req/s',
+        'Per round',
+        'mean ms',
+        'p99 ms',
+        'Server CPU',
+        'req per server CPU-second',
+        'autocannon CPU',
+        'non-2xx + errors',
+      ],
+      body,
+    ),
     '',
     'Ratios (ratio of the medians; per-round ratios after it):',
     '',
-    table(['Scenario', 'Conns', 'Emulator ÷ ceiling', 'per round', 'same, per server CPU-second', 'Emulator ÷ Prism -v warn', 'per round', 'Emulator ÷ Prism defaults', 'per round', 'Emulator ÷ naive Express', 'per round', 'same, per server CPU-second', 'naive Express ÷ ceiling'], ratios),
+    table(
+      [
+        'Scenario',
+        'Conns',
+        'Emulator ÷ ceiling',
+        'per round',
+        'same, per server CPU-second',
+        'Emulator ÷ Prism -v warn',
+        'per round',
+        'Emulator ÷ Prism defaults',
+        'per round',
+        'Emulator ÷ naive Express',
+        'per round',
+        'same, per server CPU-second',
+        'naive Express ÷ ceiling',
+      ],
+      ratios,
+    ),
     '',
     'Servers, each its own child process:',
     '',
     ...[...commands].map((c) => `- ${c}`),
     '',
-    'Load (autocannon in the bench process; the equivalent CLI line, with the fixtures\' default credentials in `$AUTH`):',
+    "Load (autocannon in the bench process; the equivalent CLI line, with the fixtures' default credentials in `$AUTH`):",
     '',
-    "- `AUTH=\"Basic $(printf %s '00000000-0000-4000-8000-000000000001:emulator-api-key' | base64)\"`",
+    '- `AUTH="Basic $(printf %s \'00000000-0000-4000-8000-000000000001:emulator-api-key\' | base64)"`',
     ...clis,
   ].join('\n');
 }
@@ -243,7 +384,18 @@ function memorySection(results: Results): string {
   if (results.memory.length === 0) return '_Not run._';
   const body = results.memory.map((m) => {
     const p = perMeeting(m);
-    return [m.label, int(m.meetings), bytes(p.meeting), bytes(p.participant), bytes(p.recording), bytes(p.total), mb(m.idle.rss), mb(m.after.rss), int(m.scheduledJobs), code(m.command)];
+    return [
+      m.label,
+      int(m.meetings),
+      bytes(p.meeting),
+      bytes(p.participant),
+      bytes(p.recording),
+      bytes(p.total),
+      mb(m.idle.rss),
+      mb(m.after.rss),
+      int(m.scheduledJobs),
+      code(m.command),
+    ];
   });
   const m = results.memory[0]!;
   const snap = results.memory.find((x) => x.breakdown);
@@ -275,7 +427,17 @@ function growthSection(results: Results): string {
     '',
     table(
       ['Scenario', 'Store', 'Median req/s', 'Per round', 'mean ms', 'p99 ms', 'Command'],
-      results.growth.flatMap((g) => [g.small, g.large].map((c) => [g.label, c.server, int(rpsOf(c)), c.runs.map((x) => int(x.rps)).join(' / '), fixed(meanOf(c), 1), fixed(p99Of(c), 1), code(c.command)])),
+      results.growth.flatMap((g) =>
+        [g.small, g.large].map((c) => [
+          g.label,
+          c.server,
+          int(rpsOf(c)),
+          c.runs.map((x) => int(x.rps)).join(' / '),
+          fixed(meanOf(c), 1),
+          fixed(p99Of(c), 1),
+          code(c.command),
+        ]),
+      ),
     ),
     '',
     table(

@@ -124,7 +124,11 @@ async function scenario(emu: RunningEmulator, receiver: Receiver, i: number): Pr
     return json.data;
   };
   const meeting = await api<{ id: string }>('POST', '/v2/meetings', { title: `Demo ${i}` });
-  const participant = await api<{ token: string }>('POST', `/v2/meetings/${meeting.id}/participants`, { name: 'Ada', preset_name: 'group_call_host', custom_participant_id: `ada-${i}` });
+  const participant = await api<{ token: string }>('POST', `/v2/meetings/${meeting.id}/participants`, {
+    name: 'Ada',
+    preset_name: 'group_call_host',
+    custom_participant_id: `ada-${i}`,
+  });
   check(typeof participant.token === 'string', 'participant without a token');
   const started = await api<Recording>('POST', '/v2/recordings', { meeting_id: meeting.id });
   check(started.status === 'INVOKED', `started as ${started.status}`);
@@ -138,7 +142,9 @@ async function scenario(emu: RunningEmulator, receiver: Receiver, i: number): Pr
   const file = await get(done.download_url);
   const bytes = Buffer.from(await file.arrayBuffer());
   check(file.status === 200 && bytes.length === done.file_size, `download: ${file.status}, ${bytes.length} of ${done.file_size} bytes`);
-  const hook = await receiver.next((d) => d.json.event === 'recording.statusUpdate' && d.json.recording?.id === started.id && d.json.recording.status === 'UPLOADED');
+  const hook = await receiver.next(
+    (d) => d.json.event === 'recording.statusUpdate' && d.json.recording?.id === started.id && d.json.recording.status === 'UPLOADED',
+  );
   const published = (await (await get(`${emu.url}/.well-known/webhooks.json`)).json()) as { public_key: string };
   check(verify('sha256', hook.body, createPublicKey(published.public_key), Buffer.from(hook.signature, 'base64')), 'webhook signature does not verify');
   return { bytes: bytes.length, requests };

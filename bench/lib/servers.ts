@@ -308,7 +308,13 @@ export async function runForResult<T>(name: string, nodeArgs: string[], args: st
 }
 
 /** JSON request helper for setting servers up (not for measuring). */
-export async function request<T = unknown>(base: string, method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+export async function request<T = unknown>(
+  base: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${base}${pathname}`, {
     method,
     headers: { authorization: AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },

@@ -82,7 +82,11 @@ export async function registerWebhooks(base: string, receiver: Receiver, count: 
   const doc = await request<{ public_key: string }>(base, 'GET', '/.well-known/webhooks.json');
   receiver.publicKey = createPublicKey(doc.body.public_key);
   for (let i = 0; i < count; i++) {
-    const res = await request(base, 'POST', '/v2/webhooks', { name: `bench receiver ${i}`, url: `${receiver.url}/hook/${i}`, events: ['recording.statusUpdate'] });
+    const res = await request(base, 'POST', '/v2/webhooks', {
+      name: `bench receiver ${i}`,
+      url: `${receiver.url}/hook/${i}`,
+      events: ['recording.statusUpdate'],
+    });
     if (res.status !== 201) throw new Error(`POST /v2/webhooks answered ${res.status}: ${JSON.stringify(res.body)}`);
   }
 }

@@ -28,7 +28,8 @@ export const errors = {
   validation: (detail: string) => new ApiError(400, 'BAD_REQUEST', detail, true),
   badRequest: (message: string, code = 'BAD_REQUEST') => new ApiError(400, code, message),
   /** `where`: the position and what is wrong there (`at position 7 (line 1, column 8): …`); never a quote of the body. */
-  malformedJson: (where?: string) => new ApiError(400, 'BAD_REQUEST', where ? `Request body is not valid JSON ${where}` : 'Request body is not valid JSON', true),
+  malformedJson: (where?: string) =>
+    new ApiError(400, 'BAD_REQUEST', where ? `Request body is not valid JSON ${where}` : 'Request body is not valid JSON', true),
   unauthorized: (message = 'Unauthorized') => new ApiError(401, 'UNAUTHORIZED', message),
   forbidden: (message: string) => new ApiError(403, 'FORBIDDEN', message),
   notFound: (kind: ResourceKind, id: string) => new ApiError(404, 'NOT_FOUND', `No ${kind} found with id ${id}`),
@@ -51,7 +52,11 @@ export const errors = {
   malformedPath: () => new ApiError(400, 'BAD_REQUEST', 'Request path is not valid percent-encoding', true),
   // Requests Node refuses before any route sees them (http/client-error.ts).
   headersTooLarge: () =>
-    new ApiError(431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request line and headers are too large (at most 16 KiB in all, by default); send shorter headers or a shorter URL'),
+    new ApiError(
+      431,
+      'REQUEST_HEADER_FIELDS_TOO_LARGE',
+      'The request line and headers are too large (at most 16 KiB in all, by default); send shorter headers or a shorter URL',
+    ),
   malformedRequest: () => new ApiError(400, 'BAD_REQUEST', 'The request is not valid HTTP/1.1: its request line or a header could not be parsed'),
   requestTimeout: () => new ApiError(408, 'REQUEST_TIMEOUT', 'The request was not received in time'),
   tooManyRequests: (retryAfterSeconds: number) =>
@@ -60,12 +65,18 @@ export const errors = {
   mediaLinkExpired: (expiredAt: string) => new ApiError(403, 'LINK_EXPIRED', `This link expired at ${expiredAt}`),
   mediaSignatureInvalid: () => new ApiError(403, 'INVALID_SIGNATURE', 'The link signature is missing or does not match'),
   rangeNotSatisfiable: (size: number) =>
-    new ApiError(416, 'RANGE_NOT_SATISFIABLE', `The requested range is not within the ${size} bytes of the file`, false, { 'content-range': `bytes */${size}` }),
+    new ApiError(416, 'RANGE_NOT_SATISFIABLE', `The requested range is not within the ${size} bytes of the file`, false, {
+      'content-range': `bytes */${size}`,
+    }),
   /** A fault rule's answer (control API: POST /_emulator/faults). */
   injected: (status: number, ruleId: string) => new ApiError(status, 'INJECTED_FAULT', `Injected fault (${ruleId})`),
   // v1 product registry (emulator decisions, docs/api-v1.md)
   invalidProductCode: (code: string) =>
-    new ApiError(400, 'INVALID_PRODUCT_CODE', `"${code}" is not a product code: expected {category_code}-{PRODUCT_ID} or {category_code}-{PRODUCT_ID}-{check digits}`),
+    new ApiError(
+      400,
+      'INVALID_PRODUCT_CODE',
+      `"${code}" is not a product code: expected {category_code}-{PRODUCT_ID} or {category_code}-{PRODUCT_ID}-{check digits}`,
+    ),
   invalidCheckDigits: (code: string, expected: string) =>
     new ApiError(400, 'INVALID_CHECK_DIGITS', `"${code}" has wrong check digits (ISO 7064 MOD 97-10): expected ${expected}`),
   unknownCategory: (code: string) =>

@@ -101,16 +101,18 @@ export class SeededIds implements IdGenerator {
     // under seed "seed-326").
     let block = 0;
     let pool = Buffer.alloc(0);
-    return flat(customRandom(TOKEN_ALPHABET, size, (len) => {
-      while (pool.length < len) {
-        const input = block === 0 ? `${this.seed}:${n}` : `${this.seed}:${n}:${block}`;
-        pool = Buffer.concat([pool, createHash('sha256').update(input).digest()]);
-        block += 1;
-      }
-      const out = new Uint8Array(pool.subarray(0, len));
-      pool = pool.subarray(len);
-      return out;
-    })());
+    return flat(
+      customRandom(TOKEN_ALPHABET, size, (len) => {
+        while (pool.length < len) {
+          const input = block === 0 ? `${this.seed}:${n}` : `${this.seed}:${n}:${block}`;
+          pool = Buffer.concat([pool, createHash('sha256').update(input).digest()]);
+          block += 1;
+        }
+        const out = new Uint8Array(pool.subarray(0, len));
+        pool = pool.subarray(len);
+        return out;
+      })(),
+    );
   }
 
   position(): number {

@@ -17,7 +17,9 @@ export function signingKeyFrom(privateKey: KeyObject | string): SigningKey {
   const pub = createPublicKey(priv);
   const jwk = pub.export({ format: 'jwk' }) as { n: string; e: string };
   // RFC 7638 thumbprint: stable for the same key.
-  const kid = createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n })).digest('base64url');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n }))
+    .digest('base64url');
   return {
     kid,
     privateKey: priv,

@@ -38,7 +38,5 @@ export function paginate<T>(
       total += 1;
     }
   }
-  return items.length === 0
-    ? { items, total, startOffset: 0, endOffset: 0 }
-    : { items, total, startOffset: skip + 1, endOffset: skip + items.length };
+  return items.length === 0 ? { items, total, startOffset: 0, endOffset: 0 } : { items, total, startOffset: skip + 1, endOffset: skip + items.length };
 }

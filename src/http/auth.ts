@@ -70,7 +70,9 @@ export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo
     if (!value) throw errors.unauthorized('Missing participant token');
     return participant(deps, value);
   }
-  throw errors.unauthorized(kind === 'bearer' ? 'Participant tokens are not accepted on this route; use Basic credentials' : 'Unsupported Authorization scheme');
+  throw errors.unauthorized(
+    kind === 'bearer' ? 'Participant tokens are not accepted on this route; use Basic credentials' : 'Unsupported Authorization scheme',
+  );
 }
 
 /** The organization behind any successful auth. */

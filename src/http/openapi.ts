@@ -80,7 +80,10 @@ function operation(r: AnyRoute): Json {
     if (status >= 400) {
       responses[String(status)] = { description: spec?.description ?? ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorSchema } } };
     } else if (spec?.schema) {
-      responses[String(status)] = { description: spec.description, content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } } };
+      responses[String(status)] = {
+        description: spec.description,
+        content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } },
+      };
     } else {
       responses[String(status)] = { description: spec?.description ?? '', ...(spec?.contentType ? { content: { [spec.contentType]: {} } } : {}) };
     }

@@ -87,7 +87,8 @@ export class RouteTable {
       if (!route.path.includes('{')) continue;
       const mount = mountOf(route.path);
       const api = this.mounts.get(mount);
-      if (api !== undefined && api !== route.api) throw new Error(`/${mount} holds routes of two APIs (${api}, ${route.api}): a path no route serves there would have no API`);
+      if (api !== undefined && api !== route.api)
+        throw new Error(`/${mount} holds routes of two APIs (${api}, ${route.api}): a path no route serves there would have no API`);
       this.mounts.set(mount, route.api);
     }
   }
@@ -167,14 +168,23 @@ function pathDistance(path: readonly string[], template: readonly string[]): num
   for (let i = 1; i <= path.length; i++) {
     const row = [Math.min(FAR, prev[0]! + segmentCost(path[i - 1]!))];
     for (let j = 1; j <= template.length; j++) {
-      row[j] = Math.min(FAR, prev[j]! + segmentCost(path[i - 1]!), row[j - 1]! + segmentCost(template[j - 1]!), prev[j - 1]! + segmentDistance(path[i - 1]!, template[j - 1]!));
+      row[j] = Math.min(
+        FAR,
+        prev[j]! + segmentCost(path[i - 1]!),
+        row[j - 1]! + segmentCost(template[j - 1]!),
+        prev[j - 1]! + segmentDistance(path[i - 1]!, template[j - 1]!),
+      );
     }
     prev = row;
   }
   return prev[template.length]!;
 }
 
-const segmentsOf = (path: string) => path.toLowerCase().split('/').filter((s, i) => i > 0 || s !== '');
+const segmentsOf = (path: string) =>
+  path
+    .toLowerCase()
+    .split('/')
+    .filter((s, i) => i > 0 || s !== '');
 
 /** The template nearest to the path if it is close enough (NEAREST_MAX_EDITS, a third of its length); ties go to the first. */
 export function nearestTemplate(templates: readonly string[], path: string): string | undefined {

@@ -13,7 +13,15 @@ import type { Scheduler } from '../core/scheduler.js';
 import type { OrganizationsService } from '../domain/organizations/organizations.service.js';
 import type { Simulator } from '../simulator/simulator.js';
 import { FixtureError, parseFixtures, type Fixtures } from '../store/fixtures.js';
-import { deliveryRecord, jobRecord, livestreamRecord, meetingRecord, participantRecord, recordingRecord, simulatorPolicyRecord } from '../store/state-records.js';
+import {
+  deliveryRecord,
+  jobRecord,
+  livestreamRecord,
+  meetingRecord,
+  participantRecord,
+  recordingRecord,
+  simulatorPolicyRecord,
+} from '../store/state-records.js';
 import type { Store } from '../store/store.js';
 import type { Outbox } from '../webhooks/outbox.js';
 
@@ -100,7 +108,12 @@ export class StateService {
     const { store, clock, ids, scheduler, outbox, simulator, keys } = this.parts;
     return {
       version: 1,
-      categories: [...store.categories.values()].map((c) => ({ code: c.code, label: c.label, carbon_footprint: c.carbonFootprint, certifications: [...c.certifications] })),
+      categories: [...store.categories.values()].map((c) => ({
+        code: c.code,
+        label: c.label,
+        carbon_footprint: c.carbonFootprint,
+        certifications: [...c.certifications],
+      })),
       default_presets: structuredClone(this.baseline.default_presets),
       webhook_signing_key: keys.webhooks.get().privatePem(),
       participant_token_key: keys.participantTokens.get().privatePem(),
@@ -108,7 +121,12 @@ export class StateService {
         id: data.org.id,
         name: data.org.name,
         api_key: data.org.apiKey,
-        presets: [...data.presets.values()].map((p) => ({ id: p.id, name: p.name, view_type: p.viewType as Fixtures['default_presets'][number]['view_type'], permissions: { ...p.permissions } })),
+        presets: [...data.presets.values()].map((p) => ({
+          id: p.id,
+          name: p.name,
+          view_type: p.viewType as Fixtures['default_presets'][number]['view_type'],
+          permissions: { ...p.permissions },
+        })),
         products: [...data.products.values()].map((p) => ({
           category_code: p.categoryCode,
           product_id: p.productId,

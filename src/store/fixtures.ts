@@ -15,9 +15,7 @@ export const presetFixture = z.object({
   id: uuid,
   name: z.string().min(1).max(100),
   view_type: z.enum(['GROUP_CALL', 'WEBINAR', 'LIVESTREAM', 'AUDIO_ROOM', 'CHAT']).default('GROUP_CALL'),
-  permissions: z
-    .object({ can_record: z.boolean(), can_livestream: z.boolean() })
-    .catchall(z.boolean()),
+  permissions: z.object({ can_record: z.boolean(), can_livestream: z.boolean() }).catchall(z.boolean()),
 });
 
 export const categoryFixture = z.object({
@@ -125,7 +123,8 @@ export const fixturesSchema = z
       (o.participants ?? []).forEach((p, j) => {
         if (participants.has(p.id)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'participants', j, 'id'], message: 'duplicate participant id' });
         participants.add(p.id);
-        if (!presets.has(p.presetId)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'participants', j, 'presetId'], message: 'not a preset of this organization' });
+        if (!presets.has(p.presetId))
+          ctx.addIssue({ code: 'custom', path: ['organizations', i, 'participants', j, 'presetId'], message: 'not a preset of this organization' });
       });
     });
     const codes = new Set<string>();

@@ -148,7 +148,11 @@ export const deliveryRecord = z
   })
   .strict();
 
-const delayMs = z.number().int().min(0).max(365 * 24 * 3600 * 1000);
+const delayMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(365 * 24 * 3600 * 1000);
 export const simulatorPolicyRecord = z
   .object({
     recording: z

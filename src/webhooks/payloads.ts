@@ -122,7 +122,11 @@ export function webhookPayloadFor(e: DomainEvent): WebhookPayload | undefined {
     case 'meeting.ended':
       return { event: 'meeting.ended', meeting: meetingPayload(e.meeting, e.org), reason: e.reason };
     case 'participant.joined':
-      return { event: 'meeting.participantJoined', meeting: meetingPayload(e.meeting, e.org), participant: participantPayload(e.participant, e.participant.joinedAt ?? e.at) };
+      return {
+        event: 'meeting.participantJoined',
+        meeting: meetingPayload(e.meeting, e.org),
+        participant: participantPayload(e.participant, e.participant.joinedAt ?? e.at),
+      };
     case 'participant.left':
       return { event: 'meeting.participantLeft', meeting: meetingPayload(e.meeting, e.org), participant: participantPayload(e.participant, e.joinedAt, e.at) };
     default:

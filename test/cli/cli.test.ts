@@ -46,7 +46,11 @@ describe('meetings-emulator CLI', () => {
     const header = /v2 header: Authorization: (Basic \S+)/.exec(out)![1]!;
     const health = await fetch(`${running.url}/_emulator/health`);
     expect(health.status).toBe(200);
-    const created = await fetch(`${running.url}/v2/meetings`, { method: 'POST', headers: { authorization: header, 'content-type': 'application/json' }, body: '{"title":"cli"}' });
+    const created = await fetch(`${running.url}/v2/meetings`, {
+      method: 'POST',
+      headers: { authorization: header, 'content-type': 'application/json' },
+      body: '{"title":"cli"}',
+    });
     expect(created.status).toBe(201);
     const stopped = await running.stop('SIGTERM');
     running = undefined;
@@ -80,14 +84,20 @@ describe('meetings-emulator CLI', () => {
     running = await startCli(['--clock', 'manual', '--seed', 'cli-log']);
     expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);
     await running.stop('SIGTERM');
-    const json = running.stderr().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const json = running
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(json.find((l) => l.msg === 'request')).toMatchObject({ level: 30, method: 'GET', path: '/_emulator/health', status: 200 });
 
     running = await startCli(['--clock', 'manual', '--seed', 'cli-log'], { EMULATOR_LOG_FORMAT: 'pretty' });
     expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);
     await running.stop('SIGTERM');
     const lines = running.stderr().trim().split('\n');
-    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}request reqId=req_\d+ method=GET path=\/_emulator\/health status=200 ms=\d+ orgId=null$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}request reqId=req_\d+ method=GET path=\/_emulator\/health status=200 ms=\d+ orgId=null$/),
+    );
     expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}shutting down signal=SIGTERM$/));
     running = undefined;
   });

@@ -30,7 +30,9 @@ it('keeps the state across SIGTERM and a restart', async () => {
 
   running = await startCli(args);
   const meeting = (await call(running.url, 'POST', '/v2/meetings', { title: 'persisted' })).body.data;
-  const participant = (await call(running.url, 'POST', `/v2/meetings/${meeting.id}/participants`, { preset_name: 'group_call_host', custom_participant_id: 'p1' })).body.data;
+  const participant = (
+    await call(running.url, 'POST', `/v2/meetings/${meeting.id}/participants`, { preset_name: 'group_call_host', custom_participant_id: 'p1' })
+  ).body.data;
   const recording = (await call(running.url, 'POST', '/v2/recordings', { meeting_id: meeting.id })).body.data;
   await fetch(`${running.url}/_emulator/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":3000}' });
   const exported = await (await fetch(`${running.url}/_emulator/state`)).text();

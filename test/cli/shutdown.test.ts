@@ -71,7 +71,19 @@ it.each([
     dir = mkdtempSync(path.join(tmpdir(), 'shutdown-'));
     const file = path.join(dir, 'state.json');
     // A long webhook timeout: the held deliveries are certainly still in flight at SIGTERM.
-    const args = [...clockArgs, '--seed', 'shutdown', '--state-file', file, '--state-save-interval', '0', '--webhook-timeout-ms', '60000', '--log-level', 'warn'];
+    const args = [
+      ...clockArgs,
+      '--seed',
+      'shutdown',
+      '--state-file',
+      file,
+      '--state-save-interval',
+      '0',
+      '--webhook-timeout-ms',
+      '60000',
+      '--log-level',
+      'warn',
+    ];
     receiver = await Receiver.start(() => 'hang');
     running = await startCli(args);
     const base = running.url;

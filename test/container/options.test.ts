@@ -6,8 +6,16 @@ import { MeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
 describe('MeetingsEmulatorContainer settings', () => {
   it.each([
     ['a clock mode', (c: MeetingsEmulatorContainer) => c.withClock('sundial' as 'real'), 'EMULATOR_CLOCK must be one of real, manual, got "sundial"'],
-    ['a start time without a zone', (c: MeetingsEmulatorContainer) => c.withStartTime('2026-01-01T00:00:00'), 'EMULATOR_START_TIME must be an ISO 8601 time with a zone'],
-    ['a passed-through variable', (c: MeetingsEmulatorContainer) => c.withEnvironment({ EMULATOR_SIMULATOR: 'sometimes' }), 'EMULATOR_SIMULATOR must be one of auto, manual, got "sometimes"'],
+    [
+      'a start time without a zone',
+      (c: MeetingsEmulatorContainer) => c.withStartTime('2026-01-01T00:00:00'),
+      'EMULATOR_START_TIME must be an ISO 8601 time with a zone',
+    ],
+    [
+      'a passed-through variable',
+      (c: MeetingsEmulatorContainer) => c.withEnvironment({ EMULATOR_SIMULATOR: 'sometimes' }),
+      'EMULATOR_SIMULATOR must be one of auto, manual, got "sometimes"',
+    ],
   ])('start() rejects %s with the reason', async (_what, configure, reason) => {
     await expect(configure(new MeetingsEmulatorContainer('never-pulled:latest')).start()).rejects.toThrow(reason);
   });

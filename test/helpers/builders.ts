@@ -33,7 +33,11 @@ export async function addParticipant(api: Api, meetingId: string, body: Body = {
 }
 
 export async function startRecording(api: Api, meetingId: string, body: Body = {}, auth = BASIC): Promise<Resource> {
-  const res = await api.post('/v2/recordings').set('Authorization', auth).send({ meeting_id: meetingId, ...body }).expect(200);
+  const res = await api
+    .post('/v2/recordings')
+    .set('Authorization', auth)
+    .send({ meeting_id: meetingId, ...body })
+    .expect(200);
   return res.body.data;
 }
 

@@ -57,7 +57,8 @@ export async function assertMatchesOpenApi(app: Express, method: string, url: st
   // Prefer the most specific template (fewest parameters).
   const op = candidates.sort((a, b) => a.template.source.split('[^/]+').length - b.template.source.split('[^/]+').length)[0]!;
   const response = op.responses[String(res.status)] ?? (res.status >= 400 ? op.responses.default : undefined);
-  if (!response) throw new Error(`${method.toUpperCase()} ${path} answered ${res.status}, not documented (documented: ${Object.keys(op.responses).join(', ')})`);
+  if (!response)
+    throw new Error(`${method.toUpperCase()} ${path} answered ${res.status}, not documented (documented: ${Object.keys(op.responses).join(', ')})`);
   const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!;
   const content = response.content;
   if (!content) return;
@@ -71,6 +72,8 @@ export async function assertMatchesOpenApi(app: Express, method: string, url: st
     compiled.set(key, validate);
   }
   if (!validate(res.body)) {
-    throw new Error(`${method.toUpperCase()} ${path} ${res.status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\nbody: ${JSON.stringify(res.body).slice(0, 600)}`);
+    throw new Error(
+      `${method.toUpperCase()} ${path} ${res.status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\nbody: ${JSON.stringify(res.body).slice(0, 600)}`,
+    );
   }
 }

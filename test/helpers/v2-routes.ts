@@ -9,7 +9,12 @@ import type { TestApp } from './test-app.js';
 export const V2_ROUTES: AnyRoute[] = allRoutes('http://emulator.test').filter((r) => r.api === 'v2');
 
 /** The only routes on which a participant token is accepted (docs/api-v2.md, "Participant tokens"). */
-export const PARTICIPANT_TOKEN_ROUTES = ['post /v2/recordings', 'get /v2/recordings', 'get /v2/recordings/{id}', 'get /v2/recordings/active-recording/{meeting_id}'];
+export const PARTICIPANT_TOKEN_ROUTES = [
+  'post /v2/recordings',
+  'get /v2/recordings',
+  'get /v2/recordings/{id}',
+  'get /v2/recordings/active-recording/{meeting_id}',
+];
 
 export const routeName = (r: Pick<AnyRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
 
@@ -31,7 +36,13 @@ export async function buildWorld(t: TestApp): Promise<World> {
 
 /** The concrete URL of a route in the world. */
 export function urlOf(r: Pick<AnyRoute, 'path'>, w: World): string {
-  const idFor = r.path.startsWith('/v2/recordings/') ? w.recordingId : r.path.startsWith('/v2/livestreams/') ? w.livestreamId : r.path.startsWith('/v2/meetings/') ? w.meetingId : MISSING_ID;
+  const idFor = r.path.startsWith('/v2/recordings/')
+    ? w.recordingId
+    : r.path.startsWith('/v2/livestreams/')
+      ? w.livestreamId
+      : r.path.startsWith('/v2/meetings/')
+        ? w.meetingId
+        : MISSING_ID;
   return r.path.replace('{meeting_id}', w.meetingId).replace('{participant_id}', w.participantId).replace('{id}', idFor);
 }
 

@@ -92,7 +92,11 @@ export class Receiver {
 // --- steps shared by the webhook scenarios (every HTTP call goes through the validating api) ---
 
 export async function registerWebhook(t: TestApp, url: string, events: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: `hook ${url}`, url, events, ...extra }).expect(201);
+  const res = await t.api
+    .post('/v2/webhooks')
+    .set('Authorization', BASIC)
+    .send({ name: `hook ${url}`, url, events, ...extra })
+    .expect(201);
   return res.body.data.id as string;
 }
 

@@ -24,7 +24,12 @@ beforeAll(() => {
   tmp = mkdtempSync(path.join(tmpdir(), 'meetings-emulator-pack-'));
   // --ignore-scripts=false: `prepare` must run whatever the machine's npm config says, as it does
   // for a git-URL install.
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts=false', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 170_000 });
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts=false', '--pack-destination', tmp], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 170_000,
+  });
   const [info] = JSON.parse(out.slice(out.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
   packed = info.files.map((f) => f.path);
   execFileSync('tar', ['-xzf', path.join(tmp, info.filename), '-C', tmp]);
@@ -43,7 +48,16 @@ function linkDependencies(): void {
 
 describe('the packed package', () => {
   it('holds the build (library, declarations, bundled command line), the fixtures and the docs, not the sources', () => {
-    for (const file of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/bin/meetings-emulator.js', 'fixtures/default.json', 'docs/running.md']) expect(packed).toContain(file);
+    for (const file of [
+      'package.json',
+      'README.md',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/bin/meetings-emulator.js',
+      'fixtures/default.json',
+      'docs/running.md',
+    ])
+      expect(packed).toContain(file);
     expect(packed.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
   });
 
@@ -73,7 +87,18 @@ await emu.close();`;
     writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }));
     writeFileSync(
       path.join(consumer, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'] }, files: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
     );
     writeFileSync(
       path.join(consumer, 'consumer.ts'),
@@ -92,7 +117,11 @@ await emu.close();
 `,
     );
     if (!readFileSync(path.join(pkg, 'package.json'), 'utf8').includes('"dependencies"')) throw new Error('the packed package.json lost its dependencies');
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], { cwd: consumer, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], {
+      cwd: consumer,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 120_000);

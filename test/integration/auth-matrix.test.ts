@@ -71,9 +71,19 @@ async function buildWorld(): Promise<World> {
   const recording = await startRecording(t.api, m1.id);
   const otherRecording = await startRecording(t.api, m2.id);
   const livestream = await createLivestream(t.api, m1.id, { name: 'A-PRIVATE-STREAM' });
-  const webhook = (await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: 'A-PRIVATE-HOOK', url: 'http://127.0.0.1:9/a-private-hook', events: ['meeting.started'] }).expect(201)).body.data;
+  const webhook = (
+    await t.api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ name: 'A-PRIVATE-HOOK', url: 'http://127.0.0.1:9/a-private-hook', events: ['meeting.started'] })
+      .expect(201)
+  ).body.data;
   const product = (
-    await t.api.post('/api/v1/products').set('Authorization', `Bearer ${API_KEY}`).send({ name: 'A-PRIVATE-PRODUCT', brand: 'A-PRIVATE-BRAND', category_code: '701', product_id: 'APRIV1' }).expect(201)
+    await t.api
+      .post('/api/v1/products')
+      .set('Authorization', `Bearer ${API_KEY}`)
+      .send({ name: 'A-PRIVATE-PRODUCT', brand: 'A-PRIVATE-BRAND', category_code: '701', product_id: 'APRIV1' })
+      .expect(201)
   ).body;
   const org = (await t.api.post('/_emulator/orgs').send({ name: 'Organization B' }).expect(201)).body as { id: string; api_key: string };
   const bMeeting = (await t.api.post('/v2/meetings').set('Authorization', basicAuth(org.id, org.api_key)).send({ title: 'B meeting' }).expect(201)).body.data;
@@ -91,12 +101,24 @@ async function buildWorld(): Promise<World> {
     { orgId: ORG_ID, meetingId: m1.id, participantId: host1.id, presetId: String(claims.presetId) },
     t.now() - TOKEN_LIFETIME_MS,
   );
-  const hs256 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: header.kid! }).sign(new TextEncoder().encode(t.deps.keys.participantTokens.publicPem));
+  const hs256 = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: header.kid! })
+    .sign(new TextEncoder().encode(t.deps.keys.participantTokens.publicPem));
   const streamKey = String(livestream.stream_key);
 
   return {
     t,
-    a: { m1: m1.id, m2: m2.id, host1: host1.id, host2: host2.id, deleted: deleted.id, recording: recording.id, livestream: livestream.id, webhook: webhook.id, productCode: product.svc_code },
+    a: {
+      m1: m1.id,
+      m2: m2.id,
+      host1: host1.id,
+      host2: host2.id,
+      deleted: deleted.id,
+      recording: recording.id,
+      livestream: livestream.id,
+      webhook: webhook.id,
+      productCode: product.svc_code,
+    },
     b: { id: org.id, apiKey: org.api_key, meeting: bMeeting.id },
     tokens: {
       own: host1.token,
@@ -196,7 +218,6 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
   }
 }
 
-
 /**
  * Another organization's valid key: a route that names one of A's resources (a path id, or
  * meeting_id in the body of POST /v2/recordings) answers 404; any other route succeeds, within B.
@@ -227,9 +248,11 @@ function expected(r: AnyRoute, column: Column): { status: number; message?: stri
 describe('the matrix covers the route table', () => {
   it('has every v1 and v2 route, and the token routes are the four documented ones', () => {
     expect(ROUTES.length).toBeGreaterThanOrEqual(32);
-    expect(ROUTES.filter((r) => r.auth === 'basic-or-participant').map(routeName).sort()).toEqual(
-      ['get /v2/recordings', 'get /v2/recordings/active-recording/{meeting_id}', 'get /v2/recordings/{id}', 'post /v2/recordings'].sort(),
-    );
+    expect(
+      ROUTES.filter((r) => r.auth === 'basic-or-participant')
+        .map(routeName)
+        .sort(),
+    ).toEqual(['get /v2/recordings', 'get /v2/recordings/active-recording/{meeting_id}', 'get /v2/recordings/{id}', 'post /v2/recordings'].sort());
     expect(ROUTES.every((r) => (r.api === 'v1' ? r.auth === 'v1-bearer' : r.auth === 'basic' || r.auth === 'basic-or-participant'))).toBe(true);
   });
 
@@ -237,7 +260,8 @@ describe('the matrix covers the route table', () => {
     const w = await buildWorld();
     const urls = ['/v2/meetings', '/v2/recordings', '/v2/livestreams', '/v2/webhooks', `/v2/meetings/${w.a.m1}/participants`];
     const seen = (await Promise.all(urls.map((u) => w.t.api.get(u).set('Authorization', BASIC).expect(200)))).map((r) => r.text).join(' ');
-    for (const marker of [w.a.m1, w.a.m2, w.a.host1, w.a.recording, w.a.livestream, w.a.webhook, 'A-PRIVATE-TITLE-ONE', 'a-private-hook']) expect(seen).toContain(marker);
+    for (const marker of [w.a.m1, w.a.m2, w.a.host1, w.a.recording, w.a.livestream, w.a.webhook, 'A-PRIVATE-TITLE-ONE', 'a-private-hook'])
+      expect(seen).toContain(marker);
     const product = await w.t.api.get(`/v1/products/${w.a.productCode}`).set('Authorization', `Bearer ${API_KEY}`).expect(200);
     expect(product.text).toContain('A-PRIVATE-PRODUCT');
   });

@@ -64,7 +64,10 @@ describe('requests the HTTP parser refuses', () => {
     const res = await exchange(bytes);
     expect(res.statusLine).toBe('HTTP/1.1 400 Bad Request');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(JSON.parse(res.body)).toEqual({ success: false, error: { code: 400, message: 'The request is not valid HTTP/1.1: its request line or a header could not be parsed' } });
+    expect(JSON.parse(res.body)).toEqual({
+      success: false,
+      error: { code: 400, message: 'The request is not valid HTTP/1.1: its request line or a header could not be parsed' },
+    });
   });
 
   it('the same server still answers a well-formed request', async () => {

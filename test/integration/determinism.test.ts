@@ -23,14 +23,25 @@ async function script(t: TestApp): Promise<Step[]> {
 
   await call('get', '/.well-known/jwks.json', undefined, null);
   const meeting = (await call('post', '/v2/meetings', { title: 'Determinism', preferred_region: 'eu-central-1' })).data;
-  const host = (await call('post', `/v2/meetings/${meeting.id}/participants`, { name: 'Host', preset_name: 'group_call_host', custom_participant_id: 'host-1' })).data;
-  const guest = (await call('post', `/v2/meetings/${meeting.id}/participants`, { name: 'Guest', preset_name: 'group_call_participant', client_specific_id: 'guest-1' })).data;
+  const host = (
+    await call('post', `/v2/meetings/${meeting.id}/participants`, { name: 'Host', preset_name: 'group_call_host', custom_participant_id: 'host-1' })
+  ).data;
+  const guest = (
+    await call('post', `/v2/meetings/${meeting.id}/participants`, { name: 'Guest', preset_name: 'group_call_participant', client_specific_id: 'guest-1' })
+  ).data;
   await call('post', `/v2/meetings/${meeting.id}/participants/${guest.id}/token`);
   await advance(60_000);
   await call('patch', `/v2/meetings/${meeting.id}/participants/${guest.id}`, { name: 'Guest 2' });
   await call('get', `/v2/meetings/${meeting.id}/participants`);
 
-  const recording = (await call('post', '/v2/recordings', { meeting_id: meeting.id, storage_config: { type: 'aws', bucket: 'b', access_key: 'k', secret_key: 's' } }, bearer(host.token))).data;
+  const recording = (
+    await call(
+      'post',
+      '/v2/recordings',
+      { meeting_id: meeting.id, storage_config: { type: 'aws', bucket: 'b', access_key: 'k', secret_key: 's' } },
+      bearer(host.token),
+    )
+  ).data;
   await call('post', '/v2/recordings', { meeting_id: meeting.id }, bearer(guest.token));
   await advance(3_000); // the recorder joins (default timings)
   await call('get', `/v2/recordings/${recording.id}`, undefined, bearer(host.token));
@@ -73,7 +84,8 @@ describe('determinism', () => {
     }
     // The script exercised what it means to: success, the lifecycle, and errors.
     expect(first.map((s) => s.status)).toEqual([
-      200, 201, 201, 201, 200, 200, 200, 200, 200, 403, 200, 200, 200, 200, 200, 200, 200, 200, 404, 200, 200, 200, 201, 200, 200, 200, 200, 200, 200, 200, 401, 200, 200, 404, 400,
+      200, 201, 201, 201, 200, 200, 200, 200, 200, 403, 200, 200, 200, 200, 200, 200, 200, 200, 404, 200, 200, 200, 201, 200, 200, 200, 200, 200, 200, 200, 401,
+      200, 200, 404, 400,
     ]);
     expect(first.some((s) => s.text.includes('"status":"UPLOADED"'))).toBe(true);
     expect(first.some((s) => s.text.includes('"status":"LIVE"'))).toBe(true);

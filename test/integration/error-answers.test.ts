@@ -70,7 +70,13 @@ describe('credentials in the wrong form say the form expected, never the value s
     ['the v1 API key as Bearer on a Basic route', 'get', '/v2/meetings', `Bearer ${API_KEY}`, BEARER_KEY],
     ['the v1 API key as Bearer on a route that takes participant tokens', 'get', '/v2/recordings', `Bearer ${API_KEY}`, BEARER_KEY],
     ['Basic that is not base64', 'get', '/v2/meetings', 'Basic org:emulator-api-key', `Malformed Basic credentials; expected ${BASIC_FORM}`],
-    ['Basic without a colon', 'post', '/v2/meetings', `Basic ${Buffer.from('emulator-api-key').toString('base64')}`, `Malformed Basic credentials; expected ${BASIC_FORM}`],
+    [
+      'Basic without a colon',
+      'post',
+      '/v2/meetings',
+      `Basic ${Buffer.from('emulator-api-key').toString('base64')}`,
+      `Malformed Basic credentials; expected ${BASIC_FORM}`,
+    ],
   ] as const)('%s', async (_what, method, path, header, message) => {
     const t = makeTestApp();
     const res = await t.api[method](path).set('Authorization', header).expect(401);
@@ -84,7 +90,11 @@ describe('an unknown preset', () => {
   it('keeps the production text first, then lists the presets of the organization', async () => {
     const t = makeTestApp();
     const m = await createMeeting(t.api);
-    const res = await t.api.post(`/v2/meetings/${m.id}/participants`).set('Authorization', BASIC).send({ preset_name: 'host', custom_participant_id: 'u1' }).expect(400);
+    const res = await t.api
+      .post(`/v2/meetings/${m.id}/participants`)
+      .set('Authorization', BASIC)
+      .send({ preset_name: 'host', custom_participant_id: 'u1' })
+      .expect(400);
     expect(res.body.error.message).toMatch(/^BAD_REQUEST: No preset found with name host;/);
     expect(res.body).toEqual(
       v2Error(
@@ -131,14 +141,27 @@ describe('CORS headers on every answer a browser can get', () => {
     ['an unknown route', 404, (t) => t.api.get('/v2/nothing-here')],
     ['an unknown control route', 404, (t) => t.api.get('/_emulator/nothing-here')],
     ['a wrong method', 405, (t) => t.api.delete('/v2/meetings')],
-    ['a body over the limit', 413, (t) => t.api.post('/v2/meetings').set('Authorization', BASIC).set('Content-Type', 'application/json').send(`{"title":"${'x'.repeat(1024 * 1024)}"}`)],
+    [
+      'a body over the limit',
+      413,
+      (t) =>
+        t.api
+          .post('/v2/meetings')
+          .set('Authorization', BASIC)
+          .set('Content-Type', 'application/json')
+          .send(`{"title":"${'x'.repeat(1024 * 1024)}"}`),
+    ],
     ['a content type not read', 415, (t) => t.api.post('/v2/meetings').set('Authorization', BASIC).set('Content-Type', 'text/plain').send('x')],
     ['a range past the end of a file', 416, async (t) => t.api.get(await downloadPath(t)).set('Range', 'bytes=99999999-')],
     ['a v1 product code that is not one', 400, (t) => t.api.get('/api/v1/products/x').set('Authorization', `Bearer ${API_KEY}`)],
-    ['an injected fault', 503, async (t) => {
-      await t.api.post('/_emulator/faults').send({ method: 'GET', path: '/v2/meetings', status: 503, count: 1 }).expect(201);
-      return t.api.get('/v2/meetings').set('Authorization', BASIC);
-    }],
+    [
+      'an injected fault',
+      503,
+      async (t) => {
+        await t.api.post('/_emulator/faults').send({ method: 'GET', path: '/v2/meetings', status: 503, count: 1 }).expect(201);
+        return t.api.get('/v2/meetings').set('Authorization', BASIC);
+      },
+    ],
   ];
 
   it.each(cases)('%s (%i)', async (_what, status, send) => {
@@ -174,7 +197,12 @@ describe('CORS headers on every answer a browser can get', () => {
     'answers the preflight OPTIONS %s: 204, every method, the headers clients send',
     async (path) => {
       const t = makeTestApp();
-      const res = await request(t.app).options(path).set('Origin', 'http://localhost:5173').set('Access-Control-Request-Method', 'DELETE').set('Access-Control-Request-Headers', 'authorization, content-type').expect(204);
+      const res = await request(t.app)
+        .options(path)
+        .set('Origin', 'http://localhost:5173')
+        .set('Access-Control-Request-Method', 'DELETE')
+        .set('Access-Control-Request-Headers', 'authorization, content-type')
+        .expect(204);
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
       expect(res.headers['access-control-allow-headers']).toMatch(/\bAuthorization\b.*\bContent-Type\b/);

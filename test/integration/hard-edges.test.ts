@@ -30,7 +30,11 @@ async function counts(t: TestApp, w?: World) {
 
 function raw(t: TestApp, method: 'post' | 'put' | 'patch', url: string, contentType: string, body: string | Buffer) {
   // serialize: send the bytes as they are (superagent would JSON-encode a Buffer).
-  return t.api[method](url).set('Authorization', BASIC).set('Content-Type', contentType).serialize((b: unknown) => b as string).send(body as string);
+  return t.api[method](url)
+    .set('Authorization', BASIC)
+    .set('Content-Type', contentType)
+    .serialize((b: unknown) => b as string)
+    .send(body as string);
 }
 
 describe('body size', () => {
@@ -95,7 +99,9 @@ describe('content type and encoding', () => {
 
   it('reads a gzip body', async () => {
     const t = makeTestApp();
-    const res = await raw(t, 'post', '/v2/meetings', 'application/json', gzipSync(Buffer.from('{"title":"zipped"}'))).set('Content-Encoding', 'gzip').expect(201);
+    const res = await raw(t, 'post', '/v2/meetings', 'application/json', gzipSync(Buffer.from('{"title":"zipped"}')))
+      .set('Content-Encoding', 'gzip')
+      .expect(201);
     expect(res.body.data.title).toBe('zipped');
   });
 
@@ -148,7 +154,9 @@ describe('malformed JSON', () => {
     const t = makeTestApp();
     const body = '{"storage_config":{"secret":"s3cr3t-VALUE-42"}, oops}';
     const res = await raw(t, 'post', '/v2/recordings', 'application/json', body).expect(400);
-    expect(res.body).toEqual(v2Error(400, 'BAD_REQUEST: Request body is not valid JSON at position 48 (line 1, column 49): expected a property name in double quotes'));
+    expect(res.body).toEqual(
+      v2Error(400, 'BAD_REQUEST: Request body is not valid JSON at position 48 (line 1, column 49): expected a property name in double quotes'),
+    );
     expect(res.text).not.toContain('s3cr3t');
   });
 
@@ -262,7 +270,17 @@ describe('no input produces a 5xx', () => {
     }
   });
 
-  const hostileQueries = ['page_no[]=1', 'per_page=1e400', 'page_no=9007199254740993', 'search[a]=b', 'search=%00%ff', 'status[]=RECORDING&status=X', 'sort_order[]=ASC', 'start_time=9999-99-99T99:99:99Z', 'meeting_id[0]=x'];
+  const hostileQueries = [
+    'page_no[]=1',
+    'per_page=1e400',
+    'page_no=9007199254740993',
+    'search[a]=b',
+    'search=%00%ff',
+    'status[]=RECORDING&status=X',
+    'sort_order[]=ASC',
+    'start_time=9999-99-99T99:99:99Z',
+    'meeting_id[0]=x',
+  ];
   const getRoutes = V2_ROUTES.filter((r) => r.method === 'get').map(routeName);
 
   it.each(getRoutes)('%s with hostile queries', async (name) => {
@@ -275,12 +293,19 @@ describe('no input produces a 5xx', () => {
     }
   });
 
-  it.each(['Basic', 'Basic ', 'Basic ====', `Basic ${'A'.repeat(10_000)}`, 'Bearer a.b.c', 'Bearer ....', `Bearer ${'x'.repeat(8_000)}`, 'basic\tabc', 'Digest username="x"'])(
-    'Authorization %j answers 401',
-    async (header) => {
-      const t = makeTestApp();
-      const res = await t.api.get('/v2/recordings').set('Authorization', header).expect(401);
-      expect(res.body).toEqual({ success: false, error: { code: 401, message: expect.any(String) } });
-    },
-  );
+  it.each([
+    'Basic',
+    'Basic ',
+    'Basic ====',
+    `Basic ${'A'.repeat(10_000)}`,
+    'Bearer a.b.c',
+    'Bearer ....',
+    `Bearer ${'x'.repeat(8_000)}`,
+    'basic\tabc',
+    'Digest username="x"',
+  ])('Authorization %j answers 401', async (header) => {
+    const t = makeTestApp();
+    const res = await t.api.get('/v2/recordings').set('Authorization', header).expect(401);
+    expect(res.body).toEqual({ success: false, error: { code: 401, message: expect.any(String) } });
+  });
 });

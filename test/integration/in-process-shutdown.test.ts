@@ -9,7 +9,6 @@ import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { INTERRUPTED_ERROR } from '../helpers/documented.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
-
 let emu: RunningEmulator | undefined;
 let receiver: Receiver | undefined;
 let dir: string | undefined;
@@ -23,7 +22,11 @@ afterEach(async () => {
 });
 
 async function post(path: string, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${emu!.url}${path}`, { method: 'POST', headers: { authorization: emu!.authHeader, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${emu!.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: emu!.authHeader, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBeLessThan(300);
   return ((await res.json()) as { data: { id: string } }).data;
 }
@@ -45,8 +48,12 @@ it('close() records a webhook attempt in flight as interrupted, keeps its delive
   expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: INTERRUPTED_ERROR, trigger: 'initial' }] });
   expect(delivery!.nextAttemptAt).not.toBeNull();
   expect(receiver.received.map((r) => r.headers['dyte-uuid'])).toEqual([delivery!.id]);
-  const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as { runtime: { deliveries: Array<{ id: string; status: string; attempts: Array<{ error: string | null }> }> } };
-  expect(saved.runtime.deliveries).toEqual([expect.objectContaining({ id: delivery!.id, status: 'pending', attempts: [expect.objectContaining({ error: INTERRUPTED_ERROR })] })]);
+  const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as {
+    runtime: { deliveries: Array<{ id: string; status: string; attempts: Array<{ error: string | null }> }> };
+  };
+  expect(saved.runtime.deliveries).toEqual([
+    expect.objectContaining({ id: delivery!.id, status: 'pending', attempts: [expect.objectContaining({ error: INTERRUPTED_ERROR })] }),
+  ]);
 });
 
 it('close() can be called twice', async () => {

@@ -44,7 +44,13 @@ async function world(): Promise<World> {
   const meeting = await createMeeting(t.api);
   const participant = await addParticipant(t.api, meeting.id);
   const recording = await startRecording(t.api, meeting.id);
-  const webhook = (await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: 'w', url: 'http://127.0.0.1:9/w', events: ['meeting.started'] }).expect(201)).body.data;
+  const webhook = (
+    await t.api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ name: 'w', url: 'http://127.0.0.1:9/w', events: ['meeting.started'] })
+      .expect(201)
+  ).body.data;
   t.advance(3_000);
   await recordingAction(t.api, recording.id, 'stop');
   t.advance(20_000);
@@ -57,7 +63,11 @@ async function world(): Promise<World> {
     participantId: participant.id,
     recordingId: second.id,
     webhookId: webhook.id,
-    media: { recordingId: recording.id, file: decodeURIComponent(link.pathname.split('/').pop()!).replace(/\.mp4$/, ''), query: Object.fromEntries(link.searchParams) },
+    media: {
+      recordingId: recording.id,
+      file: decodeURIComponent(link.pathname.split('/').pop()!).replace(/\.mp4$/, ''),
+      query: Object.fromEntries(link.searchParams),
+    },
   };
 }
 
@@ -77,7 +87,9 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
 
 /** The error body of the route's API for a validation message. */
 function refusal(r: AnyRoute, message: string, status = 400, code = 'BAD_REQUEST') {
-  return r.api === 'v2' ? { success: false, error: { code: status, message: status === 400 && code === 'BAD_REQUEST' ? `BAD_REQUEST: ${message}` : message } } : { error: { code, message } };
+  return r.api === 'v2'
+    ? { success: false, error: { code: status, message: status === 400 && code === 'BAD_REQUEST' ? `BAD_REQUEST: ${message}` : message } }
+    : { error: { code, message } };
 }
 
 // --- rows -------------------------------------------------------------------------------------
@@ -117,7 +129,13 @@ const storage = (field: string): Row => ({
 
 const STRING_ROWS: Row[] = [
   // v2 meetings
-  ...['post /v2/meetings', 'patch /v2/meetings/{id}', 'put /v2/meetings/{id}'].map((route): Row => ({ route, where: 'body', field: 'title', max: 1024, kind: 'length' })),
+  ...['post /v2/meetings', 'patch /v2/meetings/{id}', 'put /v2/meetings/{id}'].map((route): Row => ({
+    route,
+    where: 'body',
+    field: 'title',
+    max: 1024,
+    kind: 'length',
+  })),
   { route: 'get /v2/meetings', where: 'query', field: 'search', max: 1024, kind: 'length' },
   // v2 participants (add and edit)
   ...['post /v2/meetings/{meeting_id}/participants', 'patch /v2/meetings/{meeting_id}/participants/{participant_id}'].flatMap((route): Row[] => [
@@ -147,9 +165,15 @@ const STRING_ROWS: Row[] = [
     { route, where: 'body', field: 'url', max: 2048, kind: 'length', make: url, body: webhookBody },
   ]),
   // v1 lookup code: at the limit it is simply no product code (400 INVALID_PRODUCT_CODE)
-  ...['get /api/v1/products/{svc_code}', 'get /v1/products/{svc_code}'].map(
-    (route): Row => ({ route, where: 'param', field: 'svc_code', max: 1024, kind: 'length', make: (n) => `101-${'A'.repeat(n - 4)}`, atLimit: { status: 400, code: 'INVALID_PRODUCT_CODE' } }),
-  ),
+  ...['get /api/v1/products/{svc_code}', 'get /v1/products/{svc_code}'].map((route): Row => ({
+    route,
+    where: 'param',
+    field: 'svc_code',
+    max: 1024,
+    kind: 'length',
+    make: (n) => `101-${'A'.repeat(n - 4)}`,
+    atLimit: { status: 400, code: 'INVALID_PRODUCT_CODE' },
+  })),
   // control API and media
   { route: 'post /_emulator/orgs', where: 'body', field: 'name', max: 200, kind: 'length' },
   { route: 'post /_emulator/faults', where: 'body', field: 'path', max: 1024, kind: 'length', make: (n) => `/${x(n - 1)}`, body: { status: 503 } },
@@ -160,25 +184,45 @@ const STRING_ROWS: Row[] = [
   { route: 'get /_emulator/requests', where: 'query', field: 'path_prefix', max: 1024, kind: 'length', make: (n) => `/${x(n - 1)}` },
   // A signed link with a field at its limit is no longer the signed one: 403, not 400.
   ...['mp4', 'm4a'].flatMap((ext): Row[] => [
-    { route: `get /media/recordings/{recording_id}/{file}.${ext}`, where: 'param', field: 'file', max: 512, kind: 'length', atLimit: { status: 403, code: 'INVALID_SIGNATURE' } },
-    { route: `get /media/recordings/{recording_id}/{file}.${ext}`, where: 'query', field: 'expires', max: 32, kind: 'length', make: (n) => '9'.repeat(n), atLimit: { status: 403, code: 'INVALID_SIGNATURE' } },
-    { route: `get /media/recordings/{recording_id}/{file}.${ext}`, where: 'query', field: 'signature', max: 256, kind: 'length', atLimit: { status: 403, code: 'INVALID_SIGNATURE' } },
+    {
+      route: `get /media/recordings/{recording_id}/{file}.${ext}`,
+      where: 'param',
+      field: 'file',
+      max: 512,
+      kind: 'length',
+      atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
+    },
+    {
+      route: `get /media/recordings/{recording_id}/{file}.${ext}`,
+      where: 'query',
+      field: 'expires',
+      max: 32,
+      kind: 'length',
+      make: (n) => '9'.repeat(n),
+      atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
+    },
+    {
+      route: `get /media/recordings/{recording_id}/{file}.${ext}`,
+      where: 'query',
+      field: 'signature',
+      max: 256,
+      kind: 'length',
+      atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
+    },
   ]),
 ];
 
 const ITEM_ROWS: Row[] = [
   // Every event at most once: all of them is the limit; one more is necessarily a repeat.
-  ...['post /v2/webhooks', 'put /v2/webhooks/{id}', 'patch /v2/webhooks/{id}'].map(
-    (route): Row => ({
-      route,
-      where: 'body',
-      field: 'events',
-      max: 9,
-      kind: 'items',
-      make: (n) => Array.from({ length: n }, (_, i) => WEBHOOK_EVENTS[i % WEBHOOK_EVENTS.length]),
-      body: webhookBody,
-    }),
-  ),
+  ...['post /v2/webhooks', 'put /v2/webhooks/{id}', 'patch /v2/webhooks/{id}'].map((route): Row => ({
+    route,
+    where: 'body',
+    field: 'events',
+    max: 9,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => WEBHOOK_EVENTS[i % WEBHOOK_EVENTS.length]),
+    body: webhookBody,
+  })),
   // Repeats are allowed in the filter; the count is of the statuses after splitting.
   {
     route: 'get /v2/recordings',
@@ -192,7 +236,15 @@ const ITEM_ROWS: Row[] = [
 
 const VALUE_ROWS: Row[] = [
   { route: 'post /v2/recordings', where: 'body', field: 'max_seconds', max: 86_400, kind: 'value', make: (n) => n },
-  { route: 'post /v2/recordings', where: 'body', field: 'storage_config.port', max: 65_535, kind: 'value', make: (n) => n, body: { storage_config: { type: 'sftp' } } },
+  {
+    route: 'post /v2/recordings',
+    where: 'body',
+    field: 'storage_config.port',
+    max: 65_535,
+    kind: 'value',
+    make: (n) => n,
+    body: { storage_config: { type: 'sftp' } },
+  },
   { route: 'get /_emulator/webhooks/deliveries', where: 'query', field: 'limit', max: 10_000, kind: 'value', make: (n) => n },
   { route: 'get /_emulator/requests', where: 'query', field: 'limit', max: 1_000_000, kind: 'value', make: (n) => n },
   { route: 'post /_emulator/faults', where: 'body', field: 'delay_ms', max: 60_000, kind: 'value', make: (n) => n, body: { path: '/v2/nothing' } },
@@ -206,7 +258,10 @@ const VALUE_ROWS: Row[] = [
  */
 const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries(
   ['post /api/v1/products', 'post /v1/products'].flatMap((route) =>
-    ['name', 'brand', 'category_code', 'product_id', 'description', 'attributes', 'attributes.*'].map((field) => [`${route} body ${field}`, 'test/integration/v1/products-create.test.ts']),
+    ['name', 'brand', 'category_code', 'product_id', 'description', 'attributes', 'attributes.*'].map((field) => [
+      `${route} body ${field}`,
+      'test/integration/v1/products-create.test.ts',
+    ]),
   ),
 );
 
@@ -226,7 +281,8 @@ function walk(s: Record<string, unknown>, route: string, where: string, path: st
   const types = ([] as unknown[]).concat(s.type ?? []);
   if (types.includes('string') && s.enum === undefined && s.const === undefined) {
     // A uuid or date-time has a fixed form; a pattern without an open-ended quantifier is bounded.
-    const fixedForm = s.format === 'uuid' || s.format === 'date-time' || (typeof s.pattern === 'string' && !/[+*]|\{\d+,\}/.test(s.pattern.replace(/\\\\/g, '')));
+    const fixedForm =
+      s.format === 'uuid' || s.format === 'date-time' || (typeof s.pattern === 'string' && !/[+*]|\{\d+,\}/.test(s.pattern.replace(/\\\\/g, '')));
     if (typeof s.maxLength === 'number') out.push({ key, kind: 'length', max: s.maxLength });
     else if (!fixedForm) out.push({ key, kind: 'unbounded' });
   }
@@ -240,14 +296,19 @@ function walk(s: Record<string, unknown>, route: string, where: string, path: st
   if (Object.keys(s).length === 0 && !(where === 'body' && path === '' && route === 'put /_emulator/state')) out.push({ key, kind: 'unbounded' });
   for (const [k, v] of Object.entries((s.properties as Record<string, Record<string, unknown>>) ?? {})) walk(v, route, where, path ? `${path}.${k}` : k, out);
   if (s.items && typeof s.items === 'object') walk(s.items as Record<string, unknown>, route, where, path, out);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') walk(s.additionalProperties as Record<string, unknown>, route, where, `${path}.*`, out);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object')
+    walk(s.additionalProperties as Record<string, unknown>, route, where, `${path}.*`, out);
   for (const k of ['anyOf', 'oneOf', 'allOf']) for (const v of (s[k] as Array<Record<string, unknown>>) ?? []) walk(v, route, where, path, out);
 }
 
 function boundedFields(): Found[] {
   const out: Found[] = [];
   for (const r of ROUTES) {
-    for (const [where, schema] of [['param', r.params], ['query', r.query], ['body', r.body]] as const) {
+    for (const [where, schema] of [
+      ['param', r.params],
+      ['query', r.query],
+      ['body', r.body],
+    ] as const) {
       if (schema) walk(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), routeName(r), where, '', out);
     }
   }
@@ -256,7 +317,11 @@ function boundedFields(): Found[] {
 
 describe('every string and array of every request schema is bounded', () => {
   it('the route table has no unbounded string, array or free-form object (the body limits aside)', () => {
-    expect(boundedFields().filter((f) => f.kind === 'unbounded').map((f) => f.key)).toEqual([]);
+    expect(
+      boundedFields()
+        .filter((f) => f.kind === 'unbounded')
+        .map((f) => f.key),
+    ).toEqual([]);
   });
 
   it('every bounded field has a row in this file or is cited as tested elsewhere, with the same limit', () => {
@@ -337,8 +402,16 @@ describe('lower bounds', () => {
   it('max_seconds: 60 accepted, 59 refused naming it', async () => {
     const w = await world();
     const r = routeByName('post /v2/recordings');
-    await w.t.api.post('/v2/recordings').set('Authorization', BASIC).send({ ...recordingBody(w), max_seconds: 60 }).expect(200);
-    const res = await w.t.api.post('/v2/recordings').set('Authorization', BASIC).send({ ...recordingBody(w), max_seconds: 59 }).expect(400);
+    await w.t.api
+      .post('/v2/recordings')
+      .set('Authorization', BASIC)
+      .send({ ...recordingBody(w), max_seconds: 60 })
+      .expect(200);
+    const res = await w.t.api
+      .post('/v2/recordings')
+      .set('Authorization', BASIC)
+      .send({ ...recordingBody(w), max_seconds: 59 })
+      .expect(400);
     expect(res.body).toEqual(refusal(r, '"max_seconds" must be greater than or equal to 60'));
   });
 });
@@ -362,7 +435,11 @@ describe('the size and nesting of a body', () => {
     const t = makeTestApp();
     await t.api.post('/_emulator/orgs').set('Content-Type', 'application/json').send(padded('{"name":"big"}', MiB)).expect(201);
     const before = (await t.api.get('/_emulator/state').expect(200)).text;
-    const res = await t.api.post('/_emulator/orgs').set('Content-Type', 'application/json').send(padded('{"name":"big"}', MiB + 1)).expect(413);
+    const res = await t.api
+      .post('/_emulator/orgs')
+      .set('Content-Type', 'application/json')
+      .send(padded('{"name":"big"}', MiB + 1))
+      .expect(413);
     expect(res.body).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds the limit of 1mb' } });
     expect((await t.api.get('/_emulator/state').expect(200)).text).toBe(before);
   });
@@ -386,11 +463,19 @@ describe('the size and nesting of a body', () => {
   it('PUT /_emulator/state: 64 MiB imported, one more 413', { timeout: 60_000 }, async () => {
     const t = makeTestApp();
     const doc = (await t.api.get('/_emulator/state').expect(200)).text;
-    await t.api.put('/_emulator/state').set('Content-Type', 'application/json').send(padded(doc, 64 * MiB)).expect(200);
+    await t.api
+      .put('/_emulator/state')
+      .set('Content-Type', 'application/json')
+      .send(padded(doc, 64 * MiB))
+      .expect(200);
     expect((await t.api.get('/_emulator/state').expect(200)).text).toBe(doc);
     await createMeeting(t.api);
     const before = (await t.api.get('/_emulator/state').expect(200)).text;
-    const res = await t.api.put('/_emulator/state').set('Content-Type', 'application/json').send(padded(doc, 64 * MiB + 1)).expect(413);
+    const res = await t.api
+      .put('/_emulator/state')
+      .set('Content-Type', 'application/json')
+      .send(padded(doc, 64 * MiB + 1))
+      .expect(413);
     expect(res.body).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds the limit of 64mb' } });
     expect((await t.api.get('/_emulator/state').expect(200)).text).toBe(before);
   });
@@ -422,14 +507,23 @@ describe('--delivery-log-size over the control API', () => {
     const t = makeTestApp({ deliveryLogSize: bound });
     const transport = new RecordingTransport();
     t.deps.webhooks.outbox.useTransport(transport);
-    await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: 'w', url: 'http://127.0.0.1:9/w', events: ['livestreaming.statusUpdate'] }).expect(201);
+    await t.api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ name: 'w', url: 'http://127.0.0.1:9/w', events: ['livestreaming.statusUpdate'] })
+      .expect(201);
     for (let i = 0; i < count; i++) {
       await createLivestream(t.api, (await createMeeting(t.api)).id);
       await t.deps.webhooks.outbox.idle();
     }
     const log = (await t.api.get('/_emulator/webhooks/deliveries').expect(200)).body;
     expect(log.total).toBe(kept);
-    expect(log.deliveries.map((d: { id: string }) => d.id)).toEqual(transport.requests.map((q) => q.headers['dyte-uuid']).slice(-kept).reverse());
+    expect(log.deliveries.map((d: { id: string }) => d.id)).toEqual(
+      transport.requests
+        .map((q) => q.headers['dyte-uuid'])
+        .slice(-kept)
+        .reverse(),
+    );
   });
 });
 

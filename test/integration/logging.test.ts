@@ -28,7 +28,14 @@ describe('request logs', () => {
     await request(app).get('/v2/meetings/not-an-id').set('Authorization', BASIC).expect(400);
     const requests = lines.filter((l) => l.msg === 'request');
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toMatchObject({ level: 30, reqId: res.headers['x-request-id'], method: 'POST', path: '/v2/meetings', status: 201, orgId: '00000000-0000-4000-8000-000000000001' });
+    expect(requests[0]).toMatchObject({
+      level: 30,
+      reqId: res.headers['x-request-id'],
+      method: 'POST',
+      path: '/v2/meetings',
+      status: 201,
+      orgId: '00000000-0000-4000-8000-000000000001',
+    });
     expect(typeof requests[0]!.ms).toBe('number');
     expect(requests[1]).toMatchObject({ method: 'GET', status: 400 });
   });

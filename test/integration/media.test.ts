@@ -30,7 +30,14 @@ async function uploadedRecording(t: TestApp) {
   t.advance(15 * SECOND);
   const uploaded = await getRecording(t.api, id);
   expect(uploaded.status).toBe('UPLOADED');
-  return uploaded as Resource & { id: string; download_url: string; audio_download_url: string; download_url_expiry: string; file_size: number; output_file_name: string };
+  return uploaded as Resource & {
+    id: string;
+    download_url: string;
+    audio_download_url: string;
+    download_url_expiry: string;
+    file_size: number;
+    output_file_name: string;
+  };
 }
 
 /** Errors are JSON: parsed as usual, so the OpenAPI check sees the error shape. */
@@ -172,7 +179,16 @@ describe('livestream playback (HLS)', () => {
     expect(live.headers['cache-control']).toBe('no-cache');
     expect(live.headers['access-control-allow-origin']).toBe('*');
     expect((live.body as Buffer).toString()).toBe(
-      ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-DISCONTINUITY-SEQUENCE:0', '#EXTINF:2.000,', 'segments/0.ts', ''].join('\n'),
+      [
+        '#EXTM3U',
+        '#EXT-X-VERSION:3',
+        '#EXT-X-TARGETDURATION:2',
+        '#EXT-X-MEDIA-SEQUENCE:0',
+        '#EXT-X-DISCONTINUITY-SEQUENCE:0',
+        '#EXTINF:2.000,',
+        'segments/0.ts',
+        '',
+      ].join('\n'),
     );
 
     await t.api.post(`/v2/meetings/${meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
@@ -205,7 +221,9 @@ describe('livestream playback (HLS)', () => {
     );
     t.advance(4 * SECOND); // 13 s live: window 4..6, wrap before 6; one wrap (before 3) slid out
     const later = ((await get(t, playbackUrl).expect(200)).body as Buffer).toString();
-    expect(later).toContain('#EXT-X-MEDIA-SEQUENCE:4\n#EXT-X-DISCONTINUITY-SEQUENCE:1\n#EXTINF:2.000,\nsegments/4.ts\n#EXTINF:2.000,\nsegments/5.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:2.000,\nsegments/6.ts\n');
+    expect(later).toContain(
+      '#EXT-X-MEDIA-SEQUENCE:4\n#EXT-X-DISCONTINUITY-SEQUENCE:1\n#EXTINF:2.000,\nsegments/4.ts\n#EXTINF:2.000,\nsegments/5.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:2.000,\nsegments/6.ts\n',
+    );
   });
 
   it('serves listed segments as MPEG-TS (sync byte 0x47 every 188 bytes), looping the sample files', async () => {

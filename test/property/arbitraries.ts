@@ -27,7 +27,10 @@ export function objectOf(entries: ReadonlyArray<readonly [string, JsonLike]>): {
 export function toJsonText(v: JsonLike): string {
   if (v instanceof RawJson) return v.text;
   if (Array.isArray(v)) return `[${v.map(toJsonText).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${toJsonText(v[k]!)}`).join(',')}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.keys(v)
+      .map((k) => `${JSON.stringify(k)}:${toJsonText(v[k]!)}`)
+      .join(',')}}`;
   if (typeof v === 'number' && !Number.isFinite(v)) return 'null';
   return JSON.stringify(v);
 }
@@ -38,7 +41,12 @@ export function setAt(base: JsonLike, path: readonly string[], value: JsonLike):
   const [head, ...rest] = path as [string, ...string[]];
   const current = base !== null && typeof base === 'object' && !Array.isArray(base) && !(base instanceof RawJson) ? base : {};
   const child = Object.prototype.hasOwnProperty.call(current, head) ? current[head]! : null;
-  return objectOf([...Object.keys(current).filter((k) => k !== head).map((k) => [k, current[k]!] as const), [head, setAt(child, rest, value)]]);
+  return objectOf([
+    ...Object.keys(current)
+      .filter((k) => k !== head)
+      .map((k) => [k, current[k]!] as const),
+    [head, setAt(child, rest, value)],
+  ]);
 }
 
 /** Every [path, value] leaf-or-object position of a value, for mutations (the root is []). */
@@ -161,14 +169,20 @@ export const pollutionPayload: fc.Arbitrary<JsonLike> = fc.constantFrom<JsonLike
   objectOf([['__proto__', 'polluted']]),
   objectOf([['__proto__', null]]),
   objectOf([['__proto__', [objectOf([['polluted', 'yes']])]]]),
-  objectOf([['constructor', 'polluted'], ['toString', 'polluted'], ['hasOwnProperty', 1]]),
+  objectOf([
+    ['constructor', 'polluted'],
+    ['toString', 'polluted'],
+    ['hasOwnProperty', 1],
+  ]),
 );
 
 // --- query, path and headers ------------------------------------------------------------------
 
 /** Percent-encodes every byte outside the unreserved set, lone surrogates included (as U+FFFD). */
 export function pctEncode(s: string): string {
-  return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(s, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 }
 
 /**
@@ -179,7 +193,13 @@ export const MAX_URL_BYTES = 7 * 1024;
 
 /** A path segment as it goes on the wire: encoded strings, and raw sequences no client should send. */
 export const rawSegment: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: adversarialString.filter((s) => s.length > 0).map(pctEncode).filter((s) => s.length <= 5_000) },
+  {
+    weight: 3,
+    arbitrary: adversarialString
+      .filter((s) => s.length > 0)
+      .map(pctEncode)
+      .filter((s) => s.length <= 5_000),
+  },
   { weight: 2, arbitrary: fc.constantFrom('%zz', '%', '%E0%A4%A', '%00', '..', '.', '%2e%2e', '%2F', '%C0%AF', '%FF%FE', 'a%2Fb', '%25', '%7B%7D') },
   { weight: 1, arbitrary: fc.uuid({ version: [1, 3, 4, 5, 7] }) },
   { weight: 1, arbitrary: fc.integer({ min: 256, max: 5_000 }).map((n) => 'a'.repeat(n)) },
@@ -194,7 +214,10 @@ export const queryPair = (routeKeys: readonly string[]): fc.Arbitrary<string> =>
         { weight: 1, arbitrary: adversarialString.filter((s) => s.length < 200) },
       ),
       fc.constantFrom('', '[]', '[a]', '[__proto__]', '[0]'),
-      fc.oneof(adversarialString.filter((s) => s.length < 3_000), fc.constantFrom('1', '0', '-1', '100', '101', '1e400', '9007199254740993', 'ASC', 'DESC', 'true')),
+      fc.oneof(
+        adversarialString.filter((s) => s.length < 3_000),
+        fc.constantFrom('1', '0', '-1', '100', '101', '1e400', '9007199254740993', 'ASC', 'DESC', 'true'),
+      ),
       fc.constantFrom('=', '', '=='),
     )
     .map(([k, suffix, v, eq]) => `${pctEncode(k)}${suffix}${eq === '' ? '' : `${eq}${pctEncode(v)}`}`)

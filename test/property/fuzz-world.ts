@@ -85,7 +85,11 @@ export async function buildFuzzWorld(): Promise<World> {
   const t = makeTestApp();
   const transport = new RecordingTransport();
   t.deps.webhooks.outbox.useTransport(transport);
-  const webhook = await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: 'fuzz', url: 'http://127.0.0.1:9/fuzz', events: ['recording.statusUpdate', 'livestreaming.statusUpdate'] }).expect(201);
+  const webhook = await t.api
+    .post('/v2/webhooks')
+    .set('Authorization', BASIC)
+    .send({ name: 'fuzz', url: 'http://127.0.0.1:9/fuzz', events: ['recording.statusUpdate', 'livestreaming.statusUpdate'] })
+    .expect(201);
   const meeting = await createMeeting(t.api, { title: 'Fuzz world', recording_config: { codec: 'H264' } });
   const participant = await addParticipant(t.api, meeting.id, { name: 'Host', custom_participant_id: 'host' });
   const uploaded = await startRecording(t.api, meeting.id);
@@ -129,7 +133,11 @@ function worldParam(r: AnyRoute, param: string, ids: WorldIds, other: boolean): 
   if (param === 'recording_id') return ids.uploadedId;
   if (param === 'livestream_id') return ids.livestreamId;
   if (param === 'svc_code') return ids.productCode;
-  if (param === 'file') return ids.downloadPath.split('/').pop()!.replace(/\.mp4$/, '');
+  if (param === 'file')
+    return ids.downloadPath
+      .split('/')
+      .pop()!
+      .replace(/\.mp4$/, '');
   if (param === 'seq') return '0';
   if (p.includes('/recordings/')) return other ? ids.other.recordingId : ids.recordingId;
   if (p.includes('/livestreams/')) return ids.livestreamId;
@@ -174,7 +182,14 @@ export function validBody(r: AnyRoute, w: World): JsonLike {
       return { enabled: false };
     case 'post /api/v1/products':
     case 'post /v1/products':
-      return { name: 'Fuzz', brand: 'Fuzz', category_code: '701', product_id: 'FUZZ1', description: 'd', attributes: { color: 'red', carbon_footprint: '1 kgCO2e' } };
+      return {
+        name: 'Fuzz',
+        brand: 'Fuzz',
+        category_code: '701',
+        product_id: 'FUZZ1',
+        description: 'd',
+        attributes: { color: 'red', carbon_footprint: '1 kgCO2e' },
+      };
     case 'post /_emulator/clock/advance':
       return { ms: 1_000 };
     case 'put /_emulator/clock':
@@ -217,17 +232,7 @@ export function schemaKeys(r: AnyRoute): string[] {
 
 export type ParamChoice = { kind: 'world' } | { kind: 'other-org' } | { kind: 'raw'; value: string };
 export type AuthChoice =
-  | 'right'
-  | 'none'
-  | 'basic'
-  | 'token'
-  | 'v1-key'
-  | 'other-org'
-  | 'wrong-key'
-  | 'malformed-basic'
-  | 'bearer-empty'
-  | 'huge'
-  | { raw: string };
+  'right' | 'none' | 'basic' | 'token' | 'v1-key' | 'other-org' | 'wrong-key' | 'malformed-basic' | 'bearer-empty' | 'huge' | { raw: string };
 export type BodyChoice =
   | { kind: 'none' }
   | { kind: 'valid' }
@@ -259,11 +264,17 @@ const paramChoice: fc.Arbitrary<ParamChoice> = fc.oneof(
 
 const authChoice: fc.Arbitrary<AuthChoice> = fc.oneof(
   { weight: 12, arbitrary: fc.constant<AuthChoice>('right') },
-  { weight: 5, arbitrary: fc.constantFrom<AuthChoice>('none', 'basic', 'token', 'v1-key', 'other-org', 'wrong-key', 'malformed-basic', 'bearer-empty', 'huge') },
+  {
+    weight: 5,
+    arbitrary: fc.constantFrom<AuthChoice>('none', 'basic', 'token', 'v1-key', 'other-org', 'wrong-key', 'malformed-basic', 'bearer-empty', 'huge'),
+  },
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.constantFrom('Basic ', 'Bearer ', 'basic ', 'Token ', '', 'Basic', 'Bearer\t'), adversarialString.filter((s) => s.length < 4_000))
+      .tuple(
+        fc.constantFrom('Basic ', 'Bearer ', 'basic ', 'Token ', '', 'Basic', 'Bearer\t'),
+        adversarialString.filter((s) => s.length < 4_000),
+      )
       .map<AuthChoice>(([scheme, rest]) => ({ raw: headerSafe(`${scheme}${rest}`) })),
   },
 );
@@ -273,7 +284,10 @@ export const bodyChoice = (keys: readonly string[]): fc.Arbitrary<BodyChoice> =>
     { weight: 2, arbitrary: fc.constant<BodyChoice>({ kind: 'valid' }) },
     { weight: 1, arbitrary: fc.constant<BodyChoice>({ kind: 'none' }) },
     { weight: 4, arbitrary: jsonValue(keys).map<BodyChoice>((value) => ({ kind: 'any', value })) },
-    { weight: 6, arbitrary: fc.record({ pick: fc.nat(), value: fc.oneof(jsonValue(keys), adversarialString) }).map<BodyChoice>((b) => ({ kind: 'mutate', ...b })) },
+    {
+      weight: 6,
+      arbitrary: fc.record({ pick: fc.nat(), value: fc.oneof(jsonValue(keys), adversarialString) }).map<BodyChoice>((b) => ({ kind: 'mutate', ...b })),
+    },
     { weight: 4, arbitrary: fc.record({ pick: fc.nat(), payload: pollutionPayload }).map<BodyChoice>((b) => ({ kind: 'pollute', ...b })) },
     { weight: 2, arbitrary: fc.record({ pick: fc.nat(), levels: fc.integer({ min: 28, max: 36 }) }).map<BodyChoice>((b) => ({ kind: 'deep', ...b })) },
     { weight: 1, arbitrary: fc.integer({ min: -64, max: 64 }).map<BodyChoice>((d) => ({ kind: 'huge', bytes: 1024 * 1024 + d })) },
@@ -281,7 +295,23 @@ export const bodyChoice = (keys: readonly string[]): fc.Arbitrary<BodyChoice> =>
       weight: 2,
       arbitrary: fc
         .oneof(
-          fc.constantFrom('', ' ', '{', '}', '{"a":1}}', '{"a":1,}', "{'a':1}", '[', 'nul', '{"__proto__":', '\u0000', '\ufeff{}', '{"a":"\\ud800"}', '{"a":1,"a":2}', '{"title":"x","title":{"$gt":""}}'),
+          fc.constantFrom(
+            '',
+            ' ',
+            '{',
+            '}',
+            '{"a":1}}',
+            '{"a":1,}',
+            "{'a':1}",
+            '[',
+            'nul',
+            '{"__proto__":',
+            '\u0000',
+            '\ufeff{}',
+            '{"a":"\\ud800"}',
+            '{"a":1,"a":2}',
+            '{"title":"x","title":{"$gt":""}}',
+          ),
           fc.string({ unit: 'binary', maxLength: 40 }),
         )
         .map<BodyChoice>((text) => ({ kind: 'text', text })),
@@ -292,7 +322,9 @@ export function requestArb(r: AnyRoute, opts: { allMethods?: boolean } = {}): fc
   const keys = schemaKeys(r);
   const params = Object.fromEntries(paramNames(r).map((p) => [p, paramChoice]));
   return fc.record({
-    method: opts.allMethods ? fc.oneof({ weight: 8, arbitrary: fc.constant(r.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }) : fc.constant(r.method),
+    method: opts.allMethods
+      ? fc.oneof({ weight: 8, arbitrary: fc.constant(r.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) })
+      : fc.constant(r.method),
     params: fc.record(params),
     query: fc.array(queryPair(keys.length > 0 ? keys : ['q']), { maxLength: 5 }),
     auth: authChoice,
@@ -300,7 +332,10 @@ export function requestArb(r: AnyRoute, opts: { allMethods?: boolean } = {}): fc
     encoding: fc.oneof({ weight: 10, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_ENCODINGS) }),
     // Routes without a body get one too: it must be ignored, whatever it is.
     body: bodyChoice(keys),
-    range: r.api === 'media' ? fc.oneof(fc.constant(null), fc.constantFrom('bytes=0-10', 'bytes=-5', 'bytes=99999999-', 'bytes=5-1', 'bytes=0-1,2-3', 'items=0-1', 'bytes=abc')) : fc.constant(null),
+    range:
+      r.api === 'media'
+        ? fc.oneof(fc.constant(null), fc.constantFrom('bytes=0-10', 'bytes=-5', 'bytes=99999999-', 'bytes=5-1', 'bytes=0-1,2-3', 'items=0-1', 'bytes=abc'))
+        : fc.constant(null),
   });
 }
 
@@ -428,7 +463,16 @@ export async function send(w: World, r: AnyRoute, req: FuzzRequest): Promise<Sen
   }
   const res = await test;
   const carriedSecrets = text !== null && STORAGE_SECRETS.some((secret) => text.includes(secret));
-  return { url, authorization: auth, carriedSecrets, status: res.status, body: res.body, text: res.text ?? '', contentType: String(res.headers['content-type'] ?? ''), allow: res.headers.allow };
+  return {
+    url,
+    authorization: auth,
+    carriedSecrets,
+    status: res.status,
+    body: res.body,
+    text: res.text ?? '',
+    contentType: String(res.headers['content-type'] ?? ''),
+    allow: res.headers.allow,
+  };
 }
 
 // --- invariants -------------------------------------------------------------------------------
@@ -500,7 +544,11 @@ async function assertNoSecrets(w: World, sent: Sent, context: string, everywhere
   for (const secret of STORAGE_SECRETS) expect(sent.text, context).not.toContain(secret);
   if (!everywhere) return;
   await w.t.deps.webhooks.outbox.idle();
-  const places = [await stateText(w.t), (await w.t.api.get('/_emulator/requests').expect(200)).text, ...w.transport.requests.map((x) => x.body.toString('utf8'))];
+  const places = [
+    await stateText(w.t),
+    (await w.t.api.get('/_emulator/requests').expect(200)).text,
+    ...w.transport.requests.map((x) => x.body.toString('utf8')),
+  ];
   for (const text of places) for (const secret of STORAGE_SECRETS) expect(text, context).not.toContain(secret);
 }
 
@@ -541,7 +589,10 @@ export function describeRouteProperties(title: string, routes: AnyRoute[]): void
 
     it.each(routes.map(routeName))('%s', { timeout: fuzzTimeout() }, async (name) => {
       const r = routes.find((x) => routeName(x) === name)!;
-      await fc.assert(fc.asyncProperty(requestArb(r, { allMethods: true }), (req) => checkRequest(w, r, req).then(() => undefined)), fuzzParams());
+      await fc.assert(
+        fc.asyncProperty(requestArb(r, { allMethods: true }), (req) => checkRequest(w, r, req).then(() => undefined)),
+        fuzzParams(),
+      );
     });
   });
 }

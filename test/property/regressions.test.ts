@@ -64,7 +64,13 @@ describe('__proto__ as a key at any depth of any body', () => {
   it('in a v1 body and a control body: 400 in their shape', async () => {
     const t = makeTestApp();
     const before = await stateOf(t);
-    const v1 = await raw(t, 'post', '/v1/products', '{"name":"n","brand":"b","category_code":"701","product_id":"P1","extra":{"__proto__":{"x":1}}}', `Bearer ${API_KEY}`).expect(400);
+    const v1 = await raw(
+      t,
+      'post',
+      '/v1/products',
+      '{"name":"n","brand":"b","category_code":"701","product_id":"P1","extra":{"__proto__":{"x":1}}}',
+      `Bearer ${API_KEY}`,
+    ).expect(400);
     expect(v1.body).toEqual({ error: { code: 'BAD_REQUEST', message: '"extra.__proto__" is not allowed (reserved name)' } });
     const doc = before.replace('{"version":1', '{"version":1,"__proto__":{"polluted":true}');
     const state = await t.api.put('/_emulator/state').set('Content-Type', 'application/json').send(doc).expect(400);
@@ -132,10 +138,15 @@ describe('the HTTP layer under the emulator', () => {
     const before = await stateOf(t);
     const head = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.end(`POST /v2/meetings HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"title":"x"}`);
+        socket.end(
+          `POST /v2/meetings HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"title":"x"}`,
+        );
       });
       let text = '';
-      socket.on('data', (c: Buffer) => (text += c.toString('latin1'))).on('close', () => resolve(text)).on('error', reject);
+      socket
+        .on('data', (c: Buffer) => (text += c.toString('latin1')))
+        .on('close', () => resolve(text))
+        .on('error', reject);
     });
     expect(head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(await stateOf(t)).toBe(before);

@@ -12,7 +12,10 @@ const running = readFileSync(path.join(root, 'docs', 'running.md'), 'utf8');
 describe('README', () => {
   it('opens with the start command, then the test command', () => {
     const first = /```bash\n([\s\S]*?)```/.exec(readme)![1]!;
-    const commands = first.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+    const commands = first
+      .split('\n')
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter(Boolean);
     expect(commands).toEqual(['npm ci && npm start', 'npm ci && npm test']);
   });
 

@@ -89,7 +89,12 @@ describe('automatic recording lifecycle', () => {
     t.advance(40 * SECOND - 1);
     expect((await getRecording(t.api, id)).status).toBe('UPLOADING');
     t.advance(1);
-    expect(await getRecording(t.api, id)).toMatchObject({ status: 'UPLOADED', stopped_time: iso(stopTime), recording_duration: 360, download_url_expiry: iso(stopTime + 7 * DAY) });
+    expect(await getRecording(t.api, id)).toMatchObject({
+      status: 'UPLOADED',
+      stopped_time: iso(stopTime),
+      recording_duration: 360,
+      download_url_expiry: iso(stopTime + 7 * DAY),
+    });
   });
 
   it('uses the delays set at run time', async () => {
@@ -116,7 +121,11 @@ describe('automatic livestream lifecycle', () => {
     const events = recordEvents(t);
     const meetingId = (await createMeeting(t.api)).id;
     const created = await createLivestream(t.api, meetingId);
-    expect(created).toMatchObject({ status: 'OFFLINE', created_at: iso(START), playback_url: `http://emulator.test/media/livestreams/${created.id}/index.m3u8` });
+    expect(created).toMatchObject({
+      status: 'OFFLINE',
+      created_at: iso(START),
+      playback_url: `http://emulator.test/media/livestreams/${created.id}/index.m3u8`,
+    });
 
     t.advance(5 * SECOND - 1);
     expect((await getLivestream(t.api, created.id)).status).toBe('OFFLINE');

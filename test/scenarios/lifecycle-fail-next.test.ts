@@ -21,7 +21,13 @@ describe('fail_next for recordings', () => {
     for (const id of ids) expect((await getRecording(t.api, id)).status).toBe('INVOKED');
     t.advance(1);
     for (const id of ids.slice(0, 2)) {
-      expect(await getRecording(t.api, id)).toMatchObject({ status: 'ERRORED', started_time: null, stopped_time: null, session_id: null, stop_reason: { reason: 'INTERNAL_ERROR', caller: SYSTEM } });
+      expect(await getRecording(t.api, id)).toMatchObject({
+        status: 'ERRORED',
+        started_time: null,
+        stopped_time: null,
+        session_id: null,
+        stop_reason: { reason: 'INTERNAL_ERROR', caller: SYSTEM },
+      });
     }
     expect(await getRecording(t.api, ids[2]!)).toMatchObject({ status: 'RECORDING', started_time: iso(START + 3 * SECOND) });
     expect((await t.api.get('/_emulator/simulator').expect(200)).body.recording.fail_next).toBe(0);

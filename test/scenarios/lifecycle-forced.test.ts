@@ -118,7 +118,16 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
     const automatic = await getRecording(auto.api, ids[0]!);
     expect(automatic.status).toBe('UPLOADED');
     expect(res.body).toEqual(automatic);
-    for (const field of ['download_url', 'audio_download_url', 'download_url_expiry', 'recording_duration', 'file_size', 'stopped_time', 'started_time', 'session_id']) {
+    for (const field of [
+      'download_url',
+      'audio_download_url',
+      'download_url_expiry',
+      'recording_duration',
+      'file_size',
+      'stopped_time',
+      'started_time',
+      'session_id',
+    ]) {
       expect(res.body[field], field).not.toBeNull();
     }
   });
@@ -129,7 +138,13 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
     await recordingAction(t.api, id, 'stop');
     const stopTime = START + 92 * SECOND;
     const res = await force(t, id, { to: 'UPLOADED' }).expect(200);
-    expect(res.body).toMatchObject({ status: 'UPLOADED', stopped_time: iso(stopTime), download_url_expiry: iso(stopTime + 7 * DAY), recording_duration: 91, file_size: 29_944 });
+    expect(res.body).toMatchObject({
+      status: 'UPLOADED',
+      stopped_time: iso(stopTime),
+      download_url_expiry: iso(stopTime + 7 * DAY),
+      recording_duration: 91,
+      file_size: 29_944,
+    });
   });
 
   it.each([
@@ -147,7 +162,11 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
   it('forcing ERRORED records INTERNAL_ERROR as the stop reason and a stop time', async () => {
     const { t, id } = await recordingIn('RECORDING');
     const res = await force(t, id, { to: 'ERRORED', reason: 'disk full' }).expect(200);
-    expect(res.body).toMatchObject({ status: 'ERRORED', stopped_time: iso(START + 2 * SECOND), stop_reason: { reason: 'INTERNAL_ERROR', caller: { name: null, type: 'SYSTEM', user_id: null } } });
+    expect(res.body).toMatchObject({
+      status: 'ERRORED',
+      stopped_time: iso(START + 2 * SECOND),
+      stop_reason: { reason: 'INTERNAL_ERROR', caller: { name: null, type: 'SYSTEM', user_id: null } },
+    });
   });
 
   it('publishes a status event for every forced move', async () => {
@@ -164,7 +183,11 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
     ['an unknown status', { to: 'DONE' }, '"to" must be one of [INVOKED, RECORDING, PAUSED, UPLOADING, UPLOADED, ERRORED]'],
     ['a lower-case status', { to: 'recording' }, '"to" must be one of [INVOKED, RECORDING, PAUSED, UPLOADING, UPLOADED, ERRORED]'],
     ['an unknown field', { to: 'RECORDING', force: true }, '"force" is not allowed'],
-    ['a stop reason outside the contract', { to: 'UPLOADING', reason: 'MAX_SECONDS' }, '"reason" must be one of [API_CALL, ALL_PEERS_LEFT, INTERNAL_ERROR] when "to" is UPLOADING'],
+    [
+      'a stop reason outside the contract',
+      { to: 'UPLOADING', reason: 'MAX_SECONDS' },
+      '"reason" must be one of [API_CALL, ALL_PEERS_LEFT, INTERNAL_ERROR] when "to" is UPLOADING',
+    ],
     ['a reason for a move that has none', { to: 'RECORDING', reason: 'x' }, '"reason" is only allowed when "to" is UPLOADING or ERRORED'],
     ['an empty reason', { to: 'ERRORED', reason: '' }, '"reason" is not allowed to be empty'],
   ])('answers 400 for %s, leaving the recording as it was', async (_name, body, message) => {

@@ -69,8 +69,21 @@ describe('join and leave', () => {
     const session = { id: expect.any(String), startedAt: START, endedAt: null };
     expect(seen).toEqual([
       { type: 'meeting.started', at: START, org, meeting: expect.objectContaining({ id: meetingId, session }) },
-      { type: 'participant.joined', at: START, org, meeting: expect.objectContaining({ session }), participant: expect.objectContaining({ id: alice, joinedAt: START }) },
-      { type: 'participant.left', at: START + 5 * SECOND, org, meeting: expect.objectContaining({ session }), participant: expect.objectContaining({ id: alice, joinedAt: null }), joinedAt: START },
+      {
+        type: 'participant.joined',
+        at: START,
+        org,
+        meeting: expect.objectContaining({ session }),
+        participant: expect.objectContaining({ id: alice, joinedAt: START }),
+      },
+      {
+        type: 'participant.left',
+        at: START + 5 * SECOND,
+        org,
+        meeting: expect.objectContaining({ session }),
+        participant: expect.objectContaining({ id: alice, joinedAt: null }),
+        joinedAt: START,
+      },
       {
         type: 'meeting.ended',
         at: START + 5 * SECOND,
@@ -96,7 +109,12 @@ describe('join and leave', () => {
   it.each([
     ['join twice', async (t: TestApp, m: string, p: string) => (await join(t, m, p).expect(200), join(t, m, p)), 409, 'CONFLICT'],
     ['leave without joining', async (t: TestApp, m: string, p: string) => leave(t, m, p), 409, 'CONFLICT'],
-    ['leave twice', async (t: TestApp, m: string, p: string) => (await join(t, m, p).expect(200), await leave(t, m, p).expect(200), leave(t, m, p)), 409, 'CONFLICT'],
+    [
+      'leave twice',
+      async (t: TestApp, m: string, p: string) => (await join(t, m, p).expect(200), await leave(t, m, p).expect(200), leave(t, m, p)),
+      409,
+      'CONFLICT',
+    ],
     ['join an unknown meeting', async (t: TestApp, _m: string, p: string) => join(t, '00000000-0000-4000-8000-00000000f00d', p), 404, 'NOT_FOUND'],
     ['join as an unknown participant', async (t: TestApp, m: string) => join(t, m, '00000000-0000-4000-8000-00000000f00d'), 404, 'NOT_FOUND'],
     ['leave as an unknown participant', async (t: TestApp, m: string) => leave(t, m, '00000000-0000-4000-8000-00000000f00d'), 404, 'NOT_FOUND'],
@@ -143,7 +161,11 @@ describe('record_on_start and live_stream_on_start', () => {
     await join(t, meetingId, bob).expect(200); // not a first join: nothing more starts
 
     const rec = await activeRecording(t, meetingId);
-    expect(rec).toMatchObject({ status: 'INVOKED', invoked_time: iso(START), start_reason: { reason: 'RECORD_ON_START', caller: { name: null, type: 'SYSTEM', user_id: null } } });
+    expect(rec).toMatchObject({
+      status: 'INVOKED',
+      invoked_time: iso(START),
+      start_reason: { reason: 'RECORD_ON_START', caller: { name: null, type: 'SYSTEM', user_id: null } },
+    });
     const live = (await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(200)).body.data;
     expect(live).toMatchObject({ status: 'OFFLINE', created_at: iso(START) });
 
@@ -249,7 +271,11 @@ describe('ALL_PEERS_LEFT', () => {
     await leave(t, meetingId, bob).expect(200);
     const leftAt = START + 2 * MINUTE - SECOND + 10 * MINUTE;
     t.advance(MINUTE);
-    expect(await getRecording(t.api, recordingId)).toMatchObject({ status: 'UPLOADING', stopped_time: iso(leftAt + MINUTE), stop_reason: { reason: 'ALL_PEERS_LEFT' } });
+    expect(await getRecording(t.api, recordingId)).toMatchObject({
+      status: 'UPLOADING',
+      stopped_time: iso(leftAt + MINUTE),
+      stop_reason: { reason: 'ALL_PEERS_LEFT' },
+    });
   });
 
   it('a paused recording is stopped too; a recording stopped through the API meanwhile is left as it is', async () => {

@@ -59,7 +59,11 @@ describe('signed deliveries to a real receiver', () => {
     expect(verifies(keys, tampered)).toBe(false);
     const reformatted: Received = { ...r, raw: Buffer.from(JSON.stringify(r.json, null, 1)) };
     expect(verifies(keys, reformatted)).toBe(false);
-    expect(delivery).toMatchObject({ status: 'delivered', attempts: [{ at: iso(START), status_code: 200, error: null, trigger: 'initial' }], next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      status: 'delivered',
+      attempts: [{ at: iso(START), status_code: 200, error: null, trigger: 'initial' }],
+      next_attempt_at: null,
+    });
   });
 
   it('signs the UTF-8 bytes it sends: a meeting titled "Café ✓" arrives as UTF-8 and verifies with the published key', async () => {
@@ -148,7 +152,9 @@ describe('each event, as the receiver gets it', () => {
       },
     });
     expect(api.file_size).toBe(SAMPLE_CLIP_BYTES);
-    expect(rx.received[0]!.json).toMatchObject({ recording: { status: 'INVOKED', startedTime: null, stoppedTime: null, downloadUrl: null, fileSize: null, stopReason: null } });
+    expect(rx.received[0]!.json).toMatchObject({
+      recording: { status: 'INVOKED', startedTime: null, stoppedTime: null, downloadUrl: null, fileSize: null, stopReason: null },
+    });
     // every attempt went out at the emulator time of its status change
     const log = (await deliveries(t)).deliveries.reverse();
     expect(log.map((d) => d.attempts[0]!.at)).toEqual([iso(START), iso(startedAt), iso(stoppedAt), iso(stoppedAt + UPLOAD_OF_ONE_MINUTE_MS)]);
@@ -185,7 +191,14 @@ describe('each event, as the receiver gets it', () => {
     await t.api.post(`/_emulator/meetings/${meetingId}/participants/${pid}/leave`).expect(200);
     await t.deps.webhooks.outbox.idle();
 
-    const meeting = { id: meetingId, sessionId, title: 'Sync', createdAt: iso(START), startedAt: iso(START), organizedBy: { id: ORG_ID, name: 'Emulator Org' } };
+    const meeting = {
+      id: meetingId,
+      sessionId,
+      title: 'Sync',
+      createdAt: iso(START),
+      startedAt: iso(START),
+      organizedBy: { id: ORG_ID, name: 'Emulator Org' },
+    };
     const live = { ...meeting, status: 'LIVE', endedAt: null };
     const participant = { peerId: pid, userDisplayName: 'User ada', customParticipantId: 'ada', clientSpecificId: 'ada', joinedAt: iso(START) };
     expect(rx.received.map((r) => r.json)).toEqual([
@@ -235,7 +248,12 @@ describe('webhooks from configuration', () => {
     await t.api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
     await addAndJoin(t, meetingId, 'cfg');
     await t.deps.webhooks.outbox.idle();
-    expect(rx.received.map((r) => r.json.event)).toEqual(['recording.statusUpdate', 'livestreaming.statusUpdate', 'meeting.started', 'meeting.participantJoined']);
+    expect(rx.received.map((r) => r.json.event)).toEqual([
+      'recording.statusUpdate',
+      'livestreaming.statusUpdate',
+      'meeting.started',
+      'meeting.participantJoined',
+    ]);
     const [expected] = configWebhooks([url]);
     expect(new Set(rx.received.map((r) => r.headers['dyte-webhook-id']))).toEqual(new Set([expected!.id]));
     const keys = await publishedKeys(t);
@@ -248,10 +266,14 @@ describe('webhooks from configuration', () => {
   it('fixture webhooks deliver like registered ones', async () => {
     const rx = await receiver();
     const f = fixtures();
-    f.organizations[0]!.webhooks = [{ id: '00000000-0000-4000-8000-0000000000f1', name: 'fx', url: rx.url('/fx'), events: ['recording.statusUpdate'], enabled: true }];
+    f.organizations[0]!.webhooks = [
+      { id: '00000000-0000-4000-8000-0000000000f1', name: 'fx', url: rx.url('/fx'), events: ['recording.statusUpdate'], enabled: true },
+    ];
     const t = app({}, { fixtures: f });
     await startRecording(t.api, (await createMeeting(t.api)).id);
     await t.deps.webhooks.outbox.idle();
-    expect(rx.received.map((r) => [r.path, r.headers['dyte-webhook-id'], r.json.event])).toEqual([['/fx', '00000000-0000-4000-8000-0000000000f1', 'recording.statusUpdate']]);
+    expect(rx.received.map((r) => [r.path, r.headers['dyte-webhook-id'], r.json.event])).toEqual([
+      ['/fx', '00000000-0000-4000-8000-0000000000f1', 'recording.statusUpdate'],
+    ]);
   });
 });

@@ -37,7 +37,10 @@ async function receiver(...args: Parameters<typeof FaultReceiver.start>): Promis
  * the API answers as usual. Returns the recording ids.
  */
 async function startDeliveries(t: TestApp, url: string, events = EVENTS, opts: { apiMeanwhile?: boolean; beforeEvents?: () => void } = {}): Promise<string[]> {
-  await t.api.patch('/_emulator/simulator').send({ recording: { mode: 'manual' } }).expect(200);
+  await t.api
+    .patch('/_emulator/simulator')
+    .send({ recording: { mode: 'manual' } })
+    .expect(200);
   await registerWebhook(t, url, ['recording.statusUpdate']);
   const meetings: string[] = [];
   for (let i = 0; i < events; i++) meetings.push((await createMeeting(t.api, { title: `faults ${i}` })).id);
@@ -83,7 +86,12 @@ async function driveAllRetries(t: TestApp, between?: (retry: number) => Promise<
 }
 
 /** No delivery lost or invented; each one is final; the receiver saw each uuid once per attempt it took part in. */
-function expectAccounted(log: DeliveryDto[], rx: FaultReceiver | undefined, recordingIds: string[], reachedReceiver: (a: DeliveryDto['attempts'][number]) => boolean) {
+function expectAccounted(
+  log: DeliveryDto[],
+  rx: FaultReceiver | undefined,
+  recordingIds: string[],
+  reachedReceiver: (a: DeliveryDto['attempts'][number]) => boolean,
+) {
   expect(log).toHaveLength(recordingIds.length);
   expect(log.map((d) => (d.payload.recording as { id: string }).id).sort()).toEqual([...recordingIds].sort());
   for (const d of log) expect(['delivered', 'failed']).toContain(d.status);
@@ -108,7 +116,12 @@ const FAULTS: FaultCase[] = [
   { name: 'no answer within the timeout', fault: { kind: 'hang' }, error: /^Timed out: no answer within 200 ms$/, late: true },
   // The receiver starts its 350 ms after the transport started its 200 ms timer, in the same
   // process: the timeout fires first however slow the machine.
-  { name: 'a 2xx just after the timeout', fault: { kind: 'status', code: 200, afterMs: TIMEOUT_MS + 150 }, error: /^Timed out: no answer within 200 ms$/, late: true },
+  {
+    name: 'a 2xx just after the timeout',
+    fault: { kind: 'status', code: 200, afterMs: TIMEOUT_MS + 150 },
+    error: /^Timed out: no answer within 200 ms$/,
+    late: true,
+  },
   { name: 'connection refused (nothing listening)', fault: 'refused', error: /^ECONNREFUSED/ },
   { name: 'connection reset halfway through the request body', fault: { kind: 'reset-mid-body' }, error: /^(ECONNRESET|EPIPE)/ },
   { name: 'half a status line, then the connection closes', fault: { kind: 'partial-headers' }, error: /^(ECONNRESET: socket hang up|HPE_)/ },
@@ -247,8 +260,18 @@ describe('all of them at once', () => {
   it('six misbehaving receivers and a good one: the API answers every call while their attempts are still held; afterwards every delivery is accounted for', async () => {
     // A long timeout: the held attempts are certainly still in flight while the API calls run.
     const t = app({ webhookTimeoutMs: 60_000 });
-    await t.api.patch('/_emulator/simulator').send({ recording: { mode: 'manual' }, livestream: { mode: 'manual' } }).expect(200);
-    const EVERY = ['recording.statusUpdate', 'livestreaming.statusUpdate', 'meeting.started', 'meeting.ended', 'meeting.participantJoined', 'meeting.participantLeft'];
+    await t.api
+      .patch('/_emulator/simulator')
+      .send({ recording: { mode: 'manual' }, livestream: { mode: 'manual' } })
+      .expect(200);
+    const EVERY = [
+      'recording.statusUpdate',
+      'livestreaming.statusUpdate',
+      'meeting.started',
+      'meeting.ended',
+      'meeting.participantJoined',
+      'meeting.participantLeft',
+    ];
     const faulty: Array<[string, Fault]> = [
       ['hang', { kind: 'hang' }],
       ['slow', { kind: 'status', code: 200, afterMs: 30_000 }],
@@ -274,7 +297,12 @@ describe('all of them at once', () => {
     await t.api.post(`/_emulator/meetings/${meetingId}/participants/${participant.id}/join`).expect(200);
     const recordingId = (await startRecording(t.api, meetingId)).id;
     const calls = await Promise.all([
-      ...Array.from({ length: 5 }, (_, i) => t.api.post('/v2/meetings').set('Authorization', BASIC).send({ title: `parallel ${i}` })),
+      ...Array.from({ length: 5 }, (_, i) =>
+        t.api
+          .post('/v2/meetings')
+          .set('Authorization', BASIC)
+          .send({ title: `parallel ${i}` }),
+      ),
       t.api.get(`/v2/meetings/${meetingId}`).set('Authorization', BASIC),
       t.api.get('/v2/meetings').set('Authorization', BASIC),
       t.api.get(`/v2/recordings/${recordingId}`).set('Authorization', BASIC),
@@ -301,7 +329,9 @@ describe('all of them at once', () => {
     const webhooks = rxs.size + 1;
     // One delivery per event and webhook: none lost, none invented.
     expect(log).toHaveLength(EVENTS_MADE * webhooks);
-    expect(new Set(log.map((d) => d.event))).toEqual(new Set(['meeting.started', 'meeting.participantJoined', 'recording.statusUpdate', 'livestreaming.statusUpdate']));
+    expect(new Set(log.map((d) => d.event))).toEqual(
+      new Set(['meeting.started', 'meeting.participantJoined', 'recording.statusUpdate', 'livestreaming.statusUpdate']),
+    );
     expect(log.every((d) => d.status === 'delivered')).toBe(true);
     for (const [name, rx] of [...rxs, ['refused', refusedNowUp] as const]) {
       const mine = log.filter((d) => d.url.endsWith(`/${name}`));

@@ -20,7 +20,10 @@ async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Rec
  * is switched to manual, so moving the clock makes no further events: only retries.
  */
 async function oneDelivery(t: TestApp, url: string) {
-  await t.api.patch('/_emulator/simulator').send({ recording: { mode: 'manual' } }).expect(200);
+  await t.api
+    .patch('/_emulator/simulator')
+    .send({ recording: { mode: 'manual' } })
+    .expect(200);
   const webhookId = await registerWebhook(t, url, ['recording.statusUpdate']);
   await startRecording(t.api, (await createMeeting(t.api)).id);
   await t.deps.webhooks.outbox.idle();
@@ -97,7 +100,10 @@ describe('slow and dead receivers', () => {
   it('no answer within the timeout (50 ms here, 3 s by default) fails the attempt after exactly the timeout and schedules the retry', async () => {
     const rx = await receiver(() => 'hang');
     const t = app({ webhookTimeoutMs: 50 });
-    await t.api.patch('/_emulator/simulator').send({ recording: { mode: 'manual' } }).expect(200);
+    await t.api
+      .patch('/_emulator/simulator')
+      .send({ recording: { mode: 'manual' } })
+      .expect(200);
     await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
     const meetingId = (await createMeeting(t.api)).id;
     // The attempt's timer and the real time it measures (duration_ms) run on one fake timeline:
@@ -248,7 +254,12 @@ describe('the bounded log', () => {
     const atBound = await deliveries(t);
     expect(atBound.total).toBe(3);
     // the newest three, newest first
-    expect(atBound.deliveries.map((d) => d.id)).toEqual(rx.received.slice(-3).map((r) => r.headers['dyte-uuid']).reverse());
+    expect(atBound.deliveries.map((d) => d.id)).toEqual(
+      rx.received
+        .slice(-3)
+        .map((r) => r.headers['dyte-uuid'])
+        .reverse(),
+    );
 
     rx.respond(() => 500);
     for (let i = 0; i < 4; i++) await startRecording(t.api, (await createMeeting(t.api)).id);

@@ -48,7 +48,12 @@ describe('HttpTransport.close() while a request is in flight', () => {
   it('a request that could not be written (the receiver reads nothing of 64 MiB): not sent', async () => {
     const receiver = await silentReceiver(false);
     const transport = new HttpTransport();
-    const result = transport.send({ url: receiver.url, headers: { 'content-type': 'application/json' }, body: Buffer.alloc(64 * 1024 * 1024, 0x20), timeoutMs: 60_000 });
+    const result = transport.send({
+      url: receiver.url,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(64 * 1024 * 1024, 0x20),
+      timeoutMs: 60_000,
+    });
     await receiver.connection;
     transport.close();
     const r = await result;

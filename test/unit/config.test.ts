@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIXTURES, DEFAULT_MANUAL_START, OPTIONS, defaultConfig, helpText, manualClockStart, parseConfig, withListenPort, type Config } from '../../src/config.js';
+import {
+  DEFAULT_FIXTURES,
+  DEFAULT_MANUAL_START,
+  OPTIONS,
+  defaultConfig,
+  helpText,
+  manualClockStart,
+  parseConfig,
+  withListenPort,
+  type Config,
+} from '../../src/config.js';
 
 function ok(argv: string[], env: Record<string, string> = {}): Config {
   const r = parseConfig(argv, env);
@@ -112,7 +122,22 @@ describe('sources', () => {
   });
 
   it.each(GOOD)('%s: the flag beats the env var', (key, flag, raw, value) => {
-    const env = { [envOf(flag)]: key === 'clock' ? 'real' : key === 'logLevel' ? 'warn' : key === 'port' ? '6000' : key === 'timeScale' ? '2' : key === 'startTime' ? '2020-01-01T00:00:00Z' : key === 'publicUrl' ? 'http://other.test' : 'from-env' };
+    const env = {
+      [envOf(flag)]:
+        key === 'clock'
+          ? 'real'
+          : key === 'logLevel'
+            ? 'warn'
+            : key === 'port'
+              ? '6000'
+              : key === 'timeScale'
+                ? '2'
+                : key === 'startTime'
+                  ? '2020-01-01T00:00:00Z'
+                  : key === 'publicUrl'
+                    ? 'http://other.test'
+                    : 'from-env',
+    };
     expect(ok([flag, raw], env)[key]).toEqual(value);
   });
 

@@ -34,7 +34,12 @@ describe('SeededIds', () => {
 
   it('is reproducible across processes and versions (pinned values for "test-seed")', () => {
     const g = new SeededIds('test-seed');
-    expect([g.uuid(), g.uuid(), g.token(32), g.token(1)]).toEqual(['918b7fab-fe4d-41a7-8ef9-99209a50b51a', 'c7221388-e501-449e-8e8f-30eb71716d01', 'OLzHZ4VCWUi2ULoEd9yztvvZjLd2L2J9', 'T']);
+    expect([g.uuid(), g.uuid(), g.token(32), g.token(1)]).toEqual([
+      '918b7fab-fe4d-41a7-8ef9-99209a50b51a',
+      'c7221388-e501-449e-8e8f-30eb71716d01',
+      'OLzHZ4VCWUi2ULoEd9yztvvZjLd2L2J9',
+      'T',
+    ]);
   });
 
   it('draws v4 UUIDs, all different', () => {

@@ -33,7 +33,16 @@ describe('log format', () => {
   });
 
   it('a readable line quotes values with spaces, shows nested values as JSON, and an error with its stack', () => {
-    const line = readableLine(JSON.stringify({ level: 50, time: Date.parse('2026-01-01T07:01:02.123Z'), msg: 'scheduled job failed', job: { key: 'k', kind: 'webhook' }, note: 'two words', err: { type: 'Error', message: 'boom', stack: 'Error: boom\n    at x' } }));
+    const line = readableLine(
+      JSON.stringify({
+        level: 50,
+        time: Date.parse('2026-01-01T07:01:02.123Z'),
+        msg: 'scheduled job failed',
+        job: { key: 'k', kind: 'webhook' },
+        note: 'two words',
+        err: { type: 'Error', message: 'boom', stack: 'Error: boom\n    at x' },
+      }),
+    );
     expect(line).toBe('07:01:02.123 ERROR scheduled job failed job={"key":"k","kind":"webhook"} note="two words"\n  Error: boom\n      at x\n');
   });
 

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { nearestTemplate } from '../../src/http/route-table.js';
 
-const TEMPLATES = ['/v2/meetings', '/v2/meetings/{id}', '/v2/meetings/{meeting_id}/participants', '/v2/recordings', '/media/recordings/{recording_id}/{file}.mp4'];
+const TEMPLATES = [
+  '/v2/meetings',
+  '/v2/meetings/{id}',
+  '/v2/meetings/{meeting_id}/participants',
+  '/v2/recordings',
+  '/media/recordings/{recording_id}/{file}.mp4',
+];
 
 describe('nearestTemplate', () => {
   it.each([

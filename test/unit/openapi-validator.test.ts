@@ -12,7 +12,13 @@ function appServing(body: unknown, status = 200) {
         '/things/{id}': {
           get: {
             responses: {
-              '200': { content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } }, additionalProperties: false } } } },
+              '200': {
+                content: {
+                  'application/json': {
+                    schema: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } }, additionalProperties: false },
+                  },
+                },
+              },
             },
           },
         },
@@ -27,7 +33,9 @@ function appServing(body: unknown, status = 200) {
 
 describe('the OpenAPI response check', () => {
   it('passes a body that matches', async () => {
-    const res = await validatingApi(appServing({ id: '1b25f38c-1aa8-453b-8324-0e793e2562c5' })).get('/things/1').expect(200);
+    const res = await validatingApi(appServing({ id: '1b25f38c-1aa8-453b-8324-0e793e2562c5' }))
+      .get('/things/1')
+      .expect(200);
     expect(res.body).toEqual({ id: '1b25f38c-1aa8-453b-8324-0e793e2562c5' });
   });
 

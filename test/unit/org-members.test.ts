@@ -14,7 +14,13 @@ import { fixtures, ORG_ID, START } from '../helpers/test-app.js';
 
 function world(members: (log: string[]) => OrgMember[]) {
   const clock = new ManualClock(START);
-  const ctx: DomainContext = { store: new Store(), clock, ids: createIdGenerator('org-members'), bus: new EventBus<DomainEvent>(), scheduler: new Scheduler(clock) };
+  const ctx: DomainContext = {
+    store: new Store(),
+    clock,
+    ids: createIdGenerator('org-members'),
+    bus: new EventBus<DomainEvent>(),
+    scheduler: new Scheduler(clock),
+  };
   const log: string[] = [];
   const organizations = new OrganizationsService(ctx, members(log));
   return { ctx, log, organizations };

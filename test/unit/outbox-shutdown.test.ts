@@ -49,7 +49,14 @@ function setup(answer: (i: number) => TransportResult | 'hold') {
   const scheduler = new Scheduler(clock);
   const transport = new HoldingTransport(answer);
   const outbox = new Outbox({ clock, scheduler, ids: new SeededIds('outbox-shutdown'), signer: new WebhookSigner(KEY), transport });
-  const enqueue = () => outbox.enqueue({ orgId: ORG, webhookId: WEBHOOK, url: 'http://receiver.test/hook', event: 'recording.statusUpdate', payload: { event: 'recording.statusUpdate' } });
+  const enqueue = () =>
+    outbox.enqueue({
+      orgId: ORG,
+      webhookId: WEBHOOK,
+      url: 'http://receiver.test/hook',
+      event: 'recording.statusUpdate',
+      payload: { event: 'recording.statusUpdate' },
+    });
   /** Lets the attempts started so far reach the transport (they start on the next turn). */
   const started = () => new Promise<void>((resolve) => setImmediate(resolve));
   return { clock, scheduler, transport, outbox, enqueue, started };

@@ -52,7 +52,12 @@ describe('paginate with a filter', () => {
   });
 
   it('a filter that matches nothing: total 0, offsets 0/0', () => {
-    expect(paginate(ids, get, { page: 1, perPage: 10 }, { newestFirst: false, filter: () => false })).toEqual({ items: [], total: 0, startOffset: 0, endOffset: 0 });
+    expect(paginate(ids, get, { page: 1, perPage: 10 }, { newestFirst: false, filter: () => false })).toEqual({
+      items: [],
+      total: 0,
+      startOffset: 0,
+      endOffset: 0,
+    });
   });
 
   it('skips ids whose item is gone', () => {

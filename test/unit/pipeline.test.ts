@@ -25,21 +25,29 @@ function run(steps: RequestHandler[], onError: ErrorRequestHandler = (err) => se
 }
 
 let seen: string[] = [];
-const step = (name: string): RequestHandler => (_req, _res, next) => {
-  seen.push(name);
-  next();
-};
+const step =
+  (name: string): RequestHandler =>
+  (_req, _res, next) => {
+    seen.push(name);
+    next();
+  };
 
 describe('pipeline', () => {
   it.each([
     ['next(err)', ((_q, _s, next) => next(new Error('boom'))) as RequestHandler],
-    ['a thrown error', (() => {
-      throw new Error('boom');
-    }) as RequestHandler],
-    ['a rejected promise', (async () => {
-      await Promise.resolve();
-      throw new Error('boom');
-    }) as RequestHandler],
+    [
+      'a thrown error',
+      (() => {
+        throw new Error('boom');
+      }) as RequestHandler,
+    ],
+    [
+      'a rejected promise',
+      (async () => {
+        await Promise.resolve();
+        throw new Error('boom');
+      }) as RequestHandler,
+    ],
   ])('runs the steps in order and hands %s to the error handler, skipping the rest', async (_what, failing) => {
     seen = [];
     await run([step('a'), failing, step('b')]);

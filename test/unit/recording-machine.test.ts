@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Recording, RecordingStatus } from '../../src/domain/models.js';
 import { RECORDING_STATUSES } from '../../src/domain/models.js';
-import { recordedMsAt, recordingEventFor, transitionRecording, type RecordingEvent, type RecordingEventType } from '../../src/domain/recordings/recording-machine.js';
+import {
+  recordedMsAt,
+  recordingEventFor,
+  transitionRecording,
+  type RecordingEvent,
+  type RecordingEventType,
+} from '../../src/domain/recordings/recording-machine.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const SYSTEM = { name: null, type: 'SYSTEM' as const, user_id: null };
@@ -54,7 +60,9 @@ const LEGAL: Record<RecordingStatus, Partial<Record<RecordingEventType, Recordin
   ERRORED: {},
 };
 
-const ALL_PAIRS = RECORDING_STATUSES.flatMap((from) => (Object.keys(EVENTS) as RecordingEventType[]).map((event) => [from, event, LEGAL[from][event] ?? null] as const));
+const ALL_PAIRS = RECORDING_STATUSES.flatMap((from) =>
+  (Object.keys(EVENTS) as RecordingEventType[]).map((event) => [from, event, LEGAL[from][event] ?? null] as const),
+);
 
 describe('recording transition table', () => {
   it.each(ALL_PAIRS)('%s + %s → %s', (from, event, to) => {
@@ -107,7 +115,14 @@ describe('fields each transition sets', () => {
 
   it('STOP sets stopped_time, file_size and stop_reason and closes the span', () => {
     const r = transitionRecording(recording({ status: 'RECORDING', startedTime: T0, spanStartedAt: T0, recordedMs: 2_000 }), EVENTS.STOP, T0 + 60_000);
-    expect(r.ok && r.entity).toMatchObject({ status: 'UPLOADING', stoppedTime: T0 + 60_000, fileSize: 29_944, stopReason: API_STOP, recordedMs: 62_000, spanStartedAt: null });
+    expect(r.ok && r.entity).toMatchObject({
+      status: 'UPLOADING',
+      stoppedTime: T0 + 60_000,
+      fileSize: 29_944,
+      stopReason: API_STOP,
+      recordedMs: 62_000,
+      spanStartedAt: null,
+    });
   });
 
   it('UPLOAD_COMPLETE sets the links, their expiry and the duration in whole seconds', () => {

@@ -70,7 +70,12 @@ describe('Scheduler', () => {
   it('runs jobs that jobs schedule within the same advance, when they fall due', () => {
     const { scheduler, clock } = setup();
     const seen: number[] = [];
-    const CHAIN = defineJob({ kind: 'chain', payload: z.object({ left: z.number() }), key: ({ left }: { left: number }) => `chain-${left}`, orgId: () => null });
+    const CHAIN = defineJob({
+      kind: 'chain',
+      payload: z.object({ left: z.number() }),
+      key: ({ left }: { left: number }) => `chain-${left}`,
+      orgId: () => null,
+    });
     scheduler.handle(CHAIN, ({ left }) => {
       seen.push(clock.now());
       if (left > 0) scheduler.schedule(CHAIN, { left: left - 1 }, clock.now() + 1_000);
@@ -189,7 +194,7 @@ describe('Scheduler: job kinds declared once', () => {
     expect(() => scheduler.handle(again, () => {})).toThrow('job kind test.step is declared twice');
   });
 
-  it("cancelOrg drops every job its declaration says belongs to that organization, of every kind, and nothing else", () => {
+  it('cancelOrg drops every job its declaration says belongs to that organization, of every kind, and nothing else', () => {
     const { scheduler } = registry();
     scheduler.schedule(STEP, { orgId: 'org-a', stepId: 's1', attempt: 1 }, START + 1);
     scheduler.schedule(STOP, { orgId: 'org-a', stopId: 'm1' }, START + 2);
@@ -215,10 +220,26 @@ describe('Scheduler: job kinds declared once', () => {
     it.each([
       ['a sound job', sound, null],
       ['an unknown kind', { ...sound, kind: 'test.nope' }, { path: 'kind', message: 'unknown job kind test.nope' }],
-      ['a payload field missing', { ...sound, payload: { orgId: 'org-a', attempt: 1 } }, { path: 'payload.stepId', message: 'Invalid input: expected string, received undefined' }],
-      ['a payload field of the wrong type', { ...sound, payload: { ...sound.payload, attempt: 'one' } }, { path: 'payload.attempt', message: 'Invalid input: expected number, received string' }],
-      ['a payload field its kind does not have', { ...sound, payload: { ...sound.payload, extra: true } }, { path: 'payload', message: 'Unrecognized key: "extra"' }],
-      ['a key that is not the one its payload gives', { ...sound, key: 'step:s2' }, { path: 'key', message: 'a test.step job with this payload is named step:s1' }],
+      [
+        'a payload field missing',
+        { ...sound, payload: { orgId: 'org-a', attempt: 1 } },
+        { path: 'payload.stepId', message: 'Invalid input: expected string, received undefined' },
+      ],
+      [
+        'a payload field of the wrong type',
+        { ...sound, payload: { ...sound.payload, attempt: 'one' } },
+        { path: 'payload.attempt', message: 'Invalid input: expected number, received string' },
+      ],
+      [
+        'a payload field its kind does not have',
+        { ...sound, payload: { ...sound.payload, extra: true } },
+        { path: 'payload', message: 'Unrecognized key: "extra"' },
+      ],
+      [
+        'a key that is not the one its payload gives',
+        { ...sound, key: 'step:s2' },
+        { path: 'key', message: 'a test.step job with this payload is named step:s1' },
+      ],
     ])('%s', (_name, job, problem) => {
       const { scheduler } = registry();
       expect(scheduler.validate(job)).toEqual(problem);
@@ -227,13 +248,21 @@ describe('Scheduler: job kinds declared once', () => {
     it('knows a kind only once a handler is registered for it', () => {
       const scheduler = new Scheduler(new ManualClock(START));
       scheduler.schedule(SWEEP, {}, START);
-      expect(scheduler.validate({ key: 'sweep', at: START, kind: 'test.sweep', payload: {} })).toEqual({ path: 'kind', message: 'unknown job kind test.sweep' });
+      expect(scheduler.validate({ key: 'sweep', at: START, kind: 'test.sweep', payload: {} })).toEqual({
+        path: 'kind',
+        message: 'unknown job kind test.sweep',
+      });
     });
 
     it('restore refuses a job validate would refuse, and keeps the jobs it had', () => {
       const { scheduler } = registry();
       scheduler.schedule(SWEEP, {}, START + 1);
-      expect(() => scheduler.restore([{ ...sound, seq: 0 }, { ...sound, key: 'step:s2', seq: 1 }])).toThrow('key: a test.step job with this payload is named step:s1');
+      expect(() =>
+        scheduler.restore([
+          { ...sound, seq: 0 },
+          { ...sound, key: 'step:s2', seq: 1 },
+        ]),
+      ).toThrow('key: a test.step job with this payload is named step:s1');
       expect(scheduler.list().map((j) => j.key)).toEqual(['sweep']);
     });
   });

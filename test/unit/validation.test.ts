@@ -50,7 +50,12 @@ describe('validation messages (Joi style)', () => {
     ['unknown key in a strict object', z.strictObject({ a: z.string() }), { a: 'x', extra: 1 }, '"extra" is not allowed'],
     ['multiple of', obj({ n: z.number().multipleOf(5) }), { n: 7 }, '"n" must be a multiple of 5'],
     ['union', obj({ v: z.union([z.string(), z.number()]) }), { v: true }, '"v" does not match any of the allowed types'],
-    ['nested path', obj({ storage_config: z.object({ type: z.enum(['aws']) }) }), { storage_config: { type: 'gcp' } }, '"storage_config.type" must be one of [aws]'],
+    [
+      'nested path',
+      obj({ storage_config: z.object({ type: z.enum(['aws']) }) }),
+      { storage_config: { type: 'gcp' } },
+      '"storage_config.type" must be one of [aws]',
+    ],
     ['nested missing', obj({ storage_config: z.object({ type: z.string() }) }), { storage_config: {} }, '"storage_config.type" is required'],
     ['array item', obj({ events: z.array(z.string()) }), { events: ['a', 3] }, '"events[1]" must be a string'],
     ['array item field', obj({ items: z.array(z.object({ id: z.uuid() })) }), { items: [{ id: 'x' }] }, '"items[0].id" must be a valid GUID'],

@@ -46,7 +46,15 @@ describe('webhook options', () => {
 
   it('lists the three options with their env vars in --help', () => {
     const help = helpText();
-    for (const s of ['--webhook-url', 'EMULATOR_WEBHOOK_URLS', '--webhook-timeout-ms', 'EMULATOR_WEBHOOK_TIMEOUT_MS', '--delivery-log-size', 'EMULATOR_DELIVERY_LOG_SIZE']) expect(help).toContain(s);
+    for (const s of [
+      '--webhook-url',
+      'EMULATOR_WEBHOOK_URLS',
+      '--webhook-timeout-ms',
+      'EMULATOR_WEBHOOK_TIMEOUT_MS',
+      '--delivery-log-size',
+      'EMULATOR_DELIVERY_LOG_SIZE',
+    ])
+      expect(help).toContain(s);
   });
 });
 

@@ -33,7 +33,13 @@ function setup(options: { responder?: Responder; maxRecords?: number; clock?: Cl
   };
   const outbox = new Outbox(opts);
   const enqueue = (url = 'http://receiver.test/hook', orgId: string | null = ORG) =>
-    outbox.enqueue({ orgId, webhookId: WEBHOOK, url, event: 'recording.statusUpdate', payload: { event: 'recording.statusUpdate', recording: { id: 'r1', nested: { a: [1, 2] } } } });
+    outbox.enqueue({
+      orgId,
+      webhookId: WEBHOOK,
+      url,
+      event: 'recording.statusUpdate',
+      payload: { event: 'recording.statusUpdate', recording: { id: 'r1', nested: { a: [1, 2] } } },
+    });
   /** Moves the manual clock and waits for the attempts that fell due. */
   const advance = async (ms: number) => {
     scheduler.advanceTo(clock.now() + ms);
@@ -250,7 +256,10 @@ describe('Outbox: redeliver', () => {
     let release: (r: TransportResult) => void = () => {};
     const { outbox, enqueue } = setup({ responder: () => new Promise<TransportResult>((resolve) => (release = resolve)) });
     const d = enqueue();
-    await expect(outbox.redeliver('00000000-0000-4000-8000-00000000dead')).rejects.toMatchObject({ status: 404, message: 'No delivery found with id 00000000-0000-4000-8000-00000000dead' });
+    await expect(outbox.redeliver('00000000-0000-4000-8000-00000000dead')).rejects.toMatchObject({
+      status: 404,
+      message: 'No delivery found with id 00000000-0000-4000-8000-00000000dead',
+    });
     await expect(outbox.redeliver(d.id)).rejects.toBeInstanceOf(ApiError);
     await expect(outbox.redeliver(d.id)).rejects.toMatchObject({ status: 409 });
     // the attempt is under way once the transport was called

@@ -5,8 +5,7 @@ import { webhookPayloadFor } from '../../src/webhooks/payloads.js';
 
 const T = Date.parse('2026-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-const keysOf = (v: unknown): string[] =>
-  v !== null && typeof v === 'object' ? Object.entries(v).flatMap(([k, child]) => [k, ...keysOf(child)]) : [];
+const keysOf = (v: unknown): string[] => (v !== null && typeof v === 'object' ? Object.entries(v).flatMap(([k, child]) => [k, ...keysOf(child)]) : []);
 
 const org: Organization = { id: '00000000-0000-4000-8000-000000000001', name: 'Emulator Org', apiKey: 'secret-api-key' };
 
@@ -56,7 +55,16 @@ const recording: Recording = {
   audioDownloadUrl: 'http://emulator.test/media/r.m4a?sig=x',
   downloadUrlExpiry: T + 63_000 + 7 * 86_400_000,
   recordingDuration: 60,
-  storageConfig: { id: '55555555-5555-4555-8555-555555555555', type: 'aws', region: 'us-east-1', bucket: 'b', path: 'p', host: null, username: null, port: null },
+  storageConfig: {
+    id: '55555555-5555-4555-8555-555555555555',
+    type: 'aws',
+    region: 'us-east-1',
+    bucket: 'b',
+    path: 'p',
+    host: null,
+    username: null,
+    port: null,
+  },
   startReason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } },
   stopReason: { reason: 'API_CALL', caller: { name: 'Ada', type: 'USER', user_id: participant.id } },
   maxSeconds: 86_400,
@@ -119,11 +127,32 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
   });
 
   it('recording.statusUpdate for INVOKED: nulls, the meeting without a session, and never storage secrets or the API key', () => {
-    const invoked: Recording = { ...recording, status: 'INVOKED', startedTime: null, stoppedTime: null, sessionId: null, fileSize: null, downloadUrl: null, audioDownloadUrl: null, downloadUrlExpiry: null, recordingDuration: null, stopReason: null };
+    const invoked: Recording = {
+      ...recording,
+      status: 'INVOKED',
+      startedTime: null,
+      stoppedTime: null,
+      sessionId: null,
+      fileSize: null,
+      downloadUrl: null,
+      audioDownloadUrl: null,
+      downloadUrlExpiry: null,
+      recordingDuration: null,
+      stopReason: null,
+    };
     const noSession: Meeting = { ...meeting, session: null };
     const payload = webhookPayloadFor({ type: 'recording.statusChanged', at: T, org, meeting: noSession, recording: invoked, previous: null });
     expect(payload).toMatchObject({
-      recording: { status: 'INVOKED', startedTime: null, stoppedTime: null, fileSize: null, downloadUrl: null, downloadUrlExpiry: null, stopReason: null, recordingDuration: null },
+      recording: {
+        status: 'INVOKED',
+        startedTime: null,
+        stoppedTime: null,
+        fileSize: null,
+        downloadUrl: null,
+        downloadUrlExpiry: null,
+        stopReason: null,
+        recordingDuration: null,
+      },
       meeting: { sessionId: null, status: 'ACTIVE', startedAt: null, endedAt: null },
     });
     const text = JSON.stringify(payload);
@@ -173,7 +202,14 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
     expect(webhookPayloadFor({ type: 'participant.left', at: T + 50_000, org, meeting, participant: left, joinedAt: T + 2_000 })).toEqual({
       event: 'meeting.participantLeft',
       meeting: meetingPayload,
-      participant: { peerId: participant.id, userDisplayName: 'Ada', customParticipantId: 'ada-1', clientSpecificId: 'ada-1', joinedAt: iso(T + 2_000), leftAt: iso(T + 50_000) },
+      participant: {
+        peerId: participant.id,
+        userDisplayName: 'Ada',
+        customParticipantId: 'ada-1',
+        clientSpecificId: 'ada-1',
+        joinedAt: iso(T + 2_000),
+        leftAt: iso(T + 50_000),
+      },
     });
   });
 });

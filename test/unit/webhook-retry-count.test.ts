@@ -49,7 +49,13 @@ function setup(script: Array<TransportResult | 'hold'>) {
   return { clock, scheduler, transport, outbox, enqueue, advance, saved };
 }
 
-const attempt = (trigger: DeliveryAttempt['trigger'], statusCode: number | null): DeliveryAttempt => ({ at: START, statusCode, error: null, durationMs: 0, trigger });
+const attempt = (trigger: DeliveryAttempt['trigger'], statusCode: number | null): DeliveryAttempt => ({
+  at: START,
+  statusCode,
+  error: null,
+  durationMs: 0,
+  trigger,
+});
 
 describe('retriesOf', () => {
   it.each([
@@ -61,7 +67,11 @@ describe('retriesOf', () => {
     ['a redelivery that brought the first retry forward', [attempt('initial', 500), attempt('redeliver', 500)], 1],
     ['a first attempt made by a redelivery', [attempt('redeliver', 500)], 0],
     ['six failed attempts', [attempt('initial', 500), ...Array.from({ length: 5 }, () => attempt('retry', 500))], 5],
-    ['redeliveries after the sixth failure', [attempt('initial', 500), ...Array.from({ length: 5 }, () => attempt('retry', 500)), attempt('redeliver', 200), attempt('redeliver', 500)], 5],
+    [
+      'redeliveries after the sixth failure',
+      [attempt('initial', 500), ...Array.from({ length: 5 }, () => attempt('retry', 500)), attempt('redeliver', 200), attempt('redeliver', 500)],
+      5,
+    ],
     ['redeliveries of a delivered delivery', [attempt('initial', 200), attempt('redeliver', 500), attempt('redeliver', 500)], 0],
     ['a redelivery after a delivered retry', [attempt('initial', 500), attempt('retry', 200), attempt('redeliver', 500)], 1],
   ])('%s: %#', (_name, attempts, retries) => {

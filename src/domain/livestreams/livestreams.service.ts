@@ -54,7 +54,10 @@ export class LivestreamsService implements OrgMember {
 
   /** Every livestream, in any organization, in one of `states` (simulator re-arm). */
   allInState(states: readonly LivestreamState[]): Livestream[] {
-    return this.ctx.store.allInAnyOrg((d) => ({ order: d.livestreamOrder, items: d.livestreams }), (l) => states.includes(l.state));
+    return this.ctx.store.allInAnyOrg(
+      (d) => ({ order: d.livestreamOrder, items: d.livestreams }),
+      (l) => states.includes(l.state),
+    );
   }
 
   activeFor(orgId: string, meetingId: string): Livestream | undefined {
@@ -119,7 +122,14 @@ export class LivestreamsService implements OrgMember {
 
   private publish(livestream: Livestream, previous: LivestreamState | null, at: number): void {
     const data = orgData(this.ctx, livestream.orgId);
-    this.ctx.bus.publish({ type: 'livestream.statusChanged', at, org: data.org, meeting: this.meeting(livestream.orgId, livestream.meetingId), livestream, previous });
+    this.ctx.bus.publish({
+      type: 'livestream.statusChanged',
+      at,
+      org: data.org,
+      meeting: this.meeting(livestream.orgId, livestream.meetingId),
+      livestream,
+      previous,
+    });
   }
 
   /** The livestreams a state document holds for the organization, as saved (OrgMember). */

@@ -71,7 +71,10 @@ export class OrganizationsService {
   create(name: string | undefined): Organization {
     const id = this.ctx.ids.uuid();
     const org: Organization = { id, name: name ?? `Organization ${id.slice(0, 8)}`, apiKey: this.ctx.ids.token(32) };
-    this.addOrg(org, this.defaultPresets.map((p) => ({ ...p, id: this.ctx.ids.uuid() })));
+    this.addOrg(
+      org,
+      this.defaultPresets.map((p) => ({ ...p, id: this.ctx.ids.uuid() })),
+    );
     return org;
   }
 
@@ -85,7 +88,12 @@ export class OrganizationsService {
     this.verified.clear();
     const fixtureOrg = this.fixtures?.organizations.find((o) => o.id === orgId);
     if (fixtureOrg) return this.addFromFixture(fixtureOrg).org;
-    const presets = [...current.presets.values()].map((p) => ({ id: p.id, name: p.name, view_type: p.viewType as PresetFixture['view_type'], permissions: p.permissions }));
+    const presets = [...current.presets.values()].map((p) => ({
+      id: p.id,
+      name: p.name,
+      view_type: p.viewType as PresetFixture['view_type'],
+      permissions: p.permissions,
+    }));
     return this.addOrg(current.org, presets).org;
   }
 

@@ -46,7 +46,14 @@ export class ParticipantTokens {
       if (header.alg !== 'RS256') throw new Error('alg');
       const { payload } = await jwtVerify(token, this.key.publicKey, { algorithms: ['RS256'], currentDate: new Date(nowMs) });
       const { orgId, meetingId, participantId, presetId, iat, exp } = payload as Record<string, unknown>;
-      if (typeof orgId !== 'string' || typeof meetingId !== 'string' || typeof participantId !== 'string' || typeof presetId !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') {
+      if (
+        typeof orgId !== 'string' ||
+        typeof meetingId !== 'string' ||
+        typeof participantId !== 'string' ||
+        typeof presetId !== 'string' ||
+        typeof iat !== 'number' ||
+        typeof exp !== 'number'
+      ) {
         throw new Error('claims');
       }
       return { orgId, meetingId, participantId, presetId, iat, exp };

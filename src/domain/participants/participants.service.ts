@@ -41,7 +41,11 @@ export class ParticipantsService implements OrgMember {
     return preset;
   }
 
-  async add(orgId: string, meetingId: string, input: Required<Pick<ParticipantInput, 'presetName' | 'customParticipantId'>> & ParticipantInput): Promise<ParticipantWithToken> {
+  async add(
+    orgId: string,
+    meetingId: string,
+    input: Required<Pick<ParticipantInput, 'presetName' | 'customParticipantId'>> & ParticipantInput,
+  ): Promise<ParticipantWithToken> {
     const meeting = this.meeting(orgId, meetingId);
     // Emulator decision: adding to an INACTIVE meeting is a state conflict (409).
     if (meeting.status === 'INACTIVE') throw errors.conflict(`Meeting ${meetingId} is INACTIVE; participants cannot be added`);

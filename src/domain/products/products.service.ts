@@ -78,14 +78,18 @@ export class ProductsService implements OrgMember {
     fixtureOrg.products.forEach((p, i) => {
       const where = `organizations[${data.org.id}].products[${i}]`;
       try {
-        const product = this.build(data.org.id, {
-          name: p.name,
-          brand: p.brand,
-          categoryCode: p.category_code,
-          productId: p.product_id,
-          description: p.description,
-          attributes: p.attributes,
-        }, now);
+        const product = this.build(
+          data.org.id,
+          {
+            name: p.name,
+            brand: p.brand,
+            categoryCode: p.category_code,
+            productId: p.product_id,
+            description: p.description,
+            attributes: p.attributes,
+          },
+          now,
+        );
         // A state export keeps the product's own times.
         if (p.created_at !== undefined) product.createdAt = Date.parse(p.created_at);
         if (p.updated_at !== undefined) product.updatedAt = Date.parse(p.updated_at);

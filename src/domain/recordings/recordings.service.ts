@@ -6,7 +6,14 @@ import { orgData, type DomainContext } from '../context.js';
 import type { MediaLinks } from '../media/media-links.js';
 import type { Meeting, ReasonCaller, Recording, RecordingStatus, StorageConfig } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
-import { ACTIVE_RECORDING_STATUSES, DOWNLOAD_URL_LIFETIME_MS, recordedMsAt, recordingEventFor, transitionRecording, type RecordingEvent } from './recording-machine.js';
+import {
+  ACTIVE_RECORDING_STATUSES,
+  DOWNLOAD_URL_LIFETIME_MS,
+  recordedMsAt,
+  recordingEventFor,
+  transitionRecording,
+  type RecordingEvent,
+} from './recording-machine.js';
 import type { OrgData } from '../../store/store.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 
@@ -106,7 +113,10 @@ export class RecordingsService implements OrgMember {
 
   /** Every recording, in any organization, whose status is one of `statuses` (simulator re-arm). */
   allWithStatus(statuses: readonly RecordingStatus[]): Recording[] {
-    return this.ctx.store.allInAnyOrg((d) => ({ order: d.recordingOrder, items: d.recordings }), (r) => statuses.includes(r.status));
+    return this.ctx.store.allInAnyOrg(
+      (d) => ({ order: d.recordingOrder, items: d.recordings }),
+      (r) => statuses.includes(r.status),
+    );
   }
 
   /** All of a meeting's recordings in one of `statuses`, oldest first. */

@@ -20,10 +20,7 @@ const listQuery = z.object({
   status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]).optional(),
   org_id: z.string().min(1).max(64).optional(),
   limit: z.coerce.number().int().min(1).max(LIMITS.deliveriesPerPageMax).default(100),
-  wait: z
-    .enum(['true', 'false'])
-    .optional()
-    .meta({ description: 'true: first wait until no attempt is in flight (bounded by the webhook timeout)' }),
+  wait: z.enum(['true', 'false']).optional().meta({ description: 'true: first wait until no attempt is in flight (bounded by the webhook timeout)' }),
 });
 
 /** Waits for in-flight attempts, but never longer than one attempt can take, plus a margin. */

@@ -23,7 +23,9 @@ export const forceRecordingBody = z
       .min(1)
       .max(255)
       .optional()
-      .meta({ description: `to UPLOADING: the stop_reason.reason, one of ${STOP_REASONS.join(', ')} (default API_CALL). to ERRORED: a free-text cause. Not allowed otherwise.` }),
+      .meta({
+        description: `to UPLOADING: the stop_reason.reason, one of ${STOP_REASONS.join(', ')} (default API_CALL). to ERRORED: a free-text cause. Not allowed otherwise.`,
+      }),
   })
   .superRefine((b, ctx) => {
     if (b.reason === undefined) return;
@@ -40,8 +42,13 @@ export const forceLivestreamBody = z.strictObject({
 
 export const presenceSchema = z.object({
   meeting_id: z.uuid(),
-  session: z.object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() }).nullable().meta({ description: 'The current session, or the last one once it ended; null before anyone joined' }),
-  participants: z.array(z.object({ id: z.uuid(), custom_participant_id: z.string(), name: z.string().nullable(), joined_at: isoTime })).meta({ description: 'Who is in the meeting now' }),
+  session: z
+    .object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() })
+    .nullable()
+    .meta({ description: 'The current session, or the last one once it ended; null before anyone joined' }),
+  participants: z
+    .array(z.object({ id: z.uuid(), custom_participant_id: z.string(), name: z.string().nullable(), joined_at: isoTime }))
+    .meta({ description: 'Who is in the meeting now' }),
 });
 
 export function presenceDto(p: Presence): z.infer<typeof presenceSchema> {

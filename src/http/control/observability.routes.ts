@@ -35,7 +35,10 @@ const faultBody = z
     drop: z.boolean().optional(),
     count: z.number().int().min(1).max(1_000_000).optional(),
   })
-  .refine((b) => b.status !== undefined || b.delay_ms !== undefined || b.drop === true, { message: 'needs at least one of status, delay_ms or drop', path: ['status'] });
+  .refine((b) => b.status !== undefined || b.delay_ms !== undefined || b.drop === true, {
+    message: 'needs at least one of status, delay_ms or drop',
+    path: ['status'],
+  });
 
 export const observabilityRoutes = [
   route({
@@ -76,7 +79,8 @@ export const observabilityRoutes = [
     api: 'control',
     auth: 'none',
     tag: 'Control: faults',
-    summary: 'Add a fault rule: matching API requests answer `status` in the API’s own error shape, wait `delay_ms`, or lose their connection (`drop`), `count` times (default 1)',
+    summary:
+      'Add a fault rule: matching API requests answer `status` in the API’s own error shape, wait `delay_ms`, or lose their connection (`drop`), `count` times (default 1)',
     body: faultBody,
     responses: { 201: { description: 'The rule', schema: faultRuleSchema } },
     handler: ({ deps, body }) => ({ status: 201, body: deps.faults.add(body) }),

@@ -6,7 +6,11 @@ import { route } from '../route.js';
 
 const TAG = 'Control: simulator';
 /** Delays up to 30 days (emulated time). */
-const delayMs = z.number().int().min(0).max(30 * 24 * 60 * 60 * 1000);
+const delayMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(30 * 24 * 60 * 60 * 1000);
 const mode = z.enum(['auto', 'manual']).meta({ description: 'auto: the simulator moves resources along; manual: nothing moves by itself' });
 const failNext = z.number().int().min(0).max(1_000_000).meta({ description: 'The next N simulated steps end in ERRORED (counts down as they do)' });
 

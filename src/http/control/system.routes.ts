@@ -34,7 +34,9 @@ export const systemRoutes = [
     responses: {
       200: {
         description: 'JWKS',
-        schema: z.object({ keys: z.array(z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') })) }),
+        schema: z.object({
+          keys: z.array(z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') })),
+        }),
       },
     },
     handler: ({ deps }) => ({ status: 200, body: deps.services.participants.tokens.jwks() }),

@@ -37,7 +37,7 @@ export const tenancyRoutes = [
     api: 'control',
     auth: 'none',
     tag: 'Control: tenancy',
-    summary: "Return one organization to its fixture state (a created one to empty); other organizations are untouched",
+    summary: 'Return one organization to its fixture state (a created one to empty); other organizations are untouched',
     params: z.object({ id: z.uuid() }),
     responses: { 200: { description: 'The organization', schema: orgSchema } },
     handler: ({ deps, params }) => {

@@ -73,7 +73,7 @@ export const mediaRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "A recording's video (the download_url): MP4, H.264 + AAC; supports Range",
-    description: 'The link is signed and expires at download_url_expiry on the emulator clock. content-length equals the recording\'s file_size.',
+    description: "The link is signed and expires at download_url_expiry on the emulator clock. content-length equals the recording's file_size.",
     params: recordingFileParams,
     query: signedQuery,
     responses: {

@@ -21,7 +21,7 @@ function toInput(b: z.infer<typeof productCreateBody>) {
 }
 
 export function productRoutesUnder(prefix: V1Prefix): AnyRoute[] {
-  const alias = prefix === '/v1' ? ' Same as under /api/v1 (the seed\'s example request omits the api segment).' : '';
+  const alias = prefix === '/v1' ? " Same as under /api/v1 (the seed's example request omits the api segment)." : '';
   return [
     route({
       method: 'post',

@@ -74,10 +74,13 @@ export const productCreateBody = z.object({
 });
 
 export const codeParams = z.object({
-  svc_code: z.string().max(LIMITS.productCodeMax).meta({
-    description: 'The full code {category_code}-{PRODUCT_ID}-{CC} or the short form {category_code}-{PRODUCT_ID}, in any letter case',
-    examples: ['101-COLDBREW330', '101-coldbrew330-73'],
-  }),
+  svc_code: z
+    .string()
+    .max(LIMITS.productCodeMax)
+    .meta({
+      description: 'The full code {category_code}-{PRODUCT_ID}-{CC} or the short form {category_code}-{PRODUCT_ID}, in any letter case',
+      examples: ['101-COLDBREW330', '101-coldbrew330-73'],
+    }),
 });
 
 export const productSchema = z.object({

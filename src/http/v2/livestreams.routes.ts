@@ -33,7 +33,14 @@ export const livestreamRoutes = [
     params: meetingParams,
     responses: { 200: { description: 'The active livestream', schema: envelope(activeLivestreamSchema) } },
     handler: ({ deps, auth, params }) =>
-      ok(activeLivestreamDto(deps.services.livestreams.active(orgOf(auth).id, params.meeting_id), deps.media, deps.clock.now(), deps.simulator.policy.livestream.viewers)),
+      ok(
+        activeLivestreamDto(
+          deps.services.livestreams.active(orgOf(auth).id, params.meeting_id),
+          deps.media,
+          deps.clock.now(),
+          deps.simulator.policy.livestream.viewers,
+        ),
+      ),
   }),
   route({
     method: 'post',

@@ -94,8 +94,7 @@ export const participantRoutes = [
     summary: 'Remove a participant; its tokens stop working',
     params: participantParams,
     responses: { 200: { description: 'The removed participant', schema: envelope(removedParticipantSchema) } },
-    handler: ({ deps, auth, params }) =>
-      ok(removedParticipantDto(deps.services.participants.remove(orgOf(auth).id, params.meeting_id, params.participant_id))),
+    handler: ({ deps, auth, params }) => ok(removedParticipantDto(deps.services.participants.remove(orgOf(auth).id, params.meeting_id, params.participant_id))),
   }),
   route({
     method: 'post',
@@ -106,6 +105,7 @@ export const participantRoutes = [
     summary: 'Issue a fresh token for a participant',
     params: participantParams,
     responses: { 200: { description: 'A new token', schema: envelope(z.object({ token: z.string() })) } },
-    handler: async ({ deps, auth, params }) => ok({ token: await deps.services.participants.newToken(orgOf(auth).id, params.meeting_id, params.participant_id) }),
+    handler: async ({ deps, auth, params }) =>
+      ok({ token: await deps.services.participants.newToken(orgOf(auth).id, params.meeting_id, params.participant_id) }),
   }),
 ];

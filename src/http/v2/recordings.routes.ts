@@ -4,7 +4,16 @@ import type { Caller } from '../../domain/recordings/recordings.service.js';
 import { assertMeetingAccess, orgOf, type AuthInfo } from '../auth.js';
 import { route } from '../route.js';
 import { ok, paged, recordingDto, recordingMeetingDto } from './mappers.js';
-import { envelope, pagedEnvelope, recordingActionBody, recordingListQuery, recordingSchema, recordingWithMeetingSchema, startRecordingBody, uuidParam } from './schemas.js';
+import {
+  envelope,
+  pagedEnvelope,
+  recordingActionBody,
+  recordingListQuery,
+  recordingSchema,
+  recordingWithMeetingSchema,
+  startRecordingBody,
+  uuidParam,
+} from './schemas.js';
 
 function callerOf(auth: AuthInfo): Caller {
   if (auth.kind === 'participant') return { name: auth.participant.name, type: 'USER', user_id: auth.participant.id };
@@ -40,7 +49,15 @@ export const recordingRoutes = [
           meetingId: body.meeting_id,
           // Secrets are dropped here: they are never stored, so they can never be shown.
           storageConfig: sc
-            ? { type: sc.type, region: sc.region ?? null, bucket: sc.bucket ?? null, path: sc.path ?? null, host: sc.host ?? null, username: sc.username ?? null, port: sc.port ?? null }
+            ? {
+                type: sc.type,
+                region: sc.region ?? null,
+                bucket: sc.bucket ?? null,
+                path: sc.path ?? null,
+                host: sc.host ?? null,
+                username: sc.username ?? null,
+                port: sc.port ?? null,
+              }
             : null,
           fileNamePrefix: body.file_name_prefix,
           allowMultipleRecordings: body.allow_multiple_recordings,
@@ -68,7 +85,13 @@ export const recordingRoutes = [
         meetingId = auth.claims.meetingId;
       }
       return paged(
-        deps.services.recordings.list(orgOf(auth).id, { page: query.page_no, perPage: query.per_page, meetingId, statuses: query.status, sortOrder: query.sort_order }),
+        deps.services.recordings.list(orgOf(auth).id, {
+          page: query.page_no,
+          perPage: query.per_page,
+          meetingId,
+          statuses: query.status,
+          sortOrder: query.sort_order,
+        }),
         recordingDto,
       );
     },

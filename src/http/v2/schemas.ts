@@ -161,7 +161,10 @@ export const storageConfigBody = z.object({
 export const startRecordingBody = z.object({
   meeting_id: z.uuid(),
   storage_config: storageConfigBody.nullable().optional(),
-  file_name_prefix: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"').optional(),
+  file_name_prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"')
+    .optional(),
   allow_multiple_recordings: z.boolean().optional(),
   max_seconds: z.number().int().min(60).max(86_400).optional(),
   // Accepted for compatibility with production clients; the emulator records the sample clip.
@@ -215,7 +218,12 @@ export const recordingWithMeetingSchema = recordingSchema.extend({ meeting: reco
 const rawStatus = z.string().max(LIMITS.statusFilterChars);
 const statusList = z
   .union([rawStatus, z.array(rawStatus).meta({ maxItems: LIMITS.statusFilterItems })])
-  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    (Array.isArray(v) ? v : [v])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.enum(RECORDING_STATUSES)).max(LIMITS.statusFilterItems))
   .meta({ description: `Comma-separated statuses, at most ${LIMITS.statusFilterItems}` });
 

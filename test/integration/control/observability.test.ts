@@ -38,7 +38,10 @@ describe('request journal', () => {
     await t.api
       .post('/v2/recordings')
       .set('Authorization', BASIC)
-      .send({ meeting_id: m.id, storage_config: { type: 'aws', access_key: 'AKIA-SECRET-1', secret_key: 'SECRET-2', bucket: 'b', region: 'us-east-1', path: 'p' } })
+      .send({
+        meeting_id: m.id,
+        storage_config: { type: 'aws', access_key: 'AKIA-SECRET-1', secret_key: 'SECRET-2', bucket: 'b', region: 'us-east-1', path: 'p' },
+      })
       .expect(200);
     const text = JSON.stringify((await t.api.get('/_emulator/requests').expect(200)).body);
     expect(text).not.toContain('AKIA-SECRET-1');
@@ -50,7 +53,11 @@ describe('request journal', () => {
   it('links the webhook deliveries a request caused', async () => {
     const t = makeTestApp();
     t.deps.webhooks.outbox.useTransport(new RecordingTransport());
-    await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: 'h', url: 'http://127.0.0.1:9/h', events: ['recording.statusUpdate'] }).expect(201);
+    await t.api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ name: 'h', url: 'http://127.0.0.1:9/h', events: ['recording.statusUpdate'] })
+      .expect(201);
     const m = (await t.api.post('/v2/meetings').set('Authorization', BASIC).send({}).expect(201)).body.data;
     const started = await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: m.id }).expect(200);
     await t.deps.webhooks.outbox.idle();
@@ -94,7 +101,11 @@ describe('request journal', () => {
 
   it('stores a large body as a marker', async () => {
     const t = makeTestApp();
-    await t.api.post('/v2/meetings').set('Authorization', BASIC).send({ title: 'x'.repeat(1024), recording_config: { blob: 'y'.repeat(40_000) } }).expect(201);
+    await t.api
+      .post('/v2/meetings')
+      .set('Authorization', BASIC)
+      .send({ title: 'x'.repeat(1024), recording_config: { blob: 'y'.repeat(40_000) } })
+      .expect(201);
     const [entry] = (await t.api.get('/_emulator/requests').expect(200)).body;
     expect(entry.body).toEqual({ _truncated: true, bytes: expect.any(Number) });
   });

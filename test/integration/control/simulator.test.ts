@@ -18,10 +18,16 @@ describe('GET /_emulator/simulator', () => {
 describe('PATCH /_emulator/simulator', () => {
   it('merges the given fields and keeps the others', async () => {
     const { api } = makeTestApp();
-    const res = await api.patch('/_emulator/simulator').send({ recording: { start_delay_ms: 0, fail_next: 3, fail_at: 'upload' } }).expect(200);
+    const res = await api
+      .patch('/_emulator/simulator')
+      .send({ recording: { start_delay_ms: 0, fail_next: 3, fail_at: 'upload' } })
+      .expect(200);
     const expected = { ...DEFAULTS, recording: { ...DEFAULTS.recording, start_delay_ms: 0, fail_next: 3, fail_at: 'upload' } };
     expect(res.body).toEqual(expected);
-    const again = await api.patch('/_emulator/simulator').send({ livestream: { mode: 'manual', go_live_delay_ms: 1 } }).expect(200);
+    const again = await api
+      .patch('/_emulator/simulator')
+      .send({ livestream: { mode: 'manual', go_live_delay_ms: 1 } })
+      .expect(200);
     expect(again.body).toEqual({ ...expected, livestream: { ...DEFAULTS.livestream, mode: 'manual', go_live_delay_ms: 1 } });
     expect((await api.get('/_emulator/simulator').expect(200)).body).toEqual(again.body);
   });
@@ -61,7 +67,10 @@ describe('PATCH /_emulator/simulator', () => {
 
   it('a reset (deps.reset, as POST /_emulator/reset does) returns the policy to its defaults', async () => {
     const t = makeTestApp();
-    await t.api.patch('/_emulator/simulator').send({ recording: { mode: 'manual', fail_next: 9 }, livestream: { viewers: 7 } }).expect(200);
+    await t.api
+      .patch('/_emulator/simulator')
+      .send({ recording: { mode: 'manual', fail_next: 9 }, livestream: { viewers: 7 } })
+      .expect(200);
     t.deps.reset();
     expect((await t.api.get('/_emulator/simulator').expect(200)).body).toEqual(DEFAULTS);
   });
@@ -70,7 +79,9 @@ describe('PATCH /_emulator/simulator', () => {
 describe('the control API in the served OpenAPI document', () => {
   it('documents the simulator, lifecycle and media routes', async () => {
     const { api } = makeTestApp();
-    const doc = (await api.get('/_emulator/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>> };
+    const doc = (await api.get('/_emulator/openapi.json').expect(200)).body as {
+      paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>>;
+    };
     expect(Object.keys(doc.paths['/_emulator/simulator']!).sort()).toEqual(['get', 'patch']);
     for (const path of [
       '/_emulator/recordings/{id}/transition',
@@ -81,8 +92,13 @@ describe('the control API in the served OpenAPI document', () => {
       expect(Object.keys(doc.paths[path]!)).toEqual(['post']);
       expect(Object.keys(doc.paths[path]!.post!.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409']));
     }
-    expect(Object.keys(doc.paths['/media/recordings/{recording_id}/{file}.mp4']!.get!.responses)).toEqual(expect.arrayContaining(['200', '206', '400', '403', '404', '416']));
-    expect(doc.paths['/media/recordings/{recording_id}/{file}.mp4']!.get!.responses['200']).toEqual({ description: 'The whole file', content: { 'video/mp4': {} } });
+    expect(Object.keys(doc.paths['/media/recordings/{recording_id}/{file}.mp4']!.get!.responses)).toEqual(
+      expect.arrayContaining(['200', '206', '400', '403', '404', '416']),
+    );
+    expect(doc.paths['/media/recordings/{recording_id}/{file}.mp4']!.get!.responses['200']).toEqual({
+      description: 'The whole file',
+      content: { 'video/mp4': {} },
+    });
     expect(doc.paths['/media/livestreams/{livestream_id}/index.m3u8']!.get!.responses['200']).toEqual({
       description: expect.any(String),
       content: { 'application/vnd.apple.mpegurl': {} },

@@ -20,7 +20,11 @@ interface JobDoc {
 /** A state with a pending webhook retry and a pending recorder join. */
 async function stateWithJobs(t: TestApp) {
   t.deps.webhooks.outbox.useTransport(new RecordingTransport(() => ({ statusCode: 503, error: null })));
-  await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: 'hook', url: 'http://127.0.0.1:9/hook', events: ['recording.statusUpdate'] }).expect(201);
+  await t.api
+    .post('/v2/webhooks')
+    .set('Authorization', BASIC)
+    .send({ name: 'hook', url: 'http://127.0.0.1:9/hook', events: ['recording.statusUpdate'] })
+    .expect(201);
   const meeting = await createMeeting(t.api);
   const recording = await startRecording(t.api, meeting.id);
   await t.deps.webhooks.outbox.idle();
@@ -35,16 +39,41 @@ describe('state import: pending jobs', () => {
     const t = makeTestApp();
     const { doc, recording, retry, recorderJoin } = await stateWithJobs(t);
     const deliveryId = t.deps.webhooks.outbox.list().items[0]!.id;
-    expect(doc.runtime.jobs[retry]).toEqual({ key: `webhook:${deliveryId}:retry`, at: expect.any(Number), kind: 'webhook.retry', payload: { deliveryId, orgId: '00000000-0000-4000-8000-000000000001' } });
-    expect(doc.runtime.jobs[recorderJoin]).toEqual({ key: `recording:${recording.id}:sim`, at: expect.any(Number), kind: 'sim.recording.start', payload: { orgId: '00000000-0000-4000-8000-000000000001', id: recording.id } });
+    expect(doc.runtime.jobs[retry]).toEqual({
+      key: `webhook:${deliveryId}:retry`,
+      at: expect.any(Number),
+      kind: 'webhook.retry',
+      payload: { deliveryId, orgId: '00000000-0000-4000-8000-000000000001' },
+    });
+    expect(doc.runtime.jobs[recorderJoin]).toEqual({
+      key: `recording:${recording.id}:sim`,
+      at: expect.any(Number),
+      kind: 'sim.recording.start',
+      payload: { orgId: '00000000-0000-4000-8000-000000000001', id: recording.id },
+    });
   });
 
   it.each([
-    ['a payload field missing', 'retry', (j: JobDoc): void => void delete j.payload.deliveryId, '.payload.deliveryId: Invalid input: expected string, received undefined'],
-    ['a payload field of the wrong type', 'retry', (j: JobDoc): void => void (j.payload.orgId = 42), '.payload.orgId: Invalid input: expected string, received number'],
+    [
+      'a payload field missing',
+      'retry',
+      (j: JobDoc): void => void delete j.payload.deliveryId,
+      '.payload.deliveryId: Invalid input: expected string, received undefined',
+    ],
+    [
+      'a payload field of the wrong type',
+      'retry',
+      (j: JobDoc): void => void (j.payload.orgId = 42),
+      '.payload.orgId: Invalid input: expected string, received number',
+    ],
     ['a payload field its kind does not have', 'recorderJoin', (j: JobDoc): void => void (j.payload.extra = 'x'), '.payload: Unrecognized key: "extra"'],
     ['an empty id', 'recorderJoin', (j: JobDoc): void => void (j.payload.id = ''), '.payload.id: Too small: expected string to have >=1 characters'],
-    ['a key that is not the one its payload gives', 'retry', (j: JobDoc): void => void (j.key = 'webhook:someone-else:retry'), '.key: a webhook.retry job with this payload is named webhook:'],
+    [
+      'a key that is not the one its payload gives',
+      'retry',
+      (j: JobDoc): void => void (j.key = 'webhook:someone-else:retry'),
+      '.key: a webhook.retry job with this payload is named webhook:',
+    ],
   ] as const)('refuses %s with 400 INVALID_STATE naming the path, and changes nothing', async (_name, which, spoil, message) => {
     const t = makeTestApp();
     const state = await stateWithJobs(t);

@@ -11,13 +11,19 @@ const V1 = 'Bearer emulator-api-key';
 async function richState(t: TestApp) {
   const failing = new RecordingTransport(() => ({ statusCode: 503, error: null }));
   t.deps.webhooks.outbox.useTransport(failing);
-  await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ name: 'hook', url: 'http://127.0.0.1:9/hook', events: ['recording.statusUpdate'] }).expect(201);
+  await t.api
+    .post('/v2/webhooks')
+    .set('Authorization', BASIC)
+    .send({ name: 'hook', url: 'http://127.0.0.1:9/hook', events: ['recording.statusUpdate'] })
+    .expect(201);
   const org = (await t.api.post('/_emulator/orgs').send({ name: 'worker' }).expect(201)).body;
   await t.api.post('/v2/meetings').set('Authorization', basicAuth(org.id, org.api_key)).send({ title: 'theirs' }).expect(201);
   const meeting = await createMeeting(t.api, { title: 'Sync', recording_config: { max_seconds: 600, video_config: { codec: 'H264' } } });
   const host = await addParticipant(t.api, meeting.id, { preset_name: 'group_call_host', custom_participant_id: 'host' });
   await t.api.post(`/_emulator/meetings/${meeting.id}/participants/${host.id}/join`).expect(200);
-  const uploaded = await startRecording(t.api, meeting.id, { storage_config: { type: 'aws', access_key: 'AKIA-NEVER-EXPORTED', secret_key: 'NEVER-EXPORTED-2', bucket: 'b', region: 'us-east-1', path: 'p' } });
+  const uploaded = await startRecording(t.api, meeting.id, {
+    storage_config: { type: 'aws', access_key: 'AKIA-NEVER-EXPORTED', secret_key: 'NEVER-EXPORTED-2', bucket: 'b', region: 'us-east-1', path: 'p' },
+  });
   t.advance(3_000);
   t.advance(60_000);
   await recordingAction(t.api, uploaded.id, 'stop');
@@ -27,8 +33,15 @@ async function richState(t: TestApp) {
   await recordingAction(t.api, recording.id, 'pause');
   await createLivestream(t.api, meeting.id);
   t.advance(6_000);
-  await t.api.post('/api/v1/products').set('Authorization', V1).send({ name: 'Kettle', brand: 'Boil', category_code: '302', product_id: 'k1', attributes: { carbon_footprint: '12 kgCO2e' } }).expect(201);
-  await t.api.patch('/_emulator/simulator').send({ recording: { upload_base_ms: 20_000, fail_next: 1, fail_at: 'upload' } }).expect(200);
+  await t.api
+    .post('/api/v1/products')
+    .set('Authorization', V1)
+    .send({ name: 'Kettle', brand: 'Boil', category_code: '302', product_id: 'k1', attributes: { carbon_footprint: '12 kgCO2e' } })
+    .expect(201);
+  await t.api
+    .patch('/_emulator/simulator')
+    .send({ recording: { upload_base_ms: 20_000, fail_next: 1, fail_at: 'upload' } })
+    .expect(200);
   await t.deps.webhooks.outbox.idle();
   return { meeting, host, recording, uploaded };
 }
@@ -139,7 +152,11 @@ describe('state export and import', () => {
 
   it.each([
     ['not a state document', { hello: 'world' }, 'state: version: Invalid input: expected 1'],
-    ['an organization without an API key', { version: 1, default_presets: [], organizations: [{ id: '00000000-0000-4000-8000-000000000009', name: 'x' }] }, 'state: default_presets: '],
+    [
+      'an organization without an API key',
+      { version: 1, default_presets: [], organizations: [{ id: '00000000-0000-4000-8000-000000000009', name: 'x' }] },
+      'state: default_presets: ',
+    ],
     ['a job of an unknown kind', 'jobs', 'state: runtime.jobs[0].kind: unknown job kind evil'],
     ['a participant of another meeting', 'participant', 'meetingId: not a meeting of this organization'],
     ['a broken key', 'key', 'participant_token_key: not a usable RSA private key'],
@@ -155,7 +172,10 @@ describe('state export and import', () => {
       if (body === 'key') d.participant_token_key = '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n';
       doc = d;
     }
-    const res = await t.api.put('/_emulator/state').send(doc as object).expect(400);
+    const res = await t.api
+      .put('/_emulator/state')
+      .send(doc as object)
+      .expect(400);
     expect(res.body.error.code).toBe('INVALID_STATE');
     expect(res.body.error.message).toContain(message);
     expect(await exportText(t)).toBe(before);

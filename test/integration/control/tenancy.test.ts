@@ -2,14 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { BASIC, ORG_ID, basicAuth, makeTestApp, type TestApp } from '../../helpers/test-app.js';
 
 async function newOrg(t: TestApp, name?: string) {
-  const res = await t.api.post('/_emulator/orgs').send(name === undefined ? {} : { name }).expect(201);
+  const res = await t.api
+    .post('/_emulator/orgs')
+    .send(name === undefined ? {} : { name })
+    .expect(201);
   return res.body as { id: string; name: string; api_key: string };
 }
 
 /** A full flow for one organization; returns what the organization sees at the end. */
 async function flow(t: TestApp, auth: string, title: string) {
   const meeting = (await t.api.post('/v2/meetings').set('Authorization', auth).send({ title }).expect(201)).body.data;
-  await t.api.post(`/v2/meetings/${meeting.id}/participants`).set('Authorization', auth).send({ preset_name: 'group_call_host', custom_participant_id: `${title}-host` }).expect(201);
+  await t.api
+    .post(`/v2/meetings/${meeting.id}/participants`)
+    .set('Authorization', auth)
+    .send({ preset_name: 'group_call_host', custom_participant_id: `${title}-host` })
+    .expect(201);
   const rec = (await t.api.post('/v2/recordings').set('Authorization', auth).send({ meeting_id: meeting.id }).expect(200)).body.data;
   return { meetingId: meeting.id as string, recordingId: rec.id as string };
 }
@@ -31,7 +38,11 @@ describe('organizations for isolation', () => {
     // The default presets are there: a host can be added.
     const auth = basicAuth(org.id, org.api_key);
     const m = (await t.api.post('/v2/meetings').set('Authorization', auth).send({}).expect(201)).body.data;
-    await t.api.post(`/v2/meetings/${m.id}/participants`).set('Authorization', auth).send({ preset_name: 'webinar_viewer', custom_participant_id: 'v' }).expect(201);
+    await t.api
+      .post(`/v2/meetings/${m.id}/participants`)
+      .set('Authorization', auth)
+      .send({ preset_name: 'webinar_viewer', custom_participant_id: 'v' })
+      .expect(201);
   });
 
   it('names a created organization when no name is given', async () => {
@@ -76,8 +87,16 @@ describe('organizations for isolation', () => {
     // Interleaved: A's steps and B's steps alternate.
     const ma = (await t.api.post('/v2/meetings').set('Authorization', BASIC).send({ title: 'A' }).expect(201)).body.data;
     const mb = (await t.api.post('/v2/meetings').set('Authorization', authB).send({ title: 'B' }).expect(201)).body.data;
-    await t.api.post(`/v2/meetings/${ma.id}/participants`).set('Authorization', BASIC).send({ preset_name: 'group_call_host', custom_participant_id: 'A-host' }).expect(201);
-    await t.api.post(`/v2/meetings/${mb.id}/participants`).set('Authorization', authB).send({ preset_name: 'group_call_host', custom_participant_id: 'B-host' }).expect(201);
+    await t.api
+      .post(`/v2/meetings/${ma.id}/participants`)
+      .set('Authorization', BASIC)
+      .send({ preset_name: 'group_call_host', custom_participant_id: 'A-host' })
+      .expect(201);
+    await t.api
+      .post(`/v2/meetings/${mb.id}/participants`)
+      .set('Authorization', authB)
+      .send({ preset_name: 'group_call_host', custom_participant_id: 'B-host' })
+      .expect(201);
     await t.api.post('/v2/recordings').set('Authorization', authB).send({ meeting_id: mb.id }).expect(200);
     await t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: ma.id }).expect(200);
     t.advance(4_000);

@@ -12,7 +12,12 @@ const CASES: Array<[string, string | undefined, string, string | undefined]> = [
   ['the key and more words', `Bearer ${API_KEY} extra`, 'Invalid API key', API_KEY],
   ['the key in another case', `Bearer ${API_KEY.toUpperCase()}`, 'Invalid API key', API_KEY.toUpperCase()],
   ["the v2 Basic credentials (not this API's scheme)", BASIC, 'Expected Authorization: Bearer <API key>', BASIC.slice(6)],
-  ['Basic with the API key alone', `Basic ${Buffer.from(API_KEY).toString('base64')}`, 'Expected Authorization: Bearer <API key>', Buffer.from(API_KEY).toString('base64')],
+  [
+    'Basic with the API key alone',
+    `Basic ${Buffer.from(API_KEY).toString('base64')}`,
+    'Expected Authorization: Bearer <API key>',
+    Buffer.from(API_KEY).toString('base64'),
+  ],
   ['another scheme', `Token ${API_KEY}`, 'Expected Authorization: Bearer <API key>', API_KEY],
   ['the key without a scheme', API_KEY, 'Expected Authorization: Bearer <API key>', API_KEY],
 ];
@@ -81,7 +86,11 @@ describe('isolation between two organizations', () => {
     const code = expectedCode('701', 'NB5');
     await api.post('/api/v1/products').set('Authorization', BEARER).send(validProduct()).expect(201);
     await api.get(`/api/v1/products/${code}`).set('Authorization', SECOND).expect(404);
-    const second = await api.post('/v1/products').set('Authorization', SECOND).send(validProduct({ name: 'Theirs' })).expect(201);
+    const second = await api
+      .post('/v1/products')
+      .set('Authorization', SECOND)
+      .send(validProduct({ name: 'Theirs' }))
+      .expect(201);
     expect(second.body.svc_code).toBe(code);
     const mine = await api.get(`/v1/products/${code}`).set('Authorization', BEARER).expect(200);
     expect(mine.body.name).toBe('Recycled Notebook A5');
@@ -91,9 +100,17 @@ describe('isolation between two organizations', () => {
 
   it('a 409 in one organization says nothing about the other', async () => {
     const { api } = makeTestApp({}, { fixtures: twoOrgFixtures() });
-    const theirs = await api.post('/v1/products').set('Authorization', SECOND).send(validProduct({ category_code: '101', product_id: 'COLDBREW330' })).expect(201);
+    const theirs = await api
+      .post('/v1/products')
+      .set('Authorization', SECOND)
+      .send(validProduct({ category_code: '101', product_id: 'COLDBREW330' }))
+      .expect(201);
     // The first organization has it among its fixtures; the second could still create its own.
-    const mine = await api.post('/v1/products').set('Authorization', BEARER).send(validProduct({ category_code: '101', product_id: 'COLDBREW330' })).expect(409);
+    const mine = await api
+      .post('/v1/products')
+      .set('Authorization', BEARER)
+      .send(validProduct({ category_code: '101', product_id: 'COLDBREW330' }))
+      .expect(409);
     expect(mine.body).toEqual({ error: { code: 'PRODUCT_EXISTS', message: `A product with code ${theirs.body.svc_code} already exists` } });
     expect((await api.get('/v1/products/101-COLDBREW330').set('Authorization', BEARER).expect(200)).body.name).toBe('Cold Brew Coffee 330 ml');
   });

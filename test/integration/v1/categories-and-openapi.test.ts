@@ -32,8 +32,16 @@ describe('GET /_emulator/categories', () => {
     const res = await api.get('/_emulator/categories').expect(200);
     expect(res.body).toEqual(f.categories);
     // The category list is the one the v1 API accepts.
-    await api.post('/v1/products').set('Authorization', BEARER).send(validProduct({ category_code: '10' })).expect(201);
-    const res2 = await api.post('/v1/products').set('Authorization', BEARER).send(validProduct({ category_code: '701' })).expect(400);
+    await api
+      .post('/v1/products')
+      .set('Authorization', BEARER)
+      .send(validProduct({ category_code: '10' }))
+      .expect(201);
+    const res2 = await api
+      .post('/v1/products')
+      .set('Authorization', BEARER)
+      .send(validProduct({ category_code: '701' }))
+      .expect(400);
     expect(res2.body.error.code).toBe('UNKNOWN_CATEGORY');
   });
 });
@@ -41,7 +49,14 @@ describe('GET /_emulator/categories', () => {
 describe('fixtures with products', () => {
   it('refuses a fixture product whose carbon_footprint attribute does not read "<number> <unit>"', () => {
     const f = fixtures();
-    f.organizations[0]!.products.push({ category_code: '101', product_id: 'BAD1', name: 'n', brand: 'b', description: '', attributes: { carbon_footprint: 'lots' } });
+    f.organizations[0]!.products.push({
+      category_code: '101',
+      product_id: 'BAD1',
+      name: 'n',
+      brand: 'b',
+      description: '',
+      attributes: { carbon_footprint: 'lots' },
+    });
     expect(() => makeTestApp({}, { fixtures: f })).toThrow(/products\[3\]: "attributes.carbon_footprint" must read/);
   });
 
@@ -62,9 +77,16 @@ describe('the served OpenAPI document covers v1', () => {
     expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '409', '413', '415']));
     expect(Object.keys(post.responses)).not.toContain('404');
     expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
-    expect(post.responses['201'].content['application/json'].schema.required.sort()).toEqual(
-      ['brand', 'category', 'created_at', 'description', 'name', 'sustainability', 'svc_code', 'updated_at'],
-    );
+    expect(post.responses['201'].content['application/json'].schema.required.sort()).toEqual([
+      'brand',
+      'category',
+      'created_at',
+      'description',
+      'name',
+      'sustainability',
+      'svc_code',
+      'updated_at',
+    ]);
     expect(post.security).toEqual([{ apiKey: [] }]);
     expect(get.security).toEqual([{ apiKey: [] }]);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -45,7 +45,11 @@ describe.each(PREFIXES)('POST %s/products', (prefix) => {
 
   it('defaults description to the empty string and ignores unknown fields', async () => {
     const { api } = makeTestApp();
-    const res = await api.post(`${prefix}/products`).set('Authorization', BEARER).send(validProduct({ colour: 'red', svc_code: '1-X-00' })).expect(201);
+    const res = await api
+      .post(`${prefix}/products`)
+      .set('Authorization', BEARER)
+      .send(validProduct({ colour: 'red', svc_code: '1-X-00' }))
+      .expect(201);
     expect(res.body.description).toBe('');
     expect(res.body.svc_code).toBe(expectedCode('701', 'NB5'));
     expect(res.body).not.toHaveProperty('colour');
@@ -58,7 +62,11 @@ describe.each(PREFIXES)('POST %s/products', (prefix) => {
   ])('answers 409 PRODUCT_EXISTS for %s again, leaving the first untouched', async (_name, productId) => {
     const { api } = makeTestApp();
     await api.post(`${prefix}/products`).set('Authorization', BEARER).send(validProduct()).expect(201);
-    const res = await api.post(`${prefix}/products`).set('Authorization', BEARER).send(validProduct({ product_id: productId, name: 'Other' })).expect(409);
+    const res = await api
+      .post(`${prefix}/products`)
+      .set('Authorization', BEARER)
+      .send(validProduct({ product_id: productId, name: 'Other' }))
+      .expect(409);
     const code = expectedCode('701', 'NB5');
     expect(res.body).toEqual({ error: { code: 'PRODUCT_EXISTS', message: `A product with code ${code} already exists` } });
     const kept = await api.get(`${prefix}/products/${code}`).set('Authorization', BEARER).expect(200);
@@ -67,14 +75,26 @@ describe.each(PREFIXES)('POST %s/products', (prefix) => {
 
   it('answers 409 for a fixture product created again', async () => {
     const { api } = makeTestApp();
-    const res = await api.post(`${prefix}/products`).set('Authorization', BEARER).send(validProduct({ category_code: '101', product_id: 'ColdBrew330' })).expect(409);
+    const res = await api
+      .post(`${prefix}/products`)
+      .set('Authorization', BEARER)
+      .send(validProduct({ category_code: '101', product_id: 'ColdBrew330' }))
+      .expect(409);
     expect(res.body.error.code).toBe('PRODUCT_EXISTS');
   });
 
   it('treats the same product_id in another category as another product', async () => {
     const { api } = makeTestApp();
-    await api.post(`${prefix}/products`).set('Authorization', BEARER).send(validProduct({ category_code: '701' })).expect(201);
-    const res = await api.post(`${prefix}/products`).set('Authorization', BEARER).send(validProduct({ category_code: '102' })).expect(201);
+    await api
+      .post(`${prefix}/products`)
+      .set('Authorization', BEARER)
+      .send(validProduct({ category_code: '701' }))
+      .expect(201);
+    const res = await api
+      .post(`${prefix}/products`)
+      .set('Authorization', BEARER)
+      .send(validProduct({ category_code: '102' }))
+      .expect(201);
     expect(res.body.svc_code).toBe(expectedCode('102', 'NB5'));
   });
 });
@@ -178,7 +198,11 @@ describe('field limits: at the bound 201, just over 400 naming the field', () =>
 
   it.each([['999'], ['0701'], ['1'], ['12345678']])('rejects category_code %s that is no category of the fixtures: 400 UNKNOWN_CATEGORY', async (code) => {
     const { api } = makeTestApp();
-    const res = await api.post('/api/v1/products').set('Authorization', BEARER).send(validProduct({ category_code: code })).expect(400);
+    const res = await api
+      .post('/api/v1/products')
+      .set('Authorization', BEARER)
+      .send(validProduct({ category_code: code }))
+      .expect(400);
     expect(res.body).toEqual({
       error: { code: 'UNKNOWN_CATEGORY', message: `"category_code" ${code} is not a known category (GET /_emulator/categories lists them)` },
     });
@@ -217,7 +241,11 @@ describe('attributes and prototype pollution', () => {
 
   it('stores attributes in a null-prototype object', async () => {
     const { api, deps } = makeTestApp();
-    await api.post('/v1/products').set('Authorization', BEARER).send(validProduct({ attributes: { color: 'red' } })).expect(201);
+    await api
+      .post('/v1/products')
+      .set('Authorization', BEARER)
+      .send(validProduct({ attributes: { color: 'red' } }))
+      .expect(201);
     const stored = deps.store.org('00000000-0000-4000-8000-000000000001')!.products.get('701-NB5')!;
     expect(Object.getPrototypeOf(stored.attributes)).toBeNull();
     expect({ ...stored.attributes }).toEqual({ color: 'red' });
@@ -227,10 +255,19 @@ describe('attributes and prototype pollution', () => {
 describe('sustainability: category defaults and attribute overrides', () => {
   it('uses the category defaults for every category of the fixtures', async () => {
     const { api } = makeTestApp();
-    const categories = (await api.get('/_emulator/categories').expect(200)).body as Array<{ code: string; label: string; carbon_footprint: string; certifications: string[] }>;
+    const categories = (await api.get('/_emulator/categories').expect(200)).body as Array<{
+      code: string;
+      label: string;
+      carbon_footprint: string;
+      certifications: string[];
+    }>;
     expect(categories.length).toBeGreaterThanOrEqual(8);
     for (const c of categories) {
-      const res = await api.post('/api/v1/products').set('Authorization', BEARER).send(validProduct({ category_code: c.code })).expect(201);
+      const res = await api
+        .post('/api/v1/products')
+        .set('Authorization', BEARER)
+        .send(validProduct({ category_code: c.code }))
+        .expect(201);
       expect(res.body.category).toBe(c.label);
       expect(res.body.sustainability).toEqual({ carbon_footprint: c.carbon_footprint, certifications: c.certifications });
     }
@@ -255,7 +292,11 @@ describe('sustainability: category defaults and attribute overrides', () => {
     'rejects attributes.carbon_footprint %j: 400 INVALID_CARBON_FOOTPRINT',
     async (footprint) => {
       const { api } = makeTestApp();
-      const res = await api.post('/api/v1/products').set('Authorization', BEARER).send(validProduct({ attributes: { carbon_footprint: footprint } })).expect(400);
+      const res = await api
+        .post('/api/v1/products')
+        .set('Authorization', BEARER)
+        .send(validProduct({ attributes: { carbon_footprint: footprint } }))
+        .expect(400);
       expect(res.body).toEqual({
         error: { code: 'INVALID_CARBON_FOOTPRINT', message: '"attributes.carbon_footprint" must read "<number> <unit>", such as "12.5 kgCO2e"' },
       });

@@ -123,7 +123,11 @@ describe('check digits, computed independently of the emulator', () => {
   ])('%s: %s/%s', async (_name, category, productId) => {
     const { api } = makeTestApp();
     const code = expectedCode(category, productId);
-    const created = await api.post('/api/v1/products').set('Authorization', BEARER).send(validProduct({ category_code: category, product_id: productId })).expect(201);
+    const created = await api
+      .post('/api/v1/products')
+      .set('Authorization', BEARER)
+      .send(validProduct({ category_code: category, product_id: productId }))
+      .expect(201);
     expect(created.body.svc_code).toBe(code);
     expect(created.body.svc_code).toMatch(/^\d+-[A-Z0-9]+-\d{2}$/);
     for (const prefix of PREFIXES) {

@@ -37,7 +37,11 @@ async function twoMeetings(t: TestApp) {
 
 describe('the route table', () => {
   it('accepts participant tokens on exactly the four recording routes', () => {
-    expect(V2_ROUTES.filter((r) => r.auth === 'basic-or-participant').map(routeName).sort()).toEqual([...PARTICIPANT_TOKEN_ROUTES].sort());
+    expect(
+      V2_ROUTES.filter((r) => r.auth === 'basic-or-participant')
+        .map(routeName)
+        .sort(),
+    ).toEqual([...PARTICIPANT_TOKEN_ROUTES].sort());
     expect(V2_ROUTES.filter((r) => r.auth !== 'basic-or-participant').every((r) => r.auth === 'basic')).toBe(true);
   });
 });
@@ -74,7 +78,14 @@ describe('participant tokens', () => {
 
     expect(decodeProtectedHeader(p.token)).toEqual({ alg: 'RS256', typ: 'JWT', kid: jwks.body.keys[0].kid });
     const iat = START / 1000;
-    const claims = { orgId: ORG_ID, meetingId: m.id, participantId: p.id, presetId: '00000000-0000-4000-8000-0000000000a3', iat, exp: iat + 100 * 24 * 60 * 60 };
+    const claims = {
+      orgId: ORG_ID,
+      meetingId: m.id,
+      participantId: p.id,
+      presetId: '00000000-0000-4000-8000-0000000000a3',
+      iat,
+      exp: iat + 100 * 24 * 60 * 60,
+    };
     expect(decodeJwt(p.token)).toEqual(claims);
     const { payload, protectedHeader } = await jwtVerify(p.token, createLocalJWKSet(jwks.body), { algorithms: ['RS256'], currentDate: new Date(START) });
     expect(payload).toEqual(claims);
@@ -112,7 +123,11 @@ describe('participant tokens', () => {
     it('POST /v2/recordings for another meeting', async () => {
       const t = makeTestApp();
       const { theirs, host } = await twoMeetings(t);
-      const res = await t.api.post('/v2/recordings').set('Authorization', bearer(host.token)).send({ meeting_id: theirs.id, allow_multiple_recordings: true }).expect(403);
+      const res = await t.api
+        .post('/v2/recordings')
+        .set('Authorization', bearer(host.token))
+        .send({ meeting_id: theirs.id, allow_multiple_recordings: true })
+        .expect(403);
       expect(res.body).toEqual(v2Error(403, 'This participant token does not grant access to that meeting'));
       const list = await t.api.get(`/v2/recordings?meeting_id=${theirs.id}`).set('Authorization', BASIC).expect(200);
       expect(list.body.paging.total_count).toBe(1);
@@ -257,7 +272,10 @@ describe('participant tokens', () => {
           return { token: `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.${sig}`, meetingId: m.id };
         case 'HS256 signed with the public key (PEM)': {
           const pem = t.deps.keys.participantTokens.publicPem;
-          return { token: await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: header.kid! }).sign(new TextEncoder().encode(pem)), meetingId: m.id };
+          return {
+            token: await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: header.kid! }).sign(new TextEncoder().encode(pem)),
+            meetingId: m.id,
+          };
         }
         case 'HS256 signed with the JWK modulus': {
           const n = jwks.keys[0]!.n!;

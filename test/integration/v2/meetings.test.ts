@@ -77,9 +77,17 @@ describe('POST /v2/meetings', () => {
     ['wrong key', basicAuth(undefined, 'nope'), 'Invalid organization id or API key'],
     ['unknown org', basicAuth('00000000-0000-4000-8000-000000000999'), 'Invalid organization id or API key'],
     ['not base64', 'Basic !!!', 'Malformed Basic credentials; expected Authorization: Basic base64(<organization id>:<API key>)'],
-    ['no colon', `Basic ${Buffer.from('just-an-org-id').toString('base64')}`, 'Malformed Basic credentials; expected Authorization: Basic base64(<organization id>:<API key>)'],
+    [
+      'no colon',
+      `Basic ${Buffer.from('just-an-org-id').toString('base64')}`,
+      'Malformed Basic credentials; expected Authorization: Basic base64(<organization id>:<API key>)',
+    ],
     ['another scheme', 'Token abc', 'Unsupported Authorization scheme'],
-    ['the API key as Bearer', 'Bearer emulator-api-key', 'v2 expects Authorization: Basic base64(<organization id>:<API key>); Bearer is for v1 API keys and participant tokens'],
+    [
+      'the API key as Bearer',
+      'Bearer emulator-api-key',
+      'v2 expects Authorization: Basic base64(<organization id>:<API key>); Bearer is for v1 API keys and participant tokens',
+    ],
   ])('answers 401 with %s and creates nothing', async (_name, header, message) => {
     const { api } = makeTestApp();
     const req = api.post('/v2/meetings').send({});
@@ -235,7 +243,11 @@ describe('PATCH /v2/meetings/{id}', () => {
   ])('answers 400 for id %s with %j and leaves the meeting as it was', async (id, body, message) => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
-    const res = await api.patch(`/v2/meetings/${id.replace('{id}', m.id)}`).set('Authorization', BASIC).send(body).expect(400);
+    const res = await api
+      .patch(`/v2/meetings/${id.replace('{id}', m.id)}`)
+      .set('Authorization', BASIC)
+      .send(body)
+      .expect(400);
     expect(res.body).toEqual(v2Error(400, message));
     const got = await api.get(`/v2/meetings/${m.id}`).set('Authorization', BASIC).expect(200);
     expect(got.body.data).toEqual(m);
@@ -279,7 +291,11 @@ describe('PUT /v2/meetings/{id}', () => {
   ])('answers 400 for id %s with %j and leaves the meeting as it was', async (id, body, message) => {
     const { api } = makeTestApp();
     const m = await createMeeting(api, { title: 'Keep me', waiting_room: true });
-    const res = await api.put(`/v2/meetings/${id.replace('{id}', m.id)}`).set('Authorization', BASIC).send(body).expect(400);
+    const res = await api
+      .put(`/v2/meetings/${id.replace('{id}', m.id)}`)
+      .set('Authorization', BASIC)
+      .send(body)
+      .expect(400);
     expect(res.body).toEqual(v2Error(400, message));
     const got = await api.get(`/v2/meetings/${m.id}`).set('Authorization', BASIC).expect(200);
     expect(got.body.data).toEqual(m);

@@ -11,7 +11,13 @@ const pagedRoutes = V2_ROUTES.filter((r) => r.method === 'get' && r.query instan
 describe('paged routes', () => {
   it('are the five list routes', () => {
     expect(pagedRoutes.map(routeName).sort()).toEqual(
-      ['get /v2/livestreams', 'get /v2/meetings', 'get /v2/meetings/{meeting_id}/livestream', 'get /v2/meetings/{meeting_id}/participants', 'get /v2/recordings'].sort(),
+      [
+        'get /v2/livestreams',
+        'get /v2/meetings',
+        'get /v2/meetings/{meeting_id}/livestream',
+        'get /v2/meetings/{meeting_id}/participants',
+        'get /v2/recordings',
+      ].sort(),
     );
   });
 
@@ -29,7 +35,10 @@ describe('paged routes', () => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
-    const res = await t.api.get(`${urlOf(r, w)}?page_no=2&per_page=1`).set('Authorization', BASIC).expect(200);
+    const res = await t.api
+      .get(`${urlOf(r, w)}?page_no=2&per_page=1`)
+      .set('Authorization', BASIC)
+      .expect(200);
     expect(res.body).toEqual({ success: true, data: [], paging: { total_count: 1, start_offset: 0, end_offset: 0 } });
   });
 
@@ -37,7 +46,10 @@ describe('paged routes', () => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
-    const res = await t.api.get(`${urlOf(r, w)}?per_page=100&page_no=1`).set('Authorization', BASIC).expect(200);
+    const res = await t.api
+      .get(`${urlOf(r, w)}?per_page=100&page_no=1`)
+      .set('Authorization', BASIC)
+      .expect(200);
     expect(res.body).toEqual({ success: true, data: [expect.any(Object)], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
   });
 
@@ -56,7 +68,10 @@ describe('paged routes', () => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
-    const res = await t.api.get(`${urlOf(r, w)}?${query}`).set('Authorization', BASIC).expect(400);
+    const res = await t.api
+      .get(`${urlOf(r, w)}?${query}`)
+      .set('Authorization', BASIC)
+      .expect(400);
     expect(res.body).toEqual({ success: false, error: { code: 400, message: `BAD_REQUEST: ${message}` } });
   });
 });

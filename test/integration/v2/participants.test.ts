@@ -47,13 +47,22 @@ describe('POST /v2/meetings/{meeting_id}/participants', () => {
   it.each([
     [{ custom_participant_id: 'u' }, 'BAD_REQUEST: "preset_name" is required'],
     [{ preset_name: 'group_call_host' }, 'BAD_REQUEST: "custom_participant_id" is required'],
-    [{ preset_name: 'group_call_host', custom_participant_id: 'a', client_specific_id: 'b' }, 'BAD_REQUEST: "client_specific_id" must equal "custom_participant_id" when both are given'],
+    [
+      { preset_name: 'group_call_host', custom_participant_id: 'a', client_specific_id: 'b' },
+      'BAD_REQUEST: "client_specific_id" must equal "custom_participant_id" when both are given',
+    ],
     [{ preset_name: 'group_call_host', custom_participant_id: '' }, 'BAD_REQUEST: "custom_participant_id" is not allowed to be empty'],
     [{ preset_name: 'group_call_host', custom_participant_id: 7 }, 'BAD_REQUEST: "custom_participant_id" must be a string'],
     [{ preset_name: 'group_call_host', custom_participant_id: 'u', picture: 'not a url' }, 'BAD_REQUEST: "picture" must be a valid uri'],
     [{ preset_name: 'group_call_host', custom_participant_id: 'u', picture: 'ftp://example.com/a.png' }, 'BAD_REQUEST: "picture" must be a valid uri'],
-    [{ preset_name: 'group_call_host', custom_participant_id: 'u', name: 'x'.repeat(256) }, 'BAD_REQUEST: "name" length must be less than or equal to 255 characters long'],
-    [{ preset_name: 'no_such_preset', custom_participant_id: 'u' }, "BAD_REQUEST: No preset found with name no_such_preset; the organization's presets are: group_call_host, group_call_participant, webinar_presenter, webinar_viewer, livestream_host, livestream_viewer"],
+    [
+      { preset_name: 'group_call_host', custom_participant_id: 'u', name: 'x'.repeat(256) },
+      'BAD_REQUEST: "name" length must be less than or equal to 255 characters long',
+    ],
+    [
+      { preset_name: 'no_such_preset', custom_participant_id: 'u' },
+      "BAD_REQUEST: No preset found with name no_such_preset; the organization's presets are: group_call_host, group_call_participant, webinar_presenter, webinar_viewer, livestream_host, livestream_viewer",
+    ],
   ])('rejects %j with 400 and adds nobody', async (body, message) => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
@@ -89,7 +98,12 @@ describe('GET /v2/meetings/{meeting_id}/participants', () => {
     const m = await createMeeting(t.api);
     const a = await addParticipant(t.api, m.id, { name: 'Ada', custom_participant_id: 'a' });
     t.advance(1_000);
-    const b = await addParticipant(t.api, m.id, { name: 'Bob', client_specific_id: 'b', custom_participant_id: undefined, preset_name: 'group_call_participant' });
+    const b = await addParticipant(t.api, m.id, {
+      name: 'Bob',
+      client_specific_id: 'b',
+      custom_participant_id: undefined,
+      preset_name: 'group_call_participant',
+    });
     const res = await t.api.get(path(m.id)).set('Authorization', BASIC).expect(200);
     const { token: _a, ...aNoToken } = a;
     const { token: _b, ...bNoToken } = b;
@@ -104,10 +118,16 @@ describe('GET /v2/meetings/{meeting_id}/participants', () => {
     await addParticipant(api, m1.id, { custom_participant_id: 'a' });
     await addParticipant(api, m2.id, { custom_participant_id: 'other' });
     const b = await addParticipant(api, m1.id, { custom_participant_id: 'b' });
-    const res = await api.get(`${path(m1.id)}?page_no=2&per_page=1`).set('Authorization', BASIC).expect(200);
+    const res = await api
+      .get(`${path(m1.id)}?page_no=2&per_page=1`)
+      .set('Authorization', BASIC)
+      .expect(200);
     expect(res.body.data.map((p: { id: string }) => p.id)).toEqual([b.id]);
     expect(res.body.paging).toEqual({ total_count: 2, start_offset: 2, end_offset: 2 });
-    const empty = await api.get(`${path(m1.id)}?page_no=3&per_page=1`).set('Authorization', BASIC).expect(200);
+    const empty = await api
+      .get(`${path(m1.id)}?page_no=3&per_page=1`)
+      .set('Authorization', BASIC)
+      .expect(200);
     expect(empty.body).toEqual({ success: true, data: [], paging: { total_count: 2, start_offset: 0, end_offset: 0 } });
   });
 
@@ -124,7 +144,10 @@ describe('GET /v2/meetings/{meeting_id}/participants', () => {
   ])('answers 400 for %s', async (query, message) => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
-    const res = await api.get(`${path(m.id)}?${query}`).set('Authorization', BASIC).expect(400);
+    const res = await api
+      .get(`${path(m.id)}?${query}`)
+      .set('Authorization', BASIC)
+      .expect(400);
     expect(res.body).toEqual(v2Error(400, message));
   });
 });
@@ -198,10 +221,7 @@ describe('PATCH /v2/meetings/{meeting_id}/participants/{participant_id}', () => 
     expect(got.body.data).toEqual(data);
   });
 
-  it.each([
-    [{ client_specific_id: 'new-id' }],
-    [{ custom_participant_id: 'new-id' }],
-  ])('changes the client id through either spelling (%j)', async (body) => {
+  it.each([[{ client_specific_id: 'new-id' }], [{ custom_participant_id: 'new-id' }]])('changes the client id through either spelling (%j)', async (body) => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
     const p = await addParticipant(api, m.id);
@@ -210,7 +230,10 @@ describe('PATCH /v2/meetings/{meeting_id}/participants/{participant_id}', () => 
   });
 
   it.each([
-    [{ preset_name: 'nope' }, "BAD_REQUEST: No preset found with name nope; the organization's presets are: group_call_host, group_call_participant, webinar_presenter, webinar_viewer, livestream_host, livestream_viewer"],
+    [
+      { preset_name: 'nope' },
+      "BAD_REQUEST: No preset found with name nope; the organization's presets are: group_call_host, group_call_participant, webinar_presenter, webinar_viewer, livestream_host, livestream_viewer",
+    ],
     [{ name: 3 }, 'BAD_REQUEST: "name" must be a string'],
     [{ custom_participant_id: 'a', client_specific_id: 'b' }, 'BAD_REQUEST: "client_specific_id" must equal "custom_participant_id" when both are given'],
   ])('rejects %j with 400 and leaves the participant as it was', async (body, message) => {
@@ -264,7 +287,10 @@ describe('POST /v2/meetings/{meeting_id}/participants/{participant_id}/token', (
     const m = await createMeeting(t.api);
     const p = await addParticipant(t.api, m.id);
     t.advance(3_600_000);
-    const res = await t.api.post(`${path(m.id, p.id)}/token`).set('Authorization', BASIC).expect(200);
+    const res = await t.api
+      .post(`${path(m.id, p.id)}/token`)
+      .set('Authorization', BASIC)
+      .expect(200);
     expect(res.body).toEqual({ success: true, data: { token: expect.any(String) } });
     expect(Object.keys(res.body.data)).toEqual(['token']);
     const claims = decodeJwt(res.body.data.token);
@@ -278,14 +304,20 @@ describe('POST /v2/meetings/{meeting_id}/participants/{participant_id}/token', (
   ])('answers 404 for %s', async (_name, url, message) => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
-    const res = await api.post(`${url(m.id)}/token`).set('Authorization', BASIC).expect(404);
+    const res = await api
+      .post(`${url(m.id)}/token`)
+      .set('Authorization', BASIC)
+      .expect(404);
     expect(res.body).toEqual(v2Error(404, message));
   });
 
   it('answers 400 for a participant id that is not a GUID', async () => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
-    const res = await api.post(`${path(m.id, 'abc')}/token`).set('Authorization', BASIC).expect(400);
+    const res = await api
+      .post(`${path(m.id, 'abc')}/token`)
+      .set('Authorization', BASIC)
+      .expect(400);
     expect(res.body).toEqual(v2Error(400, 'BAD_REQUEST: "participant_id" must be a valid GUID'));
   });
 });

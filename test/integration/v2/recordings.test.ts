@@ -8,7 +8,6 @@ const DAY = 24 * 60 * 60 * 1000;
 const STATUSES = '[INVOKED, RECORDING, PAUSED, UPLOADING, UPLOADED, ERRORED]';
 const ORG_CALLER = { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null };
 
-
 /** A meeting with a recording that has reached RECORDING. */
 async function recording(t: TestApp, body: Record<string, unknown> = {}) {
   const meeting = await createMeeting(t.api, { title: 'Board meeting' });
@@ -59,13 +58,28 @@ describe('POST /v2/recordings', () => {
   it('keeps storage_config without its secrets, in every answer', async () => {
     const t = makeTestApp();
     const m = await createMeeting(t.api);
-    const secrets = { access_key: 'AKIA-SECRET-ACCESS', secret_key: 'very-secret-key-value', secret: 'another-secret', password: 'pa55word!', private_key: '-----BEGIN KEY-----' };
+    const secrets = {
+      access_key: 'AKIA-SECRET-ACCESS',
+      secret_key: 'very-secret-key-value',
+      secret: 'another-secret',
+      password: 'pa55word!',
+      private_key: '-----BEGIN KEY-----',
+    };
     const res = await t.api
       .post('/v2/recordings')
       .set('Authorization', BASIC)
       .send({ meeting_id: m.id, storage_config: { type: 'aws', region: 'us-east-1', bucket: 'recordings', path: 'meetings/', ...secrets } })
       .expect(200);
-    expect(res.body.data.storage_config).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'aws', region: 'us-east-1', bucket: 'recordings', path: 'meetings/', host: null, username: null, port: null });
+    expect(res.body.data.storage_config).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: 'aws',
+      region: 'us-east-1',
+      bucket: 'recordings',
+      path: 'meetings/',
+      host: null,
+      username: null,
+      port: null,
+    });
     t.advance(RECORDER_JOINS_MS);
     const answers = [
       res,
@@ -148,7 +162,12 @@ describe('the recording lifecycle through the API', () => {
 
     t.advance(RECORDER_JOINS_MS);
     const started = await getRecording(t.api, invoked.id);
-    expect(started).toEqual({ ...invoked, status: 'RECORDING', started_time: iso(START + RECORDER_JOINS_MS), session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(started).toEqual({
+      ...invoked,
+      status: 'RECORDING',
+      started_time: iso(START + RECORDER_JOINS_MS),
+      session_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
 
     t.advance(90_000);
     const stopAt = t.now();

@@ -49,10 +49,18 @@ describe('POST /v2/webhooks', () => {
     ['a name that is not a string', { ...HOOK, name: 7 }, 'BAD_REQUEST: "name" must be a string'],
     ['an ftp url', { ...HOOK, url: 'ftp://receiver.test/x' }, 'BAD_REQUEST: "url" must be a valid uri'],
     ['a url that is not a url', { ...HOOK, url: 'not a url' }, 'BAD_REQUEST: "url" must be a valid uri'],
-    ['a url over 2048 characters', { ...HOOK, url: `https://receiver.test/${'a'.repeat(2048)}` }, 'BAD_REQUEST: "url" length must be less than or equal to 2048 characters long'],
+    [
+      'a url over 2048 characters',
+      { ...HOOK, url: `https://receiver.test/${'a'.repeat(2048)}` },
+      'BAD_REQUEST: "url" length must be less than or equal to 2048 characters long',
+    ],
     ['no event', { ...HOOK, events: [] }, 'BAD_REQUEST: "events" must contain at least 1 items'],
     ['events as a string', { ...HOOK, events: 'recording.statusUpdate' }, 'BAD_REQUEST: "events" must be an array'],
-    ['an unknown event', { ...HOOK, events: ['recording.statusUpdate', 'meeting.exploded'] }, `BAD_REQUEST: "events[1]" must be one of [${WEBHOOK_EVENTS.join(', ')}]`],
+    [
+      'an unknown event',
+      { ...HOOK, events: ['recording.statusUpdate', 'meeting.exploded'] },
+      `BAD_REQUEST: "events[1]" must be one of [${WEBHOOK_EVENTS.join(', ')}]`,
+    ],
     ['a repeated event', { ...HOOK, events: ['meeting.started', 'meeting.started'] }, 'BAD_REQUEST: "events[1]" contains a duplicate value'],
     ['enabled as a string', { ...HOOK, enabled: 'yes' }, 'BAD_REQUEST: "enabled" must be a boolean'],
   ])('rejects %s with 400 and registers nothing', async (_name, body, message) => {
@@ -72,7 +80,11 @@ describe('POST /v2/webhooks', () => {
   it('refuses a second webhook with the same url (409), in the API error shape', async () => {
     const { api } = makeTestApp();
     const first = await api.post('/v2/webhooks').set('Authorization', BASIC).send(HOOK).expect(201);
-    const res = await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, name: 'again' }).expect(409);
+    const res = await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, name: 'again' })
+      .expect(409);
     expect(res.body).toEqual({ success: false, error: { code: 409, message: `A webhook with url ${HOOK.url} already exists (id ${first.body.data.id})` } });
   });
 
@@ -81,13 +93,25 @@ describe('POST /v2/webhooks', () => {
     for (let i = 0; i < 99; i++) {
       deps.services.webhooks.create(ORG_ID, { name: `w${i}`, url: `https://receiver.test/${i}`, events: ['meeting.started'] });
     }
-    await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, url: 'https://receiver.test/at-limit' }).expect(201);
-    const over = await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, url: 'https://receiver.test/over' }).expect(400);
+    await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, url: 'https://receiver.test/at-limit' })
+      .expect(201);
+    const over = await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, url: 'https://receiver.test/over' })
+      .expect(400);
     expect(over.body).toEqual({ success: false, error: { code: 400, message: 'An organization can register at most 100 webhooks; delete one first' } });
     const list = await api.get('/v2/webhooks').set('Authorization', BASIC).expect(200);
     expect(list.body.data).toHaveLength(100);
     await api.delete(`/v2/webhooks/${list.body.data[0].id}`).set('Authorization', BASIC).expect(200);
-    await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, url: 'https://receiver.test/over' }).expect(201);
+    await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, url: 'https://receiver.test/over' })
+      .expect(201);
   });
 
   it.each([
@@ -106,8 +130,16 @@ describe('POST /v2/webhooks', () => {
 describe('GET /v2/webhooks and /v2/webhooks/{id}', () => {
   it('lists in creation order, not paged', async () => {
     const { api } = makeTestApp();
-    const a = await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, name: 'a', url: 'https://a.test/' }).expect(201);
-    const b = await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, name: 'b', url: 'https://b.test/' }).expect(201);
+    const a = await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, name: 'a', url: 'https://a.test/' })
+      .expect(201);
+    const b = await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, name: 'b', url: 'https://b.test/' })
+      .expect(201);
     const res = await api.get('/v2/webhooks').set('Authorization', BASIC).expect(200);
     expect(res.body).toEqual({ success: true, data: [a.body.data, b.body.data] });
   });
@@ -143,10 +175,18 @@ describe('GET /v2/webhooks and /v2/webhooks/{id}', () => {
 describe('PUT, PATCH, DELETE /v2/webhooks/{id}', () => {
   it('PUT replaces: name, url, events required; enabled back to true when absent', async () => {
     const { api, advance } = makeTestApp();
-    const created = await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, enabled: false }).expect(201);
+    const created = await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, enabled: false })
+      .expect(201);
     const id = created.body.data.id;
     advance(60_000);
-    const res = await api.put(`/v2/webhooks/${id}`).set('Authorization', BASIC).send({ name: 'All', url: 'https://new.test/', events: ['meeting.started', 'meeting.ended'] }).expect(200);
+    const res = await api
+      .put(`/v2/webhooks/${id}`)
+      .set('Authorization', BASIC)
+      .send({ name: 'All', url: 'https://new.test/', events: ['meeting.started', 'meeting.ended'] })
+      .expect(200);
     expect(res.body.data).toEqual({
       id,
       name: 'All',
@@ -175,13 +215,27 @@ describe('PUT, PATCH, DELETE /v2/webhooks/{id}', () => {
 
   it.each(['put', 'patch'] as const)('%s to a url another webhook has: 409, nothing changes', async (method) => {
     const { api } = makeTestApp();
-    await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, url: 'https://a.test/' }).expect(201);
-    const b = await api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, url: 'https://b.test/' }).expect(201);
-    await api[method](`/v2/webhooks/${b.body.data.id}`).set('Authorization', BASIC).send({ ...HOOK, url: 'https://a.test/' }).expect(409);
+    await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, url: 'https://a.test/' })
+      .expect(201);
+    const b = await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, url: 'https://b.test/' })
+      .expect(201);
+    await api[method](`/v2/webhooks/${b.body.data.id}`)
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, url: 'https://a.test/' })
+      .expect(409);
     const after = await api.get(`/v2/webhooks/${b.body.data.id}`).set('Authorization', BASIC).expect(200);
     expect(after.body.data).toEqual(b.body.data);
     // its own url is not a conflict
-    await api[method](`/v2/webhooks/${b.body.data.id}`).set('Authorization', BASIC).send({ ...HOOK, url: 'https://b.test/' }).expect(200);
+    await api[method](`/v2/webhooks/${b.body.data.id}`)
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, url: 'https://b.test/' })
+      .expect(200);
   });
 
   it('DELETE answers the deleted webhook; then it is gone', async () => {
@@ -196,7 +250,13 @@ describe('PUT, PATCH, DELETE /v2/webhooks/{id}', () => {
 });
 
 describe('webhooks from fixtures', () => {
-  const FIXTURE_HOOK = { id: '00000000-0000-4000-8000-0000000000f1', name: 'From fixtures', url: 'http://fixture.test/hook', events: ['recording.statusUpdate' as const], enabled: true };
+  const FIXTURE_HOOK = {
+    id: '00000000-0000-4000-8000-0000000000f1',
+    name: 'From fixtures',
+    url: 'http://fixture.test/hook',
+    events: ['recording.statusUpdate' as const],
+    enabled: true,
+  };
 
   it('are registered at start and come back on reset; API-made ones do not', async () => {
     const f = fixtures();
@@ -204,7 +264,15 @@ describe('webhooks from fixtures', () => {
     const { api } = makeTestApp({}, { fixtures: f });
     const listed = await api.get('/v2/webhooks').set('Authorization', BASIC).expect(200);
     expect(listed.body.data).toEqual([
-      { id: FIXTURE_HOOK.id, name: 'From fixtures', url: 'http://fixture.test/hook', events: ['recording.statusUpdate'], enabled: true, created_at: START_ISO, updated_at: START_ISO },
+      {
+        id: FIXTURE_HOOK.id,
+        name: 'From fixtures',
+        url: 'http://fixture.test/hook',
+        events: ['recording.statusUpdate'],
+        enabled: true,
+        created_at: START_ISO,
+        updated_at: START_ISO,
+      },
     ]);
     await api.delete(`/v2/webhooks/${FIXTURE_HOOK.id}`).set('Authorization', BASIC).expect(200);
     await api.post('/v2/webhooks').set('Authorization', BASIC).send(HOOK).expect(201);
@@ -264,7 +332,11 @@ describe('the delivery log (control API)', () => {
     const t = makeTestApp();
     const transport = new RecordingTransport(() => ({ statusCode: 500, error: null }));
     t.deps.webhooks.outbox.useTransport(transport);
-    const hook = await t.api.post('/v2/webhooks').set('Authorization', BASIC).send({ ...HOOK, events: ['recording.statusUpdate', 'livestreaming.statusUpdate'] }).expect(201);
+    const hook = await t.api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ ...HOOK, events: ['recording.statusUpdate', 'livestreaming.statusUpdate'] })
+      .expect(201);
     const meeting = await createMeeting(t.api, { title: 'Log' });
     const recording = await startRecording(t.api, meeting.id);
     await t.deps.webhooks.outbox.idle();
