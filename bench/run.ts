@@ -1,4 +1,4 @@
-// The benchmark suite (issue #7): `npm run bench` (full, under 5 minutes, writes
+// The benchmark suite: `npm run bench` (full, under 5 minutes, writes
 // bench/RESULTS.md) or `npm run bench -- --quick` (about a minute, prints the table only).
 //
 // The machine is shared and noisy, so nothing is compared across runs: every comparison is

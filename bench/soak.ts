@@ -1,4 +1,4 @@
-// Soak (issue #8, point 5): `npm run soak` (not part of CI; `-- --seconds N` for a short run).
+// Soak: `npm run soak` (not part of CI; `-- --seconds N` for a short run).
 //
 // Spawns the emulator (src/server.ts through tsx, real clock at --time-scale 60 so that recorder
 // joins, uploads, go-lives and webhook retries all happen within the minute), registers a webhook

@@ -68,7 +68,7 @@ export interface RunningEmulator {
   /** The internals, for advanced use (services, store, scheduler). */
   deps: Deps;
   /**
-   * Shuts down as the command line does on SIGTERM (README, "Shutdown"): requests and webhook
+   * Shuts down as the command line does on SIGTERM (docs/running.md, "Shutdown"): requests and webhook
    * attempts in flight get a grace period, attempts cut off are recorded as interrupted, the
    * state file (when one is set) is saved, and every connection is closed.
    */

@@ -30,7 +30,7 @@ export interface ListeningEmulator {
   /** The public URL (config.publicUrl). */
   url: string;
   /**
-   * Graceful shutdown (README, "Shutdown"). No new connection is accepted. Requests and webhook
+   * Graceful shutdown (docs/running.md, "Shutdown"). No new connection is accepted. Requests and webhook
    * attempts in flight get up to ATTEMPT_GRACE_MS to finish. The attempts still running then are
    * cut off: the outbox records them as interrupted and retries them, so the state file keeps
    * them pending, and a request waiting on them (`?wait=true`) can answer. Requests get up to

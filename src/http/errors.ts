@@ -1,4 +1,4 @@
-// Rendering of every error, per API (STYLE habit 5): the v2 envelope, the v1 shape, the
+// Rendering of every error, per API, in one place: the v2 envelope, the v1 shape, the
 // control shape. Unknown errors are logged with the request id and answered 500.
 import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';

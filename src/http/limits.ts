@@ -20,8 +20,8 @@ export const LIMITS = {
   webhooksPerOrganization: MAX_WEBHOOKS_PER_ORGANIZATION,
   /** Deliveries one GET /_emulator/webhooks/deliveries answers at most (`limit`). */
   deliveriesPerPageMax: 10_000,
-  // Added with issue #8 (the property tests list every string and array of every request
-  // schema; these had no bound but the body size):
+  // Bounds for what had none but the body size (the property tests list every string and
+  // array of every request schema and try each at, below and above its bound):
   /** A webhook's `events`: each event at most once, so never more than there are events. */
   webhookEventsMax: WEBHOOK_EVENTS.length,
   /** GET /v2/recordings `status` filter: statuses after splitting the comma lists (repeats allowed). */

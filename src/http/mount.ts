@@ -78,7 +78,7 @@ async function readBody(req: Request, res: Response, large = false): Promise<unk
   // Emulator decision: `__proto__` as a key, at any depth of any body, is a 400 naming it.
   // JSON.parse keeps it as an ordinary key, but zod drops it without a word (a free-form
   // `recording_config` lost it silently) and careless code writes through it to a prototype,
-  // so it could never be stored and echoed back as sent. Found by the property tests (issue #8).
+  // so it could never be stored and echoed back as sent. Found by the property tests.
   if (hasProtoKey(req.body)) throw errors.validation(`"${protoKeyPath(req.body)!}" is not allowed (reserved name)`);
   return req.body;
 }

@@ -1,5 +1,5 @@
 // The served OpenAPI 3.1 document, produced from the same route declarations and zod schemas
-// that validate requests (STYLE habit 8).
+// that validate requests, so the document cannot drift from what is enforced.
 import { z } from 'zod';
 import { VERSION } from '../core/package-info.js';
 import { controlErrorSchema, v1ErrorSchema } from './errors.js';

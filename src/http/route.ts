@@ -1,6 +1,6 @@
 // A route is one declaration: path, auth, the schemas of its params, query and body, its
 // responses, and its handler. The same declaration routes the request (route-table.ts),
-// validates it, and produces the served OpenAPI document (STYLE habit 8).
+// validates it, and produces the served OpenAPI document: one schema, many uses.
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Deps } from '../container.js';

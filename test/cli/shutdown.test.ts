@@ -1,4 +1,4 @@
-// Shutdown under load (issue #8, point 6): a real CLI process with --state-file gets SIGTERM
+// Shutdown under load: a real CLI process with --state-file gets SIGTERM
 // while API requests and webhook deliveries are in flight. The requests finish with their
 // normal answers, the process exits 0 promptly, the deliveries still pending are in the state
 // file, and after a restart they resume and end delivered, with the same dyte-uuid.

@@ -1,4 +1,4 @@
-// Internal models → v1 wire shapes: bare objects (no envelope, the seed shows none),
+// Internal models → v1 wire shapes: bare objects (the registry documents no envelope),
 // snake_case fields, ISO times.
 import type { z } from 'zod';
 import { toIso } from '../../core/clock.js';

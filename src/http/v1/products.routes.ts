@@ -1,5 +1,6 @@
-// v1 product registry routes, served identically under /api/v1 (the seed's paths) and /v1 (the
-// seed's example request): the seed leaves the prefix open, so both answer (CONTRACT §6).
+// v1 product registry routes, served identically under /api/v1 (the documented paths) and /v1
+// (the documented example request): the documentation leaves the prefix open, so both answer
+// (docs/api-v1.md).
 import type { z } from 'zod';
 import { orgOf } from '../auth.js';
 import { route, type AnyRoute } from '../route.js';
@@ -21,7 +22,7 @@ function toInput(b: z.infer<typeof productCreateBody>) {
 }
 
 export function productRoutesUnder(prefix: V1Prefix): AnyRoute[] {
-  const alias = prefix === '/v1' ? " Same as under /api/v1 (the seed's example request omits the api segment)." : '';
+  const alias = prefix === '/v1' ? " Same as under /api/v1 (the registry's documented example request omits the api segment)." : '';
   return [
     route({
       method: 'post',

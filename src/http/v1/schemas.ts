@@ -1,5 +1,5 @@
 // v1 wire schemas: the product creation payload (validation) and the Product and category
-// shapes (OpenAPI). Limits are emulator decisions (CONTRACT §6), documented in the README.
+// shapes (OpenAPI). Limits are emulator decisions, documented in docs/api-v1.md.
 import { z } from 'zod';
 import { CATEGORY_CODE_MAX, FULL_CODE_PATTERN, PRODUCT_ID_MAX } from '../../domain/products/product-code.js';
 import { LIMITS } from '../limits.js';

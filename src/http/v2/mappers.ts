@@ -60,7 +60,7 @@ export function recordingMeetingDto(m: Meeting): z.infer<typeof recordingMeeting
   };
 }
 
-/** Both spellings of the client id are emitted (CONTRACT: accept both, emit both). */
+/** Both spellings of the client id are emitted: clients written against either spelling keep working. */
 export function participantDto(p: Participant): z.infer<typeof participantSchema> {
   return {
     id: p.id,

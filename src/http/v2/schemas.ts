@@ -89,7 +89,7 @@ const participantFields = {
   client_specific_id: z.string().min(1).max(LIMITS.clientIdMax),
 };
 
-/** Add: preset_name and a client id (either spelling, CONTRACT §3) are required. */
+/** Add: preset_name and a client id (either spelling: `custom_participant_id` or `client_specific_id`) are required. */
 export const addParticipantBody = z
   .object({
     ...participantFields,

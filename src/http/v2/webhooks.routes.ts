@@ -1,4 +1,4 @@
-// Webhook registration (CONTRACT §5): GET|POST /v2/webhooks, GET|PUT|PATCH|DELETE
+// Webhook registration (docs/webhooks.md): GET|POST /v2/webhooks, GET|PUT|PATCH|DELETE
 // /v2/webhooks/{id}. The wire schemas and the one mapper live here with the routes.
 import { z } from 'zod';
 import { toIso } from '../../core/clock.js';
