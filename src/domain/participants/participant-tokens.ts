@@ -1,6 +1,11 @@
 // Participant tokens: RS256 JWTs with claims orgId, meetingId, participantId, presetId, iat,
 // exp; 100 days on the emulator's clock (docs/api-v2.md, "Participant tokens").
-// jose is loaded on first use: it is a fifth of the start-up time, and many runs sign nothing.
+// Tokens are signed with node:crypto directly: an RS256 JWT is two base64url JSON segments and
+// one PKCS#1 v1.5 signature, and jose's WebCrypto path (a key conversion and a thread-pool hop per
+// token) made adding a participant cost several times one signature. Any JWT library verifies
+// them (the tests verify with jose). jose still verifies incoming tokens, loaded on first use:
+// it is a fifth of the start-up time, and many runs verify none.
+import { sign as rsaSign } from 'node:crypto';
 const jose = () => import('jose');
 import type { SigningKey } from '../../core/keys.js';
 import { errors } from '../../core/errors.js';
@@ -28,14 +33,21 @@ export class ParticipantTokens {
     return { keys: [this.key.publicJwk] };
   }
 
+  // Async: callers await it, as they did when signing went through jose's WebCrypto path.
   async sign(claims: Omit<ParticipantClaims, 'iat' | 'exp'>, nowMs: number): Promise<string> {
     const iat = Math.floor(nowMs / 1000);
-    const { SignJWT } = await jose();
-    return new SignJWT({ orgId: claims.orgId, meetingId: claims.meetingId, participantId: claims.participantId, presetId: claims.presetId })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.key.kid })
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + TOKEN_LIFETIME_SECONDS)
-      .sign(this.key.privateKey);
+    const key = this.key;
+    const header = { alg: 'RS256', typ: 'JWT', kid: key.kid };
+    const payload = {
+      orgId: claims.orgId,
+      meetingId: claims.meetingId,
+      participantId: claims.participantId,
+      presetId: claims.presetId,
+      iat,
+      exp: iat + TOKEN_LIFETIME_SECONDS,
+    };
+    const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+    return `${input}.${rsaSign('sha256', Buffer.from(input, 'ascii'), key.privateKey).toString('base64url')}`;
   }
 
   /** The token's claims, or 401 (expired on the emulator clock, forged, wrong alg, malformed). */
@@ -61,4 +73,8 @@ export class ParticipantTokens {
       throw errors.unauthorized('Invalid or expired participant token');
     }
   }
+}
+
+function base64url(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64url');
 }
