@@ -3,6 +3,7 @@
 // and the expiry; the media routes check both against the emulator's clock.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface MediaFiles {
@@ -39,6 +40,9 @@ export function mediaFilesIn(dir: string): MediaFiles {
 }
 
 export class MediaLinks {
+  /** The sample files' bytes, read once: a few small files, served on every download. */
+  private readonly contents = new Map<string, Promise<Buffer>>();
+
   constructor(
     private readonly publicUrl: string,
     private readonly secret: string,
@@ -67,6 +71,18 @@ export class MediaLinks {
 
   ingestServer(): string {
     return `rtmps://${new URL(this.publicUrl).host}/live`;
+  }
+
+  /** The bytes of one of the sample files (`files`), read on first use and then kept. */
+  read(file: string): Promise<Buffer> {
+    let bytes = this.contents.get(file);
+    if (!bytes) {
+      bytes = readFile(file);
+      // A failed read is not kept: the next download tries again.
+      bytes.catch(() => this.contents.delete(file));
+      this.contents.set(file, bytes);
+    }
+    return bytes;
   }
 
   /** 'ok', 'expired' or 'invalid' for a link's path, expiry and signature at `now`. */

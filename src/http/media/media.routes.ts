@@ -5,7 +5,6 @@
 // The handlers write the bytes themselves and return undefined (see route.ts). Errors are
 // ApiErrors like everywhere else; the error renderer gives /media the control shape. The CORS
 // headers a player on another origin (hls.js, fetch) needs are on every answer (cors.ts).
-import { readFile } from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { toIso } from '../../core/clock.js';
@@ -33,8 +32,8 @@ const signedLinkErrors = {
 };
 
 /** Sends a whole file or the one byte range asked for. */
-async function sendFile(req: Request, res: Response, file: string, contentType: string, downloadName: string): Promise<undefined> {
-  const bytes = await readFile(file);
+async function sendFile(req: Request, res: Response, content: Promise<Buffer>, contentType: string, downloadName: string): Promise<undefined> {
+  const bytes = await content;
   const range = byteRange(req, bytes.length);
   if (range.kind === 'unsatisfiable') throw errors.rangeNotSatisfiable(bytes.length);
   res.setHeader('content-type', contentType);
@@ -85,7 +84,7 @@ export const mediaRoutes = [
       const { media } = deps;
       checkLink(deps, media.recordingVideoPath(params.recording_id, `${params.file}.mp4`), query);
       deps.services.recordings.locate(params.recording_id);
-      return sendFile(req, res, media.files.video.file, media.files.video.contentType, `${params.file}.mp4`);
+      return sendFile(req, res, media.read(media.files.video.file), media.files.video.contentType, `${params.file}.mp4`);
     },
   }),
   route({
@@ -108,7 +107,7 @@ export const mediaRoutes = [
       // recordingAudioPath derives the .m4a name from the recording's .mp4 output file name.
       checkLink(deps, media.recordingAudioPath(params.recording_id, `${params.file}.mp4`), query);
       deps.services.recordings.locate(params.recording_id);
-      return sendFile(req, res, media.files.audio.file, media.files.audio.contentType, `${params.file}.m4a`);
+      return sendFile(req, res, media.read(media.files.audio.file), media.files.audio.contentType, `${params.file}.m4a`);
     },
   }),
   route({
@@ -155,7 +154,7 @@ export const mediaRoutes = [
       if (hls.length === 0 || seq > liveSegmentAt(hls, liveMsAt(l, deps.clock.now()))) {
         throw errors.notFoundMessage(`Segment ${seq} of livestream ${l.id} does not exist yet`);
       }
-      return sendFile(req, res, hls[segmentIndexOf(hls, seq)]!.file, 'video/mp2t', `${seq}.ts`);
+      return sendFile(req, res, deps.media.read(hls[segmentIndexOf(hls, seq)]!.file), 'video/mp2t', `${seq}.ts`);
     },
   }),
 ];
