@@ -19,6 +19,7 @@ import type { Cell, ColdStartRow, MemoryRun, Results, Settings, ThroughputRow, W
 import { EMULATOR_BIN, HOST, ROOT, baseline, commandOf, hrMs, runForResult, startHost, startServer, type Running, type ServerKind } from './lib/servers.js';
 import { createMeetings, fanoutRound, rawSignRate, registerWebhooks, startReceiver } from './lib/webhooks.js';
 import { percentile, type ScenarioResult } from './lib/scenario.js';
+import { measureNpmStart } from './lib/npm-start.js';
 
 const SECTIONS = ['throughput', 'coldstart', 'memory', 'growth', 'webhooks', 'scenario', 'profile'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -294,6 +295,8 @@ async function coldStart(documentPath: string): Promise<void> {
   }
   results.coldStart = [...rows.values()];
   log(`cold start: ${results.coldStart.map((r) => `${r.kind} ${r.startupMs.map((x) => Math.round(x)).join('/')} ms`).join(', ')}`);
+  results.npmStart = await measureNpmStart(settings.coldStarts);
+  log(`second npm start, spawn → URL: ${results.npmStart.urlMs.map((x) => Math.round(x)).join('/')} ms`);
 }
 
 // --- 3. memory -----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type { ProfileSummary } from './profile.js';
 import type { ServerKind } from './servers.js';
 import type { FanoutRound } from './webhooks.js';
 import type { ScenarioResult } from './scenario.js';
+import type { NpmStartResult } from './npm-start.js';
 
 export interface Settings {
   quick: boolean;
@@ -120,6 +121,8 @@ export interface Results {
   baseline?: string;
   throughput: ThroughputRow[];
   coldStart: ColdStartRow[];
+  /** A second `npm start` (already built): spawn → its URL line. */
+  npmStart?: NpmStartResult;
   memory: MemoryRun[];
   growth: GrowthRow[];
   webhooks?: WebhookResult;
