@@ -341,12 +341,15 @@ export class Outbox {
       this.opts.logger?.info({ deliveryId: d.id, webhookId: d.webhookId, event: d.event, reason: target.stop }, 'webhook delivery stopped');
       return;
     }
+    const signature = await this.opts.signer.sign(d.body);
+    // Reset, or shut down, while the signature was made: nothing was sent, nothing is recorded.
+    if (this.records.get(d.id) !== d || this.interrupted) return;
     d.url = target.url;
     const body = Buffer.from(d.body, 'utf8');
     const headers = {
       'content-type': 'application/json',
       'user-agent': WEBHOOK_USER_AGENT,
-      'dyte-signature': this.opts.signer.sign(d.body),
+      'dyte-signature': signature,
       'dyte-webhook-id': d.webhookId,
       'dyte-uuid': d.id,
     };

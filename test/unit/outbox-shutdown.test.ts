@@ -49,16 +49,25 @@ function setup(answer: (i: number) => TransportResult | 'hold') {
   const scheduler = new Scheduler(clock);
   const transport = new HoldingTransport(answer);
   const outbox = new Outbox({ clock, scheduler, ids: new SeededIds('outbox-shutdown'), signer: new WebhookSigner(KEY), transport });
-  const enqueue = () =>
-    outbox.enqueue({
+  let enqueued = 0;
+  const enqueue = () => {
+    enqueued += 1;
+    return outbox.enqueue({
       orgId: ORG,
       webhookId: WEBHOOK,
       url: 'http://receiver.test/hook',
       event: 'recording.statusUpdate',
       payload: { event: 'recording.statusUpdate' },
     });
-  /** Lets the attempts started so far reach the transport (they start on the next turn). */
-  const started = () => new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  /**
+   * Waits until the transport has had `requests` requests (default: one per delivery enqueued so
+   * far): an attempt starts on the next turn and is signed on the thread pool first. Bounded, so
+   * a broken outbox fails the test's own assertions instead of hanging it.
+   */
+  const started = async (requests = enqueued) => {
+    for (let turns = 0; turns < 100_000 && transport.sent.length < requests; turns++) await new Promise<void>((resolve) => setImmediate(resolve));
+  };
   return { clock, scheduler, transport, outbox, enqueue, started };
 }
 
@@ -136,7 +145,7 @@ describe('Outbox.snapshot() with an attempt in flight', () => {
       await outbox.idle();
     }
     scheduler.advanceTo(clock.now() + RETRY_DELAYS_MS[4]);
-    await started();
+    await started(6);
     // The fifth retry (the sixth attempt) is under way.
     expect(transport.holding).toBe(1);
     expect(outbox.isInFlight(d.id)).toBe(true);

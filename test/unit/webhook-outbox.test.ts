@@ -253,7 +253,7 @@ describe('Outbox: redeliver', () => {
   });
 
   it('answers 404 for an unknown id and 409 while an attempt is in flight', async () => {
-    let release: (r: TransportResult) => void = () => {};
+    let release: ((r: TransportResult) => void) | undefined;
     const { outbox, enqueue } = setup({ responder: () => new Promise<TransportResult>((resolve) => (release = resolve)) });
     const d = enqueue();
     await expect(outbox.redeliver('00000000-0000-4000-8000-00000000dead')).rejects.toMatchObject({
@@ -262,9 +262,9 @@ describe('Outbox: redeliver', () => {
     });
     await expect(outbox.redeliver(d.id)).rejects.toBeInstanceOf(ApiError);
     await expect(outbox.redeliver(d.id)).rejects.toMatchObject({ status: 409 });
-    // the attempt is under way once the transport was called
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    release(OK);
+    // the attempt is under way once the transport was called (after signing, on the thread pool)
+    for (let turns = 0; turns < 100_000 && !release; turns++) await new Promise<void>((resolve) => setImmediate(resolve));
+    release!(OK);
     await outbox.idle();
     expect(d.status).toBe('delivered');
   });

@@ -1,4 +1,4 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey, sign, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SeededIds } from '../../src/core/ids.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
@@ -6,14 +6,15 @@ import { WebhookSigner } from '../../src/webhooks/signer.js';
 
 const KEY = signingKeyFrom(new SeededIds('test-seed').rsaKey('webhooks'));
 const signer = new WebhookSigner(KEY);
-const BODY = Buffer.from('{"event":"meeting.started","meeting":{"id":"m1","title":"Ünïcødé ✓"}}', 'utf8');
+const TEXT = '{"event":"meeting.started","meeting":{"id":"m1","title":"Ünïcødé ✓"}}';
+const BODY = Buffer.from(TEXT, 'utf8');
 
 describe('WebhookSigner', () => {
-  it('signs with RSA-SHA256 (PKCS#1 v1.5): deterministic, base64, verifiable with the published PEM and JWK', () => {
-    const signature = signer.sign(BODY);
+  it('signs with RSA-SHA256 (PKCS#1 v1.5): deterministic, base64, verifiable with the published PEM and JWK', async () => {
+    const signature = await signer.sign(TEXT);
     expect(signature).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
     expect(Buffer.from(signature, 'base64')).toHaveLength(256); // 2048-bit key
-    expect(signer.sign(BODY)).toBe(signature);
+    expect(await new WebhookSigner(KEY).sign(TEXT)).toBe(signature);
     const doc = signer.document();
     const fromPem = createPublicKey(doc.public_key);
     const fromJwk = createPublicKey({ key: doc.keys[0]!, format: 'jwk' });
@@ -25,8 +26,8 @@ describe('WebhookSigner', () => {
     ['one byte more', Buffer.concat([BODY, Buffer.from(' ')])],
     ['re-serialized with whitespace', Buffer.from(JSON.stringify(JSON.parse(BODY.toString('utf8')), null, 2))],
     ['a different encoding of the same text', Buffer.from(BODY.toString('utf8'), 'latin1')],
-  ])('does not verify over %s', (_name, other) => {
-    expect(signer.verify(other, signer.sign(BODY))).toBe(false);
+  ])('does not verify over %s', async (_name, other) => {
+    expect(signer.verify(other, await signer.sign(TEXT))).toBe(false);
   });
 
   it('publishes {public_key: SPKI PEM, keys: [JWK with kid and alg RS256]}', () => {
@@ -46,16 +47,18 @@ describe('WebhookSigner', () => {
 });
 
 describe('WebhookSigner signature reuse', () => {
-  it('signs a body text once for all its deliveries, with the same bytes as the Buffer form, and forgets on a key change', () => {
+  it('signs a body text once for all its deliveries, over its UTF-8 bytes, and forgets on a key change', async () => {
     let key = signingKeyFrom(new SeededIds('reuse-a').rsaKey('webhooks'));
     const signer = new WebhookSigner(() => key);
-    const text = JSON.stringify({ event: 'recording.statusUpdate', recording: { id: 'r1', status: 'UPLOADED' } });
-    const first = signer.sign(text);
-    expect(signer.sign(text)).toBe(first);
-    expect(signer.sign(Buffer.from(text, 'utf8'))).toBe(first);
-    expect(verify('sha256', Buffer.from(text, 'utf8'), key.publicKey, Buffer.from(first, 'base64'))).toBe(true);
+    const text = JSON.stringify({ event: 'recording.statusUpdate', recording: { id: 'r1', status: 'UPLOADED', title: 'Café ✓' } });
+    // Deliveries of one event ask at once: one signing serves them all.
+    const [a, b] = [signer.sign(text), signer.sign(text)];
+    expect(a).toBe(b);
+    const first = await a;
+    expect(await signer.sign(text)).toBe(first);
+    expect(first).toBe(sign('sha256', Buffer.from(text, 'utf8'), key.privateKey).toString('base64'));
     key = signingKeyFrom(new SeededIds('reuse-b').rsaKey('webhooks'));
-    const second = signer.sign(text);
+    const second = await signer.sign(text);
     expect(second).not.toBe(first);
     expect(verify('sha256', Buffer.from(text, 'utf8'), key.publicKey, Buffer.from(second, 'base64'))).toBe(true);
   });
