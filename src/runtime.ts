@@ -138,13 +138,13 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     server.closeIdleConnections();
     // Answers not sent yet close their connection once sent.
     for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
-    // The state file carries both signing keys. Making one never used so far takes a few hundred
-    // ms: spent now, while the requests in flight finish, rather than after them.
-    if (config.stateFile) deps.keys.warm();
     await within(Promise.all([requestsDone, deps.webhooks.outbox.idle()]), ATTEMPT_GRACE_MS - elapsed());
     await within(deps.webhooks.outbox.interrupt(), INTERRUPT_WAIT_MS);
     await within(requestsDone, REQUEST_GRACE_MS - elapsed());
     server.closeAllConnections();
+    // The state file carries both signing keys. Making one never used so far blocks for a moment:
+    // done here, after the grace periods, so that it cuts no request or attempt short.
+    if (config.stateFile) deps.keys.warm();
     saveState();
     await requestsDone;
   };

@@ -19,6 +19,9 @@ function errorOf(code: string | undefined): ApiError {
       return errors.headersTooLarge();
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return errors.requestTimeout();
+    // Chunk extensions past Node's limit: Node's own answer is a 413, kept.
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return errors.payloadTooLarge('the chunk extensions limit');
     default:
       return errors.malformedRequest();
   }

@@ -125,7 +125,11 @@ export const deliveryRecord = z
     webhookId: z.string().min(1).max(100),
     event: z.enum(WEBHOOK_EVENTS),
     url: text(2048),
-    body: z.string().max(1024 * 1024),
+    // Every attempt sends these bytes and the delivery log shows them parsed: a JSON document.
+    body: z
+      .string()
+      .max(1024 * 1024)
+      .refine(isJsonText, 'must be a JSON document'),
     status: z.enum(['pending', 'delivered', 'failed']),
     attempts: z
       .array(
@@ -189,3 +193,12 @@ export const runtimeRecord = z
 
 export type JobRecord = z.infer<typeof jobRecord>;
 export type RuntimeRecord = z.infer<typeof runtimeRecord>;
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -46,11 +46,13 @@ export class WebhookSigner {
     if (!signing) {
       signing = new Promise<string>((resolve, reject) =>
         sign('sha256', Buffer.from(body, 'utf8'), key.privateKey, (err, signature) => (err ? reject(err) : resolve(signature.toString('base64')))),
-      ).then((signature) => {
-        this.pending.delete(body);
-        if (body.length <= RECENT_BODY_MAX_CHARS && this.cachedKid === key.kid) this.remember(body, signature);
-        return signature;
-      });
+      )
+        .then((signature) => {
+          if (body.length <= RECENT_BODY_MAX_CHARS && this.cachedKid === key.kid) this.remember(body, signature);
+          return signature;
+        })
+        // Settled either way: a failed signing is not kept, the next attempt signs again.
+        .finally(() => this.pending.delete(body));
       this.pending.set(body, signing);
     }
     return signing;

@@ -70,6 +70,16 @@ describe('requests the HTTP parser refuses', () => {
     });
   });
 
+  it('chunk extensions over the limit: 413 in the v2 envelope, as Node itself answers them', async () => {
+    // Authorized, so that the route reads the body and the parser meets the extensions.
+    const res = await exchange(
+      `POST /v2/meetings HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${emulator.authHeader}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1;ext=${'a'.repeat(20_000)}\r\nx\r\n0\r\n\r\n`,
+    );
+    expect(res.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 413 } });
+  });
+
   it('the same server still answers a well-formed request', async () => {
     const res = await fetch(`${emulator.url}/v2/meetings`, { headers: { authorization: emulator.authHeader } });
     expect(res.status).toBe(200);

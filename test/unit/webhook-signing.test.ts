@@ -63,3 +63,13 @@ describe('WebhookSigner signature reuse', () => {
     expect(verify('sha256', Buffer.from(text, 'utf8'), key.publicKey, Buffer.from(second, 'base64'))).toBe(true);
   });
 });
+
+describe('WebhookSigner when signing fails', () => {
+  it('passes the failure on and keeps nothing of it: the next attempt signs again', async () => {
+    let key = { ...KEY, privateKey: KEY.publicKey }; // a public key cannot sign
+    const signer = new WebhookSigner(() => key);
+    await expect(signer.sign(TEXT)).rejects.toThrow();
+    key = KEY; // the same kid: nothing is cleared by a key change
+    expect(await signer.sign(TEXT)).toBe(sign('sha256', BODY, KEY.privateKey).toString('base64'));
+  });
+});

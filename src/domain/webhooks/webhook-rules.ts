@@ -7,7 +7,3 @@ export { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_EVENTS };
 export function wantsEvent(webhook: Pick<Webhook, 'enabled' | 'events'>, event: WebhookEventName): boolean {
   return webhook.enabled && webhook.events.includes(event);
 }
-
-export function isWebhookEvent(name: string): name is WebhookEventName {
-  return (WEBHOOK_EVENTS as readonly string[]).includes(name);
-}

@@ -160,6 +160,7 @@ describe('state export and import', () => {
     ['a job of an unknown kind', 'jobs', 'state: runtime.jobs[0].kind: unknown job kind evil'],
     ['a participant of another meeting', 'participant', 'meetingId: not a meeting of this organization'],
     ['a broken key', 'key', 'participant_token_key: not a usable RSA private key'],
+    ['a delivery whose body is not JSON', 'delivery', 'state: runtime.deliveries[0].body: must be a JSON document'],
   ])('refuses %s with 400 and changes nothing', async (_name, body, message) => {
     const t = makeTestApp();
     await richState(t);
@@ -169,6 +170,7 @@ describe('state export and import', () => {
       const d = JSON.parse(before);
       if (body === 'jobs') d.runtime.jobs[0].kind = 'evil';
       if (body === 'participant') d.organizations[0].participants[0].meetingId = '00000000-0000-4000-8000-00000000beef';
+      if (body === 'delivery') d.runtime.deliveries[0].body = 'not json';
       if (body === 'key') d.participant_token_key = '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n';
       doc = d;
     }
