@@ -112,7 +112,8 @@ export function dispatcher(deps: Deps, table: RouteTable): RequestHandler {
     const r = resolved.route;
     if (!r) {
       const path = req.path;
-      if (resolved.allowed.length > 0) return next(errors.methodNotAllowed(req.method, path, resolved.allowed));
+      const allowed = table.allowedOn(path);
+      if (allowed.length > 0) return next(errors.methodNotAllowed(req.method, path, allowed));
       return next(errors.routeNotFound(req.method, path, table.nearest(req.method, path)));
     }
     try {

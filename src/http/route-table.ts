@@ -10,11 +10,6 @@ import type { AnyRoute, Api } from './route.js';
 export interface Resolved {
   api: Api;
   route: AnyRoute | undefined;
-  /**
-   * When no route serves the method: the methods routes serve on this path (HEAD where GET is),
-   * in a fixed order; empty when no route serves the path at all.
-   */
-  allowed: readonly string[];
   /** The route's parameters as sent (still percent-encoded), in template order. */
   raw: readonly string[];
   names: readonly string[];
@@ -33,7 +28,6 @@ interface Compiled {
 const DEFAULT_API: Api = 'v2';
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-const NO_METHODS: readonly string[] = [];
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -99,14 +93,18 @@ export class RouteTable {
     if (candidates) {
       for (const c of candidates) {
         const m = c.pattern.exec(path);
-        if (m) return { api: c.route.api, route: c.route, raw: m.slice(1), names: c.names, allowed: NO_METHODS };
+        if (m) return { api: c.route.api, route: c.route, raw: m.slice(1), names: c.names };
       }
     }
-    return { api: this.apiOf(path), route: undefined, raw: [], names: [], allowed: this.allowedOn(path) };
+    return { api: this.apiOf(path), route: undefined, raw: [], names: [] };
   }
 
-  /** The methods some route serves on the raw path, HEAD after GET (a miss only: the request itself is not served). */
-  private allowedOn(path: string): readonly string[] {
+  /**
+   * The methods routes serve on the raw path (HEAD where GET is), in a fixed order; empty when no
+   * route serves it. Asked only when the request's own method is not served, so that a request a
+   * route serves (or a preflight) does not pay for it.
+   */
+  allowedOn(path: string): readonly string[] {
     const allowed = METHOD_ORDER.filter((method) => method !== 'HEAD' && this.byMethod.get(method)?.some((c) => c.pattern.test(path)));
     return allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.slice(1)] : allowed;
   }
