@@ -1,5 +1,5 @@
-// What counts as a point in time wherever one comes in: the control API (PUT /_emulator/clock)
-// and --start-time accept exactly the same strings.
+// What counts as a point in time wherever one comes in: the control API (PUT /_emulator/clock),
+// --start-time and the v2 list filters (start_time, end_time) accept exactly the same strings.
 import { z } from 'zod';
 
 /**

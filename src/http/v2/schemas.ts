@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { REGIONS, RECORDING_STATUSES, STORAGE_TYPES } from '../../domain/models.js';
 import { LIMITS } from '../limits.js';
+import { isoInstant } from '../../core/iso-time.js';
 
 export const uuidParam = z.uuid();
 export const isoTime = z.string().meta({ format: 'date-time' });
@@ -75,8 +76,8 @@ export const recordingMeetingSchema = z.object({
 
 export const meetingListQuery = pageQuery.extend({
   search: z.string().max(LIMITS.titleMax).optional(),
-  start_time: z.iso.datetime({ offset: true }).optional(),
-  end_time: z.iso.datetime({ offset: true }).optional(),
+  start_time: isoInstant.optional(),
+  end_time: isoInstant.optional(),
 });
 
 // --- participants -------------------------------------------------------------------------
