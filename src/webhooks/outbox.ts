@@ -10,6 +10,9 @@
 //   How many retries a delivery has made is read off its attempts (`retriesOf`), never kept
 //   apart from them, so the schedule, the give-up and the state export cannot disagree.
 // - Every attempt of a delivery carries the same body bytes, signature and `dyte-uuid`.
+// - Attempts leave in the order they started, so a receiver sees an event's deliveries in the
+//   order the events happened (meeting.started before participantJoined), even though their
+//   signatures are made in parallel and the one of a body signed before is ready at once.
 // - `idle()` resolves once no attempt is in flight, so tests and the in-process API wait for
 //   the network without sleeping.
 // - The log is bounded: past `maxRecords`, delivered records go first (oldest first), then
@@ -152,6 +155,8 @@ export class Outbox {
   private finished = finishedPools();
   private inFlight = new Set<string>();
   private running = new Set<Promise<void>>();
+  /** Settles when the latest started attempt has its signature: the next one waits for it. */
+  private signedInTurn: Promise<unknown> = Promise.resolve();
   private transport: WebhookTransport;
   /** Set by interrupt() (shutdown): a lifecycle flag, not state, so reset() keeps it. */
   private interrupted = false;
@@ -341,7 +346,7 @@ export class Outbox {
       this.opts.logger?.info({ deliveryId: d.id, webhookId: d.webhookId, event: d.event, reason: target.stop }, 'webhook delivery stopped');
       return;
     }
-    const signature = await this.opts.signer.sign(d.body);
+    const signature = await this.inTurn(this.opts.signer.sign(d.body));
     // Reset, or shut down, while the signature was made: nothing was sent, nothing is recorded.
     if (this.records.get(d.id) !== d || this.interrupted) return;
     d.url = target.url;
@@ -384,6 +389,13 @@ export class Outbox {
       this.finish(d, 'failed', `No 2xx answer after ${MAX_AUTOMATIC_ATTEMPTS} attempts (last: ${error})`);
       this.opts.logger?.warn({ deliveryId: d.id, webhookId: d.webhookId, event: d.event }, 'webhook delivery failed after its retries');
     }
+  }
+
+  /** Resolves like `signing`, but never before the signing of an attempt that started earlier. */
+  private inTurn(signing: Promise<string>): Promise<string> {
+    const turn = this.signedInTurn.then(() => signing);
+    this.signedInTurn = turn.catch(() => undefined);
+    return turn;
   }
 
   private finish(d: Delivery, status: FinishedStatus, reason: string | null): void {

@@ -45,7 +45,7 @@ function setup(options: { responder?: Responder; maxRecords?: number; clock?: Cl
     scheduler.advanceTo(clock.now() + ms);
     await outbox.idle();
   };
-  return { clock, scheduler, transport, outbox, enqueue, advance };
+  return { clock, scheduler, transport, outbox, enqueue, advance, signer: opts.signer };
 }
 
 /** Drives every documented retry of a delivery that keeps failing. */
@@ -67,6 +67,21 @@ describe('Outbox: first attempt', () => {
     expect(d.status).toBe('delivered');
     expect(d.attempts).toEqual([{ at: expect.any(Number), statusCode: 200, error: null, durationMs: expect.any(Number), trigger: 'initial' }]);
     expect(d.nextAttemptAt).toBeNull();
+  });
+
+  it('sends attempts in the order they started, even when a later body was signed before', async () => {
+    const { outbox, transport, signer } = setup();
+    const started = { event: 'meeting.started', meeting: { id: 'm1' } } as const;
+    const joined = { event: 'meeting.participantJoined', meeting: { id: 'm1' }, participant: { peerId: 'p1' } } as const;
+    // The second body's signature is already known, so it is ready before the first one's.
+    await signer.sign(JSON.stringify(joined));
+    for (const payload of [started, joined])
+      outbox.enqueue({ orgId: ORG, webhookId: WEBHOOK, url: 'http://receiver.test/hook', event: payload.event, payload });
+    await outbox.idle();
+    expect(transport.requests.map((r) => (JSON.parse(r.body.toString('utf8')) as { event: string }).event)).toEqual([
+      'meeting.started',
+      'meeting.participantJoined',
+    ]);
   });
 
   it('does not send synchronously: the caller returns before the attempt starts', () => {
