@@ -180,15 +180,24 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null &
  * Neither input is changed; the result shares nothing with them.
  */
 export function mergeDocument(base: unknown, patch: unknown, fallback: unknown): unknown {
-  if (patch === undefined) return structuredClone(base);
-  if (!isPlainObject(patch)) return structuredClone(patch);
+  if (patch === undefined) return copy(base);
+  if (!isPlainObject(patch)) return copy(patch);
   const from = isPlainObject(base) ? base : isPlainObject(fallback) ? fallback : {};
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(from)) out[k] = structuredClone(v);
+  for (const [k, v] of Object.entries(from)) out[k] = patch[k] === undefined ? copy(v) : undefined;
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
     out[k] = mergeDocument(from[k], v, isPlainObject(fallback) ? fallback[k] : undefined);
   }
+  return out;
+}
+
+/** A deep copy of JSON data (a document is only objects, arrays and scalars; cheaper than structuredClone). */
+function copy(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(copy);
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = copy(x);
   return out;
 }
 
