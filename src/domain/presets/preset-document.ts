@@ -56,6 +56,8 @@ export interface PresetPermissions {
   hidden_participant: boolean;
   show_participant_list: boolean;
   can_change_participant_permissions: boolean;
+  /** From the transcription guide (not in the schema): this participant's speech is transcribed. */
+  transcription_enabled: boolean;
 }
 
 export interface DesignTokens {
@@ -146,6 +148,7 @@ export const PRESET_DEFAULTS: PresetDocument = deepFreeze({
     hidden_participant: false,
     show_participant_list: true,
     can_change_participant_permissions: false,
+    transcription_enabled: false,
   },
   ui: {
     design_tokens: {
@@ -284,6 +287,7 @@ export function presetDocumentSchemas(strength: SchemaStrength) {
     hidden_participant: need(bool),
     show_participant_list: need(bool),
     can_change_participant_permissions: need(bool),
+    transcription_enabled: opt(bool),
   });
 
   const ui = z.object({

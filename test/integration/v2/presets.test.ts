@@ -61,6 +61,7 @@ const DEFAULT_PERMISSIONS = {
   hidden_participant: false,
   show_participant_list: true,
   can_change_participant_permissions: false,
+  transcription_enabled: false,
 };
 
 const WITH_PERMISSIONS = { ...BODY, permissions: { ...DEFAULT_PERMISSIONS, can_record: true } };
@@ -183,6 +184,18 @@ describe('POST /v2/presets', () => {
     expect(made.permissions).toEqual(body.permissions);
     expect(made.config).toEqual({ ...CONFIG, media: { ...CONFIG.media, audio: { enable_stereo: true, enable_high_bitrate: false } } });
     expect(made.ui).toEqual(body.ui);
+  });
+
+  it('takes transcription_enabled, the permission the transcription guide names (off when not given)', async () => {
+    const t = makeTestApp();
+    const made = await createPreset(t, { ...WITH_PERMISSIONS, permissions: { ...WITH_PERMISSIONS.permissions, transcription_enabled: true } });
+    expect(made.permissions).toMatchObject({ transcription_enabled: true });
+    const res = await t.api
+      .patch(`/v2/presets/${made.id}`)
+      .set('Authorization', BASIC)
+      .send({ permissions: { transcription_enabled: false } })
+      .expect(200);
+    expect(res.body.data.permissions.transcription_enabled).toBe(false);
   });
 
   it.each([
