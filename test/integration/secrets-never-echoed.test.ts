@@ -109,27 +109,30 @@ describe('storage secrets are never echoed', () => {
     const w: World = { api, advance, meetingId: created.body.data.id };
     for (const [name, send] of Object.entries(SENDERS)) if (name !== 'post /v2/meetings') await send(w);
     // A recording that takes its storage config from the meeting, and one through its whole life.
-    const fromMeeting = (await api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: w.meetingId, allow_multiple_recordings: true }).expect(200))
-      .body.data;
+    const fromMeeting = (
+      await api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: w.meetingId, allow_multiple_recordings: true }).expect(200)
+    ).body.data;
     expect(fromMeeting.storage_config).toMatchObject({ type: 'sftp', host: 'files.example.test', auth_method: 'KEY', port: 22 });
     advance(3_000);
     await api.put(`/v2/recordings/${fromMeeting.id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
     advance(60_000);
     await deps.webhooks.outbox.idle();
 
-    const reads = [
-      await api.get(`/v2/meetings/${w.meetingId}`).set('Authorization', BASIC).expect(200),
-      await api.get('/v2/meetings').set('Authorization', BASIC).expect(200),
-      await api.get('/v2/recordings').set('Authorization', BASIC).expect(200),
-      await api.get(`/v2/recordings/${fromMeeting.id}`).set('Authorization', BASIC).expect(200),
-      await api.get(`/v2/recordings/active-recording/${w.meetingId}`).set('Authorization', BASIC).expect(200),
-      await api.get('/_emulator/state').expect(200),
-      await api.get('/_emulator/requests?limit=1000').expect(200),
-      await api.get('/_emulator/webhooks/deliveries').expect(200),
+    const readPaths = [
+      `/v2/meetings/${w.meetingId}`,
+      '/v2/meetings',
+      '/v2/recordings',
+      `/v2/recordings/${fromMeeting.id}`,
+      `/v2/recordings/active-recording/${w.meetingId}`,
+      '/_emulator/state',
+      '/_emulator/requests?limit=1000',
+      '/_emulator/webhooks/deliveries',
     ];
+    const reads: Array<[string, string]> = [];
+    for (const path of readPaths) reads.push([path, (await api.get(path).set('Authorization', BASIC).expect(200)).text]);
     expect(transport.requests.length).toBeGreaterThan(0);
     const places: Array<[string, string]> = [
-      ...reads.map((r): [string, string] => [`${r.req.method} ${r.req.path}`, r.text]),
+      ...reads,
       ['logs', lines.join('')],
       ...transport.requests.map((r, i): [string, string] => [`webhook body ${i}`, r.body.toString()]),
     ];
