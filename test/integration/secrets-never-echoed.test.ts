@@ -13,7 +13,8 @@ import { WEBHOOK_EVENTS } from '../../src/domain/models.js';
 import { createLogger } from '../../src/logger.js';
 import { allRoutes } from '../../src/http/routes.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
-import { BASIC, START, fixtures, validatingApi, type Api } from '../helpers/test-app.js';
+import { BASIC, START, fixtures, makeTestApp, validatingApi, type Api } from '../helpers/test-app.js';
+import { createMeeting } from '../helpers/builders.js';
 
 /** The write-only fields of a storage config, as production documents them (secret_key: the seed's spelling). */
 const SECRET_FIELDS = ['access_key', 'secret_key', 'secret', 'password', 'private_key'];
@@ -144,5 +145,23 @@ describe('storage secrets are never echoed', () => {
     for (const [where, text] of places.filter(([p]) => !p.includes('/_emulator/requests') && p !== 'logs')) {
       for (const field of SECRET_FIELDS) expect(text.includes(`"${field}"`), `${field} in ${where}`).toBe(false);
     }
+  });
+
+  // The state import takes any JSON (no body schema to derive from): a hand-written document
+  // with a secret in a meeting's recording config keeps it out of the store too.
+  it('a state document carrying a storage secret: the secret is not kept', async () => {
+    const t = makeTestApp();
+    const meeting = await createMeeting(t.api, { title: 'Imported' });
+    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+    const kept = doc.organizations.flatMap((o: { meetings?: Array<Record<string, unknown>> }) => o.meetings ?? []);
+    kept[0].recordingConfig = { storage_config: { type: 'aws', bucket: 'b', ...secretsFor('import') } };
+    await t.api.put('/_emulator/state').send(doc).expect(200);
+    const texts = [
+      (await t.api.get('/_emulator/state').expect(200)).text,
+      (await t.api.get(`/v2/meetings/${meeting.id}`).set('Authorization', BASIC).expect(200)).text,
+    ];
+    for (const text of texts) for (const secret of Object.values(secretsFor('import'))) expect(text).not.toContain(secret);
+    const got = await t.api.get(`/v2/meetings/${meeting.id}`).set('Authorization', BASIC).expect(200);
+    expect(got.body.data.recording_config).toEqual({ storage_config: { type: 'aws', bucket: 'b' } });
   });
 });
