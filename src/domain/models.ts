@@ -40,7 +40,10 @@ export interface Meeting {
   persistChat: boolean;
   summarizeOnEnd: boolean;
   status: MeetingStatus;
+  /** As the client gave it (known fields, snake_case, storage secrets dropped); null = none set. */
   recordingConfig: Record<string, unknown> | null;
+  /** `ai_config` as the client gave it (transcription, summarization); null = none set. */
+  aiConfig: Record<string, unknown> | null;
   createdAt: number;
   updatedAt: number;
   /** The current session, or the last one once it ended. */
@@ -78,11 +81,16 @@ export interface StorageConfig {
   host: string | null;
   username: string | null;
   port: number | null;
+  authMethod: 'KEY' | 'PASSWORD' | null;
 }
 
 export type StartReason = 'API_CALL' | 'RECORD_ON_START';
 export type StopReason = 'API_CALL' | 'ALL_PEERS_LEFT' | 'INTERNAL_ERROR' | 'MAX_SECONDS';
 
+/**
+ * Who started or stopped a recording. SYSTEM is the emulator itself (record_on_start, the
+ * empty-meeting and max_seconds stops, failures); the v2 answers show it as the organization.
+ */
 export interface ReasonCaller {
   reason: string;
   caller: { name: string | null; type: 'ORGANIZATION' | 'USER' | 'SYSTEM'; user_id: string | null };
@@ -108,6 +116,10 @@ export interface Recording {
   stopReason: ReasonCaller | null;
   maxSeconds: number;
   allowMultipleRecordings: boolean;
+  /** False when `dyte_bucket_config.enabled` was false: the upload makes no download links. */
+  uploadToBucket: boolean;
+  /** False when `audio_config.export_file` was false: the upload makes no audio link. */
+  exportAudio: boolean;
   /** Recorded time accumulated over RECORDING spans (pauses excluded), ms. */
   recordedMs: number;
   /** When the current RECORDING span began, null while not recording. */

@@ -28,6 +28,8 @@ export const LIMITS = {
   statusFilterItems: RECORDING_STATUSES.length * 2,
   /** GET /v2/recordings `status`: characters of one raw value (a comma list) before splitting. */
   statusFilterChars: 256,
+  /** A meeting's `ai_config.transcription.keywords`: terms to listen for. */
+  transcriptionKeywordsMax: 100,
   /** The v1 lookup code in the path (a full code is at most 44 characters; longer is refused as too long). */
   productCodeMax: 1024,
 } as const;

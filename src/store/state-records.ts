@@ -24,6 +24,8 @@ export const meetingRecord = z
     summarizeOnEnd: z.boolean(),
     status: z.enum(['ACTIVE', 'INACTIVE']),
     recordingConfig: z.looseObject({}).nullable(),
+    // Absent from documents written before meetings kept an AI config.
+    aiConfig: z.looseObject({}).nullable().default(null),
     createdAt: ms,
     updatedAt: ms,
     session: session.nullable(),
@@ -78,7 +80,8 @@ export const recordingRecord = z
         path: text(2048).nullable(),
         host: text(255).nullable(),
         username: text(255).nullable(),
-        port: z.number().int().min(1).max(65535).nullable(),
+        port: z.number().int().min(0).max(65535).nullable(),
+        authMethod: z.enum(['KEY', 'PASSWORD']).nullable().default(null),
       })
       .strict()
       .nullable(),
@@ -86,6 +89,9 @@ export const recordingRecord = z
     stopReason: reason.nullable(),
     maxSeconds: z.number().int().min(60).max(86_400),
     allowMultipleRecordings: z.boolean(),
+    // Absent from documents written before recordings applied these settings: the defaults.
+    uploadToBucket: z.boolean().default(true),
+    exportAudio: z.boolean().default(true),
     recordedMs: ms,
     spanStartedAt: msOrNull,
     errorReason: text(1000).nullable(),

@@ -119,14 +119,16 @@ interface Row {
 const participantBody = { preset_name: 'group_call_host', custom_participant_id: 'limits' };
 const recordingBody = (w: World) => ({ meeting_id: w.meetingId, allow_multiple_recordings: true });
 const webhookBody = { name: 'hook', url: 'http://127.0.0.1:9/limits', events: ['meeting.ended'] };
-const storage = (field: string): Row => ({
-  route: 'post /v2/recordings',
+const STORAGE_STRINGS = ['access_key', 'secret_key', 'secret', 'password', 'private_key', 'region', 'bucket', 'path', 'host', 'username'];
+const storage = (field: string, route = 'post /v2/recordings', at = ''): Row => ({
+  route,
   where: 'body',
-  field: `storage_config.${field}`,
+  field: `${at}storage_config.${field}`,
   max: ['access_key', 'secret_key', 'secret', 'password', 'private_key'].includes(field) ? 4096 : field === 'path' ? 2048 : 255,
   kind: 'length',
-  body: { storage_config: { type: 'aws' } },
+  body: at ? { recording_config: { storage_config: { type: 'aws' } } } : { storage_config: { type: 'aws' } },
 });
+const MEETING_WRITES = ['post /v2/meetings', 'patch /v2/meetings/{id}', 'put /v2/meetings/{id}'];
 
 const STRING_ROWS: Row[] = [
   // v2 meetings
@@ -138,6 +140,21 @@ const STRING_ROWS: Row[] = [
     kind: 'length',
   })),
   { route: 'get /v2/meetings', where: 'query', field: 'search', max: 1024, kind: 'length' },
+  // v2 meetings: the recording and AI configs
+  ...MEETING_WRITES.flatMap((route): Row[] => [
+    ...STORAGE_STRINGS.map((field) => storage(field, route, 'recording_config.')),
+    { route, where: 'body', field: 'recording_config.video_config.watermark.url', max: 2048, kind: 'length', make: url },
+    { route, where: 'body', field: 'recording_config.live_streaming_config.rtmp_url', max: 2048, kind: 'length', make: url },
+    {
+      route,
+      where: 'body',
+      field: 'ai_config.transcription.keywords',
+      max: 255,
+      kind: 'length',
+      make: (n) => [x(n)],
+      label: 'ai_config.transcription.keywords[0]',
+    },
+  ]),
   // v2 participants (add and edit)
   ...['post /v2/meetings/{meeting_id}/participants', 'patch /v2/meetings/{meeting_id}/participants/{participant_id}'].flatMap((route): Row[] => [
     { route, where: 'body', field: 'name', max: 255, kind: 'length', body: participantBody },
@@ -148,8 +165,11 @@ const STRING_ROWS: Row[] = [
     { route, where: 'body', field: 'client_specific_id', max: 255, kind: 'length', body: { preset_name: 'group_call_host' } },
   ]),
   // v2 recordings: storage config, url, file_name_prefix
-  ...['access_key', 'secret_key', 'secret', 'password', 'private_key', 'region', 'bucket', 'path', 'host', 'username'].map(storage),
+  ...STORAGE_STRINGS.map((field) => storage(field)),
   { route: 'post /v2/recordings', where: 'body', field: 'url', max: 2048, kind: 'length', make: url },
+  { route: 'post /v2/recordings', where: 'body', field: 'video_config.watermark.url', max: 2048, kind: 'length', make: url },
+  { route: 'post /v2/recordings', where: 'body', field: 'rtmp_out_config.rtmp_url', max: 2048, kind: 'length', make: url },
+  { route: 'get /v2/recordings', where: 'query', field: 'search', max: 1024, kind: 'length' },
   {
     route: 'post /v2/recordings',
     where: 'body',
@@ -229,6 +249,14 @@ const STRING_ROWS: Row[] = [
 ];
 
 const ITEM_ROWS: Row[] = [
+  ...MEETING_WRITES.map((route): Row => ({
+    route,
+    where: 'body',
+    field: 'ai_config.transcription.keywords',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => `term${i}`),
+  })),
   // Every event at most once: all of them is the limit; one more is necessarily a repeat.
   ...['post /v2/webhooks', 'put /v2/webhooks/{id}', 'patch /v2/webhooks/{id}'].map((route): Row => ({
     route,
@@ -282,7 +310,7 @@ const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries(
 );
 
 /** Free-form objects: bounded by the body limits (1 MiB, 32 levels; 64 MiB, 64 levels for state). */
-const FREE_FORM = new Set(['recording_config', 'video_config', 'audio_config', 'ui.config_diff']);
+const FREE_FORM = new Set(['ui.config_diff']);
 
 // --- the schema walk ----------------------------------------------------------------------------
 

@@ -78,13 +78,28 @@ describe('__proto__ as a key at any depth of any body', () => {
     expect(await stateOf(t)).toBe(before);
   });
 
+  // A meeting's recording_config from the API keeps production's known fields only (unknown keys are
+  // dropped); the free-form object that remains is the one a state document holds.
   it('constructor and prototype are ordinary keys of a free-form object: stored and echoed as sent', async () => {
     const t = makeTestApp();
+    await createMeeting(t.api, { title: 'state' });
     const config = { constructor: { prototype: { polluted: 'yes' } }, prototype: 1, toString: 'x' };
+    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+    const meeting = doc.organizations.flatMap((o: { meetings?: Array<Record<string, unknown>> }) => o.meetings ?? [])[0];
+    meeting.recordingConfig = config;
+    await t.api.put('/_emulator/state').send(doc).expect(200);
+    const again = (await t.api.get('/_emulator/state').expect(200)).body;
+    expect(again.organizations.flatMap((o: { meetings?: Array<Record<string, unknown>> }) => o.meetings ?? [])[0].recordingConfig).toEqual(config);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('constructor and prototype inside a recording_config are unknown keys: dropped, nothing polluted', async () => {
+    const t = makeTestApp();
+    const config = { constructor: { prototype: { polluted: 'yes' } }, prototype: 1, toString: 'x', max_seconds: 600 };
     const m = await createMeeting(t.api, { recording_config: config });
-    expect(m.recording_config).toEqual(config);
+    expect(m.recording_config).toEqual({ max_seconds: 600 });
     const got = await t.api.get(`/v2/meetings/${m.id}`).set('Authorization', BASIC).expect(200);
-    expect(got.body.data.recording_config).toEqual(config);
+    expect(got.body.data.recording_config).toEqual({ max_seconds: 600 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -23,11 +23,12 @@ describe('automatic recording lifecycle', () => {
       download_url: null,
       audio_download_url: null,
       download_url_expiry: null,
-      recording_duration: null,
       output_file_name: `${meetingId}_${START}.mp4`,
-      start_reason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } },
-      stop_reason: null,
+      start_reason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION' } },
     });
+    // Not known yet, and production allows no null there: left out.
+    expect(started).not.toHaveProperty('recording_duration');
+    expect(started).not.toHaveProperty('stop_reason');
 
     t.advance(3 * SECOND - 1);
     expect((await getRecording(t.api, started.id)).status).toBe('INVOKED');
@@ -45,7 +46,7 @@ describe('automatic recording lifecycle', () => {
       stopped_time: iso(stopTime),
       file_size: 29_944,
       download_url: null,
-      stop_reason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } },
+      stop_reason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION' } },
     });
 
     // Upload: 10 s base + 5 s for the one recorded minute.

@@ -5,7 +5,8 @@ import { BASIC, START, makeTestApp } from '../helpers/test-app.js';
 import { MINUTE, SECOND, iso, patchSimulator, recordEvents } from '../helpers/lifecycle-helpers.js';
 import { createLivestream, createMeeting, getLivestream, getRecording, recordingAction, startRecording } from '../helpers/builders.js';
 
-const SYSTEM = { name: null, type: 'SYSTEM', user_id: null };
+// The service's own transitions show as the organization, without user details.
+const SYSTEM = { type: 'ORGANIZATION' };
 
 describe('fail_next for recordings', () => {
   it('at start: the next N recordings go ERRORED when the recorder would join; the one after records', async () => {

@@ -35,7 +35,8 @@ const LEGAL = new Set([
   'UPLOADING→ERRORED',
 ]);
 
-const SYSTEM = { name: null, type: 'SYSTEM', user_id: null };
+// The service's own transitions show as the organization, without user details.
+const SYSTEM = { type: 'ORGANIZATION' };
 /** What each legal move sets, given the time it happens. */
 const EFFECTS: Record<string, (now: string) => Record<string, unknown>> = {
   'INVOKED→RECORDING': (now) => ({ started_time: now, session_id: expect.stringMatching(/^[0-9a-f-]{36}$/), stopped_time: null }),
@@ -154,7 +155,7 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
   ])('forcing UPLOADING stops with stop_reason %s', async (_name, reason, expected) => {
     const { t, id } = await recordingIn('RECORDING');
     const res = await force(t, id, reason ? { to: 'UPLOADING', reason } : { to: 'UPLOADING' }).expect(200);
-    expect(res.body.stop_reason).toEqual({ reason: expected, caller: { name: null, type: 'SYSTEM', user_id: null } });
+    expect(res.body.stop_reason).toEqual({ reason: expected, caller: { type: 'ORGANIZATION' } });
     expect(res.body.stopped_time).toBe(iso(START + 2 * SECOND));
     expect(res.body.file_size).toBe(29_944);
   });
@@ -165,7 +166,7 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
     expect(res.body).toMatchObject({
       status: 'ERRORED',
       stopped_time: iso(START + 2 * SECOND),
-      stop_reason: { reason: 'INTERNAL_ERROR', caller: { name: null, type: 'SYSTEM', user_id: null } },
+      stop_reason: { reason: 'INTERNAL_ERROR', caller: { type: 'ORGANIZATION' } },
     });
   });
 

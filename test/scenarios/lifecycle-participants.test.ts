@@ -164,7 +164,8 @@ describe('record_on_start and live_stream_on_start', () => {
     expect(rec).toMatchObject({
       status: 'INVOKED',
       invoked_time: iso(START),
-      start_reason: { reason: 'RECORD_ON_START', caller: { name: null, type: 'SYSTEM', user_id: null } },
+      // Started by the service itself: shown as the organization, without user details.
+      start_reason: { reason: 'RECORD_ON_START', caller: { type: 'ORGANIZATION' } },
     });
     const live = (await t.api.get(`/v2/meetings/${meetingId}/active-livestream`).set('Authorization', BASIC).expect(200)).body.data;
     expect(live).toMatchObject({ status: 'OFFLINE', created_at: iso(START) });
@@ -231,7 +232,7 @@ describe('ALL_PEERS_LEFT', () => {
     expect(await getRecording(t.api, recordingId)).toMatchObject({
       status: 'UPLOADING',
       stopped_time: iso(lastLeave + 60 * SECOND),
-      stop_reason: { reason: 'ALL_PEERS_LEFT', caller: { name: null, type: 'SYSTEM', user_id: null } },
+      stop_reason: { reason: 'ALL_PEERS_LEFT', caller: { type: 'ORGANIZATION' } },
     });
     // 127 s recorded → 10 s + round(5 s × 127/60) = 20.583 s
     t.advance(20_583);
@@ -260,7 +261,8 @@ describe('ALL_PEERS_LEFT', () => {
     await join(t, meetingId, bob).expect(200);
     t.advance(10 * MINUTE);
     const rec = await getRecording(t.api, recordingId);
-    expect(rec).toMatchObject({ status: 'RECORDING', stopped_time: null, stop_reason: null });
+    expect(rec).toMatchObject({ status: 'RECORDING', stopped_time: null });
+    expect(rec).not.toHaveProperty('stop_reason');
     expect(await meetingRecordings(t, meetingId)).toHaveLength(1); // record_on_start did not start another
     expect(events.filter((e) => e.includes('meeting.'))).toEqual([
       `${iso(START)} meeting.started`,

@@ -34,6 +34,8 @@ function recording(over: Partial<Recording> = {}): Recording {
     stopReason: null,
     maxSeconds: 86_400,
     allowMultipleRecordings: false,
+    uploadToBucket: true,
+    exportAudio: true,
     recordedMs: 0,
     spanStartedAt: null,
     errorReason: null,

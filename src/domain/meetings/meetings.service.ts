@@ -4,6 +4,7 @@ import type { Meeting, MeetingStatus, Region } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
 import type { OrgData } from '../../store/store.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
+import { recordingConfigWithoutSecrets } from '../recordings/recording-config.js';
 
 export interface MeetingInput {
   title?: string | null;
@@ -15,6 +16,7 @@ export interface MeetingInput {
   summarizeOnEnd?: boolean;
   status?: MeetingStatus;
   recordingConfig?: Record<string, unknown> | null;
+  aiConfig?: Record<string, unknown> | null;
 }
 
 export interface MeetingQuery extends PageRequest {
@@ -33,6 +35,7 @@ const DEFAULTS: Required<MeetingInput> = {
   summarizeOnEnd: false,
   status: 'ACTIVE',
   recordingConfig: null,
+  aiConfig: null,
 };
 
 function defined<T extends object>(input: T): Partial<T> {
@@ -64,7 +67,7 @@ export class MeetingsService implements OrgMember {
     return meeting;
   }
 
-  /** Newest first. `search` matches the title, case-insensitively. */
+  /** Newest first. `search` matches the title or the id, case-insensitively (production: "the meeting ID or title"). */
   list(orgId: string, q: MeetingQuery): Page<Meeting> {
     const data = orgData(this.ctx, orgId);
     const needle = q.search?.toLowerCase();
@@ -73,7 +76,7 @@ export class MeetingsService implements OrgMember {
       newestFirst: true,
       filter: filtered
         ? (m) =>
-            (needle === undefined || (m.title ?? '').toLowerCase().includes(needle)) &&
+            (needle === undefined || (m.title ?? '').toLowerCase().includes(needle) || m.id.includes(needle)) &&
             (q.startTime === undefined || m.createdAt >= q.startTime) &&
             (q.endTime === undefined || m.createdAt <= q.endTime)
         : undefined,
@@ -101,8 +104,14 @@ export class MeetingsService implements OrgMember {
     orgData(this.ctx, meeting.orgId).putMeeting(meeting);
   }
 
-  /** The meetings a state document holds for the organization, as saved (OrgMember). */
+  /**
+   * The meetings a state document holds for the organization, as saved (OrgMember); a storage
+   * secret a hand-written document carries is dropped here too, so it is never kept.
+   */
   seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
-    for (const item of fixtureOrg.meetings ?? []) data.putMeeting(structuredClone(item));
+    for (const item of fixtureOrg.meetings ?? []) {
+      const meeting = structuredClone(item);
+      data.putMeeting({ ...meeting, recordingConfig: recordingConfigWithoutSecrets(meeting.recordingConfig) });
+    }
   }
 }

@@ -8,7 +8,7 @@ export type RecordingEvent =
   | { type: 'PAUSE' }
   | { type: 'RESUME' }
   | { type: 'STOP'; reason: ReasonCaller; fileSize: number }
-  | { type: 'UPLOAD_COMPLETE'; downloadUrl: string; audioDownloadUrl: string; downloadUrlExpiry: number }
+  | { type: 'UPLOAD_COMPLETE'; downloadUrl: string | null; audioDownloadUrl: string | null; downloadUrlExpiry: number | null }
   | { type: 'FAIL'; reason: string };
 
 export type RecordingEventType = RecordingEvent['type'];

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineJob, jobIdField } from '../../core/jobs.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { MediaLinks } from '../media/media-links.js';
-import type { Meeting, ReasonCaller, Recording, RecordingStatus, StorageConfig } from '../models.js';
+import type { Meeting, ReasonCaller, Recording, RecordingStatus } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
 import {
   ACTIVE_RECORDING_STATUSES,
@@ -16,25 +16,29 @@ import {
 } from './recording-machine.js';
 import type { OrgData } from '../../store/store.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
+import { meetingRecordingOptions, resolveRecordingOptions, type RecordingOptions } from './recording-config.js';
 
 export type Caller = ReasonCaller['caller'];
 export const SYSTEM_CALLER: Caller = { name: null, type: 'SYSTEM', user_id: null };
 
-export interface StartRecordingInput {
+/** What the start request says; what it leaves out comes from the meeting's recording config. */
+export interface StartRecordingInput extends RecordingOptions {
   meetingId: string;
-  storageConfig?: Omit<StorageConfig, 'id'> | null;
-  fileNamePrefix?: string;
   allowMultipleRecordings?: boolean;
-  maxSeconds?: number;
 }
 
 export interface RecordingQuery extends PageRequest {
   meetingId?: string;
   statuses?: RecordingStatus[];
+  /** Part of the recording id, meeting id, meeting title or output file name, case-insensitively. */
+  search?: string;
+  /** Invoked at or after / at or before (epoch ms). */
+  startTime?: number;
+  endTime?: number;
+  /** true: only recordings whose download links have expired; false: only the others. */
+  expired?: boolean;
   sortOrder: 'ASC' | 'DESC';
 }
-
-export const DEFAULT_MAX_SECONDS = 86_400;
 /** Stops a recording once it has recorded its max_seconds. */
 const MAX_SECONDS_JOB = defineJob({
   kind: 'recording.maxSeconds',
@@ -65,7 +69,8 @@ export class RecordingsService implements OrgMember {
     }
     const now = this.ctx.clock.now();
     const id = this.ctx.ids.uuid();
-    const prefix = input.fileNamePrefix ? `${input.fileNamePrefix}_` : '';
+    const options = resolveRecordingOptions(input, meetingRecordingOptions(meeting.recordingConfig));
+    const prefix = options.fileNamePrefix ? `${options.fileNamePrefix}_` : '';
     const recording: Recording = {
       id,
       orgId,
@@ -81,11 +86,13 @@ export class RecordingsService implements OrgMember {
       audioDownloadUrl: null,
       downloadUrlExpiry: null,
       recordingDuration: null,
-      storageConfig: input.storageConfig ? { id: this.ctx.ids.uuid(), ...input.storageConfig } : null,
+      storageConfig: options.storageConfig ? { id: this.ctx.ids.uuid(), ...options.storageConfig } : null,
       startReason: { reason, caller },
       stopReason: null,
-      maxSeconds: input.maxSeconds ?? DEFAULT_MAX_SECONDS,
+      maxSeconds: options.maxSeconds,
       allowMultipleRecordings: input.allowMultipleRecordings ?? false,
+      uploadToBucket: options.uploadToBucket,
+      exportAudio: options.exportAudio,
       recordedMs: 0,
       spanStartedAt: null,
       errorReason: null,
@@ -132,11 +139,23 @@ export class RecordingsService implements OrgMember {
   list(orgId: string, q: RecordingQuery): Page<Recording> {
     const data = orgData(this.ctx, orgId);
     const statuses = q.statuses && q.statuses.length > 0 ? new Set(q.statuses) : undefined;
+    const needle = q.search?.toLowerCase();
+    const now = this.ctx.clock.now();
+    const matches = (r: Recording): boolean => {
+      if (statuses && !statuses.has(r.status)) return false;
+      if (q.startTime !== undefined && r.invokedTime < q.startTime) return false;
+      if (q.endTime !== undefined && r.invokedTime > q.endTime) return false;
+      // Expired: its links were made and their expiry has passed on the emulator's clock.
+      if (q.expired !== undefined && (r.downloadUrlExpiry !== null && r.downloadUrlExpiry <= now) !== q.expired) return false;
+      if (needle !== undefined) {
+        const title = data.meetings.get(r.meetingId)?.title ?? '';
+        if (![r.id, r.meetingId, r.outputFileName.toLowerCase(), title.toLowerCase()].some((text) => text.includes(needle))) return false;
+      }
+      return true;
+    };
+    const filtered = statuses !== undefined || needle !== undefined || q.startTime !== undefined || q.endTime !== undefined || q.expired !== undefined;
     const ids = q.meetingId ? (data.recordingsByMeeting.get(q.meetingId) ?? []) : data.recordingOrder;
-    return paginate(ids, (id) => data.recordings.get(id), q, {
-      newestFirst: q.sortOrder === 'DESC',
-      filter: statuses ? (r) => statuses.has(r.status) : undefined,
-    });
+    return paginate(ids, (id) => data.recordings.get(id), q, { newestFirst: q.sortOrder === 'DESC', filter: filtered ? matches : undefined });
   }
 
   /** The meeting's newest recording in INVOKED, RECORDING or PAUSED, if any. */
@@ -183,7 +202,11 @@ export class RecordingsService implements OrgMember {
     return this.apply(r, { type: 'STOP', reason, fileSize: this.media.files.video.bytes }, `Cannot stop a recording that is ${r.status}`);
   }
 
-  /** UPLOADING → UPLOADED with signed links that expire 7 days after the stop (simulator). */
+  /**
+   * UPLOADING → UPLOADED with signed links that expire 7 days after the stop (simulator); none
+   * when the recording does not upload to the emulator's bucket, no audio link when audio is
+   * not exported.
+   */
   completeUpload(orgId: string, id: string): Recording {
     const r = this.get(orgId, id);
     return this.apply(r, this.uploadEvent(r), `Cannot complete the upload of a recording that is ${r.status}`);
@@ -208,11 +231,12 @@ export class RecordingsService implements OrgMember {
   }
 
   private uploadEvent(r: Recording): RecordingEvent {
+    if (!r.uploadToBucket) return { type: 'UPLOAD_COMPLETE', downloadUrl: null, audioDownloadUrl: null, downloadUrlExpiry: null };
     const expiry = (r.stoppedTime ?? this.ctx.clock.now()) + DOWNLOAD_URL_LIFETIME_MS;
     return {
       type: 'UPLOAD_COMPLETE',
       downloadUrl: this.media.signed(this.media.recordingVideoPath(r.id, r.outputFileName), expiry),
-      audioDownloadUrl: this.media.signed(this.media.recordingAudioPath(r.id, r.outputFileName), expiry),
+      audioDownloadUrl: r.exportAudio ? this.media.signed(this.media.recordingAudioPath(r.id, r.outputFileName), expiry) : null,
       downloadUrlExpiry: expiry,
     };
   }

@@ -3,19 +3,27 @@ import type { z } from 'zod';
 import { toIso } from '../../core/clock.js';
 import { liveMsAt, wireStatus } from '../../domain/livestreams/livestream-machine.js';
 import type { MediaLinks } from '../../domain/media/media-links.js';
-import type { Livestream, Meeting, Participant, Recording } from '../../domain/models.js';
+import type { Livestream, Meeting, Participant, ReasonCaller, Recording, StorageConfig } from '../../domain/models.js';
+import { DEFAULT_AI_CONFIG, DEFAULT_RECORDING_CONFIG } from '../../domain/recordings/recording-config.js';
 import type { Page } from '../../domain/paging.js';
 import type {
   activeLivestreamSchema,
+  callerSchema,
   livestreamSchema,
   meetingSchema,
   participantSchema,
   recordingMeetingSchema,
   recordingSchema,
   removedParticipantSchema,
+  storageConfigSchema,
 } from './schemas.js';
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));
+
+/** Drops the keys whose value is null: production types them as non-nullable, so unknown means absent. */
+function withoutNulls<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], null> | undefined } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as { [K in keyof T]: Exclude<T[K], null> | undefined };
+}
 
 export function ok<T>(data: T, status = 200) {
   return { status, body: { success: true as const, data } };
@@ -35,7 +43,7 @@ export function paged<T, D>(page: Page<T>, map: (item: T) => D) {
 export function meetingDto(m: Meeting): z.infer<typeof meetingSchema> {
   return {
     id: m.id,
-    title: m.title,
+    ...(m.title === null ? {} : { title: m.title }),
     preferred_region: m.preferredRegion,
     waiting_room: m.waitingRoom,
     record_on_start: m.recordOnStart,
@@ -43,7 +51,8 @@ export function meetingDto(m: Meeting): z.infer<typeof meetingSchema> {
     persist_chat: m.persistChat,
     summarize_on_end: m.summarizeOnEnd,
     status: m.status,
-    recording_config: m.recordingConfig,
+    recording_config: m.recordingConfig ?? DEFAULT_RECORDING_CONFIG,
+    ai_config: m.aiConfig ?? DEFAULT_AI_CONFIG,
     created_at: toIso(m.createdAt),
     updated_at: toIso(m.updatedAt),
   };
@@ -52,7 +61,7 @@ export function meetingDto(m: Meeting): z.infer<typeof meetingSchema> {
 export function recordingMeetingDto(m: Meeting): z.infer<typeof recordingMeetingSchema> {
   return {
     id: m.id,
-    title: m.title,
+    ...(m.title === null ? {} : { title: m.title }),
     waiting_room: m.waitingRoom,
     record_on_start: m.recordOnStart,
     created_at: toIso(m.createdAt),
@@ -85,6 +94,28 @@ export function removedParticipantDto(p: Participant): z.infer<typeof removedPar
   };
 }
 
+/**
+ * Production's caller has no null and no SYSTEM type: the emulator's own starts and stops
+ * (record_on_start, the empty meeting, max_seconds, failures) show as the organization, with
+ * a name only where one says why (max_seconds).
+ */
+function callerDto(c: ReasonCaller['caller']): z.infer<typeof callerSchema> {
+  return {
+    type: c.type === 'USER' ? 'USER' : 'ORGANIZATION',
+    ...(c.name === null ? {} : { name: c.name }),
+    ...(c.user_id === null ? {} : { user_Id: c.user_id }),
+  };
+}
+
+function reasonDto<R extends string>(r: ReasonCaller): { reason: R; caller: z.infer<typeof callerSchema> } {
+  return { reason: r.reason as R, caller: callerDto(r.caller) };
+}
+
+function storageConfigDto(sc: StorageConfig): z.infer<typeof storageConfigSchema> {
+  const { authMethod, ...rest } = sc;
+  return withoutNulls({ ...rest, auth_method: authMethod }) as z.infer<typeof storageConfigSchema>;
+}
+
 export function recordingDto(r: Recording): z.infer<typeof recordingSchema> {
   return {
     id: r.id,
@@ -99,10 +130,10 @@ export function recordingDto(r: Recording): z.infer<typeof recordingSchema> {
     invoked_time: toIso(r.invokedTime),
     started_time: isoOrNull(r.startedTime),
     stopped_time: isoOrNull(r.stoppedTime),
-    recording_duration: r.recordingDuration,
-    start_reason: r.startReason,
-    stop_reason: r.stopReason,
-    storage_config: r.storageConfig,
+    ...(r.recordingDuration === null ? {} : { recording_duration: r.recordingDuration }),
+    start_reason: reasonDto(r.startReason),
+    ...(r.stopReason === null ? {} : { stop_reason: reasonDto(r.stopReason) }),
+    storage_config: r.storageConfig === null ? null : storageConfigDto(r.storageConfig),
   };
 }
 

@@ -6,17 +6,21 @@ import { envelope, meetingBody, meetingListQuery, meetingSchema, pagedEnvelope, 
 
 const idParams = z.object({ id: uuidParam });
 
+/** A null flag is the default (false), as production takes it. */
+const flag = (v: boolean | null | undefined): boolean | undefined => (v === null ? false : v);
+
 function toInput(b: z.infer<typeof meetingBody>) {
   return {
     title: b.title,
     preferredRegion: b.preferred_region,
-    recordOnStart: b.record_on_start,
-    liveStreamOnStart: b.live_stream_on_start,
+    recordOnStart: flag(b.record_on_start),
+    liveStreamOnStart: flag(b.live_stream_on_start),
     waitingRoom: b.waiting_room,
     persistChat: b.persist_chat,
     summarizeOnEnd: b.summarize_on_end,
     status: b.status,
     recordingConfig: b.recording_config,
+    aiConfig: b.ai_config,
   };
 }
 
@@ -38,7 +42,7 @@ export const meetingRoutes = [
     api: 'v2',
     auth: 'basic',
     tag: 'Meetings',
-    summary: 'Fetch all meetings (newest first)',
+    summary: 'Fetch all meetings (newest first; search by title or id, created between start_time and end_time)',
     query: meetingListQuery,
     responses: { 200: { description: 'A page of meetings', schema: pagedEnvelope(meetingSchema) } },
     handler: ({ deps, auth, query }) =>

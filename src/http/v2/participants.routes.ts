@@ -79,7 +79,7 @@ export const participantRoutes = [
       const { participant, token } = await deps.services.participants.update(orgOf(auth).id, params.meeting_id, params.participant_id, {
         name: body.name,
         picture: body.picture,
-        presetName: body.preset_name,
+        presetName: body.preset_name ?? undefined,
         customParticipantId: body.custom_participant_id ?? body.client_specific_id,
       });
       return ok({ ...participantDto(participant), token });

@@ -3,6 +3,7 @@ import { errors } from '../../core/errors.js';
 import type { Caller } from '../../domain/recordings/recordings.service.js';
 import { assertMeetingAccess, orgOf, type AuthInfo } from '../auth.js';
 import { route } from '../route.js';
+import { storageConfigFrom } from '../../domain/recordings/recording-config.js';
 import { ok, paged, recordingDto, recordingMeetingDto } from './mappers.js';
 import {
   envelope,
@@ -42,26 +43,17 @@ export const recordingRoutes = [
       if (auth.kind === 'participant' && !auth.preset.permissions.can_record) {
         throw errors.forbidden(`Preset ${auth.preset.name} does not allow recording`);
       }
-      const sc = body.storage_config;
       const recording = deps.services.recordings.start(
         orgOf(auth).id,
         {
           meetingId: body.meeting_id,
-          // Secrets are dropped here: they are never stored, so they can never be shown.
-          storageConfig: sc
-            ? {
-                type: sc.type,
-                region: sc.region ?? null,
-                bucket: sc.bucket ?? null,
-                path: sc.path ?? null,
-                host: sc.host ?? null,
-                username: sc.username ?? null,
-                port: sc.port ?? null,
-              }
-            : null,
+          // Already without its secrets: the body's parse dropped them.
+          storageConfig: body.storage_config ? storageConfigFrom(body.storage_config) : undefined,
           fileNamePrefix: body.file_name_prefix,
           allowMultipleRecordings: body.allow_multiple_recordings,
           maxSeconds: body.max_seconds,
+          uploadToBucket: body.dyte_bucket_config?.enabled,
+          exportAudio: body.audio_config?.export_file,
         },
         callerOf(auth),
       );
@@ -74,9 +66,9 @@ export const recordingRoutes = [
     api: 'v2',
     auth: 'basic-or-participant',
     tag: 'Recordings',
-    summary: 'Fetch recordings (filters meeting_id, status, sort_order by invoked time)',
+    summary: 'Fetch recordings (filters meeting_id, status, search, start_time, end_time, expired; sorted by invoked time)',
     query: recordingListQuery,
-    responses: { 200: { description: 'A page of recordings', schema: pagedEnvelope(recordingSchema) }, ...forbidden },
+    responses: { 200: { description: 'A page of recordings, each with its meeting', schema: pagedEnvelope(recordingWithMeetingSchema) }, ...forbidden },
     handler: ({ deps, auth, query }) => {
       let meetingId = query.meeting_id;
       if (auth.kind === 'participant') {
@@ -84,15 +76,20 @@ export const recordingRoutes = [
         if (meetingId !== undefined) assertMeetingAccess(auth, meetingId);
         meetingId = auth.claims.meetingId;
       }
+      const { recordings } = deps.services;
       return paged(
-        deps.services.recordings.list(orgOf(auth).id, {
+        recordings.list(orgOf(auth).id, {
           page: query.page_no,
           perPage: query.per_page,
           meetingId,
           statuses: query.status,
+          search: query.search,
+          startTime: query.start_time === undefined ? undefined : Date.parse(query.start_time),
+          endTime: query.end_time === undefined ? undefined : Date.parse(query.end_time),
+          expired: query.expired,
           sortOrder: query.sort_order,
         }),
-        recordingDto,
+        (r) => ({ ...recordingDto(r), meeting: recordingMeetingDto(recordings.meetingOf(r)) }),
       );
     },
   }),

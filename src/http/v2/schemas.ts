@@ -4,6 +4,19 @@ import { z } from 'zod';
 import { REGIONS, RECORDING_STATUSES, STORAGE_TYPES } from '../../domain/models.js';
 import { LIMITS } from '../limits.js';
 import { isoInstant } from '../../core/iso-time.js';
+import {
+  aiConfigBody,
+  aiConfigSchema,
+  audioConfigBody,
+  dyteBucketConfigBody,
+  fileNamePrefix,
+  interactiveConfigBody,
+  liveStreamingConfigBody,
+  recordingConfigBody,
+  recordingConfigSchema,
+  storageConfigBody,
+  videoConfigBody,
+} from './recording-config.schemas.js';
 
 export const uuidParam = z.uuid();
 export const isoTime = z.string().meta({ format: 'date-time' });
@@ -30,28 +43,47 @@ export const v2ErrorSchema = z.object({
   error: z.object({ code: z.number().int(), message: z.string() }),
 });
 
+// Production documents both as numbers from 0, and allows them empty (`page_no=`): 0 and empty
+// mean "not given", so the first page and the default page size (an emulator decision).
 export const pageQuery = z.object({
-  page_no: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(LIMITS.perPageMax).default(LIMITS.perPageDefault),
+  page_no: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1)
+    .transform((n) => (n === 0 ? 1 : n)),
+  per_page: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(LIMITS.perPageMax)
+    .default(LIMITS.perPageDefault)
+    .transform((n) => (n === 0 ? LIMITS.perPageDefault : n)),
 });
 
 // --- meetings -----------------------------------------------------------------------------
 
+/** Production takes null for record_on_start and live_stream_on_start: the default (false). */
 export const meetingBody = z.object({
   title: z.string().max(LIMITS.titleMax).nullable().optional(),
   preferred_region: z.enum(REGIONS).nullable().optional(),
-  record_on_start: z.boolean().optional(),
-  live_stream_on_start: z.boolean().optional(),
+  record_on_start: z.boolean().nullable().optional(),
+  live_stream_on_start: z.boolean().nullable().optional(),
   waiting_room: z.boolean().optional(),
   persist_chat: z.boolean().optional(),
   summarize_on_end: z.boolean().optional(),
   status: z.enum(['ACTIVE', 'INACTIVE']).optional(),
-  recording_config: z.looseObject({}).nullable().optional(),
+  recording_config: recordingConfigBody.nullable().optional(),
+  ai_config: aiConfigBody.nullable().optional(),
 });
 
+/**
+ * Production types `title` as a string (never null) and both configs as objects: a meeting
+ * without a title leaves it out, and one without configs shows the defaults.
+ */
 export const meetingSchema = z.object({
   id: z.uuid(),
-  title: z.string().nullable(),
+  title: z.string().optional(),
   preferred_region: z.enum(REGIONS).nullable(),
   waiting_room: z.boolean(),
   record_on_start: z.boolean(),
@@ -59,7 +91,8 @@ export const meetingSchema = z.object({
   persist_chat: z.boolean(),
   summarize_on_end: z.boolean(),
   status: z.enum(['ACTIVE', 'INACTIVE']),
-  recording_config: z.looseObject({}).nullable(),
+  recording_config: recordingConfigSchema,
+  ai_config: aiConfigSchema,
   created_at: isoTime,
   updated_at: isoTime,
 });
@@ -67,7 +100,7 @@ export const meetingSchema = z.object({
 /** The meeting object inside a recording's stop response (seed: Recording.meeting). */
 export const recordingMeetingSchema = z.object({
   id: z.uuid(),
-  title: z.string().nullable(),
+  title: z.string().optional(),
   waiting_room: z.boolean(),
   record_on_start: z.boolean(),
   created_at: isoTime,
@@ -109,7 +142,8 @@ export const editParticipantBody = z
   .object({
     name: participantFields.name,
     picture: participantFields.picture,
-    preset_name: participantFields.preset_name.optional(),
+    // Production allows null: the preset stays as it is.
+    preset_name: participantFields.preset_name.nullable().optional(),
     custom_participant_id: participantFields.custom_participant_id.optional(),
     client_specific_id: participantFields.client_specific_id.optional(),
   })
@@ -143,55 +177,50 @@ export const removedParticipantSchema = z.object({
 
 // --- recordings ---------------------------------------------------------------------------
 
-/** Secrets (access_key, secret_key/secret, password, private_key) are accepted and dropped. */
-export const storageConfigBody = z.object({
-  type: z.enum(STORAGE_TYPES),
-  access_key: z.string().max(LIMITS.secretMax).optional(),
-  secret_key: z.string().max(LIMITS.secretMax).optional(),
-  secret: z.string().max(LIMITS.secretMax).optional(),
-  password: z.string().max(LIMITS.secretMax).optional(),
-  private_key: z.string().max(LIMITS.secretMax).optional(),
-  region: z.string().max(LIMITS.nameMax).optional(),
-  bucket: z.string().max(LIMITS.nameMax).optional(),
-  path: z.string().max(LIMITS.urlMax).optional(),
-  host: z.string().max(LIMITS.nameMax).optional(),
-  username: z.string().max(LIMITS.nameMax).optional(),
-  port: z.number().int().min(1).max(65535).optional(),
-});
-
+/**
+ * Every field production documents. Settings not given here come from the meeting's
+ * recording_config, then the defaults; storage secrets are dropped by the parse.
+ */
 export const startRecordingBody = z.object({
   meeting_id: z.uuid(),
   storage_config: storageConfigBody.nullable().optional(),
-  file_name_prefix: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"')
-    .optional(),
+  file_name_prefix: fileNamePrefix.optional(),
   allow_multiple_recordings: z.boolean().optional(),
   max_seconds: z.number().int().min(60).max(86_400).optional(),
+  video_config: videoConfigBody.optional(),
+  audio_config: audioConfigBody.optional(),
+  rtmp_out_config: liveStreamingConfigBody.optional(),
+  dyte_bucket_config: dyteBucketConfigBody.optional(),
+  interactive_config: interactiveConfigBody.optional(),
   // Accepted for compatibility with production clients; the emulator records the sample clip.
-  video_config: z.looseObject({}).optional(),
-  audio_config: z.looseObject({}).optional(),
   url: httpUrl.max(LIMITS.urlMax).optional(),
 });
 
 export const recordingActionBody = z.object({ action: z.enum(['stop', 'pause', 'resume']) });
 
-const reasonSchema = z.object({
-  reason: z.string(),
-  caller: z.object({ name: z.string().nullable(), type: z.enum(['ORGANIZATION', 'USER', 'SYSTEM']), user_id: z.string().nullable() }),
+/**
+ * Production's caller: ORGANIZATION or USER, `user_Id` spelled as it spells it, and no nulls
+ * (what is not known is left out). The emulator's own stops show as the organization.
+ */
+export const callerSchema = z.object({
+  type: z.enum(['ORGANIZATION', 'USER']),
+  name: z.string().optional(),
+  user_Id: z.string().optional(),
 });
 
 export const storageConfigSchema = z.object({
   id: z.uuid(),
   type: z.enum(STORAGE_TYPES),
-  region: z.string().nullable(),
-  bucket: z.string().nullable(),
-  path: z.string().nullable(),
-  host: z.string().nullable(),
-  username: z.string().nullable(),
-  port: z.number().int().nullable(),
+  region: z.string().optional(),
+  bucket: z.string().optional(),
+  path: z.string().optional(),
+  auth_method: z.enum(['KEY', 'PASSWORD']).optional(),
+  host: z.string().optional(),
+  username: z.string().optional(),
+  port: z.number().int().optional(),
 });
 
+/** `recording_duration` and `stop_reason` are left out until known (production allows no null there). */
 export const recordingSchema = z.object({
   id: z.uuid(),
   meeting_id: z.uuid(),
@@ -205,9 +234,9 @@ export const recordingSchema = z.object({
   invoked_time: isoTime,
   started_time: isoTime.nullable(),
   stopped_time: isoTime.nullable(),
-  recording_duration: z.number().int().nullable(),
-  start_reason: reasonSchema,
-  stop_reason: reasonSchema.nullable(),
+  recording_duration: z.number().int().optional(),
+  start_reason: z.object({ reason: z.enum(['API_CALL', 'RECORD_ON_START']), caller: callerSchema }),
+  stop_reason: z.object({ reason: z.enum(['API_CALL', 'INTERNAL_ERROR', 'ALL_PEERS_LEFT']), caller: callerSchema }).optional(),
   storage_config: storageConfigSchema.nullable(),
 });
 
@@ -228,9 +257,16 @@ const statusList = z
   .pipe(z.array(z.enum(RECORDING_STATUSES)).max(LIMITS.statusFilterItems))
   .meta({ description: `Comma-separated statuses, at most ${LIMITS.statusFilterItems}` });
 
+const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+
 export const recordingListQuery = pageQuery.extend({
   meeting_id: z.uuid().optional(),
   status: statusList.optional(),
+  search: z.string().max(LIMITS.titleMax).optional().meta({ description: "Part of the recording's id, meeting id, meeting title or file name" }),
+  start_time: isoInstant.optional().meta({ description: 'Invoked at or after this time' }),
+  end_time: isoInstant.optional().meta({ description: 'Invoked at or before this time' }),
+  expired: queryBoolean.optional().meta({ description: 'true: only recordings whose download links have expired; false: only the others' }),
+  sort_by: z.enum(['invokedTime']).default('invokedTime'),
   sort_order: z.enum(['ASC', 'DESC']).default('DESC'),
 });
 

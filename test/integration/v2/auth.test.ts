@@ -171,7 +171,7 @@ describe('participant tokens', () => {
     const m = await createMeeting(t.api);
     const p = await addParticipant(t.api, m.id, { name: 'Grace', preset_name: 'group_call_host' });
     const r = await startRecording(t.api, m.id, {}, bearer(p.token));
-    expect(r.start_reason).toEqual({ reason: 'API_CALL', caller: { name: 'Grace', type: 'USER', user_id: p.id } });
+    expect(r.start_reason).toEqual({ reason: 'API_CALL', caller: { name: 'Grace', type: 'USER', user_Id: p.id } });
     const active = await t.api.get(`/v2/recordings/active-recording/${m.id}`).set('Authorization', bearer(p.token)).expect(200);
     expect(active.body.data.id).toBe(r.id);
   });

@@ -223,7 +223,7 @@ describe('livestream lists and reads', () => {
 
   it.each([
     ['per_page=101', 'BAD_REQUEST: "per_page" must be less than or equal to 100'],
-    ['page_no=0', 'BAD_REQUEST: "page_no" must be greater than or equal to 1'],
+    ['page_no=-1', 'BAD_REQUEST: "page_no" must be greater than or equal to 0'],
   ])('GET /v2/livestreams rejects %s with 400', async (query, message) => {
     const { api } = makeTestApp();
     const res = await api.get(`/v2/livestreams?${query}`).set('Authorization', BASIC).expect(400);

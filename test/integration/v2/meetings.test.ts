@@ -4,6 +4,20 @@ import { MISSING_ID, createMeeting, v2Error } from '../../helpers/builders.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+// Production types recording_config and ai_config as objects: a meeting without them shows the
+// documented defaults of each field.
+const DEFAULT_RECORDING_CONFIG = {
+  max_seconds: 86_400,
+  video_config: { codec: 'H264', width: 1280, height: 720, export_file: true },
+  audio_config: { codec: 'AAC', channel: 'stereo', export_file: true },
+  storage_config: null,
+  dyte_bucket_config: { enabled: true },
+};
+const DEFAULT_AI_CONFIG = {
+  transcription: { keywords: [], language: 'en-US', profanity_filter: false },
+  summarization: { word_limit: 500, text_format: 'markdown', summary_type: 'general' },
+};
+
 describe('POST /v2/meetings', () => {
   it('creates a meeting with defaults and answers 201 in the envelope', async () => {
     const { api } = makeTestApp();
@@ -20,7 +34,8 @@ describe('POST /v2/meetings', () => {
         persist_chat: false,
         summarize_on_end: false,
         status: 'ACTIVE',
-        recording_config: null,
+        recording_config: DEFAULT_RECORDING_CONFIG,
+        ai_config: DEFAULT_AI_CONFIG,
         created_at: START_ISO,
         updated_at: START_ISO,
       },
@@ -30,7 +45,9 @@ describe('POST /v2/meetings', () => {
   it('needs no body at all', async () => {
     const { api } = makeTestApp();
     const res = await api.post('/v2/meetings').set('Authorization', BASIC).expect(201);
-    expect(res.body.data).toMatchObject({ title: null, preferred_region: null, status: 'ACTIVE' });
+    // No title: left out (production's title is a string, never null).
+    expect(res.body.data).not.toHaveProperty('title');
+    expect(res.body.data).toMatchObject({ preferred_region: null, status: 'ACTIVE' });
   });
 
   it('accepts every documented field and echoes them', async () => {
@@ -45,6 +62,7 @@ describe('POST /v2/meetings', () => {
       summarize_on_end: true,
       status: 'INACTIVE',
       recording_config: { max_seconds: 600, video_config: { codec: 'H264' } },
+      ai_config: { transcription: { language: 'de' }, summarization: { summary_type: 'daily_standup' } },
     };
     const res = await api.post('/v2/meetings').set('Authorization', BASIC).send(body).expect(201);
     expect(res.body.data).toEqual({ ...body, id: expect.any(String), created_at: START_ISO, updated_at: START_ISO });
@@ -171,7 +189,7 @@ describe('GET /v2/meetings', () => {
     ['end_time=2026-01-01', 'BAD_REQUEST: "end_time" must be in ISO 8601 date format'],
     ['search=a&search=b', 'BAD_REQUEST: "search" must be a string'],
     ['per_page=101', 'BAD_REQUEST: "per_page" must be less than or equal to 100'],
-    ['page_no=0', 'BAD_REQUEST: "page_no" must be greater than or equal to 1'],
+    ['page_no=-1', 'BAD_REQUEST: "page_no" must be greater than or equal to 0'],
   ])('rejects %s with 400', async (query, message) => {
     const { api } = makeTestApp();
     const res = await api.get(`/v2/meetings?${query}`).set('Authorization', BASIC).expect(400);
@@ -227,7 +245,8 @@ describe('PATCH /v2/meetings/{id}', () => {
     const { api } = makeTestApp();
     const m = await createMeeting(api, { title: 'Standup', preferred_region: 'us-east-1' });
     const res = await api.patch(`/v2/meetings/${m.id}`).set('Authorization', BASIC).send({ title: null, preferred_region: null }).expect(200);
-    expect(res.body.data).toMatchObject({ title: null, preferred_region: null });
+    expect(res.body.data).toMatchObject({ preferred_region: null });
+    expect(res.body.data).not.toHaveProperty('title');
   });
 
   it('answers 404 for an unknown id', async () => {
@@ -257,7 +276,13 @@ describe('PATCH /v2/meetings/{id}', () => {
 describe('PUT /v2/meetings/{id}', () => {
   it('replaces the meeting: fields not given return to their defaults', async () => {
     const t = makeTestApp();
-    const m = await createMeeting(t.api, { title: 'Standup', record_on_start: true, waiting_room: true, status: 'INACTIVE', recording_config: { a: 1 } });
+    const m = await createMeeting(t.api, {
+      title: 'Standup',
+      record_on_start: true,
+      waiting_room: true,
+      status: 'INACTIVE',
+      recording_config: { max_seconds: 120 },
+    });
     t.advance(1_000);
     const res = await t.api.put(`/v2/meetings/${m.id}`).set('Authorization', BASIC).send({ title: 'Fresh', persist_chat: true }).expect(200);
     expect(res.body).toEqual({
@@ -272,7 +297,8 @@ describe('PUT /v2/meetings/{id}', () => {
         persist_chat: true,
         summarize_on_end: false,
         status: 'ACTIVE',
-        recording_config: null,
+        recording_config: DEFAULT_RECORDING_CONFIG,
+        ai_config: DEFAULT_AI_CONFIG,
         created_at: START_ISO,
         updated_at: iso(START + 1_000),
       },

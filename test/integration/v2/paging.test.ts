@@ -1,6 +1,7 @@
 // Paging on every paged v2 route (those whose query declares page_no): the envelope's
 // `paging {total_count, start_offset, end_offset}` is 1-based and inclusive, an empty page is
-// 0/0 (an emulator decision, docs/limits-and-decisions.md), per_page is 1..100 (default 25), page_no ≥ 1.
+// 0/0 (an emulator decision, docs/limits-and-decisions.md), per_page is 0..100 (default 25), page_no ≥ 0,
+// where 0 or an empty value means "not given" (production documents both from 0, empty allowed).
 // The world holds one item of each list, and the six presets of the default fixtures.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -60,13 +61,27 @@ describe('paged routes', () => {
     expect(res.body).toEqual({ success: true, data: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
 
+  it.each(names.flatMap((name) => ['page_no=0&per_page=0', 'page_no=&per_page='].map((query) => [name, query] as const)))(
+    '%s?%s is the first page at the default size, as production takes them',
+    async (name, query) => {
+      const t = makeTestApp();
+      const w = await buildWorld(t);
+      const r = pagedRoutes.find((x) => routeName(x) === name)!;
+      const res = await t.api
+        .get(`${urlOf(r, w)}?${query}`)
+        .set('Authorization', BASIC)
+        .expect(200);
+      const n = inWorld(name);
+      expect(res.body).toEqual({ success: true, data: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
+    },
+  );
+
   it.each(
     names.flatMap((name) =>
       [
         ['per_page=101', '"per_page" must be less than or equal to 100'],
-        ['per_page=0', '"per_page" must be greater than or equal to 1'],
-        ['page_no=0', '"page_no" must be greater than or equal to 1'],
-        ['page_no=-1', '"page_no" must be greater than or equal to 1'],
+        ['per_page=-1', '"per_page" must be greater than or equal to 0'],
+        ['page_no=-1', '"page_no" must be greater than or equal to 0'],
         ['page_no=1.5', '"page_no" must be an integer'],
         ['per_page=ten', '"per_page" must be a number'],
       ].map(([query, message]) => [name, query, message] as const),

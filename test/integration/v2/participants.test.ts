@@ -139,7 +139,7 @@ describe('GET /v2/meetings/{meeting_id}/participants', () => {
 
   it.each([
     ['per_page=101', 'BAD_REQUEST: "per_page" must be less than or equal to 100'],
-    ['page_no=0', 'BAD_REQUEST: "page_no" must be greater than or equal to 1'],
+    ['page_no=-1', 'BAD_REQUEST: "page_no" must be greater than or equal to 0'],
     ['page_no=two', 'BAD_REQUEST: "page_no" must be a number'],
   ])('answers 400 for %s', async (query, message) => {
     const { api } = makeTestApp();

@@ -6,7 +6,8 @@ import { MISSING_ID, createMeeting, getRecording, recordingAction, startRecordin
 const iso = (ms: number) => new Date(ms).toISOString();
 const DAY = 24 * 60 * 60 * 1000;
 const STATUSES = '[INVOKED, RECORDING, PAUSED, UPLOADING, UPLOADED, ERRORED]';
-const ORG_CALLER = { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null };
+// Production's caller: ORGANIZATION or USER, `user_Id` spelled its way, nothing null.
+const ORG_CALLER = { name: 'Emulator Org', type: 'ORGANIZATION' };
 
 /** A meeting with a recording that has reached RECORDING. */
 async function recording(t: TestApp, body: Record<string, unknown> = {}) {
@@ -21,7 +22,7 @@ function meetingObject(m: Resource) {
 }
 
 describe('POST /v2/recordings', () => {
-  it('answers 200 with the recording in INVOKED, every later field null', async () => {
+  it('answers 200 with the recording in INVOKED, every later field null or (where production allows no null) left out', async () => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
     const res = await api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: m.id }).expect(200);
@@ -40,9 +41,7 @@ describe('POST /v2/recordings', () => {
         invoked_time: START_ISO,
         started_time: null,
         stopped_time: null,
-        recording_duration: null,
         start_reason: { reason: 'API_CALL', caller: ORG_CALLER },
-        stop_reason: null,
         storage_config: null,
       },
     });
@@ -76,9 +75,6 @@ describe('POST /v2/recordings', () => {
       region: 'us-east-1',
       bucket: 'recordings',
       path: 'meetings/',
-      host: null,
-      username: null,
-      port: null,
     });
     t.advance(RECORDER_JOINS_MS);
     const answers = [
@@ -353,7 +349,7 @@ describe('GET /v2/recordings', () => {
     ['sort_order=up', 'BAD_REQUEST: "sort_order" must be one of [ASC, DESC]'],
     ['meeting_id=nope', 'BAD_REQUEST: "meeting_id" must be a valid GUID'],
     ['per_page=101', 'BAD_REQUEST: "per_page" must be less than or equal to 100'],
-    ['page_no=0', 'BAD_REQUEST: "page_no" must be greater than or equal to 1'],
+    ['page_no=-1', 'BAD_REQUEST: "page_no" must be greater than or equal to 0'],
   ])('rejects %s with 400', async (query, message) => {
     const { api } = makeTestApp();
     const res = await api.get(`/v2/recordings?${query}`).set('Authorization', BASIC).expect(400);

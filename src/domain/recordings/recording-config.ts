@@ -1,0 +1,105 @@
+// Recording configuration: what a meeting keeps of its `recording_config`, the defaults that
+// apply when it has none, and how a recording's settings are decided from the start request,
+// the meeting's config and those defaults (the start request wins, then the meeting).
+//
+// A meeting keeps its recording config as the client gave it (known fields only, snake_case),
+// because it is echoed back as given; it is read here, in one place.
+import type { StorageConfig } from '../models.js';
+
+/**
+ * Storage credentials are write-only: accepted on input, dropped when the request is parsed,
+ * never kept, so no answer, export, journal, log or webhook can ever show them.
+ */
+export const STORAGE_SECRET_FIELDS = ['access_key', 'secret_key', 'secret', 'password', 'private_key'] as const;
+type StorageSecret = (typeof STORAGE_SECRET_FIELDS)[number];
+
+export function withoutStorageSecrets<T extends Record<string, unknown>>(config: T): Omit<T, StorageSecret> {
+  const out: Record<string, unknown> = { ...config };
+  for (const key of STORAGE_SECRET_FIELDS) delete out[key];
+  return out as Omit<T, StorageSecret>;
+}
+
+/** A meeting's recording config without the secrets of its storage config (also for imported state). */
+export function recordingConfigWithoutSecrets(config: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (config === null) return null;
+  const storage = config.storage_config;
+  if (storage === null || typeof storage !== 'object' || Array.isArray(storage)) return config;
+  return { ...config, storage_config: withoutStorageSecrets(storage as Record<string, unknown>) };
+}
+
+export const DEFAULT_MAX_SECONDS = 86_400;
+
+/**
+ * The recording config a meeting shows when none was set: the documented defaults of each
+ * field (no prefix, no external storage, uploads to the service's own bucket).
+ */
+export const DEFAULT_RECORDING_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({
+  max_seconds: DEFAULT_MAX_SECONDS,
+  video_config: { codec: 'H264', width: 1280, height: 720, export_file: true },
+  audio_config: { codec: 'AAC', channel: 'stereo', export_file: true },
+  storage_config: null,
+  dyte_bucket_config: { enabled: true },
+});
+
+/** The AI config a meeting shows when none was set: the documented defaults of each field. */
+export const DEFAULT_AI_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({
+  transcription: { keywords: [], language: 'en-US', profanity_filter: false },
+  summarization: { word_limit: 500, text_format: 'markdown', summary_type: 'general' },
+});
+
+/** The settings one level (start request or meeting) gives; undefined = that level says nothing. */
+export interface RecordingOptions {
+  fileNamePrefix?: string;
+  maxSeconds?: number;
+  storageConfig?: Omit<StorageConfig, 'id'> | null;
+  /** `dyte_bucket_config.enabled`: false → no download links. */
+  uploadToBucket?: boolean;
+  /** `audio_config.export_file`: false → no audio download link. */
+  exportAudio?: boolean;
+}
+
+export type ResolvedRecordingOptions = Required<Omit<RecordingOptions, 'fileNamePrefix'>> & { fileNamePrefix: string | undefined };
+
+const objectAt = (o: Record<string, unknown>, key: string): Record<string, unknown> | undefined => {
+  const v = o[key];
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+};
+const stringOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** A storage config given on the wire (secrets already dropped) as a recording keeps it. */
+export function storageConfigFrom(sc: Record<string, unknown>): Omit<StorageConfig, 'id'> {
+  return {
+    type: sc.type as StorageConfig['type'],
+    region: stringOrNull(sc.region),
+    bucket: stringOrNull(sc.bucket),
+    path: stringOrNull(sc.path),
+    host: stringOrNull(sc.host),
+    username: stringOrNull(sc.username),
+    port: typeof sc.port === 'number' ? sc.port : null,
+    authMethod: sc.auth_method === 'KEY' || sc.auth_method === 'PASSWORD' ? sc.auth_method : null,
+  };
+}
+
+/** What a meeting's recording config (as kept) says about the recordings it starts. */
+export function meetingRecordingOptions(config: Record<string, unknown> | null): RecordingOptions {
+  if (config === null) return {};
+  const storage = config.storage_config;
+  return {
+    fileNamePrefix: typeof config.file_name_prefix === 'string' ? config.file_name_prefix : undefined,
+    maxSeconds: typeof config.max_seconds === 'number' ? config.max_seconds : undefined,
+    storageConfig: storage === null ? null : objectAt(config, 'storage_config') && storageConfigFrom(storage as Record<string, unknown>),
+    uploadToBucket: objectAt(config, 'dyte_bucket_config')?.enabled as boolean | undefined,
+    exportAudio: objectAt(config, 'audio_config')?.export_file as boolean | undefined,
+  };
+}
+
+/** The start request's settings win over the meeting's, which win over the defaults. */
+export function resolveRecordingOptions(start: RecordingOptions, meeting: RecordingOptions): ResolvedRecordingOptions {
+  return {
+    fileNamePrefix: start.fileNamePrefix ?? meeting.fileNamePrefix,
+    maxSeconds: start.maxSeconds ?? meeting.maxSeconds ?? DEFAULT_MAX_SECONDS,
+    storageConfig: start.storageConfig ?? meeting.storageConfig ?? null,
+    uploadToBucket: start.uploadToBucket ?? meeting.uploadToBucket ?? true,
+    exportAudio: start.exportAudio ?? meeting.exportAudio ?? true,
+  };
+}

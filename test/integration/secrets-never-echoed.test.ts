@@ -1,0 +1,167 @@
+// Storage credentials are accepted and never stored, so they can never be shown. A distinctive
+// secret goes through every route whose body takes one (the list is derived from the route
+// table: a new accepting route fails the first test until it is added here), then every read
+// path is searched for it: the entities' answers, the state export, the request journal, the
+// logs and the webhook bodies a transport received.
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createApp } from '../../src/app.js';
+import { defaultConfig } from '../../src/config.js';
+import { buildDeps } from '../../src/container.js';
+import { WEBHOOK_EVENTS } from '../../src/domain/models.js';
+import { createLogger } from '../../src/logger.js';
+import { allRoutes } from '../../src/http/routes.js';
+import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
+import { BASIC, START, fixtures, makeTestApp, validatingApi, type Api } from '../helpers/test-app.js';
+import { createMeeting } from '../helpers/builders.js';
+
+/** The write-only fields of a storage config, as production documents them (secret_key: the seed's spelling). */
+const SECRET_FIELDS = ['access_key', 'secret_key', 'secret', 'password', 'private_key'];
+
+const routeName = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+/** Whether a JSON schema has one of the secret fields as a property, at any depth. */
+function takesSecret(s: unknown): boolean {
+  if (s === null || typeof s !== 'object') return false;
+  const o = s as Record<string, unknown>;
+  const props = (o.properties ?? {}) as Record<string, unknown>;
+  if (Object.keys(props).some((k) => SECRET_FIELDS.includes(k))) return true;
+  return Object.values(o).some((v) => (Array.isArray(v) ? v.some(takesSecret) : takesSecret(v)));
+}
+
+/** A storage config carrying every secret, each a value found nowhere else. */
+function secretsFor(tag: string): Record<string, string> {
+  return Object.fromEntries(SECRET_FIELDS.map((f) => [f, `zq-${tag}-${f}-never-shown`]));
+}
+
+const sent: string[] = [];
+function storageConfig(tag: string) {
+  const secrets = secretsFor(tag);
+  sent.push(...Object.values(secrets));
+  return { type: 'sftp', auth_method: 'KEY', host: 'files.example.test', username: 'uploader', port: 22, path: 'rec/', ...secrets };
+}
+
+interface World {
+  api: Api;
+  advance: (ms: number) => void;
+  meetingId: string;
+}
+
+/** Every route that takes a storage secret, and how this test sends one through it. */
+const SENDERS: Record<string, (w: World) => Promise<unknown>> = {
+  'post /v2/meetings': async (w) =>
+    w.api
+      .post('/v2/meetings')
+      .set('Authorization', BASIC)
+      .send({ title: 'Created', recording_config: { storage_config: storageConfig('create') } })
+      .expect(201),
+  'patch /v2/meetings/{id}': async (w) =>
+    w.api
+      .patch(`/v2/meetings/${w.meetingId}`)
+      .set('Authorization', BASIC)
+      .send({ recording_config: { file_name_prefix: 'patched', storage_config: storageConfig('patch') } })
+      .expect(200),
+  'put /v2/meetings/{id}': async (w) =>
+    w.api
+      .put(`/v2/meetings/${w.meetingId}`)
+      .set('Authorization', BASIC)
+      .send({ title: 'Replaced', record_on_start: false, recording_config: { storage_config: storageConfig('put') } })
+      .expect(200),
+  'post /v2/recordings': async (w) =>
+    w.api
+      .post('/v2/recordings')
+      .set('Authorization', BASIC)
+      .send({ meeting_id: w.meetingId, allow_multiple_recordings: true, storage_config: { ...storageConfig('start'), type: 'aws', region: 'us-east-1' } })
+      .expect(200),
+};
+
+describe('storage secrets are never echoed', () => {
+  it('the routes that take a storage secret are exactly the ones this test sends one through', () => {
+    const accepting = allRoutes('http://emulator.test')
+      .filter((r) => r.body !== undefined && takesSecret(z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any' })))
+      .map(routeName)
+      .sort();
+    expect(accepting).toEqual(Object.keys(SENDERS).sort());
+  });
+
+  it('no answer, export, journal entry, log line or webhook body shows one', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const config = defaultConfig({ clock: 'manual', startTime: START, seed: 'secrets', publicUrl: 'http://emulator.test', logLevel: 'trace' });
+    const deps = buildDeps(config, { fixtures: fixtures(), logger: createLogger('trace', sink, 'json') });
+    const transport = new RecordingTransport();
+    deps.webhooks.outbox.useTransport(transport);
+    const app = createApp(deps);
+    const api = validatingApi(app);
+    const advance = (ms: number) => void deps.scheduler.advanceTo(deps.clock.now() + ms);
+
+    await api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ name: 'all', url: 'http://127.0.0.1:9/hook', events: [...WEBHOOK_EVENTS] })
+      .expect(201);
+    const created = (await SENDERS['post /v2/meetings']!({ api, advance, meetingId: '' })) as { body: { data: { id: string } } };
+    const w: World = { api, advance, meetingId: created.body.data.id };
+    for (const [name, send] of Object.entries(SENDERS)) if (name !== 'post /v2/meetings') await send(w);
+    // A recording that takes its storage config from the meeting, and one through its whole life.
+    const fromMeeting = (
+      await api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: w.meetingId, allow_multiple_recordings: true }).expect(200)
+    ).body.data;
+    expect(fromMeeting.storage_config).toMatchObject({ type: 'sftp', host: 'files.example.test', auth_method: 'KEY', port: 22 });
+    advance(3_000);
+    await api.put(`/v2/recordings/${fromMeeting.id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
+    advance(60_000);
+    await deps.webhooks.outbox.idle();
+
+    const readPaths = [
+      `/v2/meetings/${w.meetingId}`,
+      '/v2/meetings',
+      '/v2/recordings',
+      `/v2/recordings/${fromMeeting.id}`,
+      `/v2/recordings/active-recording/${w.meetingId}`,
+      '/_emulator/state',
+      '/_emulator/requests?limit=1000',
+      '/_emulator/webhooks/deliveries',
+    ];
+    const reads: Array<[string, string]> = [];
+    for (const path of readPaths) reads.push([path, (await api.get(path).set('Authorization', BASIC).expect(200)).text]);
+    expect(transport.requests.length).toBeGreaterThan(0);
+    const places: Array<[string, string]> = [
+      ...reads,
+      ['logs', lines.join('')],
+      ...transport.requests.map((r, i): [string, string] => [`webhook body ${i}`, r.body.toString()]),
+    ];
+    expect(sent).toHaveLength(4 * SECRET_FIELDS.length);
+    for (const [where, text] of places) {
+      for (const secret of sent) expect(text.includes(secret), `${secret} in ${where}`).toBe(false);
+    }
+    // Not even the names: the answers and the export keep no secret field at all.
+    for (const [where, text] of places.filter(([p]) => !p.includes('/_emulator/requests') && p !== 'logs')) {
+      for (const field of SECRET_FIELDS) expect(text.includes(`"${field}"`), `${field} in ${where}`).toBe(false);
+    }
+  });
+
+  // The state import takes any JSON (no body schema to derive from): a hand-written document
+  // with a secret in a meeting's recording config keeps it out of the store too.
+  it('a state document carrying a storage secret: the secret is not kept', async () => {
+    const t = makeTestApp();
+    const meeting = await createMeeting(t.api, { title: 'Imported' });
+    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+    const kept = doc.organizations.flatMap((o: { meetings?: Array<Record<string, unknown>> }) => o.meetings ?? []);
+    kept[0].recordingConfig = { storage_config: { type: 'aws', bucket: 'b', ...secretsFor('import') } };
+    await t.api.put('/_emulator/state').send(doc).expect(200);
+    const texts = [
+      (await t.api.get('/_emulator/state').expect(200)).text,
+      (await t.api.get(`/v2/meetings/${meeting.id}`).set('Authorization', BASIC).expect(200)).text,
+    ];
+    for (const text of texts) for (const secret of Object.values(secretsFor('import'))) expect(text).not.toContain(secret);
+    const got = await t.api.get(`/v2/meetings/${meeting.id}`).set('Authorization', BASIC).expect(200);
+    expect(got.body.data.recording_config).toEqual({ storage_config: { type: 'aws', bucket: 'b' } });
+  });
+});
