@@ -29,7 +29,7 @@ const appParams = accountParams.extend({ app_id: uuidParam });
 function twinOf(r: AnyRoute): AnyRoute {
   if (!r.path.startsWith(`${V2_PREFIX}/`)) throw new Error(`${r.path}: a v2 route lives under ${V2_PREFIX}/`);
   if (r.params && !(r.params instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: path parameters must be a z.object to be extended`);
-  const params = r.params instanceof z.ZodObject ? appParams.extend(r.params.shape as z.ZodRawShape) : appParams;
+  const params = r.params instanceof z.ZodObject ? appParams.extend(r.params.shape) : appParams;
   const v2 = `${r.method.toUpperCase()} ${r.path}`;
   return {
     ...r,
@@ -38,7 +38,7 @@ function twinOf(r: AnyRoute): AnyRoute {
     auth: 'account-token',
     tag: `RealtimeKit: ${r.tag}`,
     description: `The RealtimeKit form of ${v2}: the same operation on the same data (app id = organization id), with an account's API token.${r.description ? ` ${r.description}` : ''}`,
-    params: params as AnyRoute['params'],
+    params,
   };
 }
 

@@ -86,7 +86,8 @@ export const webhookRoutes = [
     description: `At most ${LIMITS.webhooksPerOrganization} webhooks per organization (400 beyond); one webhook per url (409).`,
     body: webhookBody,
     responses: { 201: { description: 'The webhook', schema: envelope(webhookSchema) }, ...urlTaken },
-    handler: ({ deps, auth, body }) => ok(webhookDto(deps.services.webhooks.create(orgOf(auth).id, { ...toInput(body), registeredThrough: callerApi(auth) })), 201),
+    handler: ({ deps, auth, body }) =>
+      ok(webhookDto(deps.services.webhooks.create(orgOf(auth).id, { ...toInput(body), registeredThrough: callerApi(auth) })), 201),
   }),
   route({
     method: 'get',

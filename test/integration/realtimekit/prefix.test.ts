@@ -110,16 +110,26 @@ describe('credentials: 401, 403, 404 in the v4 envelope', () => {
   it("the second account's token reaches its own app, not the first account's data", async () => {
     const t = twoAccounts();
     await createMeeting(t.api, { title: 'FIRST-ACCOUNT-ONLY' });
-    const other = (await t.api.get(`${app('00000000-0000-4000-8000-000000000002', OTHER_ACCOUNT)}/meetings`).set('Authorization', `Bearer ${OTHER_TOKEN}`).expect(200))
-      .body;
+    const other = (
+      await t.api
+        .get(`${app('00000000-0000-4000-8000-000000000002', OTHER_ACCOUNT)}/meetings`)
+        .set('Authorization', `Bearer ${OTHER_TOKEN}`)
+        .expect(200)
+    ).body;
     expect(other).toEqual({ success: true, data: [], paging: { total_count: 0, start_offset: 0, end_offset: 0 } });
-    const res = await t.api.get(`${app(ORG_ID, OTHER_ACCOUNT)}/meetings`).set('Authorization', `Bearer ${OTHER_TOKEN}`).expect(404);
+    const res = await t.api
+      .get(`${app(ORG_ID, OTHER_ACCOUNT)}/meetings`)
+      .set('Authorization', `Bearer ${OTHER_TOKEN}`)
+      .expect(404);
     expect(res.text).not.toContain('FIRST-ACCOUNT-ONLY');
   });
 
   it('the token is never echoed, and the apps routes refuse the same way', async () => {
     const t = twoAccounts();
-    const res = await t.api.get(`${kit(OTHER_ACCOUNT)}/apps`).set('Authorization', BEARER).expect(403);
+    const res = await t.api
+      .get(`${kit(OTHER_ACCOUNT)}/apps`)
+      .set('Authorization', BEARER)
+      .expect(403);
     expect(res.text).not.toContain(TOKEN);
     expect((await t.api.get(`${kit()}/apps`).expect(401)).body).toEqual(v4Error(401, 'Missing Authorization header'));
   });
@@ -139,7 +149,13 @@ describe('apps', () => {
     expect(made).toEqual({ success: true, data: { app: { id: expect.any(String), name: 'Staging', created_at: '2026-01-01T00:01:00.000Z' } } });
     const appId = made.data.app.id as string;
     // The new app works under the prefix at once, and it is an organization with the default presets.
-    const meeting = (await t.api.post(`${app(appId)}/meetings`).set('Authorization', BEARER).send({ title: 'In staging' }).expect(201)).body.data;
+    const meeting = (
+      await t.api
+        .post(`${app(appId)}/meetings`)
+        .set('Authorization', BEARER)
+        .send({ title: 'In staging' })
+        .expect(201)
+    ).body.data;
     await t.api
       .post(`${app(appId)}/meetings/${meeting.id}/participants`)
       .set('Authorization', BEARER)
@@ -148,7 +164,12 @@ describe('apps', () => {
     const orgs = (await t.api.get('/_emulator/orgs').expect(200)).body as Array<{ id: string; account_id: string }>;
     expect(orgs.find((o) => o.id === appId)).toEqual({ id: appId, name: 'Staging', account_id: ACCOUNT });
     // Not the other account's.
-    const theirs = (await t.api.get(`${kit(OTHER_ACCOUNT)}/apps`).set('Authorization', `Bearer ${OTHER_TOKEN}`).expect(200)).body.data;
+    const theirs = (
+      await t.api
+        .get(`${kit(OTHER_ACCOUNT)}/apps`)
+        .set('Authorization', `Bearer ${OTHER_TOKEN}`)
+        .expect(200)
+    ).body.data;
     expect(theirs.map((a: { id: string }) => a.id)).toEqual(['00000000-0000-4000-8000-000000000002']);
   });
 
@@ -173,8 +194,14 @@ describe('apps', () => {
     expect(theirs).toEqual(expect.objectContaining({ name: 'worker', account_id: OTHER_ACCOUNT }));
     const ours = (await t.api.post('/_emulator/orgs').send({}).expect(201)).body;
     expect(ours.account_id).toBe(ACCOUNT);
-    await t.api.get(`${app(theirs.id, OTHER_ACCOUNT)}/meetings`).set('Authorization', `Bearer ${OTHER_TOKEN}`).expect(200);
-    await t.api.get(`${app(theirs.id)}/meetings`).set('Authorization', BEARER).expect(404);
+    await t.api
+      .get(`${app(theirs.id, OTHER_ACCOUNT)}/meetings`)
+      .set('Authorization', `Bearer ${OTHER_TOKEN}`)
+      .expect(200);
+    await t.api
+      .get(`${app(theirs.id)}/meetings`)
+      .set('Authorization', BEARER)
+      .expect(404);
     expect((await t.api.post('/_emulator/orgs').send({ account_id: 'ffffffffffffffffffffffffffffffff' }).expect(404)).body.error.message).toBe(
       'No account found with id ffffffffffffffffffffffffffffffff',
     );
@@ -184,7 +211,13 @@ describe('apps', () => {
 describe('state, journal, webhooks', () => {
   it('a state export keeps the accounts, the account of every organization and the apps made since; an import restores them', async () => {
     const t = twoAccounts();
-    const made = (await t.api.post(`${kit(OTHER_ACCOUNT)}/apps`).set('Authorization', `Bearer ${OTHER_TOKEN}`).send({ name: 'Later' }).expect(201)).body.data.app;
+    const made = (
+      await t.api
+        .post(`${kit(OTHER_ACCOUNT)}/apps`)
+        .set('Authorization', `Bearer ${OTHER_TOKEN}`)
+        .send({ name: 'Later' })
+        .expect(201)
+    ).body.data.app;
     const state = (await t.api.get('/_emulator/state').expect(200)).body;
     expect(state.accounts).toEqual([
       { id: OTHER_ACCOUNT, name: 'Second', api_tokens: [OTHER_TOKEN] },
@@ -192,7 +225,12 @@ describe('state, journal, webhooks', () => {
     ]);
     const fresh = makeTestApp();
     await fresh.api.put('/_emulator/state').send(state).expect(200);
-    const listed = (await fresh.api.get(`${kit(OTHER_ACCOUNT)}/apps`).set('Authorization', `Bearer ${OTHER_TOKEN}`).expect(200)).body.data;
+    const listed = (
+      await fresh.api
+        .get(`${kit(OTHER_ACCOUNT)}/apps`)
+        .set('Authorization', `Bearer ${OTHER_TOKEN}`)
+        .expect(200)
+    ).body.data;
     expect(listed.map((a: { id: string }) => a.id)).toEqual(['00000000-0000-4000-8000-000000000002', made.id]);
     expect((await fresh.api.get('/_emulator/state').expect(200)).text).toBe((await t.api.get('/_emulator/state').expect(200)).text);
   });
@@ -207,7 +245,10 @@ describe('state, journal, webhooks', () => {
   it('the journal shows the account and app of a prefixed request, also of a refused one', async () => {
     const t = twoAccounts();
     await t.api.get(`${app()}/meetings`).set('Authorization', BEARER).expect(200);
-    await t.api.get(`${app(ORG_ID, OTHER_ACCOUNT)}/meetings`).set('Authorization', BEARER).expect(403);
+    await t.api
+      .get(`${app(ORG_ID, OTHER_ACCOUNT)}/meetings`)
+      .set('Authorization', BEARER)
+      .expect(403);
     await t.api.get(`${kit()}/apps`).set('Authorization', BEARER).expect(200);
     await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
     const journal = (await t.api.get('/_emulator/requests').expect(200)).body as Array<Record<string, unknown>>;
@@ -225,8 +266,20 @@ describe('state, journal, webhooks', () => {
     const t = makeTestApp();
     t.deps.webhooks.outbox.useTransport(transport);
     const body = { name: 'hook', events: ['meeting.started'] };
-    const rtk = (await t.api.post(`${app()}/webhooks`).set('Authorization', BEARER).send({ ...body, url: 'http://127.0.0.1:9/rtk' }).expect(201)).body.data;
-    const v2 = (await t.api.post('/v2/webhooks').set('Authorization', basicAuth()).send({ ...body, url: 'http://127.0.0.1:9/v2' }).expect(201)).body.data;
+    const rtk = (
+      await t.api
+        .post(`${app()}/webhooks`)
+        .set('Authorization', BEARER)
+        .send({ ...body, url: 'http://127.0.0.1:9/rtk' })
+        .expect(201)
+    ).body.data;
+    const v2 = (
+      await t.api
+        .post('/v2/webhooks')
+        .set('Authorization', basicAuth())
+        .send({ ...body, url: 'http://127.0.0.1:9/v2' })
+        .expect(201)
+    ).body.data;
     const m = await createMeeting(t.api);
     const p = (
       await t.api
@@ -241,8 +294,16 @@ describe('state, journal, webhooks', () => {
     const byUrl = new Map(transport.requests.map((r) => [r.url, r]));
     const toRtk = byUrl.get('http://127.0.0.1:9/rtk')!;
     const toV2 = byUrl.get('http://127.0.0.1:9/v2')!;
-    expect(Object.keys(toRtk.headers).filter((h) => h.startsWith('rtk-') || h.startsWith('dyte-')).sort()).toEqual(['rtk-signature', 'rtk-uuid', 'rtk-webhook-id']);
-    expect(Object.keys(toV2.headers).filter((h) => h.startsWith('rtk-') || h.startsWith('dyte-')).sort()).toEqual(['dyte-signature', 'dyte-uuid', 'dyte-webhook-id']);
+    expect(
+      Object.keys(toRtk.headers)
+        .filter((h) => h.startsWith('rtk-') || h.startsWith('dyte-'))
+        .sort(),
+    ).toEqual(['rtk-signature', 'rtk-uuid', 'rtk-webhook-id']);
+    expect(
+      Object.keys(toV2.headers)
+        .filter((h) => h.startsWith('rtk-') || h.startsWith('dyte-'))
+        .sort(),
+    ).toEqual(['dyte-signature', 'dyte-uuid', 'dyte-webhook-id']);
     expect(toRtk.headers['rtk-webhook-id']).toBe(rtk.id);
     expect(toV2.headers['dyte-webhook-id']).toBe(v2.id);
     expect(verify('sha256', toRtk.body, key, Buffer.from(toRtk.headers['rtk-signature']!, 'base64'))).toBe(true);
@@ -251,7 +312,11 @@ describe('state, journal, webhooks', () => {
     const state = (await t.api.get('/_emulator/state').expect(200)).body;
     expect(state.organizations[0].webhooks.map((w: { registered_through: string }) => w.registered_through)).toEqual(['realtimekit', 'v2']);
     // A PUT through v2 does not change who registered it.
-    await t.api.put(`/v2/webhooks/${rtk.id}`).set('Authorization', BASIC).send({ ...body, url: 'http://127.0.0.1:9/rtk2' }).expect(200);
+    await t.api
+      .put(`/v2/webhooks/${rtk.id}`)
+      .set('Authorization', BASIC)
+      .send({ ...body, url: 'http://127.0.0.1:9/rtk2' })
+      .expect(200);
     expect(t.deps.services.webhooks.get(ORG_ID, rtk.id).registeredThrough).toBe('realtimekit');
   });
 });
