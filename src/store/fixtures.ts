@@ -56,7 +56,7 @@ export const webhookFixture = z.object({
 
 /** The account every organization belongs to unless its fixture names another. */
 export const DEFAULT_ACCOUNT_ID = '00000000000000000000000000000001';
-/** The default account's API token when the file lists no accounts (the default organization's key, so one secret opens both APIs). */
+/** The default account's API token when the file does not list that account (the default organization's key: one secret opens both APIs). */
 export const DEFAULT_ACCOUNT_TOKEN = 'emulator-api-key';
 
 export const accountFixture = z.object({

@@ -100,7 +100,23 @@ const appRoutes: AnyRoute[] = [
   }),
 ];
 
+/**
+ * Every app builds its route table, and tests build hundreds of apps: a route's twin is made once
+ * (route declarations are module constants), so its extended parameter schema is the same object
+ * each time and the OpenAPI document's per-schema memo holds. A cache of a pure function, not state.
+ */
+const twins = new WeakMap<AnyRoute, AnyRoute>();
+
 /** The apps routes and the RealtimeKit twin of every v2 route of `routes`, in table order. */
 export function realtimeKitRoutes(routes: readonly AnyRoute[]): AnyRoute[] {
-  return [...appRoutes, ...routes.filter((r) => r.api === 'v2').map(twinOf)];
+  return [
+    ...appRoutes,
+    ...routes
+      .filter((r) => r.api === 'v2')
+      .map((r) => {
+        let twin = twins.get(r);
+        if (!twin) twins.set(r, (twin = twinOf(r)));
+        return twin;
+      }),
+  ];
 }

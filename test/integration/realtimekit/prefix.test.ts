@@ -87,6 +87,37 @@ describe('the prefix serves the v2 operations on the same store', () => {
   });
 });
 
+describe('the served OpenAPI document', () => {
+  it('shows every twin under a RealtimeKit tag, with the account and app parameters, an API token and the v4 error shape', async () => {
+    const t = makeTestApp();
+    const doc = (await t.api.get('/_emulator/openapi.json').expect(200)).body as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            tags: string[];
+            security: unknown[];
+            parameters: Array<{ name: string; in: string }>;
+            description?: string;
+            responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+          }
+        >
+      >;
+    };
+    const v2 = doc.paths['/v2/meetings/{id}']!.get!;
+    const twin = doc.paths['/client/v4/accounts/{account_id}/realtime/kit/{app_id}/meetings/{id}']!.get!;
+    expect(twin.tags).toEqual([`RealtimeKit: ${v2.tags[0]!}`]);
+    expect(twin.security).toEqual([{ apiToken: [] }]);
+    expect(twin.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:account_id', 'path:app_id', 'path:id']);
+    expect(twin.description).toContain('GET /v2/meetings/{id}');
+    expect(twin.responses['200']).toEqual(v2.responses['200']);
+    expect(Object.keys(twin.responses['403']!.content!['application/json']!.schema.properties!)).toEqual(['success', 'errors', 'messages', 'result']);
+    const apps = doc.paths['/client/v4/accounts/{account_id}/realtime/kit/apps']!;
+    expect(Object.keys(apps).sort()).toEqual(['get', 'post']);
+  });
+});
+
 describe('credentials: 401, 403, 404 in the v4 envelope', () => {
   const cases: Array<[string, string | undefined, string, number, string | RegExp]> = [
     ['no header', undefined, app(), 401, 'Missing Authorization header'],
