@@ -9,6 +9,7 @@ import { Scheduler } from './core/scheduler.js';
 import { manualClockStart, PACKAGE_ROOT, type Config } from './config.js';
 import type { DomainContext } from './domain/context.js';
 import type { DomainEvent } from './domain/events.js';
+import { AccountsService } from './domain/accounts/accounts.service.js';
 import { LivestreamsService } from './domain/livestreams/livestreams.service.js';
 import { ProductsService } from './domain/products/products.service.js';
 import { MediaLinks, mediaFilesIn } from './domain/media/media-links.js';
@@ -50,6 +51,7 @@ export interface Deps {
   simulator: Simulator;
   services: {
     organizations: OrganizationsService;
+    accounts: AccountsService;
     meetings: MeetingsService;
     participants: ParticipantsService;
     recordings: RecordingsService;
@@ -159,6 +161,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
   ]);
+  const accounts = new AccountsService(ctx, organizations);
   const idsStart = ids.position();
   const journal = new RequestJournal(config.journalSize);
   const faults = new FaultRules();
@@ -171,6 +174,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       scheduler,
       store,
       organizations,
+      accounts,
       simulator,
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
@@ -203,7 +207,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, meetings, participants, recordings, livestreams, products, sessions, webhooks, presets },
+    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, webhooks, presets },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

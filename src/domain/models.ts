@@ -186,6 +186,11 @@ export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 /** Emulator decision (the contract shows no limit): registered webhooks per organization. */
 export const MAX_WEBHOOKS_PER_ORGANIZATION = 100;
 
+// --- which API a webhook was registered through ---
+/** v2 deliveries carry dyte-* headers; RealtimeKit ones rtk-* (same signing key, same body). */
+export const WEBHOOK_APIS = ['v2', 'realtimekit'] as const;
+export type WebhookApi = (typeof WEBHOOK_APIS)[number];
+
 export interface Webhook {
   id: string;
   orgId: string;
@@ -193,6 +198,7 @@ export interface Webhook {
   url: string;
   events: WebhookEventName[];
   enabled: boolean;
+  registeredThrough: WebhookApi;
   createdAt: number;
   updatedAt: number;
 }

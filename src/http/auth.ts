@@ -9,8 +9,11 @@ import type { AuthMode } from './route.js';
 
 export type AuthInfo =
   | { kind: 'none' }
-  | { kind: 'org'; org: Organization }
-  | { kind: 'participant'; org: Organization; claims: ParticipantClaims; participant: Participant; preset: Preset };
+  /** `account`: set when the organization was reached as an app of that account (RealtimeKit API). */
+  | { kind: 'org'; org: Organization; account?: string }
+  | { kind: 'participant'; org: Organization; claims: ParticipantClaims; participant: Participant; preset: Preset }
+  /** A RealtimeKit request about the account itself (its apps), not about one app. */
+  | { kind: 'account'; account: string };
 
 const NONE: AuthInfo = { kind: 'none' };
 
@@ -52,12 +55,40 @@ async function participant(deps: Deps, token: string): Promise<AuthInfo> {
   return { kind: 'participant', org, claims, participant: p, preset };
 }
 
+// --- RealtimeKit: an account API token, the account and the app named in the path ---------------
+
+const ACCOUNT_TOKEN_FORM = 'Expected Authorization: Bearer <API token>';
+
+/**
+ * The token must open the path's account (else 403, whether or not that account exists) and the
+ * app must be one of its apps (else 404, whether it is unknown or another account's). Runs before
+ * the path is validated, on the decoded parameters.
+ */
+function accountToken(deps: Deps, kind: string, value: string, params: Record<string, string>): AuthInfo {
+  if (kind !== 'bearer' || !value) throw errors.unauthorized(ACCOUNT_TOKEN_FORM);
+  const account = deps.services.accounts.authenticate(value);
+  if (!account) throw errors.unauthorized('Invalid API token');
+  const accountId = params.account_id ?? '';
+  if (accountId !== account.id) throw errors.forbidden(`This API token has no access to account ${accountId}`);
+  const appId = params.app_id;
+  if (appId === undefined) return { kind: 'account', account: account.id };
+  const app = deps.services.accounts.app(account.id, appId);
+  if (!app) throw errors.notFoundMessage(`No app found with id ${appId}`);
+  return { kind: 'org', org: app.org, account: account.id };
+}
+
+/** Which API the caller used: RealtimeKit when it came in as an account's app, v2 otherwise. */
+export function callerApi(auth: AuthInfo): 'v2' | 'realtimekit' {
+  return auth.kind === 'account' || (auth.kind === 'org' && auth.account !== undefined) ? 'realtimekit' : 'v2';
+}
+
 /** Synchronous but for a participant token (its signature check is async): most requests wait for nothing. */
 export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo | Promise<AuthInfo> {
   if (mode === 'none') return NONE;
   const header = req.headers.authorization;
   if (!header) throw errors.unauthorized('Missing Authorization header');
   const [kind, value] = scheme(header);
+  if (mode === 'account-token') return accountToken(deps, kind, value, req.params as Record<string, string>);
   if (mode === 'v1-bearer') {
     if (kind !== 'bearer' || !value) throw errors.unauthorized('Expected Authorization: Bearer <API key>');
     const org = deps.services.organizations.byApiKey(value);
@@ -77,7 +108,7 @@ export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo
 
 /** The organization behind any successful auth. */
 export function orgOf(auth: AuthInfo): Organization {
-  if (auth.kind === 'none') throw errors.unauthorized();
+  if (auth.kind === 'none' || auth.kind === 'account') throw errors.unauthorized();
   return auth.org;
 }
 

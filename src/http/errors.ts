@@ -13,8 +13,20 @@ export const v1ErrorSchema = z.object({ error: z.object({ code: z.string(), mess
 /** The control API and media routes answer errors in the same shape as v1. */
 export const controlErrorSchema = v1ErrorSchema;
 
+/**
+ * RealtimeKit answers errors in the Cloudflare API v4 envelope, whose `errors` list the official
+ * client reads. Emulator decision: each error's code is the HTTP status (as v2's `error.code`).
+ */
+export const realtimeKitErrorSchema = z.object({
+  success: z.literal(false),
+  errors: z.array(z.object({ code: z.number().int(), message: z.string() })),
+  messages: z.array(z.unknown()),
+  result: z.null(),
+});
+
 export function errorBody(api: Api, err: ApiError): unknown {
   if (api === 'v2') return { success: false, error: { code: err.status, message: err.v2Message } };
+  if (api === 'realtimekit') return { success: false, errors: [{ code: err.status, message: err.v2Message }], messages: [], result: null };
   return { error: { code: err.code, message: err.message } };
 }
 

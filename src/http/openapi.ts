@@ -2,7 +2,7 @@
 // that validate requests, so the document cannot drift from what is enforced.
 import { z } from 'zod';
 import { VERSION } from '../core/package-info.js';
-import { controlErrorSchema, v1ErrorSchema } from './errors.js';
+import { controlErrorSchema, realtimeKitErrorSchema, v1ErrorSchema } from './errors.js';
 import type { AnyRoute, Api } from './route.js';
 import { v2ErrorSchema } from './v2/schemas.js';
 
@@ -25,13 +25,14 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
 }
 
 function errorSchemaFor(api: Api): z.ZodType {
+  if (api === 'realtimekit') return realtimeKitErrorSchema;
   return api === 'v2' ? v2ErrorSchema : api === 'v1' ? v1ErrorSchema : controlErrorSchema;
 }
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid request (validation message names the field)',
   401: 'Missing or invalid credentials',
-  403: 'Valid credentials that may not do this',
+  403: 'Valid credentials that may not do this (RealtimeKit: an account the API token does not open)',
   404: 'Unknown id',
   409: 'The current state forbids this',
   413: 'Body larger than 1 MiB',
@@ -59,6 +60,8 @@ function security(r: AnyRoute): Json[] | undefined {
       return [{ basicAuth: [] }, { participantToken: [] }];
     case 'v1-bearer':
       return [{ apiKey: [] }];
+    case 'account-token':
+      return [{ apiToken: [] }];
   }
 }
 
@@ -68,12 +71,13 @@ function operation(r: AnyRoute): Json {
   const statuses = new Set<number>(Object.keys(r.responses).map(Number));
   if (r.params || r.query || r.body) statuses.add(400);
   if (r.auth !== 'none') statuses.add(401);
+  if (r.auth === 'account-token') statuses.add(403);
   if (r.path.includes('{')) statuses.add(404);
   if (r.body) {
     statuses.add(413);
     statuses.add(415);
   }
-  const emulated = r.api === 'v1' || r.api === 'v2';
+  const emulated = r.api === 'v1' || r.api === 'v2' || r.api === 'realtimekit';
   if (emulated) statuses.add(429);
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const spec = r.responses[status];
@@ -118,7 +122,8 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
     info: {
       title: 'Meetings emulator',
       version: VERSION,
-      description: 'Local emulator of the meetings (v2) and product registry (v1) APIs, with its control API under /_emulator.',
+      description:
+        'Local emulator of the meetings (v2) and product registry (v1) APIs, with its control API under /_emulator. Every v2 operation also answers under the RealtimeKit prefix /client/v4/accounts/{account_id}/realtime/kit/{app_id} (tags starting with "RealtimeKit").',
     },
     servers: [{ url: serverUrl }],
     paths,
@@ -127,6 +132,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
         basicAuth: { type: 'http', scheme: 'basic', description: 'organizationId:apiKey' },
         participantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A participant token (recording routes only)' },
         apiKey: { type: 'http', scheme: 'bearer', description: 'The organization API key (v1)' },
+        apiToken: { type: 'http', scheme: 'bearer', description: "An account's API token (RealtimeKit API, /client/v4/accounts/…)" },
       },
     },
   };

@@ -8,7 +8,21 @@ import { errors } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../container.js';
 import { journalBody } from '../journal/request-journal.js';
-import { resolvedOf, setResolved, type RouteTable } from './route-table.js';
+import { resolvedOf, setResolved, type Resolved, type RouteTable } from './route-table.js';
+
+/**
+ * The account and app a RealtimeKit request named in its path, as sent (also when it was refused:
+ * the journal then shows which account a 403 was for); null for the other APIs.
+ */
+function realtimeKitTarget(resolved: Resolved): { account_id: string | null; app_id: string | null } {
+  if (resolved.api !== 'realtimekit') return NO_TARGET;
+  const at = (name: string) => {
+    const i = resolved.names.indexOf(name);
+    return i < 0 ? null : resolved.raw[i]!;
+  };
+  return { account_id: at('account_id'), app_id: at('app_id') };
+}
+const NO_TARGET = { account_id: null, app_id: null };
 
 /** Also resolves the request against the route table, once: every step after it reads the result. */
 export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
@@ -38,6 +52,7 @@ export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
           status,
           duration_ms: durationMs,
           org_id: orgId,
+          ...realtimeKitTarget(resolved),
           body: journalBody(req.body, Number(req.headers['content-length'] ?? 0)),
           deliveries: scope.deliveries,
         });
@@ -79,7 +94,7 @@ export function rateLimit(deps: Deps): RequestHandler {
   return (req, res, next) => {
     if (!deps.rateLimiter.enabled) return next();
     const api = resolvedOf(res).api;
-    if (api !== 'v1' && api !== 'v2') return next();
+    if (api !== 'v1' && api !== 'v2' && api !== 'realtimekit') return next();
     const retryAfter = deps.rateLimiter.take(clientKey(req), deps.clock.now());
     return retryAfter > 0 ? next(errors.tooManyRequests(retryAfter)) : next();
   };

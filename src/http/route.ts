@@ -6,12 +6,14 @@ import type { z } from 'zod';
 import type { Deps } from '../container.js';
 import type { AuthInfo } from './auth.js';
 
-export type Api = 'v2' | 'v1' | 'control' | 'media';
+/** realtimekit: the v2 operations under the RealtimeKit prefix, and its apps (realtimekit.routes.ts). */
+export type Api = 'v2' | 'v1' | 'control' | 'media' | 'realtimekit';
 /**
  * none: open (control API, media, discovery). basic: v2 Basic only. basic-or-participant: v2
  * Basic or a participant token (the four recording routes). v1-bearer: the v1 API key.
+ * account-token: a RealtimeKit account's API token, for the account and app in the path.
  */
-export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer';
+export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer' | 'account-token';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface Reply {

@@ -18,6 +18,7 @@ import { simulatorRoutes } from './control/simulator.routes.js';
 import { lifecycleRoutes } from './control/lifecycle.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { presetRoutes } from './v2/presets.routes.js';
+import { realtimeKitRoutes } from './realtimekit/realtimekit.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
@@ -41,5 +42,8 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...presetRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
+  // Every v2 route above also answers under the RealtimeKit prefix: derived here, from the list
+  // as it stands, so a v2 route added to it has its twin without a word more.
+  routes.push(...realtimeKitRoutes(routes));
   return routes;
 }

@@ -13,6 +13,9 @@ export interface JournalEntry {
   status: number;
   duration_ms: number;
   org_id: string | null;
+  /** RealtimeKit requests: the account and app named in the path; null otherwise. */
+  account_id: string | null;
+  app_id: string | null;
   body: unknown;
   deliveries: string[];
 }

@@ -10,6 +10,7 @@ import { toIso, type Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import { signingKeyFrom, type KeySlot } from '../core/keys.js';
 import type { Scheduler } from '../core/scheduler.js';
+import type { AccountsService } from '../domain/accounts/accounts.service.js';
 import type { OrganizationsService } from '../domain/organizations/organizations.service.js';
 import { presetToFixture } from '../domain/presets/presets.service.js';
 import type { Simulator } from '../simulator/simulator.js';
@@ -34,6 +35,7 @@ export interface StateParts {
   scheduler: Scheduler;
   store: Store;
   organizations: OrganizationsService;
+  accounts: AccountsService;
   simulator: Simulator;
   outbox: Outbox;
   keys: { participantTokens: KeySlot; webhooks: KeySlot };
@@ -94,6 +96,7 @@ export class StateService {
     keys.participantTokens.set(doc.participant_token_key === undefined ? undefined : signingKeyFrom(doc.participant_token_key));
     keys.webhooks.set(doc.webhook_signing_key === undefined ? undefined : signingKeyFrom(doc.webhook_signing_key));
     organizations.load(doc, { baseline });
+    this.parts.accounts.load(doc);
     const runtime = doc.runtime;
     if (!runtime) return;
     const savedNow = Date.parse(runtime.clock.now);
@@ -106,7 +109,7 @@ export class StateService {
   }
 
   export(): StateDocument {
-    const { store, clock, ids, scheduler, outbox, simulator, keys } = this.parts;
+    const { store, clock, ids, scheduler, outbox, simulator, keys, accounts } = this.parts;
     return {
       version: 1,
       categories: [...store.categories.values()].map((c) => ({
@@ -118,10 +121,13 @@ export class StateService {
       default_presets: structuredClone(this.baseline.default_presets),
       webhook_signing_key: keys.webhooks.get().privatePem(),
       participant_token_key: keys.participantTokens.get().privatePem(),
+      accounts: accounts.export(),
       organizations: [...store.orgs.values()].map((data) => ({
         id: data.org.id,
         name: data.org.name,
         api_key: data.org.apiKey,
+        account_id: accounts.accountOf(data.org.id),
+        created_at: toIso(accounts.createdAt(data.org.id) ?? clock.now()),
         presets: [...data.presets.values()].map(presetToFixture),
         products: [...data.products.values()].map((p) => ({
           category_code: p.categoryCode,
@@ -139,6 +145,7 @@ export class StateService {
           url: w.url,
           events: [...w.events],
           enabled: w.enabled,
+          registered_through: w.registeredThrough,
           created_at: toIso(w.createdAt),
           updated_at: toIso(w.updatedAt),
         })),

@@ -2,7 +2,7 @@
 // path inside it and the rule that failed.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_EVENTS } from '../domain/models.js';
+import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_APIS, WEBHOOK_EVENTS } from '../domain/models.js';
 import { presetDocumentSchemas, VIEW_TYPES } from '../domain/presets/preset-document.js';
 import { livestreamRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord } from './state-records.js';
 
@@ -64,14 +64,46 @@ export const webhookFixture = z.object({
     .min(1)
     .refine((events) => new Set(events).size === events.length, 'must not repeat an event'),
   enabled: z.boolean().default(true),
+  /** Which API registered it (v2 when absent): its deliveries carry that API's headers (dyte-* for v2, rtk-* for RealtimeKit). */
+  registered_through: z.enum(WEBHOOK_APIS).optional(),
   created_at: isoTime.optional(),
   updated_at: isoTime.optional(),
 });
+
+// --- accounts (the RealtimeKit API's tenants) -------------------------------------------------
+
+/** The account every organization belongs to unless its fixture names another. */
+export const DEFAULT_ACCOUNT_ID = '00000000000000000000000000000001';
+/** The default account's API token when the file does not list that account (the default organization's key: one secret opens both APIs). */
+export const DEFAULT_ACCOUNT_TOKEN = 'emulator-api-key';
+
+export const accountFixture = z.object({
+  id: z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits'),
+  name: z.string().min(1).max(200).optional(),
+  api_tokens: z.array(z.string().min(8).max(200)).min(1).max(50),
+});
+export type AccountFixture = z.infer<typeof accountFixture>;
+
+/**
+ * The accounts a fixtures document gives: its own list, plus the default account when an
+ * organization belongs to it (an organization without `account_id` does) and the list lacks it,
+ * so that a file written before accounts existed keeps working unchanged.
+ */
+export function accountsOf(f: { accounts?: AccountFixture[]; organizations: ReadonlyArray<{ account_id?: string }> }): AccountFixture[] {
+  const listed = f.accounts ?? [];
+  const needsDefault = f.organizations.some((o) => (o.account_id ?? DEFAULT_ACCOUNT_ID) === DEFAULT_ACCOUNT_ID);
+  if (!needsDefault || listed.some((a) => a.id === DEFAULT_ACCOUNT_ID)) return listed;
+  return [...listed, { id: DEFAULT_ACCOUNT_ID, name: 'Emulator Account', api_tokens: [DEFAULT_ACCOUNT_TOKEN] }];
+}
 
 export const organizationFixture = z.object({
   id: uuid,
   name: z.string().min(1).max(200),
   api_key: z.string().min(8).max(200),
+  /** The account the organization (an app, to the RealtimeKit API) belongs to; the default account when absent. */
+  account_id: accountFixture.shape.id.optional(),
+  /** When the app was created (state exports keep it); the load time when absent. */
+  created_at: isoTime.optional(),
   /** Defaults to `default_presets` when absent. */
   presets: z.array(presetFixture).optional(),
   products: z.array(productFixture).default([]),
@@ -107,9 +139,26 @@ export const fixturesSchema = z
     participant_token_key: pemKey.optional(),
     /** A state export's clock, id position, pending jobs, deliveries and simulator policy. */
     runtime: runtimeRecord.optional(),
+    /** Accounts and their API tokens (RealtimeKit API); see accountsOf for the default. */
+    accounts: z.array(accountFixture).max(1_000).optional(),
     organizations: z.array(organizationFixture).min(1),
   })
   .superRefine((f, ctx) => {
+    const accountIds = new Set<string>();
+    const tokens = new Set<string>();
+    accountsOf(f).forEach((a, i) => {
+      if (accountIds.has(a.id)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'id'], message: 'duplicate account id' });
+      accountIds.add(a.id);
+      a.api_tokens.forEach((t, j) => {
+        // Which account a token opens must have one answer.
+        if (tokens.has(t)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'api_tokens', j], message: 'an API token belongs to one account only' });
+        tokens.add(t);
+      });
+    });
+    f.organizations.forEach((o, i) => {
+      if (o.account_id !== undefined && !accountIds.has(o.account_id))
+        ctx.addIssue({ code: 'custom', path: ['organizations', i, 'account_id'], message: 'not an account of this file' });
+    });
     const seen = new Set<string>();
     f.organizations.forEach((o, i) => {
       if (seen.has(o.id)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'id'], message: 'duplicate organization id' });

@@ -2,7 +2,7 @@
 // the internal models as they are kept (camelCase, epoch ms), so an export → import → export
 // round trip is byte-identical. A state document is a fixtures file with these extra sections.
 import { z } from 'zod';
-import { REGIONS, RECORDING_STATUSES, STORAGE_TYPES, WEBHOOK_EVENTS } from '../domain/models.js';
+import { REGIONS, RECORDING_STATUSES, STORAGE_TYPES, WEBHOOK_APIS, WEBHOOK_EVENTS } from '../domain/models.js';
 
 const ms = z.number().int().min(0).max(8.64e15);
 const msOrNull = ms.nullable();
@@ -129,6 +129,8 @@ export const deliveryRecord = z
     id: z.string().min(1).max(100),
     orgId: id.nullable(),
     webhookId: z.string().min(1).max(100),
+    /** Which API's headers the attempts carry; v2 when absent (states saved before it existed). */
+    api: z.enum(WEBHOOK_APIS).optional(),
     event: z.enum(WEBHOOK_EVENTS),
     url: text(2048),
     // Every attempt sends these bytes and the delivery log shows them parsed: a JSON document.

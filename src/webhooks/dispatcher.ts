@@ -60,7 +60,7 @@ export class WebhookDispatcher {
       if (!payload) return;
       const orgId = e.org.id;
       for (const w of this.webhooks.subscribers(orgId, payload.event)) {
-        this.outbox.enqueue({ orgId, webhookId: w.id, url: w.url, event: payload.event, payload });
+        this.outbox.enqueue({ orgId, webhookId: w.id, api: w.registeredThrough, url: w.url, event: payload.event, payload });
       }
       for (const w of this.fromConfig) {
         this.outbox.enqueue({ orgId, webhookId: w.id, url: w.url, event: payload.event, payload });

@@ -10,6 +10,8 @@
 //   How many retries a delivery has made is read off its attempts (`retriesOf`), never kept
 //   apart from them, so the schedule, the give-up and the state export cannot disagree.
 // - Every attempt of a delivery carries the same body bytes, signature and `dyte-uuid`.
+// - The headers are those of the API the webhook was registered through (DELIVERY_HEADERS):
+//   dyte-* for v2, rtk-* for RealtimeKit; the signature is the same either way.
 // - Attempts leave in the order they started, so a receiver sees an event's deliveries in the
 //   order the events happened (meeting.started before participantJoined), even though their
 //   signatures are made in parallel and the one of a body signed before is ready at once.
@@ -29,7 +31,7 @@ import { VERSION } from '../core/package-info.js';
 import type { IdGenerator } from '../core/ids.js';
 import { defineJob, jobIdField } from '../core/jobs.js';
 import type { Scheduler } from '../core/scheduler.js';
-import type { WebhookEventName } from '../domain/models.js';
+import type { WebhookApi, WebhookEventName } from '../domain/models.js';
 import type { Logger } from '../logger.js';
 import type { WebhookSigner } from './signer.js';
 import type { WebhookTransport } from './transport.js';
@@ -51,6 +53,16 @@ const EVICTION_ORDER: readonly FinishedStatus[] = ['delivered', 'failed'];
 /** initial: the first attempt; retry: an automatic retry; redeliver: asked for through the control API. */
 export type AttemptTrigger = 'initial' | 'retry' | 'redeliver';
 
+/**
+ * The names of the three headers an attempt carries, per API: the signature (base64 RSA-SHA256
+ * over the body bytes), the id of the webhook, and the id of the delivery (the same on every
+ * attempt, for receivers to drop duplicates).
+ */
+export const DELIVERY_HEADERS: Record<WebhookApi, { signature: string; webhookId: string; deliveryId: string }> = {
+  v2: { signature: 'dyte-signature', webhookId: 'dyte-webhook-id', deliveryId: 'dyte-uuid' },
+  realtimekit: { signature: 'rtk-signature', webhookId: 'rtk-webhook-id', deliveryId: 'rtk-uuid' },
+};
+
 export interface DeliveryAttempt {
   /** Emulator time the attempt started. */
   at: number;
@@ -66,6 +78,8 @@ export interface Delivery {
   id: string;
   orgId: string | null;
   webhookId: string;
+  /** The API the webhook was registered through: which headers the attempts carry. */
+  api: WebhookApi;
   event: WebhookEventName;
   /** Where the latest attempt went (or the first will go). */
   url: string;
@@ -129,6 +143,8 @@ export type DeliveryTarget = { url: string } | { stop: string };
 export interface NewDelivery {
   orgId: string | null;
   webhookId: string;
+  /** v2 unless told (the webhooks given on the command line are v2's). */
+  api?: WebhookApi;
   url: string;
   event: WebhookEventName;
   payload: unknown;
@@ -218,6 +234,7 @@ export class Outbox {
       id: this.opts.ids.uuid(),
       orgId: input.orgId,
       webhookId: input.webhookId,
+      api: input.api ?? 'v2',
       event: input.event,
       url: input.url,
       body: JSON.stringify(input.payload),
@@ -293,10 +310,12 @@ export class Outbox {
    * attempts. A pending record gets its retry job back at its `nextAttemptAt` unless the
    * scheduler already holds it (restore the scheduler first).
    */
-  restore(records: readonly Delivery[]): void {
+  restore(records: ReadonlyArray<Omit<Delivery, 'api'> & { api?: WebhookApi }>): void {
     this.reset();
     for (const r of records) {
-      const { retries: _derived, ...d } = structuredClone(r) as SavedDelivery;
+      const { retries: _derived, ...saved } = structuredClone(r) as SavedDelivery;
+      // A state saved before deliveries knew their API holds only v2 ones.
+      const d: Delivery = { ...saved, api: saved.api ?? 'v2' };
       this.records.set(d.id, d);
       if (d.status !== 'pending') this.finished[d.status].add(d.id);
       else if (!this.opts.scheduler.has(WEBHOOK_RETRY, { deliveryId: d.id })) {
@@ -351,12 +370,13 @@ export class Outbox {
     if (this.records.get(d.id) !== d || this.interrupted) return;
     d.url = target.url;
     const body = Buffer.from(d.body, 'utf8');
+    const names = DELIVERY_HEADERS[d.api];
     const headers = {
       'content-type': 'application/json',
       'user-agent': WEBHOOK_USER_AGENT,
-      'dyte-signature': signature,
-      'dyte-webhook-id': d.webhookId,
-      'dyte-uuid': d.id,
+      [names.signature]: signature,
+      [names.webhookId]: d.webhookId,
+      [names.deliveryId]: d.id,
     };
     const startedReal = realNow();
     const result = await this.transport.send({ url: target.url, headers, body, timeoutMs: this.timeoutMs });

@@ -75,11 +75,17 @@ export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'get /_emulator/faults': 200,
   'delete /_emulator/faults': 204,
   'get /_emulator/openapi.json': 200,
+  // RealtimeKit: the apps; the v2 operations under the app prefix answer as on /v2 (below).
+  'get /client/v4/accounts/{account_id}/realtime/kit/apps': 200,
+  'post /client/v4/accounts/{account_id}/realtime/kit/apps': 201,
 };
+
+const KIT_APP_PREFIX = '/client/v4/accounts/{account_id}/realtime/kit/{app_id}/';
 
 /** The success status of `method path`; a route missing here fails the test that asked. */
 export function successStatus(route: { method: string; path: string }): number {
-  const status = SUCCESS_STATUS[`${route.method} ${route.path}`];
+  const path = route.path.startsWith(KIT_APP_PREFIX) ? `/v2/${route.path.slice(KIT_APP_PREFIX.length)}` : route.path;
+  const status = SUCCESS_STATUS[`${route.method} ${path}`];
   if (status === undefined) throw new Error(`no success status written for ${route.method} ${route.path}: add it to test/helpers/success-status.ts`);
   return status;
 }

@@ -9,6 +9,10 @@
 //   v1 (docs/api-v1.md): only `Bearer <API key>`; any other credential is a 401.
 //   Another organization's valid key reaches only that organization: the first organization's
 //   ids answer 404 there, its lists and creations are its own.
+//   RealtimeKit (docs/realtimekit.md): every v2 route again under
+//   /client/v4/accounts/{account_id}/realtime/kit/{app_id}, and the apps routes; only
+//   `Bearer <API token>` of the account in the path: a missing, malformed or wrong token (a
+//   participant token included) is a 401, another account's token a 403.
 import { SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../../src/core/ids.js';
@@ -17,9 +21,18 @@ import { allRoutes } from '../../src/http/routes.js';
 import { PRESET_BODY, addParticipant, createLivestream, createMeeting, createPreset, startRecording } from '../helpers/builders.js';
 import { TOKEN_LIFETIME_MS } from '../helpers/documented.js';
 import { successStatus } from '../helpers/success-status.js';
-import { API_KEY, BASIC, ORG_ID, basicAuth, bearer, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { API_KEY, BASIC, ORG_ID, basicAuth, bearer, fixtures, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
-const ROUTES = allRoutes('http://emulator.test').filter((r) => r.api === 'v1' || r.api === 'v2');
+const ROUTES = allRoutes('http://emulator.test').filter((r) => r.api === 'v1' || r.api === 'v2' || r.api === 'realtimekit');
+
+/** The RealtimeKit prefixes, written out (docs/realtimekit.md), and the accounts of the world. */
+const KIT = '/client/v4/accounts/{account_id}/realtime/kit';
+const APP_PREFIX = `${KIT}/{app_id}`;
+const ACCOUNT_A = '00000000000000000000000000000001';
+const ACCOUNT_C = 'cccccccccccccccccccccccccccccccc';
+const TOKEN_C = 'account-c-api-token';
+/** A RealtimeKit twin's v2 route, by path: the one whose success status, ids and body it shares. */
+const v2Name = (r: AnyRoute) => (r.path.startsWith(`${APP_PREFIX}/`) ? `${r.method} /v2${r.path.slice(APP_PREFIX.length)}` : `${r.method} ${r.path}`);
 const routeName = (r: AnyRoute) => `${r.method} ${r.path}`;
 
 const COLUMNS = [
@@ -35,6 +48,7 @@ const COLUMNS = [
   'participant token signed HS256 with the public key',
   'participant token of a deleted participant',
 ] as const;
+// For a RealtimeKit route, "another organization's key" is another account's API token.
 type Column = (typeof COLUMNS)[number];
 
 const MESSAGES = {
@@ -46,6 +60,9 @@ const MESSAGES = {
   otherMeeting: 'This participant token does not grant access to that meeting',
   v1Scheme: 'Expected Authorization: Bearer <API key>',
   v1Key: 'Invalid API key',
+  kitScheme: 'Expected Authorization: Bearer <API token>',
+  kitToken: 'Invalid API token',
+  kitAccount: `This API token has no access to account ${ACCOUNT_A}`,
 };
 
 /** Markers of the first organization (A): its resources' ids and texts, its key, its stream key. */
@@ -72,7 +89,11 @@ interface World {
 }
 
 async function buildWorld(): Promise<World> {
-  const t = makeTestApp();
+  // A second account (C) with a token and an app of its own: its token must not reach A's apps.
+  const f = fixtures();
+  f.accounts = [{ id: ACCOUNT_C, api_tokens: [TOKEN_C] }];
+  f.organizations.push({ id: '00000000-0000-4000-8000-00000000000c', name: 'C app', api_key: 'c-app-api-key', account_id: ACCOUNT_C, products: [] });
+  const t = makeTestApp({}, { fixtures: f });
   const m1 = await createMeeting(t.api, { title: 'A-PRIVATE-TITLE-ONE' });
   const m2 = await createMeeting(t.api, { title: 'A-PRIVATE-TITLE-TWO' });
   const host1 = await addParticipant(t.api, m1.id, { name: 'A-PRIVATE-HOST-ONE', custom_participant_id: 'a-host-1' });
@@ -166,16 +187,17 @@ async function buildWorld(): Promise<World> {
 }
 
 function authFor(r: AnyRoute, column: Column, w: World): string | undefined {
-  const v1 = r.api === 'v1';
+  const bearerKey = r.api === 'v1' || r.api === 'realtimekit';
   switch (column) {
     case 'no header':
       return undefined;
     case 'malformed Basic':
       return 'Basic !!not*base64!!';
     case 'wrong key':
-      return v1 ? 'Bearer not-the-api-key' : basicAuth(ORG_ID, 'not-the-api-key');
+      return bearerKey ? 'Bearer not-the-api-key' : basicAuth(ORG_ID, 'not-the-api-key');
     case "another organization's key":
-      return v1 ? `Bearer ${w.b.apiKey}` : basicAuth(w.b.id, w.b.apiKey);
+      if (r.api === 'realtimekit') return `Bearer ${TOKEN_C}`;
+      return bearerKey ? `Bearer ${w.b.apiKey}` : basicAuth(w.b.id, w.b.apiKey);
     case 'participant token for its own meeting':
       return bearer(w.tokens.own);
     case 'participant token for another meeting':
@@ -196,26 +218,30 @@ function authFor(r: AnyRoute, column: Column, w: World): string | undefined {
 /** The route's URL in the world: every id is one of the first organization's (A). */
 function urlOf(r: AnyRoute, w: World): string {
   const { a } = w;
-  const url = r.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+  // A twin names A's account and app, then the ids of its v2 route.
+  const kit = r.path.startsWith(`${APP_PREFIX}/`);
+  const path = kit ? `/v2${r.path.slice(APP_PREFIX.length)}` : r.path.replace('{account_id}', ACCOUNT_A);
+  const url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     if (name === 'meeting_id') return a.m1;
     if (name === 'participant_id') return a.host1;
     if (name === 'svc_code') return a.productCode;
     if (name === 'preset_id') return a.preset;
-    if (name !== 'id') throw new Error(`auth matrix: no world id for {${name}} in ${r.path}`);
-    if (r.path.startsWith('/v2/meetings/')) return a.m1;
-    if (r.path.startsWith('/v2/recordings/')) return a.recording;
-    if (r.path.startsWith('/v2/livestreams/')) return a.livestream;
-    if (r.path.startsWith('/v2/webhooks/')) return a.webhook;
-    throw new Error(`auth matrix: no world id for {id} in ${r.path}`);
+    if (name !== 'id') throw new Error(`auth matrix: no world id for {${name}} in ${path}`);
+    if (path.startsWith('/v2/meetings/')) return a.m1;
+    if (path.startsWith('/v2/recordings/')) return a.recording;
+    if (path.startsWith('/v2/livestreams/')) return a.livestream;
+    if (path.startsWith('/v2/webhooks/')) return a.webhook;
+    throw new Error(`auth matrix: no world id for {id} in ${path}`);
   });
+  const full = kit ? `${KIT.replace('{account_id}', ACCOUNT_A)}/${ORG_ID}${url.slice('/v2'.length)}` : url;
   // The recording list is asked for the first meeting, so that a token of another meeting is a 403.
-  return routeName(r) === 'get /v2/recordings' ? `${url}?meeting_id=${a.m1}` : url;
+  return v2Name(r) === 'get /v2/recordings' ? `${full}?meeting_id=${a.m1}` : full;
 }
 
 /** A body the route accepts (so that only the credentials decide). */
 function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
   if (!r.body) return undefined;
-  switch (routeName(r)) {
+  switch (v2Name(r)) {
     case 'post /v2/recordings':
       return { meeting_id: w.a.m1, allow_multiple_recordings: true };
     case 'put /v2/recordings/{id}':
@@ -230,6 +256,8 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
     case 'post /api/v1/products':
     case 'post /v1/products':
       return { name: 'Matrix', brand: 'Matrix', category_code: '101', product_id: 'MATRIX1' };
+    case `post ${KIT}/apps`:
+      return { name: 'Matrix app' };
     default:
       return {};
   }
@@ -244,7 +272,17 @@ function otherOrgExpectation(r: AnyRoute): { status: number; message?: RegExp } 
   return namesAResource ? { status: 404, message: r.api === 'v1' ? /^No product found with code / : /^No \w+ found with id / } : { status: successStatus(r) };
 }
 
+/** RealtimeKit: only the API token of the path's account; every other credential is refused before the route runs. */
+function expectedKit(column: Column): { status: number; message?: string | RegExp } {
+  if (column === 'no header') return { status: 401, message: MESSAGES.missing };
+  if (column === 'malformed Basic') return { status: 401, message: MESSAGES.kitScheme };
+  if (column === "another organization's key") return { status: 403, message: MESSAGES.kitAccount };
+  // A wrong key, and every participant token: a Bearer value that is no account's API token.
+  return { status: 401, message: MESSAGES.kitToken };
+}
+
 function expected(r: AnyRoute, column: Column): { status: number; message?: string | RegExp } {
+  if (r.api === 'realtimekit') return expectedKit(column);
   if (r.api === 'v1') {
     if (column === 'no header') return { status: 401, message: MESSAGES.missing };
     if (column === 'malformed Basic') return { status: 401, message: MESSAGES.v1Scheme };
@@ -264,13 +302,24 @@ function expected(r: AnyRoute, column: Column): { status: number; message?: stri
 
 describe('the matrix covers the route table', () => {
   it('has every v1 and v2 route, and the token routes are the four documented ones', () => {
-    expect(ROUTES.length).toBeGreaterThanOrEqual(32);
+    expect(ROUTES.length).toBeGreaterThanOrEqual(32 + 28 + 2);
     expect(
       ROUTES.filter((r) => r.auth === 'basic-or-participant')
         .map(routeName)
         .sort(),
     ).toEqual(['get /v2/recordings', 'get /v2/recordings/active-recording/{meeting_id}', 'get /v2/recordings/{id}', 'post /v2/recordings'].sort());
-    expect(ROUTES.every((r) => (r.api === 'v1' ? r.auth === 'v1-bearer' : r.auth === 'basic' || r.auth === 'basic-or-participant'))).toBe(true);
+    expect(
+      ROUTES.every((r) =>
+        r.api === 'v1'
+          ? r.auth === 'v1-bearer'
+          : r.api === 'realtimekit'
+            ? r.auth === 'account-token'
+            : r.auth === 'basic' || r.auth === 'basic-or-participant',
+      ),
+    ).toBe(true);
+    // Every v2 route has its RealtimeKit twin in the matrix.
+    const names = new Set(ROUTES.map(routeName));
+    for (const r of ROUTES.filter((x) => x.api === 'v2')) expect(names).toContain(`${r.method} ${APP_PREFIX}${r.path.slice('/v2'.length)}`);
   });
 
   it("the leak markers are real: the first organization's own key sees them", async () => {
@@ -302,10 +351,12 @@ describe.each(ROUTES.map(routeName))('%s', (name) => {
     const want = expected(r, column);
     expect(res.status, res.text.slice(0, 300)).toBe(want.status);
     if (want.status >= 400) {
-      const message = res.body.error.message as string;
+      const message = (r.api === 'realtimekit' ? res.body.errors[0].message : res.body.error.message) as string;
       if (typeof want.message === 'string') expect(message).toBe(want.message);
       else if (want.message) expect(message).toMatch(want.message);
       if (r.api === 'v2') expect(res.body).toEqual({ success: false, error: { code: want.status, message: expect.any(String) } });
+      else if (r.api === 'realtimekit')
+        expect(res.body).toEqual({ success: false, errors: [{ code: want.status, message: expect.any(String) }], messages: [], result: null });
       else expect(res.body).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
     }
 

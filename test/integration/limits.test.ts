@@ -25,6 +25,12 @@ const routeByName = (name: string) => {
   return r;
 };
 const x = (n: number) => 'x'.repeat(n);
+/** RealtimeKit (docs/realtimekit.md): the default account, and where its apps and an app's v2 twins live. */
+const DEFAULT_ACCOUNT = '00000000000000000000000000000001';
+const KIT_APPS = 'realtime/kit/apps';
+const KIT_APP_PREFIX = '/client/v4/accounts/{account_id}/realtime/kit/{app_id}/';
+/** A RealtimeKit twin's bounded fields are its v2 route's: the same schemas (checked below), the same rows. */
+const asV2Key = (key: string) => key.replace(/^(\w+) \/client\/v4\/accounts\/\{account_id\}\/realtime\/kit\/\{app_id\}\//, '$1 /v2/');
 const url = (n: number) => `https://example.test/${'a'.repeat(n - 'https://example.test/'.length)}`;
 
 // --- the world a row needs ----------------------------------------------------------------------
@@ -79,6 +85,7 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
     if (name === 'recording_id') return w.media.recordingId;
     if (name === 'file') return encodeURIComponent(w.media.file);
     if (name === 'preset_id') return PRESETS.participant.id;
+    if (name === 'account_id') return DEFAULT_ACCOUNT;
     if (r.path.startsWith('/v2/meetings/')) return w.meetingId;
     if (r.path.startsWith('/v2/webhooks/')) return w.webhookId;
     if (r.path.includes('/recordings/')) return w.recordingId;
@@ -88,6 +95,7 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
 
 /** The error body of the route's API for a validation message. */
 function refusal(r: AnyRoute, message: string, status = 400, code = 'BAD_REQUEST') {
+  if (r.api === 'realtimekit') return { success: false, errors: [{ code: status, message: `BAD_REQUEST: ${message}` }], messages: [], result: null };
   return r.api === 'v2'
     ? { success: false, error: { code: status, message: status === 400 && code === 'BAD_REQUEST' ? `BAD_REQUEST: ${message}` : message } }
     : { error: { code, message } };
@@ -131,6 +139,9 @@ const storage = (field: string, route = 'post /v2/recordings', at = ''): Row => 
 const MEETING_WRITES = ['post /v2/meetings', 'patch /v2/meetings/{id}', 'put /v2/meetings/{id}'];
 
 const STRING_ROWS: Row[] = [
+  // RealtimeKit apps (docs/realtimekit.md)
+  { route: `post /client/v4/accounts/{account_id}/${KIT_APPS}`, where: 'body', field: 'name', max: 200, kind: 'length' },
+  { route: `get /client/v4/accounts/{account_id}/${KIT_APPS}`, where: 'query', field: 'search', max: 200, kind: 'length' },
   // v2 meetings
   ...['post /v2/meetings', 'patch /v2/meetings/{id}', 'put /v2/meetings/{id}'].map((route): Row => ({
     route,
@@ -373,11 +384,21 @@ describe('every string and array of every request schema is bounded', () => {
     const problems: string[] = [];
     for (const f of boundedFields()) {
       if (f.key.endsWith(' page_no') || f.key.endsWith(' per_page') || COVERED_ELSEWHERE[f.key]) continue;
-      const row = rows.get(`${f.key} ${f.kind}`);
+      const row = rows.get(`${asV2Key(f.key)} ${f.kind}`);
       if (!row) problems.push(`no row for ${f.key} (${f.kind} ≤ ${f.max})`);
       else if (row.max !== f.max) problems.push(`${f.key}: the row says ${row.max}, the schema ${f.max}`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it("a RealtimeKit twin validates its body and query with its v2 route's own schemas", () => {
+    const twins = ROUTES.filter((r) => r.path.startsWith(KIT_APP_PREFIX));
+    expect(twins.length).toBeGreaterThanOrEqual(28);
+    for (const twin of twins) {
+      const v2 = routeByName(`${twin.method} /v2/${twin.path.slice(KIT_APP_PREFIX.length)}`);
+      expect(twin.body, routeName(twin)).toBe(v2.body);
+      expect(twin.query, routeName(twin)).toBe(v2.query);
+    }
   });
 });
 
@@ -403,7 +424,7 @@ async function sendRow(w: World, row: Row, n: number) {
   const base = row.route === 'post /v2/recordings' ? { ...recordingBody(w), ...(row.body ?? {}) } : (row.body ?? {});
   const req = w.t.api[r.method](`${pathOf(r, w, params)}${query}`);
   if (r.auth === 'basic' || r.auth === 'basic-or-participant') req.set('Authorization', BASIC);
-  if (r.auth === 'v1-bearer') req.set('Authorization', `Bearer ${API_KEY}`);
+  if (r.auth === 'v1-bearer' || r.auth === 'account-token') req.set('Authorization', `Bearer ${API_KEY}`);
   if (r.body) req.send(row.where === 'body' ? setPath(base, row.field, value) : base);
   return { r, res: await req };
 }

@@ -2,7 +2,8 @@
 // every answer must keep:
 //   - never a 5xx;
 //   - an error is in the API's own shape: the v2 envelope for /v2 and unknown routes,
-//     {"error":{"code","message"}} for v1, the control API and media;
+//     {"error":{"code","message"}} for v1, the control API and media, Cloudflare's v4 envelope
+//     for the RealtimeKit routes under /client;
 //   - a method no route serves on a path that routes serve with other methods is a 405 whose
 //     Allow header lists exactly those methods (HEAD with GET); a path no route serves is a 404;
 //   - a refused request (4xx) leaves GET /_emulator/state byte-identical;
@@ -40,6 +41,13 @@ import {
 export const ROUTES: AnyRoute[] = allRoutes('http://emulator.test');
 export const routeName = (r: Pick<AnyRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
 export const routeByName = (name: string) => ROUTES.find((r) => routeName(r) === name)!;
+
+/** The RealtimeKit prefixes (docs/realtimekit.md) and the default account, written out. */
+const KIT = '/client/v4/accounts/{account_id}/realtime/kit';
+const KIT_APP = `${KIT}/{app_id}`;
+export const DEFAULT_ACCOUNT = '00000000000000000000000000000001';
+/** A RealtimeKit twin as its v2 route (same ids, same valid body); any other route as itself. */
+const asV2 = (r: AnyRoute): AnyRoute => (r.path.startsWith(`${KIT_APP}/`) ? { ...r, path: `/v2${r.path.slice(KIT_APP.length)}` } : r);
 const METHODS: Method[] = ['get', 'post', 'put', 'patch', 'delete'];
 
 // --- the world --------------------------------------------------------------------------------
@@ -127,7 +135,9 @@ export async function buildFuzzWorld(): Promise<World> {
 
 /** The world id a path parameter names, by route and parameter. */
 function worldParam(r: AnyRoute, param: string, ids: WorldIds, other: boolean): string {
-  const p = r.path;
+  const p = asV2(r).path;
+  if (param === 'account_id') return DEFAULT_ACCOUNT;
+  if (param === 'app_id') return other ? ids.other.orgId : ids.orgId;
   if (param === 'meeting_id') return other ? ids.other.meetingId : ids.meetingId;
   if (param === 'participant_id') return ids.participantId;
   if (param === 'recording_id') return ids.uploadedId;
@@ -155,7 +165,7 @@ export const STORAGE_SECRETS = ['AKIA-FUZZ-ACCESS-KEY', 'FUZZ-SECRET-KEY-0123456
 /** A body the route accepts in the world: the base that mutations start from. */
 export function validBody(r: AnyRoute, w: World): JsonLike {
   const { ids } = w;
-  switch (routeName(r)) {
+  switch (routeName(asV2(r))) {
     case 'post /v2/meetings':
     case 'patch /v2/meetings/{id}':
     case 'put /v2/meetings/{id}':
@@ -208,6 +218,8 @@ export function validBody(r: AnyRoute, w: World): JsonLike {
       return { to: 'ERRORED' };
     case 'post /_emulator/orgs':
       return { name: 'fuzz org' };
+    case `post ${KIT}/apps`:
+      return { name: 'fuzz app' };
     case 'post /_emulator/faults':
       return { path: '/v2/meetings', status: 418, count: 1 };
     case 'put /_emulator/state':
@@ -349,7 +361,8 @@ function authHeader(r: AnyRoute, choice: AuthChoice, ids: WorldIds): string | un
   if (typeof choice === 'object') return choice.raw;
   switch (choice) {
     case 'right':
-      return r.auth === 'v1-bearer' ? `Bearer ${API_KEY}` : r.auth === 'none' ? undefined : BASIC;
+      // The default account's API token is the default organization's key (docs/realtimekit.md).
+      return r.auth === 'v1-bearer' || r.auth === 'account-token' ? `Bearer ${API_KEY}` : r.auth === 'none' ? undefined : BASIC;
     case 'none':
       return undefined;
     case 'basic':
@@ -484,8 +497,9 @@ export async function send(w: World, r: AnyRoute, req: FuzzRequest): Promise<Sen
 // --- invariants -------------------------------------------------------------------------------
 
 /** Which error shape a path is answered in, decided from the path alone (not from the emulator's code). */
-export function expectedApi(url: string): 'v2' | 'v1' | 'control' | 'media' {
+export function expectedApi(url: string): 'v2' | 'v1' | 'control' | 'media' | 'realtimekit' {
   const path = url.split('?')[0]!;
+  if (/^\/client(\/|$)/i.test(path)) return 'realtimekit';
   if (/^\/(api\/)?v1(\/|$)/.test(path)) return 'v1';
   if (/^\/_emulator(\/|$)/.test(path)) return 'control';
   if (/^\/media\//.test(path)) return 'media';
@@ -495,8 +509,11 @@ export function expectedApi(url: string): 'v2' | 'v1' | 'control' | 'media' {
 export function assertErrorShape(sent: Sent): void {
   const what = `${sent.status} ${sent.url.slice(0, 200)}: ${sent.text.slice(0, 300)}`;
   expect(sent.contentType, what).toMatch(/^application\/json/);
-  if (expectedApi(sent.url) === 'v2') {
+  const api = expectedApi(sent.url);
+  if (api === 'v2') {
     expect(sent.body, what).toEqual({ success: false, error: { code: sent.status, message: expect.any(String) } });
+  } else if (api === 'realtimekit') {
+    expect(sent.body, what).toEqual({ success: false, errors: [{ code: sent.status, message: expect.any(String) }], messages: [], result: null });
   } else {
     expect(sent.body, what).toEqual({ error: { code: expect.stringMatching(/^[A-Z][A-Z0-9_]*$/), message: expect.any(String) } });
   }

@@ -18,7 +18,19 @@ describe('paths no route serves', () => {
   });
 
   // A pseudo-route per API prefix: its one parameter is a whole random tail of segments.
-  const prefixes = ['/v2', '/v2/meetings', '/api/v1', '/v1', '/_emulator', '/media', '/.well-known', '', '/v3'];
+  const prefixes = [
+    '/v2',
+    '/v2/meetings',
+    '/api/v1',
+    '/v1',
+    '/_emulator',
+    '/media',
+    '/.well-known',
+    '',
+    '/v3',
+    '/client/v4/accounts/00000000000000000000000000000001/realtime/kit',
+    '/client/v4/accounts/00000000000000000000000000000001/realtime/kit/00000000-0000-4000-8000-000000000001',
+  ];
   const unknown = (prefix: string): AnyRoute => ({
     ...ROUTES[0]!,
     method: 'get',

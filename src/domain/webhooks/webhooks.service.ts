@@ -3,7 +3,7 @@
 import { errors } from '../../core/errors.js';
 import type { OrgData } from '../../store/store.js';
 import { orgData, type DomainContext } from '../context.js';
-import type { Webhook, WebhookEventName } from '../models.js';
+import type { Webhook, WebhookApi, WebhookEventName } from '../models.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, wantsEvent } from './webhook-rules.js';
 
@@ -16,10 +16,15 @@ export interface WebhookInput {
 
 export type WebhookPatch = Partial<WebhookInput>;
 
+/** A new registration also says which API made it (v2 unless told); a PUT or PATCH never changes that. */
+export interface NewWebhook extends WebhookInput {
+  registeredThrough?: WebhookApi;
+}
+
 export class WebhooksService implements OrgMember {
   constructor(private readonly ctx: DomainContext) {}
 
-  create(orgId: string, input: WebhookInput): Webhook {
+  create(orgId: string, input: NewWebhook): Webhook {
     const data = orgData(this.ctx, orgId);
     if (data.webhooks.size >= MAX_WEBHOOKS_PER_ORGANIZATION) throw errors.webhookLimit(MAX_WEBHOOKS_PER_ORGANIZATION);
     this.assertUrlFree(data, input.url, undefined);
@@ -31,6 +36,7 @@ export class WebhooksService implements OrgMember {
       url: input.url,
       events: [...input.events],
       enabled: input.enabled ?? true,
+      registeredThrough: input.registeredThrough ?? 'v2',
       createdAt: now,
       updatedAt: now,
     };
@@ -91,6 +97,7 @@ export class WebhooksService implements OrgMember {
         url: f.url,
         events: [...f.events],
         enabled: f.enabled,
+        registeredThrough: f.registered_through ?? 'v2',
         // A state export keeps the webhook's own times.
         createdAt: f.created_at === undefined ? now : Date.parse(f.created_at),
         updatedAt: f.updated_at === undefined ? now : Date.parse(f.updated_at),

@@ -11,6 +11,8 @@ const journalEntrySchema = z.object({
   status: z.number().int(),
   duration_ms: z.number(),
   org_id: z.string().nullable(),
+  account_id: z.string().nullable().meta({ description: 'RealtimeKit requests: the account named in the path' }),
+  app_id: z.string().nullable().meta({ description: 'RealtimeKit requests: the app (organization) named in the path' }),
   body: z.unknown(),
   deliveries: z.array(z.string()),
 });

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import { route } from '../route.js';
 
-const createdOrgSchema = z.object({ id: z.uuid(), name: z.string(), api_key: z.string() });
-const orgSchema = z.object({ id: z.uuid(), name: z.string() });
+/** account_id: the RealtimeKit account the organization is an app of. */
+const createdOrgSchema = z.object({ id: z.uuid(), name: z.string(), api_key: z.string(), account_id: z.string() });
+const orgSchema = z.object({ id: z.uuid(), name: z.string(), account_id: z.string() });
 
 export const tenancyRoutes = [
   route({
@@ -13,12 +14,22 @@ export const tenancyRoutes = [
     api: 'control',
     auth: 'none',
     tag: 'Control: tenancy',
-    summary: 'Create an organization with the default presets (one per test worker); the answer is the only place its API key is shown',
-    body: z.object({ name: z.string().min(1).max(200).optional() }),
-    responses: { 201: { description: 'The organization with its API key', schema: createdOrgSchema } },
+    summary:
+      'Create an organization with the default presets (one per test worker), an app of the account given (else the default account); the answer is the only place its API key is shown',
+    body: z.object({
+      name: z.string().min(1).max(200).optional(),
+      account_id: z
+        .string()
+        .regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits')
+        .optional(),
+    }),
+    responses: {
+      201: { description: 'The organization with its API key', schema: createdOrgSchema },
+      404: { description: 'No account with that id' },
+    },
     handler: ({ deps, body }) => {
-      const org = deps.services.organizations.create(body.name);
-      return { status: 201, body: { id: org.id, name: org.name, api_key: org.apiKey } };
+      const { org, accountId } = deps.services.accounts.createApp(body.name, body.account_id);
+      return { status: 201, body: { id: org.id, name: org.name, api_key: org.apiKey, account_id: accountId } };
     },
   }),
   route({
@@ -27,9 +38,12 @@ export const tenancyRoutes = [
     api: 'control',
     auth: 'none',
     tag: 'Control: tenancy',
-    summary: 'List organizations (without their API keys)',
+    summary: 'List organizations (without their API keys), with the account each belongs to',
     responses: { 200: { description: 'Organizations', schema: z.array(orgSchema) } },
-    handler: ({ deps }) => ({ status: 200, body: deps.services.organizations.list().map((o) => ({ id: o.id, name: o.name })) }),
+    handler: ({ deps }) => ({
+      status: 200,
+      body: deps.services.organizations.list().map((o) => ({ id: o.id, name: o.name, account_id: deps.services.accounts.accountOf(o.id) })),
+    }),
   }),
   route({
     method: 'post',
@@ -43,7 +57,7 @@ export const tenancyRoutes = [
     handler: ({ deps, params }) => {
       const org = deps.services.organizations.reset(params.id);
       if (!org) throw errors.notFound('organization', params.id);
-      return { status: 200, body: { id: org.id, name: org.name } };
+      return { status: 200, body: { id: org.id, name: org.name, account_id: deps.services.accounts.accountOf(org.id) } };
     },
   }),
   route({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { toIso } from '../../core/clock.js';
 import { WEBHOOK_EVENTS, type Webhook } from '../../domain/models.js';
 import type { WebhookInput } from '../../domain/webhooks/webhooks.service.js';
-import { orgOf } from '../auth.js';
+import { callerApi, orgOf } from '../auth.js';
 import { LIMITS } from '../limits.js';
 import { route } from '../route.js';
 import { ok } from './mappers.js';
@@ -86,7 +86,8 @@ export const webhookRoutes = [
     description: `At most ${LIMITS.webhooksPerOrganization} webhooks per organization (400 beyond); one webhook per url (409).`,
     body: webhookBody,
     responses: { 201: { description: 'The webhook', schema: envelope(webhookSchema) }, ...urlTaken },
-    handler: ({ deps, auth, body }) => ok(webhookDto(deps.services.webhooks.create(orgOf(auth).id, toInput(body))), 201),
+    handler: ({ deps, auth, body }) =>
+      ok(webhookDto(deps.services.webhooks.create(orgOf(auth).id, { ...toInput(body), registeredThrough: callerApi(auth) })), 201),
   }),
   route({
     method: 'get',

@@ -22,6 +22,8 @@ describe('request journal', () => {
       status: 201,
       duration_ms: expect.any(Number),
       org_id: '00000000-0000-4000-8000-000000000001',
+      account_id: null,
+      app_id: null,
       body: { title: 'J' },
       deliveries: [],
     });

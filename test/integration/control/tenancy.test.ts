@@ -31,9 +31,14 @@ describe('organizations for isolation', () => {
   it('creates an organization with the default presets and answers its API key once', async () => {
     const t = makeTestApp();
     const org = await newOrg(t, 'worker-1');
-    expect(org).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'worker-1', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
+    expect(org).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'worker-1',
+      api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+      account_id: '00000000000000000000000000000001',
+    });
     const list = (await t.api.get('/_emulator/orgs').expect(200)).body;
-    expect(list).toContainEqual({ id: org.id, name: 'worker-1' });
+    expect(list).toContainEqual({ id: org.id, name: 'worker-1', account_id: '00000000000000000000000000000001' });
     expect(JSON.stringify(list)).not.toContain(org.api_key);
     // The default presets are there: a host can be added.
     const auth = basicAuth(org.id, org.api_key);
@@ -120,7 +125,7 @@ describe('organizations for isolation', () => {
     const authB = basicAuth(b.id, b.api_key);
     await flow(t, BASIC, 'A');
     await flow(t, authB, 'B');
-    await t.api.post(`/_emulator/orgs/${b.id}/reset`).expect(200, { id: b.id, name: 'B' });
+    await t.api.post(`/_emulator/orgs/${b.id}/reset`).expect(200, { id: b.id, name: 'B', account_id: '00000000000000000000000000000001' });
     expect((await view(t, authB)).meetings.data).toEqual([]);
     expect((await view(t, BASIC)).meetings.data).toHaveLength(1);
     // Its credentials still work and its pending jobs are gone: A's recording still starts.
