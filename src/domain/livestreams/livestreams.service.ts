@@ -173,6 +173,7 @@ export class LivestreamsService implements OrgMember {
   }
 
   private setDisabled(l: Livestream, disabled: boolean): Livestream {
+    if (l.disabled === disabled) return l;
     const next: Livestream = { ...l, disabled, updatedAt: this.ctx.clock.now() };
     orgData(this.ctx, l.orgId).putLivestream(next);
     return next;
