@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../../src/core/ids.js';
 import type { AnyRoute } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
-import { addParticipant, createLivestream, createMeeting, startRecording } from '../helpers/builders.js';
+import { PRESET_BODY, addParticipant, createLivestream, createMeeting, createPreset, startRecording } from '../helpers/builders.js';
 import { TOKEN_LIFETIME_MS } from '../helpers/documented.js';
 import { successStatus } from '../helpers/success-status.js';
 import { API_KEY, BASIC, ORG_ID, basicAuth, bearer, makeTestApp, type TestApp } from '../helpers/test-app.js';
@@ -51,7 +51,18 @@ const MESSAGES = {
 /** Markers of the first organization (A): its resources' ids and texts, its key, its stream key. */
 interface World {
   t: TestApp;
-  a: { m1: string; m2: string; host1: string; host2: string; deleted: string; recording: string; livestream: string; webhook: string; productCode: string };
+  a: {
+    m1: string;
+    m2: string;
+    host1: string;
+    host2: string;
+    deleted: string;
+    recording: string;
+    livestream: string;
+    webhook: string;
+    productCode: string;
+    preset: string;
+  };
   b: { id: string; apiKey: string; meeting: string };
   tokens: Record<'own' | 'otherMeeting' | 'expired' | 'forged' | 'algNone' | 'hs256' | 'deleted', string>;
   /** Strings that belong to A and must never reach anyone else. */
@@ -85,6 +96,7 @@ async function buildWorld(): Promise<World> {
       .send({ name: 'A-PRIVATE-PRODUCT', brand: 'A-PRIVATE-BRAND', category_code: '701', product_id: 'APRIV1' })
       .expect(201)
   ).body;
+  const preset = await createPreset(t.api, { name: 'A-PRIVATE-PRESET' });
   const org = (await t.api.post('/_emulator/orgs').send({ name: 'Organization B' }).expect(201)).body as { id: string; api_key: string };
   const bMeeting = (await t.api.post('/v2/meetings').set('Authorization', basicAuth(org.id, org.api_key)).send({ title: 'B meeting' }).expect(201)).body.data;
 
@@ -118,6 +130,7 @@ async function buildWorld(): Promise<World> {
       livestream: livestream.id,
       webhook: webhook.id,
       productCode: product.svc_code,
+      preset: preset.id,
     },
     b: { id: org.id, apiKey: org.api_key, meeting: bMeeting.id },
     tokens: {
@@ -140,6 +153,7 @@ async function buildWorld(): Promise<World> {
       livestream.id,
       webhook.id,
       product.svc_code,
+      preset.id,
       'A-PRIVATE',
       'a-private-hook',
       'a-host-1',
@@ -189,6 +203,7 @@ function urlOf(r: AnyRoute, w: World): string {
     if (name === 'livestream_id') return a.livestream;
     // Not A's ids: any id answers 404 to another organization, which is all the matrix asks of these routes.
     if (name === 'livestream-session-id' || name === 'session_id') return a.livestream;
+    if (name === 'preset_id') return a.preset;
     if (name !== 'id') throw new Error(`auth matrix: no world id for {${name}} in ${r.path}`);
     if (r.path.startsWith('/v2/meetings/')) return a.m1;
     if (r.path.startsWith('/v2/recordings/')) return a.recording;
@@ -213,6 +228,8 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
     case 'post /v2/webhooks':
     case 'put /v2/webhooks/{id}':
       return { name: 'matrix', url: 'http://127.0.0.1:9/matrix', events: ['meeting.ended'] };
+    case 'post /v2/presets':
+      return { ...PRESET_BODY, name: 'matrix' };
     case 'post /api/v1/products':
     case 'post /v1/products':
       return { name: 'Matrix', brand: 'Matrix', category_code: '101', product_id: 'MATRIX1' };
