@@ -5,7 +5,10 @@ import type { Livestream, LivestreamState, Meeting, Organization, Participant, R
 
 export type DomainEvent =
   | { type: 'recording.statusChanged'; at: number; org: Organization; meeting: Meeting; recording: Recording; previous: RecordingStatus | null }
-  | { type: 'livestream.statusChanged'; at: number; org: Organization; meeting: Meeting; livestream: Livestream; previous: LivestreamState | null }
+  // `meeting` is null for a livestream of its own (POST /v2/livestreams).
+  | { type: 'livestream.statusChanged'; at: number; org: Organization; meeting: Meeting | null; livestream: Livestream; previous: LivestreamState | null }
+  // A disabled livestream enabled again: an encoder waiting to connect may go LIVE (the simulator).
+  | { type: 'livestream.enabled'; at: number; org: Organization; livestream: Livestream }
   | { type: 'meeting.started'; at: number; org: Organization; meeting: Meeting }
   | { type: 'meeting.ended'; at: number; org: Organization; meeting: Meeting; reason: 'HOST_ENDED_MEETING' | 'ALL_PARTICIPANTS_LEFT' }
   | { type: 'participant.joined'; at: number; org: Organization; meeting: Meeting; participant: Participant }

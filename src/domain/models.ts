@@ -128,14 +128,18 @@ export interface Recording {
   errorReason: string | null;
 }
 
-/** STOPPED is shown as OFFLINE on the wire: a stopped livestream is offline and inactive. */
-export type LivestreamState = 'OFFLINE' | 'LIVE' | 'STOPPED' | 'ERRORED';
-export type LivestreamWireStatus = 'OFFLINE' | 'LIVE' | 'ERRORED';
+/**
+ * STOPPED is shown as OFFLINE on the wire: a stopped livestream is offline and inactive. IDLE is a
+ * livestream whose ingest ended without it being stopped: the encoder may connect again.
+ */
+export type LivestreamState = 'OFFLINE' | 'LIVE' | 'IDLE' | 'STOPPED' | 'ERRORED';
+export type LivestreamWireStatus = 'OFFLINE' | 'LIVE' | 'IDLE' | 'ERRORED';
 
 export interface Livestream {
   id: string;
   orgId: string;
-  meetingId: string;
+  /** The meeting it streams; null for a livestream of its own (any RTMP encoder: POST /v2/livestreams). */
+  meetingId: string | null;
   state: LivestreamState;
   name: string | null;
   streamKey: string;
@@ -147,6 +151,23 @@ export interface Livestream {
   /** When the current LIVE span began. */
   liveSince: number | null;
   stoppedAt: number | null;
+}
+
+/** One period during which a livestream is LIVE: opened when it goes LIVE, closed when it leaves LIVE. */
+export interface LivestreamSession {
+  id: string;
+  orgId: string;
+  livestreamId: string;
+  /** The meeting session running when a meeting's livestream went LIVE, if one was. */
+  meetingSessionId: string | null;
+  /** When an API call asked for it (a meeting's livestream: its creation); null for an encoder's own ingest. */
+  invokedTime: number | null;
+  startedTime: number;
+  stoppedTime: number | null;
+  /** Why the ingest failed, when the session ended in ERRORED. */
+  errMessage: string | null;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface Category {

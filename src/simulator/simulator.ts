@@ -85,6 +85,7 @@ export class Simulator {
   private on(e: DomainEvent): void {
     if (e.type === 'recording.statusChanged') this.armRecording(e.recording, e.at);
     else if (e.type === 'livestream.statusChanged' && (e.previous === null || e.livestream.state !== 'OFFLINE')) this.armLivestream(e.livestream, e.at);
+    else if (e.type === 'livestream.enabled') this.armLivestream(e.livestream, e.at);
   }
 
   /** Schedules the recording's next simulated step, or drops a pending one it no longer needs. */
@@ -96,8 +97,9 @@ export class Simulator {
     else this.cancelJobsOf(RECORDING_JOBS, step);
   }
 
+  /** A new livestream's encoder connects after the delay; a disabled one waits until it is enabled. */
   private armLivestream(l: Livestream, now: number): void {
-    if (this.policy.livestream.mode === 'auto' && l.state === 'OFFLINE') {
+    if (this.policy.livestream.mode === 'auto' && l.state === 'OFFLINE' && !l.disabled) {
       this.scheduler.schedule(SIMULATOR_JOBS.livestreamLive, { orgId: l.orgId, id: l.id }, now + this.policy.livestream.goLiveDelayMs);
     } else {
       this.cancelJobsOf(LIVESTREAM_JOBS, { id: l.id });
@@ -126,7 +128,7 @@ export class Simulator {
   private onGoLive(t: Target): void {
     if (this.policy.livestream.mode === 'manual') return;
     const l = this.findLivestream(t);
-    if (!l || l.state !== 'OFFLINE') return;
+    if (!l || l.state !== 'OFFLINE' || l.disabled) return;
     if (this.policy.livestream.failNext > 0) {
       this.policy.livestream.failNext -= 1;
       this.livestreams.fail(t.orgId, t.id);

@@ -19,6 +19,7 @@ import {
   deliveryRecord,
   jobRecord,
   livestreamRecord,
+  livestreamSessionRecord,
   meetingRecord,
   participantRecord,
   recordingRecord,
@@ -153,6 +154,7 @@ export class StateService {
         participants: [...data.participants.values()].map((p) => participantRecord.parse(p)),
         recordings: data.recordingOrder.map((id) => recordingRecord.parse(data.recordings.get(id))),
         livestreams: data.livestreamOrder.map((id) => livestreamRecord.parse(data.livestreams.get(id))),
+        livestream_sessions: data.livestreamSessionOrder.map((id) => livestreamSessionRecord.parse(data.livestreamSessions.get(id))),
       })),
       runtime: {
         clock: { now: toIso(clock.now()), mode: clock.mode },

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_APIS, WEBHOOK_EVENTS } from '../domain/models.js';
 import { presetDocumentSchemas, VIEW_TYPES } from '../domain/presets/preset-document.js';
-import { livestreamRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord } from './state-records.js';
+import { livestreamRecord, livestreamSessionRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord } from './state-records.js';
 
 /** Kept times of fixture records (state exports carry them; hand-written fixtures need not). */
 const isoTime = z.iso.datetime();
@@ -126,6 +126,7 @@ export const organizationFixture = z.object({
   participants: z.array(participantRecord).optional(),
   recordings: z.array(recordingRecord).optional(),
   livestreams: z.array(livestreamRecord).optional(),
+  livestream_sessions: z.array(livestreamSessionRecord).optional(),
 });
 
 export const fixturesSchema = z
@@ -176,16 +177,26 @@ export const fixturesSchema = z
     f.organizations.forEach((o, i) => {
       const meetings = new Set((o.meetings ?? []).map((m) => m.id));
       const participants = new Set<string>();
-      const sameOrg = (kind: string, list: Array<{ orgId: string; meetingId?: string; id: string }> | undefined) =>
+      const sameOrg = (kind: string, list: Array<{ orgId: string; meetingId?: string | null; id: string }> | undefined) =>
         (list ?? []).forEach((r, j) => {
           if (r.orgId !== o.id) ctx.addIssue({ code: 'custom', path: ['organizations', i, kind, j, 'orgId'], message: 'must be the id of its organization' });
-          if (r.meetingId !== undefined && !meetings.has(r.meetingId))
+          if (r.meetingId !== undefined && r.meetingId !== null && !meetings.has(r.meetingId))
             ctx.addIssue({ code: 'custom', path: ['organizations', i, kind, j, 'meetingId'], message: 'not a meeting of this organization' });
         });
       sameOrg('meetings', o.meetings);
       sameOrg('participants', o.participants);
       sameOrg('recordings', o.recordings);
       sameOrg('livestreams', o.livestreams);
+      sameOrg('livestream_sessions', o.livestream_sessions);
+      const livestreams = new Set((o.livestreams ?? []).map((l) => l.id));
+      (o.livestream_sessions ?? []).forEach((ls, j) => {
+        if (!livestreams.has(ls.livestreamId))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['organizations', i, 'livestream_sessions', j, 'livestreamId'],
+            message: 'not a livestream of this organization',
+          });
+      });
       // A participant's presetId is not checked against the organization's presets: a
       // participant outlives a deleted preset (DELETE /v2/presets/{preset_id}), and a state
       // export holds it so.

@@ -102,8 +102,8 @@ export const livestreamRecord = z
   .object({
     id,
     orgId: id,
-    meetingId: id,
-    state: z.enum(['OFFLINE', 'LIVE', 'STOPPED', 'ERRORED']),
+    meetingId: id.nullable(),
+    state: z.enum(['OFFLINE', 'LIVE', 'IDLE', 'STOPPED', 'ERRORED']),
     name: text(255).nullable(),
     streamKey: text(100),
     disabled: z.boolean(),
@@ -112,6 +112,21 @@ export const livestreamRecord = z
     liveMs: ms,
     liveSince: msOrNull,
     stoppedAt: msOrNull,
+  })
+  .strict();
+
+export const livestreamSessionRecord = z
+  .object({
+    id,
+    orgId: id,
+    livestreamId: id,
+    meetingSessionId: text(100).nullable(),
+    invokedTime: msOrNull,
+    startedTime: ms,
+    stoppedTime: msOrNull,
+    errMessage: text(1000).nullable(),
+    createdAt: ms,
+    updatedAt: ms,
   })
   .strict();
 

@@ -3,7 +3,7 @@
 //
 // Orders are kept as append-only id arrays next to the maps, so "newest first" pages cost
 // O(page), not O(store).
-import type { Category, Livestream, Meeting, Organization, Participant, Preset, Product, Recording, Webhook } from '../domain/models.js';
+import type { Category, Livestream, LivestreamSession, Meeting, Organization, Participant, Preset, Product, Recording, Webhook } from '../domain/models.js';
 
 export class OrgData {
   readonly presets = new Map<string, Preset>();
@@ -19,6 +19,10 @@ export class OrgData {
   readonly livestreams = new Map<string, Livestream>();
   readonly livestreamOrder: string[] = [];
   readonly livestreamsByMeeting = new Map<string, string[]>();
+  readonly livestreamSessions = new Map<string, LivestreamSession>();
+  readonly livestreamSessionOrder: string[] = [];
+  /** livestream id → its session ids in start order. */
+  readonly livestreamSessionsByLivestream = new Map<string, string[]>();
   /** Keyed by the upper-cased short code `{category}-{PRODUCT_ID}`. */
   readonly products = new Map<string, Product>();
   /** Registered webhooks, in creation order (Map order). */
@@ -69,9 +73,17 @@ export class OrgData {
   putLivestream(l: Livestream): void {
     if (!this.livestreams.has(l.id)) {
       this.livestreamOrder.push(l.id);
-      pushIndex(this.livestreamsByMeeting, l.meetingId, l.id);
+      if (l.meetingId !== null) pushIndex(this.livestreamsByMeeting, l.meetingId, l.id);
     }
     this.livestreams.set(l.id, l);
+  }
+
+  putLivestreamSession(s: LivestreamSession): void {
+    if (!this.livestreamSessions.has(s.id)) {
+      this.livestreamSessionOrder.push(s.id);
+      pushIndex(this.livestreamSessionsByLivestream, s.livestreamId, s.id);
+    }
+    this.livestreamSessions.set(s.id, s);
   }
 }
 

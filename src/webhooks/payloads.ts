@@ -3,7 +3,7 @@
 import { toIso } from '../core/clock.js';
 import type { DomainEvent } from '../domain/events.js';
 import { wireStatus } from '../domain/livestreams/livestream-machine.js';
-import type { Meeting, Organization, Participant, ReasonCaller, Recording } from '../domain/models.js';
+import type { LivestreamWireStatus, Meeting, Organization, Participant, ReasonCaller, Recording } from '../domain/models.js';
 
 const isoOrNull = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : toIso(ms));
 
@@ -47,7 +47,7 @@ export interface ParticipantPayload {
 
 export type WebhookPayload =
   | { event: 'recording.statusUpdate'; recording: RecordingPayload; meeting: MeetingPayload }
-  | { event: 'livestreaming.statusUpdate'; streamId: string; status: 'OFFLINE' | 'LIVE' | 'ERRORED' }
+  | { event: 'livestreaming.statusUpdate'; streamId: string; status: LivestreamWireStatus }
   | { event: 'meeting.started'; meeting: MeetingPayload }
   | { event: 'meeting.ended'; meeting: MeetingPayload; reason: 'HOST_ENDED_MEETING' | 'ALL_PARTICIPANTS_LEFT' }
   | { event: 'meeting.participantJoined'; meeting: MeetingPayload; participant: ParticipantPayload }

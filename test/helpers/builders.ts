@@ -51,8 +51,15 @@ export async function recordingAction(api: Api, id: string, action: 'stop' | 'pa
   return res.body.data;
 }
 
+/** The livestream object of GET /v2/livestreams/{livestream_id} (which also carries its sessions). */
 export async function getLivestream(api: Api, id: string): Promise<Resource> {
   const res = await api.get(`/v2/livestreams/${id}`).set('Authorization', BASIC).expect(200);
+  return res.body.data.livestream;
+}
+
+/** A livestream of its own (no meeting): POST /v2/livestreams. */
+export async function createIndependentLivestream(api: Api, body: Body = {}): Promise<Resource> {
+  const res = await api.post('/v2/livestreams').set('Authorization', BASIC).send(body).expect(201);
   return res.body.data;
 }
 

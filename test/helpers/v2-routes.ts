@@ -1,10 +1,10 @@
 // The v2 routes as the route table declares them, with their path parameters filled in from a
-// small world (a meeting with a participant, a recording and a livestream), so that a request
-// whose auth is right would succeed: a 401 then shows that auth alone refused it.
+// small world (a meeting with a participant in it, a recording and a LIVE livestream), so that a
+// request whose auth is right would succeed: a 401 then shows that auth alone refused it.
 import { allRoutes } from '../../src/http/routes.js';
 import type { AnyRoute } from '../../src/http/route.js';
 import { MISSING_ID, PRESETS, PRESET_BODY, addParticipant, createLivestream, createMeeting, startRecording } from './builders.js';
-import type { TestApp } from './test-app.js';
+import { BASIC, type TestApp } from './test-app.js';
 
 export const V2_ROUTES: AnyRoute[] = allRoutes('http://emulator.test').filter((r) => r.api === 'v2');
 
@@ -24,14 +24,29 @@ export interface World {
   token: string;
   recordingId: string;
   livestreamId: string;
+  /** The meeting's session (the participant is in the meeting). */
+  sessionId: string;
+  /** The livestream's one session: it went LIVE during the meeting's session. */
+  livestreamSessionId: string;
 }
 
 export async function buildWorld(t: TestApp): Promise<World> {
   const m = await createMeeting(t.api, { title: 'World' });
   const p = await addParticipant(t.api, m.id, { name: 'Host', custom_participant_id: 'host' });
   const r = await startRecording(t.api, m.id);
+  const presence = await t.api.post(`/_emulator/meetings/${m.id}/participants/${p.id}/join`).expect(200);
   const l = await createLivestream(t.api, m.id);
-  return { meetingId: m.id, participantId: p.id, token: p.token, recordingId: r.id, livestreamId: l.id };
+  await t.api.post(`/_emulator/livestreams/${l.id}/transition`).send({ to: 'LIVE' }).expect(200);
+  const live = await t.api.get(`/v2/livestreams/${l.id}/active-livestream-session`).set('Authorization', BASIC).expect(200);
+  return {
+    meetingId: m.id,
+    participantId: p.id,
+    token: p.token,
+    recordingId: r.id,
+    livestreamId: l.id,
+    sessionId: presence.body.session.id,
+    livestreamSessionId: live.body.data.session.id,
+  };
 }
 
 /** The concrete URL of a route in the world. */
@@ -46,6 +61,9 @@ export function urlOf(r: Pick<AnyRoute, 'path'>, w: World): string {
   return r.path
     .replace('{meeting_id}', w.meetingId)
     .replace('{participant_id}', w.participantId)
+    .replace('{livestream_id}', w.livestreamId)
+    .replace('{session_id}', w.sessionId)
+    .replace('{livestream-session-id}', w.livestreamSessionId)
     .replace('{preset_id}', PRESETS.participant.id)
     .replace('{id}', idFor);
 }

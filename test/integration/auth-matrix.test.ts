@@ -225,6 +225,9 @@ function urlOf(r: AnyRoute, w: World): string {
     if (name === 'meeting_id') return a.m1;
     if (name === 'participant_id') return a.host1;
     if (name === 'svc_code') return a.productCode;
+    if (name === 'livestream_id') return a.livestream;
+    // Not A's ids: any id answers 404 to another organization, which is all the matrix asks of these routes.
+    if (name === 'livestream-session-id' || name === 'session_id') return a.livestream;
     if (name === 'preset_id') return a.preset;
     if (name !== 'id') throw new Error(`auth matrix: no world id for {${name}} in ${path}`);
     if (path.startsWith('/v2/meetings/')) return a.m1;
@@ -269,7 +272,9 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
  */
 function otherOrgExpectation(r: AnyRoute): { status: number; message?: RegExp } {
   const namesAResource = r.path.includes('{') || routeName(r) === 'post /v2/recordings';
-  return namesAResource ? { status: 404, message: r.api === 'v1' ? /^No product found with code / : /^No \w+ found with id / } : { status: successStatus(r) };
+  return namesAResource
+    ? { status: 404, message: r.api === 'v1' ? /^No product found with code / : /^No \w+( \w+)? found with id / }
+    : { status: successStatus(r) };
 }
 
 /** RealtimeKit: only the API token of the path's account; every other credential is refused before the route runs. */

@@ -192,6 +192,7 @@ const STRING_ROWS: Row[] = [
   { route: 'get /v2/recordings', where: 'query', field: 'status', max: 256, kind: 'length', make: (n) => `RECORDING${' '.repeat(n - 9)}` },
   // v2 livestreams, webhooks
   { route: 'post /v2/meetings/{meeting_id}/livestreams', where: 'body', field: 'name', max: 255, kind: 'length' },
+  { route: 'post /v2/livestreams', where: 'body', field: 'name', max: 255, kind: 'length' },
   ...['post /v2/webhooks', 'put /v2/webhooks/{id}', 'patch /v2/webhooks/{id}'].flatMap((route): Row[] => [
     { route, where: 'body', field: 'name', max: 255, kind: 'length', body: webhookBody },
     { route, where: 'body', field: 'url', max: 2048, kind: 'length', make: url, body: webhookBody },

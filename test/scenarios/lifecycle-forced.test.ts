@@ -210,21 +210,31 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
   });
 });
 
-type LiveState = 'WAITING' | 'LIVE' | 'STOPPED' | 'ERRORED';
-const LIVE_PATH: Record<LiveState, ('OFFLINE' | 'LIVE' | 'ERRORED')[]> = { WAITING: [], LIVE: ['LIVE'], STOPPED: ['OFFLINE'], ERRORED: ['ERRORED'] };
-// From → to → the wire status after, or 409. WAITING and STOPPED are both OFFLINE on the wire.
-const LIVE_MATRIX: [LiveState, 'OFFLINE' | 'LIVE' | 'ERRORED', 'OFFLINE' | 'LIVE' | 'ERRORED' | 409][] = [
+type LiveState = 'WAITING' | 'LIVE' | 'IDLE' | 'STOPPED' | 'ERRORED';
+type LiveWire = 'OFFLINE' | 'LIVE' | 'IDLE' | 'ERRORED';
+const LIVE_PATH: Record<LiveState, LiveWire[]> = { WAITING: [], LIVE: ['LIVE'], IDLE: ['LIVE', 'IDLE'], STOPPED: ['OFFLINE'], ERRORED: ['ERRORED'] };
+// From → to → the wire status after, or 409. WAITING and STOPPED are both OFFLINE on the wire;
+// IDLE is a livestream whose ingest ended without a stop (it may go LIVE again).
+const LIVE_MATRIX: [LiveState, LiveWire, LiveWire | 409][] = [
   ['WAITING', 'OFFLINE', 'OFFLINE'],
   ['WAITING', 'LIVE', 'LIVE'],
+  ['WAITING', 'IDLE', 409],
   ['WAITING', 'ERRORED', 'ERRORED'],
   ['LIVE', 'OFFLINE', 'OFFLINE'],
   ['LIVE', 'LIVE', 409],
+  ['LIVE', 'IDLE', 'IDLE'],
   ['LIVE', 'ERRORED', 'ERRORED'],
+  ['IDLE', 'OFFLINE', 'OFFLINE'],
+  ['IDLE', 'LIVE', 'LIVE'],
+  ['IDLE', 'IDLE', 409],
+  ['IDLE', 'ERRORED', 'ERRORED'],
   ['STOPPED', 'OFFLINE', 409],
   ['STOPPED', 'LIVE', 409],
+  ['STOPPED', 'IDLE', 409],
   ['STOPPED', 'ERRORED', 409],
   ['ERRORED', 'OFFLINE', 409],
   ['ERRORED', 'LIVE', 409],
+  ['ERRORED', 'IDLE', 409],
   ['ERRORED', 'ERRORED', 409],
 ];
 
@@ -261,7 +271,7 @@ describe('POST /_emulator/livestreams/{id}/transition', () => {
   });
 
   it.each([
-    [{ to: 'STOPPED' }, '"to" must be one of [OFFLINE, LIVE, ERRORED]'],
+    [{ to: 'STOPPED' }, '"to" must be one of [OFFLINE, LIVE, IDLE, ERRORED]'],
     [{}, '"to" is required'],
   ])('answers 400 for %j', async (body, message) => {
     const t = makeTestApp();

@@ -193,7 +193,7 @@ describe('record_on_start and live_stream_on_start', () => {
     await join(t, meetingId, alice).expect(200);
     expect(await meetingRecordings(t, meetingId)).toHaveLength(1);
     const lives = await t.api.get(`/v2/meetings/${meetingId}/livestream`).set('Authorization', BASIC).expect(200);
-    expect(lives.body.paging.total_count).toBe(1);
+    expect(lives.body.data.paging.total_count).toBe(1);
   });
 
   it('without the flags a join starts nothing', async () => {

@@ -168,6 +168,7 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
   it.each([
     ['OFFLINE', 'OFFLINE'],
     ['LIVE', 'LIVE'],
+    ['IDLE', 'IDLE'],
     ['STOPPED', 'OFFLINE'],
     ['ERRORED', 'ERRORED'],
   ] as const)('livestreaming.statusUpdate for %s is {event, streamId, status: %s} and nothing else', (state, wire) => {

@@ -37,7 +37,9 @@ export const forceRecordingBody = z
   });
 
 export const forceLivestreamBody = z.strictObject({
-  to: z.enum(['OFFLINE', 'LIVE', 'ERRORED']).meta({ description: 'OFFLINE stops the livestream (as active-livestream/stop does)' }),
+  to: z
+    .enum(['OFFLINE', 'LIVE', 'IDLE', 'ERRORED'])
+    .meta({ description: 'OFFLINE stops the livestream (as active-livestream/stop does); IDLE ends the ingest (the encoder disconnects)' }),
 });
 
 export const presenceSchema = z.object({
@@ -90,7 +92,8 @@ export const lifecycleRoutes = [
     auth: 'none',
     tag: TAG,
     summary: 'Force a livestream to a status, through the livestream transition table',
-    description: 'Legal moves: OFFLINE (waiting for ingest) → LIVE | OFFLINE (stopped) | ERRORED; LIVE → OFFLINE (stopped) | ERRORED. Anything else is 409.',
+    description:
+      'Legal moves: OFFLINE (waiting for ingest) → LIVE | OFFLINE (stopped) | ERRORED; LIVE → IDLE | OFFLINE (stopped) | ERRORED; IDLE → LIVE | OFFLINE (stopped) | ERRORED. A disabled livestream does not go LIVE. Anything else is 409.',
     params: z.object({ id: z.uuid() }),
     body: forceLivestreamBody,
     responses: {

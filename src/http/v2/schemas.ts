@@ -272,12 +272,28 @@ export const recordingListQuery = pageQuery.extend({
 
 // --- livestreams --------------------------------------------------------------------------
 
-export const createLivestreamBody = z.object({ name: z.string().max(LIMITS.nameMax).nullable().optional() });
+/** Production's livestream name pattern (letters, digits, "-" and "_"). */
+export const livestreamName = z
+  .string()
+  .max(LIMITS.nameMax)
+  .regex(/^[a-zA-Z0-9_-]*$/, 'must only contain letters, digits, "-" and "_"')
+  .nullable()
+  .optional();
 
+export const createLivestreamBody = z.object({
+  name: livestreamName,
+  // Accepted as production documents it; the emulator streams its sample clip whatever the size.
+  video_config: z.object({ height: z.number().int().min(1).max(4320).optional(), width: z.number().int().min(1).max(7680).optional() }).optional(),
+});
+
+// Emulator decision where the reference contradicts itself: `disabled` is a boolean (its examples
+// and its LivestreamBase, though some operations type it as a string), and a livestream waiting for
+// ingest or stopped is `OFFLINE` (its examples and the livestreaming.statusUpdate webhook, though
+// the status enums list only LIVE, IDLE, ERRORED and INVOKED).
 export const livestreamSchema = z.object({
   id: z.uuid(),
-  meeting_id: z.uuid(),
-  status: z.enum(['OFFLINE', 'LIVE', 'ERRORED']),
+  meeting_id: z.uuid().nullable(),
+  status: z.enum(['OFFLINE', 'LIVE', 'IDLE', 'ERRORED']),
   name: z.string().nullable(),
   ingest_server: z.string(),
   stream_key: z.string(),

@@ -61,13 +61,17 @@ describe('POST /v2/meetings/{meeting_id}/livestreams', () => {
   it.each([
     [{ name: 5 }, 'BAD_REQUEST: "name" must be a string'],
     [{ name: 'x'.repeat(256) }, 'BAD_REQUEST: "name" length must be less than or equal to 255 characters long'],
+    // Production's pattern: letters, digits, "-" and "_" only.
+    [{ name: 'Key note' }, 'BAD_REQUEST: "name" must only contain letters, digits, "-" and "_"'],
+    [{ name: 'keynote!' }, 'BAD_REQUEST: "name" must only contain letters, digits, "-" and "_"'],
+    [{ video_config: { height: 0 } }, 'BAD_REQUEST: "video_config.height" must be greater than or equal to 1'],
   ])('rejects %j with 400 and creates nothing', async (body, message) => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
     const res = await api.post(`/v2/meetings/${m.id}/livestreams`).set('Authorization', BASIC).send(body).expect(400);
     expect(res.body).toEqual(v2Error(400, message));
     const list = await api.get('/v2/livestreams').set('Authorization', BASIC).expect(200);
-    expect(list.body.paging.total_count).toBe(0);
+    expect(list.body.data.paging.total_count).toBe(0);
   });
 
   it('answers 404 for an unknown meeting', async () => {
@@ -136,7 +140,7 @@ describe('POST /v2/meetings/{meeting_id}/active-livestream/stop', () => {
     const res = await t.api.post(`/v2/meetings/${m.id}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
     expect(res.body).toEqual({ success: true, data: { message: 'Livestream stopped successfully' } });
     const got = await t.api.get(`/v2/livestreams/${l.id}`).set('Authorization', BASIC).expect(200);
-    expect(got.body.data).toEqual({ ...l, status: 'OFFLINE', updated_at: iso(t.now()) });
+    expect(got.body.data.livestream).toEqual({ ...l, status: 'OFFLINE', updated_at: iso(t.now()) });
   });
 
   it('stops a livestream before it goes LIVE; it stays OFFLINE', async () => {
@@ -146,7 +150,7 @@ describe('POST /v2/meetings/{meeting_id}/active-livestream/stop', () => {
     await t.api.post(`/v2/meetings/${m.id}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
     t.advance(GO_LIVE_MS * 2);
     const got = await t.api.get(`/v2/livestreams/${l.id}`).set('Authorization', BASIC).expect(200);
-    expect(got.body.data.status).toBe('OFFLINE');
+    expect(got.body.data.livestream.status).toBe('OFFLINE');
   });
 
   it('answers 404 when nothing is active', async () => {
@@ -183,24 +187,24 @@ describe('livestream lists and reads', () => {
     const l3 = await createLivestream(t.api, m1.id);
     return { ...t, m1, m2, l1, l2, l3 };
   }
-  const ids = (res: { body: { data: Resource[] } }) => res.body.data.map((l) => l.id);
+  const ids = (res: { body: { data: { livestreams: Resource[] } } }) => res.body.data.livestreams.map((l) => l.id);
 
   it("GET /v2/meetings/{id}/livestream lists the meeting's livestreams, newest first, paged", async () => {
     const { api, m1, l1, l3 } = await three();
     const res = await api.get(`/v2/meetings/${m1.id}/livestream`).set('Authorization', BASIC).expect(200);
     expect(ids(res)).toEqual([l3.id, l1.id]);
-    expect(res.body.paging).toEqual({ total_count: 2, start_offset: 1, end_offset: 2 });
-    expect(res.body.data[1]).toEqual({ ...l1, status: 'OFFLINE' });
+    expect(res.body.data.paging).toEqual({ total_count: 2, start_offset: 1, end_offset: 2 });
+    expect(res.body.data.livestreams[1]).toEqual({ ...l1, status: 'OFFLINE' });
     const page2 = await api.get(`/v2/meetings/${m1.id}/livestream?per_page=1&page_no=2`).set('Authorization', BASIC).expect(200);
     expect(ids(page2)).toEqual([l1.id]);
-    expect(page2.body.paging).toEqual({ total_count: 2, start_offset: 2, end_offset: 2 });
+    expect(page2.body.data.paging).toEqual({ total_count: 2, start_offset: 2, end_offset: 2 });
   });
 
   it('GET /v2/meetings/{id}/livestream answers an empty page for a meeting without livestreams', async () => {
     const { api } = makeTestApp();
     const m = await createMeeting(api);
     const res = await api.get(`/v2/meetings/${m.id}/livestream`).set('Authorization', BASIC).expect(200);
-    expect(res.body).toEqual({ success: true, data: [], paging: { total_count: 0, start_offset: 0, end_offset: 0 } });
+    expect(res.body).toEqual({ success: true, data: { livestreams: [], paging: { total_count: 0, start_offset: 0, end_offset: 0 } } });
   });
 
   it('GET /v2/meetings/{id}/livestream answers 404 for an unknown meeting and 400 for a bad id', async () => {
@@ -215,10 +219,10 @@ describe('livestream lists and reads', () => {
     const { api, l1, l2, l3 } = await three();
     const res = await api.get('/v2/livestreams').set('Authorization', BASIC).expect(200);
     expect(ids(res)).toEqual([l3.id, l2.id, l1.id]);
-    expect(res.body.paging).toEqual({ total_count: 3, start_offset: 1, end_offset: 3 });
+    expect(res.body.data.paging).toEqual({ total_count: 3, start_offset: 1, end_offset: 3 });
     const page = await api.get('/v2/livestreams?per_page=2&page_no=2').set('Authorization', BASIC).expect(200);
     expect(ids(page)).toEqual([l1.id]);
-    expect(page.body.paging).toEqual({ total_count: 3, start_offset: 3, end_offset: 3 });
+    expect(page.body.data.paging).toEqual({ total_count: 3, start_offset: 3, end_offset: 3 });
   });
 
   it.each([
@@ -230,11 +234,10 @@ describe('livestream lists and reads', () => {
     expect(res.body).toEqual(v2Error(400, message));
   });
 
-  it('GET /v2/livestreams/{id} answers the livestream (without the active-only counters)', async () => {
+  it('GET /v2/livestreams/{id} answers the livestream, and no session before it went LIVE', async () => {
     const { api, l2 } = await three();
     const res = await api.get(`/v2/livestreams/${l2.id}`).set('Authorization', BASIC).expect(200);
-    expect(res.body).toEqual({ success: true, data: l2 });
-    expect(res.body.data).not.toHaveProperty('ingest_seconds');
+    expect(res.body).toEqual({ success: true, data: { livestream: l2, sessions: [], paging: { total_count: 0, start_offset: 0, end_offset: 0 } } });
   });
 
   it('GET /v2/livestreams/{id} answers 404 for an unknown id and 400 for a bad one', async () => {
@@ -242,6 +245,6 @@ describe('livestream lists and reads', () => {
     const missing = await api.get(`/v2/livestreams/${MISSING_ID}`).set('Authorization', BASIC).expect(404);
     expect(missing.body).toEqual(v2Error(404, `No livestream found with id ${MISSING_ID}`));
     const bad = await api.get('/v2/livestreams/nope').set('Authorization', BASIC).expect(400);
-    expect(bad.body).toEqual(v2Error(400, 'BAD_REQUEST: "id" must be a valid GUID'));
+    expect(bad.body).toEqual(v2Error(400, 'BAD_REQUEST: "livestream_id" must be a valid GUID'));
   });
 });

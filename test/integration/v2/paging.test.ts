@@ -3,6 +3,8 @@
 // 0/0 (an emulator decision, docs/limits-and-decisions.md), per_page is 0..100 (default 25), page_no ≥ 0,
 // where 0 or an empty value means "not given" (production documents both from 0, empty allowed).
 // The world holds one item of each list, and the six presets of the default fixtures.
+// Where production's reference keeps `paging` inside `data` (the livestream routes), the page's
+// items are the list `data` holds next to it.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { BASIC, makeTestApp } from '../../helpers/test-app.js';
@@ -12,12 +14,21 @@ const pagedRoutes = V2_ROUTES.filter((r) => r.method === 'get' && r.query instan
 /** How many items each list holds in the world. */
 const inWorld = (name: string) => (name === 'get /v2/presets' ? 6 : 1);
 
+/** The page's items and paging, wherever the route's shape keeps them. */
+function pageOf(body: { success: boolean; data: unknown; paging?: unknown }): { success: boolean; items: unknown; paging: unknown } {
+  if (body.paging !== undefined || Array.isArray(body.data)) return { success: body.success, items: body.data, paging: body.paging };
+  const { paging, ...rest } = body.data as Record<string, unknown>;
+  return { success: body.success, items: Object.values(rest).find(Array.isArray), paging };
+}
+
 describe('paged routes', () => {
-  it('are the six list routes', () => {
+  it('are the list routes', () => {
     expect(pagedRoutes.map(routeName).sort()).toEqual(
       [
         'get /v2/presets',
         'get /v2/livestreams',
+        'get /v2/livestreams/{livestream_id}',
+        'get /v2/sessions/{session_id}/livestream-sessions',
         'get /v2/meetings',
         'get /v2/meetings/{meeting_id}/livestream',
         'get /v2/meetings/{meeting_id}/participants',
@@ -34,7 +45,7 @@ describe('paged routes', () => {
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
     const n = inWorld(name);
     const res = await t.api.get(urlOf(r, w)).set('Authorization', BASIC).expect(200);
-    expect(res.body).toEqual({ success: true, data: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
+    expect(pageOf(res.body)).toEqual({ success: true, items: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
 
   it.each(names)('%s: a page past the end is empty with offsets 0/0 and the total kept', async (name) => {
@@ -46,7 +57,7 @@ describe('paged routes', () => {
       .get(`${urlOf(r, w)}?page_no=${n + 1}&per_page=1`)
       .set('Authorization', BASIC)
       .expect(200);
-    expect(res.body).toEqual({ success: true, data: [], paging: { total_count: n, start_offset: 0, end_offset: 0 } });
+    expect(pageOf(res.body)).toEqual({ success: true, items: [], paging: { total_count: n, start_offset: 0, end_offset: 0 } });
   });
 
   it.each(names)('%s: per_page=100 is allowed', async (name) => {
@@ -58,7 +69,7 @@ describe('paged routes', () => {
       .get(`${urlOf(r, w)}?per_page=100&page_no=1`)
       .set('Authorization', BASIC)
       .expect(200);
-    expect(res.body).toEqual({ success: true, data: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
+    expect(pageOf(res.body)).toEqual({ success: true, items: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
 
   it.each(names.flatMap((name) => ['page_no=0&per_page=0', 'page_no=&per_page='].map((query) => [name, query] as const)))(
