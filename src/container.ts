@@ -18,6 +18,7 @@ import { ParticipantTokens } from './domain/participants/participant-tokens.js';
 import { ParticipantsService } from './domain/participants/participants.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
+import { SessionHistoryService } from './domain/sessions/session-history.service.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
 import { WebhooksService } from './domain/webhooks/webhooks.service.js';
@@ -55,6 +56,7 @@ export interface Deps {
     livestreams: LivestreamsService;
     products: ProductsService;
     sessions: SessionsService;
+    sessionHistory: SessionHistoryService;
     webhooks: WebhooksService;
   };
   /** Webhook delivery: the outbox (log, retries, `idle()`), the dispatcher, the signer. */
@@ -119,7 +121,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const meetings = new MeetingsService(ctx);
   const recordings = new RecordingsService(ctx, media);
   const livestreams = new LivestreamsService(ctx);
-  const sessions = new SessionsService(ctx, recordings, livestreams);
+  const sessionHistory = new SessionHistoryService(ctx, media);
+  const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
@@ -152,6 +155,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     participants,
     recordings,
     livestreams,
+    sessionHistory,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
@@ -200,7 +204,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, meetings, participants, recordings, livestreams, products, sessions, webhooks },
+    services: { organizations, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, webhooks },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

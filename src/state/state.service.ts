@@ -20,6 +20,7 @@ import {
   meetingRecord,
   participantRecord,
   recordingRecord,
+  sessionRecord,
   simulatorPolicyRecord,
 } from '../store/state-records.js';
 import type { Store } from '../store/store.js';
@@ -150,6 +151,7 @@ export class StateService {
         participants: [...data.participants.values()].map((p) => participantRecord.parse(p)),
         recordings: data.recordingOrder.map((id) => recordingRecord.parse(data.recordings.get(id))),
         livestreams: data.livestreamOrder.map((id) => livestreamRecord.parse(data.livestreams.get(id))),
+        sessions: data.sessionOrder.map((id) => sessionRecord.parse(data.sessions.get(id))),
       })),
       runtime: {
         clock: { now: toIso(clock.now()), mode: clock.mode },

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_EVENTS } from '../domain/models.js';
-import { livestreamRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord } from './state-records.js';
+import { livestreamRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord, sessionRecord } from './state-records.js';
 
 /** Kept times of fixture records (state exports carry them; hand-written fixtures need not). */
 const isoTime = z.iso.datetime();
@@ -76,6 +76,7 @@ export const organizationFixture = z.object({
   participants: z.array(participantRecord).optional(),
   recordings: z.array(recordingRecord).optional(),
   livestreams: z.array(livestreamRecord).optional(),
+  sessions: z.array(sessionRecord).optional(),
 });
 
 export const fixturesSchema = z
@@ -119,6 +120,7 @@ export const fixturesSchema = z
       sameOrg('participants', o.participants);
       sameOrg('recordings', o.recordings);
       sameOrg('livestreams', o.livestreams);
+      sameOrg('sessions', o.sessions);
       const presets = new Set((o.presets ?? f.default_presets).map((p) => p.id));
       (o.participants ?? []).forEach((p, j) => {
         if (participants.has(p.id)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'participants', j, 'id'], message: 'duplicate participant id' });
