@@ -133,7 +133,7 @@ describe('POST …/active-session/kick', () => {
     expect(await presentIds(t, meetingId)).toEqual([ids.alice]);
   });
 
-  it.each([
+  it.each<[{ participant_ids?: string[]; custom_participant_ids?: string[] }, string]>([
     [{ participant_ids: [MISSING_ID] }, `No user found with id ${MISSING_ID}`],
     [{ custom_participant_ids: ['nobody'] }, 'No user found with custom_participant_id nobody'],
   ])('an id that names nobody in the session is 404 and nobody is kicked (%j)', async (selector, message) => {
