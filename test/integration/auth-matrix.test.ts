@@ -51,7 +51,18 @@ const MESSAGES = {
 /** Markers of the first organization (A): its resources' ids and texts, its key, its stream key. */
 interface World {
   t: TestApp;
-  a: { m1: string; m2: string; host1: string; host2: string; deleted: string; recording: string; livestream: string; webhook: string; productCode: string };
+  a: {
+    m1: string;
+    m2: string;
+    host1: string;
+    host2: string;
+    deleted: string;
+    recording: string;
+    livestream: string;
+    webhook: string;
+    productCode: string;
+    session: string;
+  };
   b: { id: string; apiKey: string; meeting: string };
   tokens: Record<'own' | 'otherMeeting' | 'expired' | 'forged' | 'algNone' | 'hs256' | 'deleted', string>;
   /** Strings that belong to A and must never reach anyone else. */
@@ -85,6 +96,8 @@ async function buildWorld(): Promise<World> {
       .send({ name: 'A-PRIVATE-PRODUCT', brand: 'A-PRIVATE-BRAND', category_code: '701', product_id: 'APRIV1' })
       .expect(201)
   ).body;
+  // The first host is in the first meeting: a LIVE session (the session history routes).
+  const session = (await t.api.post(`/_emulator/meetings/${m1.id}/participants/${host1.id}/join`).expect(200)).body.session.id as string;
   const org = (await t.api.post('/_emulator/orgs').send({ name: 'Organization B' }).expect(201)).body as { id: string; api_key: string };
   const bMeeting = (await t.api.post('/v2/meetings').set('Authorization', basicAuth(org.id, org.api_key)).send({ title: 'B meeting' }).expect(201)).body.data;
 
@@ -118,6 +131,7 @@ async function buildWorld(): Promise<World> {
       livestream: livestream.id,
       webhook: webhook.id,
       productCode: product.svc_code,
+      session,
     },
     b: { id: org.id, apiKey: org.api_key, meeting: bMeeting.id },
     tokens: {
@@ -140,6 +154,7 @@ async function buildWorld(): Promise<World> {
       livestream.id,
       webhook.id,
       product.svc_code,
+      session,
       'A-PRIVATE',
       'a-private-hook',
       'a-host-1',
@@ -186,6 +201,9 @@ function urlOf(r: AnyRoute, w: World): string {
     if (name === 'meeting_id') return a.m1;
     if (name === 'participant_id') return a.host1;
     if (name === 'svc_code') return a.productCode;
+    if (name === 'session_id') return a.session;
+    // A peer is a participant in a session.
+    if (name === 'peer_id') return a.host1;
     if (name !== 'id') throw new Error(`auth matrix: no world id for {${name}} in ${r.path}`);
     if (r.path.startsWith('/v2/meetings/')) return a.m1;
     if (r.path.startsWith('/v2/recordings/')) return a.recording;
@@ -210,6 +228,11 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
     case 'post /v2/webhooks':
     case 'put /v2/webhooks/{id}':
       return { name: 'matrix', url: 'http://127.0.0.1:9/matrix', events: ['meeting.ended'] };
+    case 'post /v2/meetings/{meeting_id}/active-session/kick':
+    case 'post /v2/meetings/{meeting_id}/active-session/mute':
+      return { participant_ids: [w.a.host1] };
+    case 'post /v2/meetings/{meeting_id}/active-session/poll':
+      return { question: 'Matrix?', options: ['yes', 'no'] };
     case 'post /api/v1/products':
     case 'post /v1/products':
       return { name: 'Matrix', brand: 'Matrix', category_code: '101', product_id: 'MATRIX1' };
