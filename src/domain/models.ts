@@ -248,7 +248,7 @@ export interface Product {
   updatedAt: number;
 }
 
-/** Webhook event names (docs/webhooks.md). The last three are valid to subscribe to; the emulator has no source for them yet. */
+/** Webhook event names (docs/webhooks.md). The last three announce a session's files (session history). */
 export const WEBHOOK_EVENTS = [
   'meeting.started',
   'meeting.ended',

@@ -333,6 +333,24 @@ describe('POST …/active-session/poll', () => {
     expect(t.deps.store.org(ORG_ID)!.sessions.get(sessionId)!.polls).toEqual([]);
   });
 
+  it('a session keeps at most 100 polls (409 past them)', async () => {
+    const t = makeTestApp();
+    const { meetingId, sessionId } = await liveMeeting(t, ['alice']);
+    for (let i = 0; i < 100; i++) {
+      await t.api
+        .post(active(meetingId, 'poll'))
+        .set('Authorization', BASIC)
+        .send({ question: `Q${i}`, options: ['a'] })
+        .expect(201);
+    }
+    const res = await t.api
+      .post(active(meetingId, 'poll'))
+      .set('Authorization', BASIC)
+      .send({ question: 'one more', options: ['a'] })
+      .expect(409);
+    expect(res.body).toEqual(v2Error(409, `Session ${sessionId} already has 100 polls, the most one session keeps`));
+  });
+
   it('needs a LIVE session', async () => {
     const t = makeTestApp();
     const meetingId = (await createMeeting(t.api)).id;

@@ -352,6 +352,29 @@ describe('chat, transcript and summary', () => {
     expect(t.deps.store.org(ORG_ID)!.sessions.values().next().value!.chat).toEqual([]);
   });
 
+  it('a session keeps at most 10 000 chat messages and 10 000 transcript lines (409 past them, nothing kept)', async () => {
+    const t = makeTestApp();
+    const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice']);
+    const { sessionHistory, sessions } = t.deps.services;
+    const meeting = sessions.locateMeeting(meetingId);
+    for (let i = 0; i < 10_000; i++) {
+      sessionHistory.sendChat(meeting, ids.alice!, `m${i}`);
+      sessionHistory.speak(meeting, ids.alice!, `l${i}`);
+    }
+    for (const [kind, field] of [
+      ['chat', 'message'],
+      ['transcript', 'text'],
+    ] as const) {
+      const res = await t.api
+        .post(`/_emulator/meetings/${meetingId}/participants/${ids.alice}/${kind}`)
+        .send({ [field]: 'one more' })
+        .expect(409);
+      expect(res.body.error.message).toMatch(/the most one session keeps$/);
+    }
+    const session = t.deps.store.org(ORG_ID)!.sessions.get(sessionId)!;
+    expect([session.chat.length, session.transcript.length]).toEqual([10_000, 10_000]);
+  });
+
   it('meeting.chatSynced announces the chat when a session that had chat ends (none without chat)', async () => {
     const t = makeTestApp();
     const quiet = await liveMeeting(t, ['alice']);
