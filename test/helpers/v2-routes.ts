@@ -24,6 +24,8 @@ export interface World {
   token: string;
   recordingId: string;
   livestreamId: string;
+  /** The participant is in the meeting: its LIVE session. */
+  sessionId: string;
 }
 
 export async function buildWorld(t: TestApp): Promise<World> {
@@ -31,7 +33,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const p = await addParticipant(t.api, m.id, { name: 'Host', custom_participant_id: 'host' });
   const r = await startRecording(t.api, m.id);
   const l = await createLivestream(t.api, m.id);
-  return { meetingId: m.id, participantId: p.id, token: p.token, recordingId: r.id, livestreamId: l.id };
+  const sessionId = (await t.api.post(`/_emulator/meetings/${m.id}/participants/${p.id}/join`).expect(200)).body.session.id as string;
+  return { meetingId: m.id, participantId: p.id, token: p.token, recordingId: r.id, livestreamId: l.id, sessionId };
 }
 
 /** The concrete URL of a route in the world. */
@@ -43,7 +46,12 @@ export function urlOf(r: Pick<AnyRoute, 'path'>, w: World): string {
       : r.path.startsWith('/v2/meetings/')
         ? w.meetingId
         : MISSING_ID;
-  return r.path.replace('{meeting_id}', w.meetingId).replace('{participant_id}', w.participantId).replace('{id}', idFor);
+  return r.path
+    .replace('{meeting_id}', w.meetingId)
+    .replace('{participant_id}', w.participantId)
+    .replace('{session_id}', w.sessionId)
+    .replace('{peer_id}', w.participantId)
+    .replace('{id}', idFor);
 }
 
 /** A body the route accepts in the world (so only auth, content type or size can refuse it). */
