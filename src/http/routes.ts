@@ -17,6 +17,7 @@ import { categoryRoutes } from './control/categories.routes.js';
 import { simulatorRoutes } from './control/simulator.routes.js';
 import { lifecycleRoutes } from './control/lifecycle.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { presetRoutes } from './v2/presets.routes.js';
 import { sessionHistoryRoutes } from './session-history.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
@@ -38,6 +39,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...tenancyRoutes,
     ...stateRoutes,
     ...observabilityRoutes,
+    ...presetRoutes,
     ...sessionHistoryRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];

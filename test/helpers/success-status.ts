@@ -2,7 +2,7 @@
 // the route table (the auth matrix, the limits), so that a change of a route's declaration alone
 // cannot move what they expect. Creations answer 201 (v2 meetings, participants, livestreams,
 // webhooks; v1 products, docs/api-v1.md; control organizations and fault rules), except where the
-// v2 API answers 200 (POST /v2/recordings, a participant's fresh token); clearing a list answers
+// v2 API answers 200 (POST /v2/recordings, a participant's fresh token, POST /v2/presets); clearing a list answers
 // 204; everything else 200.
 export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'post /v2/meetings': 201,
@@ -33,6 +33,11 @@ export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'put /v2/webhooks/{id}': 200,
   'patch /v2/webhooks/{id}': 200,
   'delete /v2/webhooks/{id}': 200,
+  'get /v2/presets': 200,
+  'post /v2/presets': 200,
+  'get /v2/presets/{preset_id}': 200,
+  'patch /v2/presets/{preset_id}': 200,
+  'delete /v2/presets/{preset_id}': 200,
   'get /v2/meetings/{meeting_id}/active-session': 200,
   'post /v2/meetings/{meeting_id}/active-session/kick': 200,
   'post /v2/meetings/{meeting_id}/active-session/kick-all': 200,

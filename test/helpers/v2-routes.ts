@@ -3,7 +3,7 @@
 // whose auth is right would succeed: a 401 then shows that auth alone refused it.
 import { allRoutes } from '../../src/http/routes.js';
 import type { AnyRoute } from '../../src/http/route.js';
-import { MISSING_ID, addParticipant, createLivestream, createMeeting, startRecording } from './builders.js';
+import { MISSING_ID, PRESETS, PRESET_BODY, addParticipant, createLivestream, createMeeting, startRecording } from './builders.js';
 import type { TestApp } from './test-app.js';
 
 export const V2_ROUTES: AnyRoute[] = allRoutes('http://emulator.test').filter((r) => r.api === 'v2');
@@ -51,6 +51,7 @@ export function urlOf(r: Pick<AnyRoute, 'path'>, w: World): string {
     .replace('{participant_id}', w.participantId)
     .replace('{session_id}', w.sessionId)
     .replace('{peer_id}', w.participantId)
+    .replace('{preset_id}', PRESETS.participant.id)
     .replace('{id}', idFor);
 }
 
@@ -63,6 +64,8 @@ export function validBody(r: Pick<AnyRoute, 'method' | 'path'>, w: World): Recor
       return { action: 'pause' };
     case 'post /v2/meetings/{meeting_id}/participants':
       return { preset_name: 'group_call_host', custom_participant_id: 'another' };
+    case 'post /v2/presets':
+      return { ...PRESET_BODY, name: 'another' };
     default:
       return {};
   }

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../../src/core/ids.js';
 import type { AnyRoute } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
-import { addParticipant, createLivestream, createMeeting, startRecording } from '../helpers/builders.js';
+import { PRESET_BODY, addParticipant, createLivestream, createMeeting, createPreset, startRecording } from '../helpers/builders.js';
 import { TOKEN_LIFETIME_MS } from '../helpers/documented.js';
 import { successStatus } from '../helpers/success-status.js';
 import { API_KEY, BASIC, ORG_ID, basicAuth, bearer, makeTestApp, type TestApp } from '../helpers/test-app.js';
@@ -61,6 +61,7 @@ interface World {
     livestream: string;
     webhook: string;
     productCode: string;
+    preset: string;
     session: string;
   };
   b: { id: string; apiKey: string; meeting: string };
@@ -98,6 +99,7 @@ async function buildWorld(): Promise<World> {
   ).body;
   // The first host is in the first meeting: a LIVE session (the session history routes).
   const session = (await t.api.post(`/_emulator/meetings/${m1.id}/participants/${host1.id}/join`).expect(200)).body.session.id as string;
+  const preset = await createPreset(t.api, { name: 'A-PRIVATE-PRESET' });
   const org = (await t.api.post('/_emulator/orgs').send({ name: 'Organization B' }).expect(201)).body as { id: string; api_key: string };
   const bMeeting = (await t.api.post('/v2/meetings').set('Authorization', basicAuth(org.id, org.api_key)).send({ title: 'B meeting' }).expect(201)).body.data;
 
@@ -131,6 +133,7 @@ async function buildWorld(): Promise<World> {
       livestream: livestream.id,
       webhook: webhook.id,
       productCode: product.svc_code,
+      preset: preset.id,
       session,
     },
     b: { id: org.id, apiKey: org.api_key, meeting: bMeeting.id },
@@ -154,6 +157,7 @@ async function buildWorld(): Promise<World> {
       livestream.id,
       webhook.id,
       product.svc_code,
+      preset.id,
       session,
       'A-PRIVATE',
       'a-private-hook',
@@ -201,6 +205,7 @@ function urlOf(r: AnyRoute, w: World): string {
     if (name === 'meeting_id') return a.m1;
     if (name === 'participant_id') return a.host1;
     if (name === 'svc_code') return a.productCode;
+    if (name === 'preset_id') return a.preset;
     if (name === 'session_id') return a.session;
     // A peer is a participant in a session.
     if (name === 'peer_id') return a.host1;
@@ -228,6 +233,8 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
     case 'post /v2/webhooks':
     case 'put /v2/webhooks/{id}':
       return { name: 'matrix', url: 'http://127.0.0.1:9/matrix', events: ['meeting.ended'] };
+    case 'post /v2/presets':
+      return { ...PRESET_BODY, name: 'matrix' };
     case 'post /v2/meetings/{meeting_id}/active-session/kick':
     case 'post /v2/meetings/{meeting_id}/active-session/mute':
       return { participant_ids: [w.a.host1] };

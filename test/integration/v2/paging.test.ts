@@ -1,12 +1,15 @@
 // Paging on every paged v2 route (those whose query declares page_no): the envelope's
 // `paging {total_count, start_offset, end_offset}` is 1-based and inclusive, an empty page is
 // 0/0 (an emulator decision, docs/limits-and-decisions.md), per_page is 1..100 (default 25), page_no ≥ 1.
+// The world holds one item of each list, and the six presets of the default fixtures.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { BASIC, makeTestApp } from '../../helpers/test-app.js';
 import { V2_ROUTES, buildWorld, routeName, urlOf } from '../../helpers/v2-routes.js';
 
 const pagedRoutes = V2_ROUTES.filter((r) => r.method === 'get' && r.query instanceof z.ZodObject && 'page_no' in r.query.shape);
+/** How many items each list holds in the world. */
+const inWorld = (name: string) => (name === 'get /v2/presets' ? 6 : 1);
 
 /**
  * A page as the route answers it: `data` the items and `paging` beside it, or, where production
@@ -24,6 +27,7 @@ describe('paged routes', () => {
   it('are the list routes', () => {
     expect(pagedRoutes.map(routeName).sort()).toEqual(
       [
+        'get /v2/presets',
         'get /v2/sessions',
         'get /v2/sessions/{session_id}/participants',
         'get /v2/livestreams',
@@ -37,34 +41,37 @@ describe('paged routes', () => {
 
   const names = pagedRoutes.map(routeName);
 
-  it.each(names)('%s: one item on page 1 is offsets 1..1', async (name) => {
+  it.each(names)('%s: the items on page 1 are offsets 1..n', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
+    const n = inWorld(name);
     const res = await t.api.get(urlOf(r, w)).set('Authorization', BASIC).expect(200);
-    expect(pageOf(res.body)).toEqual({ success: true, items: [expect.any(Object)], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
+    expect(pageOf(res.body)).toEqual({ success: true, items: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
 
   it.each(names)('%s: a page past the end is empty with offsets 0/0 and the total kept', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
+    const n = inWorld(name);
     const res = await t.api
-      .get(`${urlOf(r, w)}?page_no=2&per_page=1`)
+      .get(`${urlOf(r, w)}?page_no=${n + 1}&per_page=1`)
       .set('Authorization', BASIC)
       .expect(200);
-    expect(pageOf(res.body)).toEqual({ success: true, items: [], paging: { total_count: 1, start_offset: 0, end_offset: 0 } });
+    expect(pageOf(res.body)).toEqual({ success: true, items: [], paging: { total_count: n, start_offset: 0, end_offset: 0 } });
   });
 
   it.each(names)('%s: per_page=100 is allowed', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
+    const n = inWorld(name);
     const res = await t.api
       .get(`${urlOf(r, w)}?per_page=100&page_no=1`)
       .set('Authorization', BASIC)
       .expect(200);
-    expect(pageOf(res.body)).toEqual({ success: true, items: [expect.any(Object)], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
+    expect(pageOf(res.body)).toEqual({ success: true, items: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
 
   it.each(
