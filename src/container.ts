@@ -20,6 +20,7 @@ import { ParticipantsService } from './domain/participants/participants.service.
 import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
+import { SessionHistoryService } from './domain/sessions/session-history.service.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
 import { WebhooksService } from './domain/webhooks/webhooks.service.js';
@@ -58,6 +59,7 @@ export interface Deps {
     livestreams: LivestreamsService;
     products: ProductsService;
     sessions: SessionsService;
+    sessionHistory: SessionHistoryService;
     webhooks: WebhooksService;
     presets: PresetsService;
   };
@@ -123,7 +125,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const meetings = new MeetingsService(ctx);
   const recordings = new RecordingsService(ctx, media);
   const livestreams = new LivestreamsService(ctx);
-  const sessions = new SessionsService(ctx, recordings, livestreams);
+  const sessionHistory = new SessionHistoryService(ctx, media);
+  const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
@@ -157,6 +160,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     participants,
     recordings,
     livestreams,
+    sessionHistory,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
@@ -207,7 +211,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, webhooks, presets },
+    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, webhooks, presets },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

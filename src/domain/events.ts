@@ -1,7 +1,8 @@
 // Typed domain events. Every state change publishes one, carrying what the webhook payloads
 // (docs/webhooks.md) need; the simulator and the webhook dispatcher subscribe.
 import type { EventBus } from '../core/events.js';
-import type { Livestream, LivestreamState, Meeting, Organization, Participant, Recording, RecordingStatus } from './models.js';
+import type { SessionFileKind } from './sessions/session-files.js';
+import type { Livestream, LivestreamState, Meeting, Organization, Participant, Recording, RecordingStatus, Session } from './models.js';
 
 export type DomainEvent =
   | { type: 'recording.statusChanged'; at: number; org: Organization; meeting: Meeting; recording: Recording; previous: RecordingStatus | null }
@@ -12,6 +13,15 @@ export type DomainEvent =
   | { type: 'meeting.started'; at: number; org: Organization; meeting: Meeting }
   | { type: 'meeting.ended'; at: number; org: Organization; meeting: Meeting; reason: 'HOST_ENDED_MEETING' | 'ALL_PARTICIPANTS_LEFT' }
   | { type: 'participant.joined'; at: number; org: Organization; meeting: Meeting; participant: Participant }
-  | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number };
+  | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number }
+  // A session's files became available (session history): its chat once it ended, its
+  // transcript and summary when the meeting asks for them. `link` is a signed download link.
+  | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink };
+
+/** A signed, expiring download link. */
+export interface DownloadLink {
+  url: string;
+  expiresAt: number;
+}
 
 export type DomainEventBus = EventBus<DomainEvent>;

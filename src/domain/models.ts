@@ -50,6 +50,92 @@ export interface Meeting {
   session: MeetingSession | null;
 }
 
+// --- session history -----------------------------------------------------------------------
+// A session record is kept for every session a meeting has had (GET /v2/sessions...), next to the
+// meeting's pointer to its current or last session (Meeting.session).
+
+/** One stay of a participant in a session: from a join to the leave (null while still in). */
+export interface SessionSpan {
+  joinedAt: number;
+  leftAt: number | null;
+}
+
+/** A participant as a session saw them: every stay, and the host's mutes. */
+export interface SessionParticipant {
+  /** The participant id (also the webhooks' `peerId`: one peer per participant per session). */
+  participantId: string;
+  customParticipantId: string;
+  /** The display name at the first join. */
+  name: string | null;
+  picture: string | null;
+  presetName: string;
+  spans: SessionSpan[];
+  /** Set when the host muted them (POST …/active-session/mute or mute-all). */
+  mutedAt: number | null;
+  /** Whether they may unmute themselves after that mute. */
+  allowUnmute: boolean;
+  updatedAt: number;
+}
+
+export interface SessionChatMessage {
+  id: string;
+  participantId: string;
+  displayName: string | null;
+  payloadType: 'TEXT_MESSAGE';
+  payload: string;
+  createdAt: number;
+}
+
+export interface SessionTranscriptLine {
+  at: number;
+  participantId: string;
+  customParticipantId: string;
+  name: string | null;
+  text: string;
+}
+
+export interface SessionPoll {
+  id: string;
+  question: string;
+  options: string[];
+  anonymous: boolean;
+  hideVotes: boolean;
+  createdBy: string;
+  createdAt: number;
+}
+
+export interface Session {
+  id: string;
+  orgId: string;
+  meetingId: string;
+  startedAt: number;
+  endedAt: number | null;
+  updatedAt: number;
+  endReason: 'ALL_PARTICIPANTS_LEFT' | 'HOST_ENDED_MEETING' | null;
+  /** The most participants present at once. */
+  maxConcurrent: number;
+  /** In the order they first joined. */
+  participants: SessionParticipant[];
+  chat: SessionChatMessage[];
+  transcript: SessionTranscriptLine[];
+  polls: SessionPoll[];
+  /** The summary of the transcript, once generated (on end or POST …/summary). */
+  summary: { text: string; format: 'plain_text' | 'markdown'; generatedAt: number } | null;
+}
+
+/** Emulator limits on what one session keeps (docs/limits-and-decisions.md). */
+export const SESSION_LIMITS = {
+  chatMessages: 10_000,
+  transcriptLines: 10_000,
+  /** Characters of a chat message or a transcript line. */
+  textChars: 4000,
+  polls: 100,
+  pollQuestionChars: 1000,
+  pollOptions: 100,
+  pollOptionChars: 255,
+} as const;
+// --- end of session history ---
+
 export interface Participant {
   id: string;
   orgId: string;
@@ -190,7 +276,7 @@ export interface Product {
   updatedAt: number;
 }
 
-/** Webhook event names (docs/webhooks.md). The last three are valid to subscribe to; the emulator has no source for them yet. */
+/** Webhook event names (docs/webhooks.md). The last three announce a session's files (session history). */
 export const WEBHOOK_EVENTS = [
   'meeting.started',
   'meeting.ended',

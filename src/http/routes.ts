@@ -19,6 +19,7 @@ import { lifecycleRoutes } from './control/lifecycle.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { presetRoutes } from './v2/presets.routes.js';
 import { realtimeKitRoutes } from './realtimekit/realtimekit.routes.js';
+import { sessionHistoryRoutes } from './session-history.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
@@ -40,6 +41,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...stateRoutes,
     ...observabilityRoutes,
     ...presetRoutes,
+    ...sessionHistoryRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
   // Every v2 route above also answers under the RealtimeKit prefix: derived here, from the list

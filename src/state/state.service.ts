@@ -23,6 +23,7 @@ import {
   meetingRecord,
   participantRecord,
   recordingRecord,
+  sessionRecord,
   simulatorPolicyRecord,
 } from '../store/state-records.js';
 import type { Store } from '../store/store.js';
@@ -155,6 +156,7 @@ export class StateService {
         recordings: data.recordingOrder.map((id) => recordingRecord.parse(data.recordings.get(id))),
         livestreams: data.livestreamOrder.map((id) => livestreamRecord.parse(data.livestreams.get(id))),
         livestream_sessions: data.livestreamSessionOrder.map((id) => livestreamSessionRecord.parse(data.livestreamSessions.get(id))),
+        sessions: data.sessionOrder.map((id) => sessionRecord.parse(data.sessions.get(id))),
       })),
       runtime: {
         clock: { now: toIso(clock.now()), mode: clock.mode },

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_APIS, WEBHOOK_EVENTS } from '../domain/models.js';
 import { presetDocumentSchemas, VIEW_TYPES } from '../domain/presets/preset-document.js';
-import { livestreamRecord, livestreamSessionRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord } from './state-records.js';
+import { livestreamRecord, livestreamSessionRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord, sessionRecord } from './state-records.js';
 
 /** Kept times of fixture records (state exports carry them; hand-written fixtures need not). */
 const isoTime = z.iso.datetime();
@@ -127,6 +127,7 @@ export const organizationFixture = z.object({
   recordings: z.array(recordingRecord).optional(),
   livestreams: z.array(livestreamRecord).optional(),
   livestream_sessions: z.array(livestreamSessionRecord).optional(),
+  sessions: z.array(sessionRecord).optional(),
 });
 
 export const fixturesSchema = z
@@ -197,6 +198,7 @@ export const fixturesSchema = z
             message: 'not a livestream of this organization',
           });
       });
+      sameOrg('sessions', o.sessions);
       // A participant's presetId is not checked against the organization's presets: a
       // participant outlives a deleted preset (DELETE /v2/presets/{preset_id}), and a state
       // export holds it so.

@@ -2,7 +2,7 @@
 // the internal models as they are kept (camelCase, epoch ms), so an export → import → export
 // round trip is byte-identical. A state document is a fixtures file with these extra sections.
 import { z } from 'zod';
-import { REGIONS, RECORDING_STATUSES, STORAGE_TYPES, WEBHOOK_APIS, WEBHOOK_EVENTS } from '../domain/models.js';
+import { RECORDING_STATUSES, REGIONS, SESSION_LIMITS, STORAGE_TYPES, WEBHOOK_APIS, WEBHOOK_EVENTS } from '../domain/models.js';
 
 const ms = z.number().int().min(0).max(8.64e15);
 const msOrNull = ms.nullable();
@@ -129,6 +129,74 @@ export const livestreamSessionRecord = z
     updatedAt: ms,
   })
   .strict();
+// --- session history ---
+export const sessionRecord = z
+  .object({
+    id: z.string().min(1).max(100),
+    orgId: id,
+    meetingId: id,
+    startedAt: ms,
+    endedAt: msOrNull,
+    updatedAt: ms,
+    endReason: z.enum(['ALL_PARTICIPANTS_LEFT', 'HOST_ENDED_MEETING']).nullable(),
+    maxConcurrent: z.number().int().min(0),
+    participants: z.array(
+      z
+        .object({
+          participantId: id,
+          customParticipantId: text(255),
+          name: text(255).nullable(),
+          picture: text(2048).nullable(),
+          presetName: text(255),
+          spans: z
+            .array(z.object({ joinedAt: ms, leftAt: msOrNull }).strict())
+            .min(1)
+            .max(1_000_000),
+          mutedAt: msOrNull,
+          allowUnmute: z.boolean(),
+          updatedAt: ms,
+        })
+        .strict(),
+    ),
+    chat: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1).max(100),
+            participantId: id,
+            displayName: text(255).nullable(),
+            payloadType: z.literal('TEXT_MESSAGE'),
+            payload: text(SESSION_LIMITS.textChars),
+            createdAt: ms,
+          })
+          .strict(),
+      )
+      .max(SESSION_LIMITS.chatMessages),
+    transcript: z
+      .array(z.object({ at: ms, participantId: id, customParticipantId: text(255), name: text(255).nullable(), text: text(SESSION_LIMITS.textChars) }).strict())
+      .max(SESSION_LIMITS.transcriptLines),
+    polls: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1).max(100),
+            question: text(SESSION_LIMITS.pollQuestionChars),
+            options: z.array(text(SESSION_LIMITS.pollOptionChars)).min(1).max(SESSION_LIMITS.pollOptions),
+            anonymous: z.boolean(),
+            hideVotes: z.boolean(),
+            createdBy: text(255),
+            createdAt: ms,
+          })
+          .strict(),
+      )
+      .max(SESSION_LIMITS.polls),
+    summary: z
+      .object({ text: text(100_000), format: z.enum(['plain_text', 'markdown']), generatedAt: ms })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+// --- end of session history ---
 
 export const jobRecord = z
   .object({

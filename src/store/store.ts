@@ -3,7 +3,19 @@
 //
 // Orders are kept as append-only id arrays next to the maps, so "newest first" pages cost
 // O(page), not O(store).
-import type { Category, Livestream, LivestreamSession, Meeting, Organization, Participant, Preset, Product, Recording, Webhook } from '../domain/models.js';
+import type {
+  Category,
+  Livestream,
+  LivestreamSession,
+  Meeting,
+  Organization,
+  Participant,
+  Preset,
+  Product,
+  Recording,
+  Session,
+  Webhook,
+} from '../domain/models.js';
 
 export class OrgData {
   readonly presets = new Map<string, Preset>();
@@ -27,6 +39,9 @@ export class OrgData {
   readonly products = new Map<string, Product>();
   /** Registered webhooks, in creation order (Map order). */
   readonly webhooks = new Map<string, Webhook>();
+  /** Session history: every session of every meeting, in the order they started. */
+  readonly sessions = new Map<string, Session>();
+  readonly sessionOrder: string[] = [];
 
   constructor(public org: Organization) {}
 
@@ -68,6 +83,11 @@ export class OrgData {
       pushIndex(this.recordingsByMeeting, r.meetingId, r.id);
     }
     this.recordings.set(r.id, r);
+  }
+
+  putSession(s: Session): void {
+    if (!this.sessions.has(s.id)) this.sessionOrder.push(s.id);
+    this.sessions.set(s.id, s);
   }
 
   putLivestream(l: Livestream): void {

@@ -3,7 +3,7 @@
 import { toIso } from '../core/clock.js';
 import type { DomainEvent } from '../domain/events.js';
 import { wireStatus } from '../domain/livestreams/livestream-machine.js';
-import type { LivestreamWireStatus, Meeting, Organization, Participant, ReasonCaller, Recording } from '../domain/models.js';
+import type { LivestreamWireStatus, Meeting, Organization, Participant, ReasonCaller, Recording, Session } from '../domain/models.js';
 
 const isoOrNull = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : toIso(ms));
 
@@ -51,7 +51,8 @@ export type WebhookPayload =
   | { event: 'meeting.started'; meeting: MeetingPayload }
   | { event: 'meeting.ended'; meeting: MeetingPayload; reason: 'HOST_ENDED_MEETING' | 'ALL_PARTICIPANTS_LEFT' }
   | { event: 'meeting.participantJoined'; meeting: MeetingPayload; participant: ParticipantPayload }
-  | { event: 'meeting.participantLeft'; meeting: MeetingPayload; participant: ParticipantPayload };
+  | { event: 'meeting.participantLeft'; meeting: MeetingPayload; participant: ParticipantPayload }
+  | SessionFilePayload;
 
 /**
  * Emulator decision on `meeting.status`: `LIVE` while a session runs, `ENDED` once it ended
@@ -110,6 +111,65 @@ export function participantPayload(p: Participant, joinedAt: number, leftAt?: nu
   };
 }
 
+// --- session history: the files a session leaves (chat, transcript, summary) ---
+
+export type SessionFilePayload =
+  | {
+      event: 'meeting.chatSynced';
+      sessionId: string;
+      meetingId: string;
+      chatDownloadUrl: string;
+      chatDownloadUrlExpiry: string;
+      organizedBy: { id: string; name: string };
+    }
+  | { event: 'meeting.transcript'; meeting: MeetingPayload; transcriptDownloadUrl: string; transcriptDownloadUrlExpiry: string }
+  | { event: 'meeting.summary'; meeting: MeetingPayload; summaryDownloadUrl: string; summaryDownloadUrlExpiry: string };
+
+/** The guide's link expiry format: `2022-12-13 07:08:39.051621Z` (a space, microseconds). */
+export function spacedMicroTime(ms: number): string {
+  return `${toIso(ms).replace('T', ' ').slice(0, -1)}000Z`;
+}
+
+/** The meeting as it was in that session (a later session may have started since). */
+function sessionMeetingPayload(meeting: Meeting, org: Organization, session: Session): MeetingPayload {
+  return {
+    ...meetingPayload(meeting, org, session.id),
+    status: session.endedAt === null ? 'LIVE' : 'ENDED',
+    startedAt: toIso(session.startedAt),
+    endedAt: isoOrNull(session.endedAt),
+  };
+}
+
+export function sessionFilePayload(e: Extract<DomainEvent, { type: 'session.fileReady' }>): SessionFilePayload {
+  const expiry = spacedMicroTime(e.link.expiresAt);
+  switch (e.file) {
+    case 'chat':
+      return {
+        event: 'meeting.chatSynced',
+        sessionId: e.session.id,
+        meetingId: e.meeting.id,
+        chatDownloadUrl: e.link.url,
+        chatDownloadUrlExpiry: expiry,
+        organizedBy: { id: e.org.id, name: e.org.name },
+      };
+    case 'transcript':
+      return {
+        event: 'meeting.transcript',
+        meeting: sessionMeetingPayload(e.meeting, e.org, e.session),
+        transcriptDownloadUrl: e.link.url,
+        transcriptDownloadUrlExpiry: expiry,
+      };
+    case 'summary':
+      return {
+        event: 'meeting.summary',
+        meeting: sessionMeetingPayload(e.meeting, e.org, e.session),
+        summaryDownloadUrl: e.link.url,
+        summaryDownloadUrlExpiry: expiry,
+      };
+  }
+}
+// --- end of session history ---
+
 /** The webhook event a domain event becomes, with its payload; undefined for events no webhook carries. */
 export function webhookPayloadFor(e: DomainEvent): WebhookPayload | undefined {
   switch (e.type) {
@@ -129,6 +189,8 @@ export function webhookPayloadFor(e: DomainEvent): WebhookPayload | undefined {
       };
     case 'participant.left':
       return { event: 'meeting.participantLeft', meeting: meetingPayload(e.meeting, e.org), participant: participantPayload(e.participant, e.joinedAt, e.at) };
+    case 'session.fileReady':
+      return sessionFilePayload(e);
     default:
       return undefined;
   }

@@ -64,6 +64,7 @@ export function urlOf(r: Pick<AnyRoute, 'path'>, w: World): string {
     .replace('{livestream_id}', w.livestreamId)
     .replace('{session_id}', w.sessionId)
     .replace('{livestream-session-id}', w.livestreamSessionId)
+    .replace('{peer_id}', w.participantId)
     .replace('{preset_id}', PRESETS.participant.id)
     .replace('{id}', idFor);
 }

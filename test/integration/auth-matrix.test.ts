@@ -79,6 +79,7 @@ interface World {
     webhook: string;
     productCode: string;
     preset: string;
+    session: string;
   };
   b: { id: string; apiKey: string; meeting: string };
   tokens: Record<'own' | 'otherMeeting' | 'expired' | 'forged' | 'algNone' | 'hs256' | 'deleted', string>;
@@ -117,6 +118,8 @@ async function buildWorld(): Promise<World> {
       .send({ name: 'A-PRIVATE-PRODUCT', brand: 'A-PRIVATE-BRAND', category_code: '701', product_id: 'APRIV1' })
       .expect(201)
   ).body;
+  // The first host is in the first meeting: a LIVE session (the session history routes).
+  const session = (await t.api.post(`/_emulator/meetings/${m1.id}/participants/${host1.id}/join`).expect(200)).body.session.id as string;
   const preset = await createPreset(t.api, { name: 'A-PRIVATE-PRESET' });
   const org = (await t.api.post('/_emulator/orgs').send({ name: 'Organization B' }).expect(201)).body as { id: string; api_key: string };
   const bMeeting = (await t.api.post('/v2/meetings').set('Authorization', basicAuth(org.id, org.api_key)).send({ title: 'B meeting' }).expect(201)).body.data;
@@ -152,6 +155,7 @@ async function buildWorld(): Promise<World> {
       webhook: webhook.id,
       productCode: product.svc_code,
       preset: preset.id,
+      session,
     },
     b: { id: org.id, apiKey: org.api_key, meeting: bMeeting.id },
     tokens: {
@@ -175,6 +179,7 @@ async function buildWorld(): Promise<World> {
       webhook.id,
       product.svc_code,
       preset.id,
+      session,
       'A-PRIVATE',
       'a-private-hook',
       'a-host-1',
@@ -226,9 +231,12 @@ function urlOf(r: AnyRoute, w: World): string {
     if (name === 'participant_id') return a.host1;
     if (name === 'svc_code') return a.productCode;
     if (name === 'livestream_id') return a.livestream;
-    // Not A's ids: any id answers 404 to another organization, which is all the matrix asks of these routes.
-    if (name === 'livestream-session-id' || name === 'session_id') return a.livestream;
+    // Not A's id: any id answers 404 to another organization, which is all the matrix asks of this route.
+    if (name === 'livestream-session-id') return a.livestream;
     if (name === 'preset_id') return a.preset;
+    if (name === 'session_id') return a.session;
+    // A peer is a participant in a session.
+    if (name === 'peer_id') return a.host1;
     if (name !== 'id') throw new Error(`auth matrix: no world id for {${name}} in ${path}`);
     if (path.startsWith('/v2/meetings/')) return a.m1;
     if (path.startsWith('/v2/recordings/')) return a.recording;
@@ -256,6 +264,11 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
       return { name: 'matrix', url: 'http://127.0.0.1:9/matrix', events: ['meeting.ended'] };
     case 'post /v2/presets':
       return { ...PRESET_BODY, name: 'matrix' };
+    case 'post /v2/meetings/{meeting_id}/active-session/kick':
+    case 'post /v2/meetings/{meeting_id}/active-session/mute':
+      return { participant_ids: [w.a.host1] };
+    case 'post /v2/meetings/{meeting_id}/active-session/poll':
+      return { question: 'Matrix?', options: ['yes', 'no'] };
     case 'post /api/v1/products':
     case 'post /v1/products':
       return { name: 'Matrix', brand: 'Matrix', category_code: '101', product_id: 'MATRIX1' };

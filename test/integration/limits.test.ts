@@ -42,6 +42,8 @@ interface World {
   recordingId: string;
   webhookId: string;
   media: { recordingId: string; file: string; query: Record<string, string> };
+  /** The participant is in the meeting: its LIVE session. */
+  sessionId: string;
 }
 
 async function world(): Promise<World> {
@@ -63,6 +65,9 @@ async function world(): Promise<World> {
   const done = (await t.api.get(`/v2/recordings/${recording.id}`).set('Authorization', BASIC).expect(200)).body.data;
   const link = new URL(done.download_url as string);
   const second = await startRecording(t.api, meeting.id);
+  const sessionId = (await t.api.post(`/_emulator/meetings/${meeting.id}/participants/${participant.id}/join`).expect(200)).body.session.id as string;
+  // The join's meeting.started delivery ends before the rows compare states.
+  await t.deps.webhooks.outbox.idle();
   return {
     t,
     meetingId: meeting.id,
@@ -74,6 +79,7 @@ async function world(): Promise<World> {
       file: decodeURIComponent(link.pathname.split('/').pop()!).replace(/\.mp4$/, ''),
       query: Object.fromEntries(link.searchParams),
     },
+    sessionId,
   };
 }
 
@@ -86,6 +92,9 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
     if (name === 'file') return encodeURIComponent(w.media.file);
     if (name === 'preset_id') return PRESETS.participant.id;
     if (name === 'account_id') return DEFAULT_ACCOUNT;
+    if (name === 'session_id') return w.sessionId;
+    // A peer is a participant in a session.
+    if (name === 'peer_id') return w.participantId;
     if (r.path.startsWith('/v2/meetings/')) return w.meetingId;
     if (r.path.startsWith('/v2/webhooks/')) return w.webhookId;
     if (r.path.includes('/recordings/')) return w.recordingId;
@@ -230,7 +239,55 @@ const STRING_ROWS: Row[] = [
   { route: 'get /_emulator/webhooks/deliveries', where: 'query', field: 'org_id', max: 64, kind: 'length' },
   { route: 'get /_emulator/requests', where: 'query', field: 'method', max: 10, kind: 'length' },
   { route: 'get /_emulator/requests', where: 'query', field: 'path_prefix', max: 1024, kind: 'length', make: (n) => `/${x(n - 1)}` },
+  // session history: ids of nobody in the session are 404 at the limit; filters padded with empty items
+  ...['kick', 'mute'].flatMap((action): Row[] =>
+    ['participant_ids', 'custom_participant_ids'].map((field) => ({
+      route: `post /v2/meetings/{meeting_id}/active-session/${action}`,
+      where: 'body',
+      field,
+      max: 255,
+      kind: 'length',
+      make: (n) => [x(n)],
+      label: `${field}[0]`,
+      atLimit: { status: 404 },
+    })),
+  ),
+  { route: 'post /v2/meetings/{meeting_id}/active-session/poll', where: 'body', field: 'question', max: 1000, kind: 'length', body: { options: ['a'] } },
+  {
+    route: 'post /v2/meetings/{meeting_id}/active-session/poll',
+    where: 'body',
+    field: 'options',
+    max: 255,
+    kind: 'length',
+    make: (n) => [x(n)],
+    label: 'options[0]',
+    body: { question: 'q' },
+  },
+  { route: 'get /v2/sessions', where: 'query', field: 'search', max: 1024, kind: 'length' },
+  { route: 'get /v2/sessions', where: 'query', field: 'associated_id', max: 255, kind: 'length' },
+  { route: 'get /v2/sessions/{session_id}/participants', where: 'query', field: 'search', max: 255, kind: 'length' },
+  ...['get /v2/sessions/peer-report/{peer_id}', 'get /v2/sessions/{session_id}/participants/{participant_id}'].map((route): Row => ({
+    route,
+    where: 'query',
+    field: 'filters',
+    max: 200,
+    kind: 'length',
+    make: (n) => `events${','.repeat(n - 6)}`,
+  })),
+  { route: 'post /_emulator/meetings/{meeting_id}/participants/{participant_id}/chat', where: 'body', field: 'message', max: 4000, kind: 'length' },
+  { route: 'post /_emulator/meetings/{meeting_id}/participants/{participant_id}/transcript', where: 'body', field: 'text', max: 4000, kind: 'length' },
   // A signed link with a field at its limit is no longer the signed one: 403, not 400.
+  ...['chat.csv', 'transcript.csv', 'summary.txt'].flatMap((file): Row[] =>
+    (['expires', 'signature'] as const).map((field) => ({
+      route: `get /media/sessions/{session_id}/${file}`,
+      where: 'query',
+      field,
+      max: field === 'expires' ? 32 : 256,
+      kind: 'length',
+      make: field === 'expires' ? (n) => '9'.repeat(n) : x,
+      atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
+    })),
+  ),
   ...['mp4', 'm4a'].flatMap((ext): Row[] => [
     {
       route: `get /media/recordings/{recording_id}/{file}.${ext}`,
@@ -279,6 +336,27 @@ const ITEM_ROWS: Row[] = [
     make: (n) => Array.from({ length: n }, (_, i) => WEBHOOK_EVENTS[i % WEBHOOK_EVENTS.length]),
     body: webhookBody,
   })),
+  // Ids of nobody in the session: 404 at the limit.
+  ...['kick', 'mute'].flatMap((action): Row[] =>
+    ['participant_ids', 'custom_participant_ids'].map((field) => ({
+      route: `post /v2/meetings/{meeting_id}/active-session/${action}`,
+      where: 'body',
+      field,
+      max: 100,
+      kind: 'items',
+      make: (n) => Array.from({ length: n }, () => 'nobody'),
+      atLimit: { status: 404 },
+    })),
+  ),
+  {
+    route: 'post /v2/meetings/{meeting_id}/active-session/poll',
+    where: 'body',
+    field: 'options',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => `option ${i}`),
+    body: { question: 'q' },
+  },
   // Repeats are allowed in the filter; the count is of the statuses after splitting.
   {
     route: 'get /v2/recordings',

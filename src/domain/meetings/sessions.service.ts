@@ -10,6 +10,11 @@
 //   on the clock even when the simulator's recording mode is `manual` (like max_seconds).
 //   It stops recordings that are RECORDING or PAUSED; one still INVOKED is left alone.
 // - Livestreams are not stopped when everyone leaves.
+// - The host's kick (v2 active-session API) is a leave like any other: participantLeft, and
+//   the last one out ends the session with ALL_PARTICIPANTS_LEFT. Kick-all ends it with
+//   HOST_ENDED_MEETING after everyone's participantLeft. A kicked participant may join again.
+//
+// Every change is also written to the session history (session-history.service.ts).
 import { errors } from '../../core/errors.js';
 import { z } from 'zod';
 import { defineJob, jobIdField } from '../../core/jobs.js';
@@ -17,6 +22,7 @@ import { orgData, type DomainContext } from '../context.js';
 import type { LivestreamsService } from '../livestreams/livestreams.service.js';
 import type { Meeting, MeetingSession, Participant } from '../models.js';
 import { SYSTEM_CALLER, type RecordingsService } from '../recordings/recordings.service.js';
+import type { ParticipantSelector, SessionHistoryService } from '../sessions/session-history.service.js';
 
 export const ALL_PEERS_LEFT_STOP_MS = 60_000;
 /** Stops a meeting's recordings once everyone has been gone for ALL_PEERS_LEFT_STOP_MS. */
@@ -39,6 +45,7 @@ export class SessionsService {
     private readonly ctx: DomainContext,
     private readonly recordings: RecordingsService,
     private readonly livestreams: LivestreamsService,
+    private readonly history: SessionHistoryService,
   ) {
     ctx.scheduler.handle(ALL_PEERS_LEFT_JOB, (payload) => this.onAllPeersLeft(payload));
   }
@@ -70,10 +77,12 @@ export class SessionsService {
     if (opens) {
       current = { ...meeting, session: { id: this.ctx.ids.uuid(), startedAt: now, endedAt: null } };
       data.putMeeting(current);
+      this.history.opened(current, current.session!.id, now);
       this.ctx.bus.publish({ type: 'meeting.started', at: now, org: data.org, meeting: current });
     }
     const joined: Participant = { ...participant, joinedAt: now };
     data.putParticipant(joined);
+    this.history.joined(current, current.session!.id, joined, now);
     this.ctx.bus.publish({ type: 'participant.joined', at: now, org: data.org, meeting: current, participant: joined });
 
     if (opens) {
@@ -91,21 +100,55 @@ export class SessionsService {
     const meeting = this.locateMeeting(meetingId);
     const participant = this.participant(meeting, participantId);
     if (participant.joinedAt === null) throw errors.conflict(`Participant ${participant.id} is not in meeting ${meeting.id}`);
+    this.depart(meeting, participant, 'ALL_PARTICIPANTS_LEFT');
+    return this.presence(meeting.id);
+  }
+
+  /**
+   * The host removes participants from the meeting's LIVE session (v2 kick): each leaves, as
+   * with a leave. Answers them as they were in the session, in the order they joined.
+   */
+  kick(orgId: string, meetingId: string, selector: ParticipantSelector) {
+    const session = this.history.active(orgId, meetingId);
+    const kicked = this.history.selectPresent(session, selector);
+    const meeting = orgData(this.ctx, orgId).meetings.get(meetingId)!;
+    for (const p of kicked) this.depart(this.locateMeeting(meeting.id), this.participant(meeting, p.participantId), 'ALL_PARTICIPANTS_LEFT');
+    return kicked.map((p) => this.participant(meeting, p.participantId));
+  }
+
+  /** The host ends the session (v2 kick-all): everyone leaves, then meeting.ended HOST_ENDED_MEETING. Answers how many left. */
+  kickAll(orgId: string, meetingId: string): number {
+    this.history.active(orgId, meetingId);
+    const meeting = orgData(this.ctx, orgId).meetings.get(meetingId)!;
+    const present = this.present(meeting);
+    for (const p of present) this.depart(this.locateMeeting(meeting.id), p, null);
+    this.end(this.locateMeeting(meeting.id), 'HOST_ENDED_MEETING');
+    return present.length;
+  }
+
+  /** One participant leaves; when `endReason` is given and nobody is left, the session ends with it. */
+  private depart(meeting: Meeting, participant: Participant, endReason: 'ALL_PARTICIPANTS_LEFT' | null): void {
     const data = orgData(this.ctx, meeting.orgId);
     const now = this.ctx.clock.now();
     const left: Participant = { ...participant, joinedAt: null };
     data.putParticipant(left);
-    this.ctx.bus.publish({ type: 'participant.left', at: now, org: data.org, meeting, participant: left, joinedAt: participant.joinedAt });
+    if (meeting.session) this.history.left(meeting, meeting.session.id, participant.id, now);
+    this.ctx.bus.publish({ type: 'participant.left', at: now, org: data.org, meeting, participant: left, joinedAt: participant.joinedAt! });
+    if (endReason && this.present(meeting).length === 0) this.end(meeting, endReason);
+  }
 
-    if (this.present(meeting).length === 0 && meeting.session && meeting.session.endedAt === null) {
-      const ended: Meeting = { ...meeting, session: { ...meeting.session, endedAt: now } };
-      data.putMeeting(ended);
-      this.ctx.bus.publish({ type: 'meeting.ended', at: now, org: data.org, meeting: ended, reason: 'ALL_PARTICIPANTS_LEFT' });
-      if (this.recordings.activeFor(meeting.orgId, meeting.id)) {
-        this.ctx.scheduler.schedule(ALL_PEERS_LEFT_JOB, { orgId: meeting.orgId, meetingId: meeting.id }, now + ALL_PEERS_LEFT_STOP_MS);
-      }
+  /** Ends the meeting's running session (no-op when none runs) and arms the ALL_PEERS_LEFT stop. */
+  private end(meeting: Meeting, reason: 'ALL_PARTICIPANTS_LEFT' | 'HOST_ENDED_MEETING'): void {
+    if (!meeting.session || meeting.session.endedAt !== null) return;
+    const data = orgData(this.ctx, meeting.orgId);
+    const now = this.ctx.clock.now();
+    const ended: Meeting = { ...meeting, session: { ...meeting.session, endedAt: now } };
+    data.putMeeting(ended);
+    this.ctx.bus.publish({ type: 'meeting.ended', at: now, org: data.org, meeting: ended, reason });
+    if (this.recordings.activeFor(meeting.orgId, meeting.id)) {
+      this.ctx.scheduler.schedule(ALL_PEERS_LEFT_JOB, { orgId: meeting.orgId, meetingId: meeting.id }, now + ALL_PEERS_LEFT_STOP_MS);
     }
-    return this.presence(meeting.id);
+    this.history.ended(ended, meeting.session.id, reason, now);
   }
 
   private participant(meeting: Meeting, participantId: string): Participant {

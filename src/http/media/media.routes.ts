@@ -18,7 +18,7 @@ import { byteRange } from './range.js';
 
 const TAG = 'Media';
 
-const signedQuery = z.object({
+export const signedQuery = z.object({
   expires: z.string().max(32).optional().meta({ description: 'Expiry, epoch ms (part of the signed link)' }),
   signature: z.string().max(256).optional().meta({ description: 'HMAC of the path and expiry (part of the signed link)' }),
 });
@@ -52,7 +52,7 @@ async function sendFile(req: Request, res: Response, content: Promise<Buffer>, c
   return undefined;
 }
 
-function checkLink(deps: Deps, pathname: string, query: { expires?: string; signature?: string }): void {
+export function checkLink(deps: Deps, pathname: string, query: { expires?: string; signature?: string }): void {
   const verdict = deps.media.check(pathname, query.expires, query.signature, deps.clock.now());
   if (verdict === 'invalid') throw errors.mediaSignatureInvalid();
   if (verdict === 'expired') throw errors.mediaLinkExpired(toIso(Number(query.expires)));

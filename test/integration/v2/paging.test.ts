@@ -14,7 +14,10 @@ const pagedRoutes = V2_ROUTES.filter((r) => r.method === 'get' && r.query instan
 /** How many items each list holds in the world. */
 const inWorld = (name: string) => (name === 'get /v2/presets' ? 6 : 1);
 
-/** The page's items and paging, wherever the route's shape keeps them. */
+/**
+ * A page as the route answers it: `data` the items and `paging` beside it, or, where production
+ * nests them, `data: {<items>: [...], paging}` (livestream lists also hold their newest `session`).
+ */
 function pageOf(body: { success: boolean; data: unknown; paging?: unknown }): { success: boolean; items: unknown; paging: unknown } {
   if (body.paging !== undefined || Array.isArray(body.data)) return { success: body.success, items: body.data, paging: body.paging };
   const { paging, ...rest } = body.data as Record<string, unknown>;
@@ -26,6 +29,8 @@ describe('paged routes', () => {
     expect(pagedRoutes.map(routeName).sort()).toEqual(
       [
         'get /v2/presets',
+        'get /v2/sessions',
+        'get /v2/sessions/{session_id}/participants',
         'get /v2/livestreams',
         'get /v2/livestreams/{livestream_id}',
         'get /v2/sessions/{session_id}/livestream-sessions',

@@ -1,0 +1,58 @@
+// The organization's day-by-day figures (GET /v2/analytics/daywise), computed from the session
+// history and the recordings: per UTC day, how many sessions started and their minutes, how
+// many recordings were started and their recorded minutes. Only days with something to count
+// are listed, oldest first, as production's example shows.
+import type { Recording, Session } from '../models.js';
+import { recordedMsAt } from '../recordings/recording-machine.js';
+import { minutesOf, sessionMinutes } from './session-rules.js';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface DayCount {
+  /** Midnight UTC of the day, epoch ms. */
+  day: number;
+  count: number;
+  minutes: number;
+}
+
+export interface Daywise {
+  sessions: { count: number; minutes: number; days: DayCount[] };
+  recordings: { count: number; minutes: number; days: DayCount[] };
+}
+
+function byDay<T>(items: readonly T[], at: (item: T) => number, minutes: (item: T) => number): { count: number; minutes: number; days: DayCount[] } {
+  const days = new Map<number, DayCount>();
+  for (const item of items) {
+    const day = Math.floor(at(item) / DAY_MS) * DAY_MS;
+    const entry = days.get(day) ?? { day, count: 0, minutes: 0 };
+    entry.count += 1;
+    entry.minutes += minutes(item);
+    days.set(day, entry);
+  }
+  const list = [...days.values()].sort((a, b) => a.day - b.day).map((d) => ({ ...d, minutes: round(d.minutes) }));
+  return { count: items.length, minutes: round(list.reduce((sum, d) => sum + d.minutes, 0)), days: list };
+}
+
+/** Sums of four-decimal minutes stay at four decimals (no floating-point tails). */
+const round = (minutes: number) => Math.round(minutes * 10_000) / 10_000;
+
+/**
+ * Sessions count on the day they started, with their participant-minutes (a LIVE one up to
+ * `now`); recordings on the day they were started (invoked), with the minutes recorded so far.
+ * `from` and `to` are midnights UTC; `to` is excluded.
+ */
+export function daywise(sessions: readonly Session[], recordings: readonly Recording[], from: number, to: number, now: number): Daywise {
+  const inRange = (at: number) => at >= from && at < to;
+  return {
+    sessions: byDay(
+      sessions.filter((s) => inRange(s.startedAt)),
+      (s) => s.startedAt,
+      (s) => sessionMinutes(s, now),
+    ),
+    recordings: byDay(
+      recordings.filter((r) => inRange(r.invokedTime)),
+      (r) => r.invokedTime,
+      (r) => minutesOf(recordedMsAt(r, now)),
+    ),
+  };
+}

@@ -1,0 +1,61 @@
+// The files a session's download links serve: the chat dump (CSV, the columns of the chat export
+// guide), the transcript (CSV, the columns of the transcription guide) and the summary (text).
+// Made from the session record when downloaded, so a link always serves the current content.
+import { toIso } from '../../core/clock.js';
+import type { Session } from '../models.js';
+
+export type SessionFileKind = 'chat' | 'transcript' | 'summary';
+
+export const SESSION_FILE_NAMES: Record<SessionFileKind, string> = {
+  chat: 'chat.csv',
+  transcript: 'transcript.csv',
+  summary: 'summary.txt',
+};
+
+/** Production keeps transcripts and summaries for 7 days; its links to them live as long here. */
+export const SESSION_FILE_LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+export function sessionFilePath(sessionId: string, kind: SessionFileKind): string {
+  return `/media/sessions/${sessionId}/${SESSION_FILE_NAMES[kind]}`;
+}
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
+function csvField(value: string | number | boolean | null): string {
+  const text = value === null ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>): string {
+  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+export const CHAT_COLUMNS = [
+  'id',
+  'participantId',
+  'sessionId',
+  'meetingId',
+  'displayName',
+  'pinned',
+  'isEdited',
+  'payloadType',
+  'payload',
+  'createdAt',
+] as const;
+
+export function chatCsv(s: Session): string {
+  return csv(
+    CHAT_COLUMNS,
+    // Messages sent through the emulator are never pinned or edited.
+    s.chat.map((m) => [m.id, m.participantId, s.id, s.meetingId, m.displayName, false, false, m.payloadType, m.payload, toIso(m.createdAt)]),
+  );
+}
+
+export const TRANSCRIPT_COLUMNS = ['Timestamp', 'Participant ID', 'User ID', 'Custom Participant ID', 'Participant Name', 'Transcript'] as const;
+
+/** Participant ID (the peer) and User ID are the same id: one peer per participant per session. */
+export function transcriptCsv(s: Session): string {
+  return csv(
+    TRANSCRIPT_COLUMNS,
+    s.transcript.map((l) => [toIso(l.at), l.participantId, l.participantId, l.customParticipantId, l.name, l.text]),
+  );
+}

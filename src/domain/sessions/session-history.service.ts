@@ -1,0 +1,356 @@
+// The session history of each organization: a record per session (who joined and left when,
+// mutes, polls, chat, transcript, summary), written as presence changes (sessions.service.ts
+// tells it) and read by the sessions API, the active-session API and the analytics.
+//
+// Emulator decisions (the reference is silent):
+// - The files of a session (chat, transcript, summary) are ready the moment it ends: the
+//   webhooks that announce them leave with meeting.ended, in that order.
+// - Chat and transcript links are answered for every session (a file with only its header
+//   when nothing was said); a summary exists once generated (on end or POST …/summary).
+import { errors } from '../../core/errors.js';
+import { orgData, type DomainContext } from '../context.js';
+import type { DownloadLink } from '../events.js';
+import type { MediaLinks } from '../media/media-links.js';
+import { SESSION_LIMITS, type Meeting, type Participant, type Session, type SessionParticipant, type SessionPoll } from '../models.js';
+import { paginate, type Page, type PageRequest } from '../paging.js';
+import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
+import type { OrgData } from '../../store/store.js';
+import { daywise, type Daywise } from './daywise.js';
+import { SESSION_FILE_LINK_LIFETIME_MS, chatCsv, sessionFilePath, transcriptCsv, type SessionFileKind } from './session-files.js';
+import {
+  aiWishes,
+  endSession,
+  findIn,
+  firstJoin,
+  isLive,
+  isPresent,
+  joinSession,
+  leaveSession,
+  muteInSession,
+  openSession,
+  participantMs,
+  presentIn,
+  sessionMinutes,
+  summarize,
+} from './session-rules.js';
+
+export interface SessionQuery extends PageRequest {
+  sortBy: 'minutesConsumed' | 'createdAt';
+  sortOrder: 'ASC' | 'DESC';
+  startTime?: number;
+  endTime?: number;
+  /** Inclusive bounds on the number of participants (`participants=1:10`). */
+  participants?: { min: number; max: number };
+  status?: 'LIVE' | 'ENDED';
+  search?: string;
+  meetingId?: string;
+}
+
+export interface SessionParticipantQuery extends PageRequest {
+  search?: string;
+  sortBy: 'joinedAt' | 'duration';
+  sortOrder: 'ASC' | 'DESC';
+}
+
+/** Whom a kick or a mute is for: participant ids and/or custom participant ids. */
+export interface ParticipantSelector {
+  participantIds: readonly string[];
+  customParticipantIds: readonly string[];
+}
+
+export interface PollInput {
+  question: string;
+  options: string[];
+  anonymous: boolean;
+  hideVotes: boolean;
+}
+
+const sessionNotFound = (id: string) => errors.notFoundMessage(`No session found with id ${id}`);
+const noActiveSession = (meetingId: string) => errors.notFoundMessage(`No active session found for meeting_id ${meetingId}`);
+
+/** Pages over a list already in memory (the history's filters and sorts need the whole list). */
+function pageOf<T>(items: T[], req: PageRequest): Page<T> {
+  return paginate(
+    items.map((_, i) => String(i)),
+    (i) => items[Number(i)],
+    req,
+    { newestFirst: false },
+  );
+}
+
+export class SessionHistoryService implements OrgMember {
+  constructor(
+    private readonly ctx: DomainContext,
+    private readonly media: MediaLinks,
+  ) {}
+
+  // --- written as presence changes (sessions.service.ts) -------------------------------------
+
+  opened(meeting: Meeting, sessionId: string, now: number): void {
+    orgData(this.ctx, meeting.orgId).putSession(openSession(sessionId, meeting, now));
+  }
+
+  joined(meeting: Meeting, sessionId: string, participant: Participant, now: number): void {
+    this.update(meeting.orgId, sessionId, (s) => joinSession(s, participant, now));
+  }
+
+  left(meeting: Meeting, sessionId: string, participantId: string, now: number): void {
+    this.update(meeting.orgId, sessionId, (s) => leaveSession(s, participantId, now));
+  }
+
+  /**
+   * The session ended (meeting.ended is already out): the files it has become available, each
+   * announced by its event — the chat when there was any, the transcript when `ai_config`
+   * asks for it, the summary when the meeting asks for one and there is a transcript to summarize.
+   */
+  ended(meeting: Meeting, sessionId: string, reason: NonNullable<Session['endReason']>, now: number): void {
+    let session = this.update(meeting.orgId, sessionId, (s) => endSession(s, reason, now));
+    if (!session) return;
+    const wishes = aiWishes(meeting);
+    if (session.chat.length > 0) this.announce(meeting, session, 'chat', now);
+    if (session.transcript.length > 0) {
+      if (wishes.transcript) this.announce(meeting, session, 'transcript', now);
+      if (wishes.summary) {
+        session = this.withSummary(meeting, session, now);
+        this.announce(meeting, session, 'summary', now);
+      }
+    }
+  }
+
+  // --- reads --------------------------------------------------------------------------------
+
+  get(orgId: string, sessionId: string): Session {
+    const s = orgData(this.ctx, orgId).sessions.get(sessionId);
+    if (!s) throw sessionNotFound(sessionId);
+    return s;
+  }
+
+  /** The meeting's LIVE session, or 404 in production's words. */
+  active(orgId: string, meetingId: string): Session {
+    const data = orgData(this.ctx, orgId);
+    const meeting = data.meetings.get(meetingId);
+    if (!meeting) throw errors.notFound('meeting', meetingId);
+    const s = meeting.session ? data.sessions.get(meeting.session.id) : undefined;
+    if (!s || !isLive(s)) throw noActiveSession(meetingId);
+    return s;
+  }
+
+  meetingOf(s: Session): Meeting {
+    const meeting = orgData(this.ctx, s.orgId).meetings.get(s.meetingId);
+    if (!meeting) throw errors.notFound('meeting', s.meetingId);
+    return meeting;
+  }
+
+  list(orgId: string, q: SessionQuery): Page<Session> {
+    const data = orgData(this.ctx, orgId);
+    const now = this.ctx.clock.now();
+    const needle = q.search?.toLowerCase();
+    const picked = data.sessionOrder
+      .map((id) => data.sessions.get(id)!)
+      .filter((s) => {
+        if (q.meetingId !== undefined && s.meetingId !== q.meetingId) return false;
+        if (q.status !== undefined && (isLive(s) ? 'LIVE' : 'ENDED') !== q.status) return false;
+        if (q.startTime !== undefined && s.startedAt < q.startTime) return false;
+        if (q.endTime !== undefined && s.startedAt > q.endTime) return false;
+        if (q.participants && (s.participants.length < q.participants.min || s.participants.length > q.participants.max)) return false;
+        if (needle !== undefined) {
+          const title = (data.meetings.get(s.meetingId)?.title ?? '').toLowerCase();
+          if (!title.includes(needle) && !s.meetingId.includes(needle) && !s.id.includes(needle)) return false;
+        }
+        return true;
+      });
+    // Stable sorts: ties keep the order the sessions started in.
+    const key = q.sortBy === 'minutesConsumed' ? (s: Session) => sessionMinutes(s, now) : (s: Session) => s.startedAt;
+    const sign = q.sortOrder === 'ASC' ? 1 : -1;
+    const sorted = picked.map((s, i) => ({ s, i, k: key(s) })).sort((a, b) => (a.k - b.k) * sign || (a.i - b.i) * sign);
+    return pageOf(
+      sorted.map((x) => x.s),
+      q,
+    );
+  }
+
+  participants(orgId: string, sessionId: string, q: SessionParticipantQuery): Page<SessionParticipant> {
+    const s = this.get(orgId, sessionId);
+    const now = this.ctx.clock.now();
+    const needle = q.search?.toLowerCase();
+    const picked =
+      needle === undefined
+        ? s.participants
+        : s.participants.filter(
+            (p) => (p.name ?? '').toLowerCase().includes(needle) || p.customParticipantId.toLowerCase().includes(needle) || p.participantId.includes(needle),
+          );
+    const key = q.sortBy === 'duration' ? (p: SessionParticipant) => participantMs(p, now) : firstJoin;
+    const sign = q.sortOrder === 'ASC' ? 1 : -1;
+    const sorted = picked.map((p, i) => ({ p, i, k: key(p) })).sort((a, b) => (a.k - b.k) * sign || (a.i - b.i) * sign);
+    return pageOf(
+      sorted.map((x) => x.p),
+      q,
+    );
+  }
+
+  participant(orgId: string, sessionId: string, participantId: string): SessionParticipant {
+    const p = findIn(this.get(orgId, sessionId), participantId);
+    if (!p) throw errors.notFoundMessage(`No participant found with id ${participantId} in session ${sessionId}`);
+    return p;
+  }
+
+  /** A peer is a participant in one session: the newest session that participant was in. */
+  peer(orgId: string, peerId: string): { session: Session; participant: SessionParticipant } {
+    const data = orgData(this.ctx, orgId);
+    for (let i = data.sessionOrder.length - 1; i >= 0; i--) {
+      const session = data.sessions.get(data.sessionOrder[i]!)!;
+      const participant = findIn(session, peerId);
+      if (participant) return { session, participant };
+    }
+    throw errors.notFoundMessage(`No peer found with id ${peerId}`);
+  }
+
+  /** The organization's figures per UTC day from `from` to `to` (midnights UTC, `to` excluded). */
+  daywise(orgId: string, from: number, to: number): Daywise {
+    const data = orgData(this.ctx, orgId);
+    const sessions = data.sessionOrder.map((id) => data.sessions.get(id)!);
+    const recordings = data.recordingOrder.map((id) => data.recordings.get(id)!);
+    return daywise(sessions, recordings, from, to, this.ctx.clock.now());
+  }
+
+  // --- the host's actions that leave presence as it is ----------------------------------------
+
+  /**
+   * The present participants a selector names, in the order they joined. Every id must name
+   * someone in the session, or nothing happens (404, production's words).
+   */
+  selectPresent(s: Session, sel: ParticipantSelector): SessionParticipant[] {
+    const present = presentIn(s);
+    for (const id of sel.participantIds) {
+      if (!present.some((p) => p.participantId === id)) throw errors.notFoundMessage(`No user found with id ${id}`);
+    }
+    for (const id of sel.customParticipantIds) {
+      if (!present.some((p) => p.customParticipantId === id)) throw errors.notFoundMessage(`No user found with custom_participant_id ${id}`);
+    }
+    const ids = new Set(sel.participantIds);
+    const custom = new Set(sel.customParticipantIds);
+    return present.filter((p) => ids.has(p.participantId) || custom.has(p.customParticipantId));
+  }
+
+  mute(orgId: string, meetingId: string, sel: ParticipantSelector): SessionParticipant[] {
+    const s = this.active(orgId, meetingId);
+    const ids = this.selectPresent(s, sel).map((p) => p.participantId);
+    const next = this.update(orgId, s.id, (x) => muteInSession(x, ids, true, this.ctx.clock.now()))!;
+    return ids.map((id) => findIn(next, id)!);
+  }
+
+  /** Mutes everyone present; answers how many. */
+  muteAll(orgId: string, meetingId: string, allowUnmute: boolean): number {
+    const s = this.active(orgId, meetingId);
+    const ids = presentIn(s).map((p) => p.participantId);
+    this.update(orgId, s.id, (x) => muteInSession(x, ids, allowUnmute, this.ctx.clock.now()));
+    return ids.length;
+  }
+
+  createPoll(orgId: string, meetingId: string, input: PollInput, createdBy: string): SessionPoll {
+    const s = this.active(orgId, meetingId);
+    if (s.polls.length >= SESSION_LIMITS.polls) throw errors.conflict(`Session ${s.id} already has ${SESSION_LIMITS.polls} polls, the most one session keeps`);
+    const now = this.ctx.clock.now();
+    const poll: SessionPoll = { id: this.ctx.ids.uuid(), ...input, createdBy, createdAt: now };
+    this.update(orgId, s.id, (x) => ({ ...x, polls: [...x.polls, poll], updatedAt: now }));
+    return poll;
+  }
+
+  // --- what participants say (control API: scripted chat and speech) -------------------------
+
+  /** A present participant sends a chat message in the meeting's LIVE session. */
+  sendChat(meeting: Meeting, participantId: string, text: string): Session {
+    const { session, participant } = this.presentSpeaker(meeting, participantId);
+    if (session.chat.length >= SESSION_LIMITS.chatMessages)
+      throw errors.conflict(`Session ${session.id} already has ${SESSION_LIMITS.chatMessages} chat messages, the most one session keeps`);
+    const now = this.ctx.clock.now();
+    const message = {
+      id: this.ctx.ids.uuid(),
+      participantId,
+      displayName: participant.name,
+      payloadType: 'TEXT_MESSAGE' as const,
+      payload: text,
+      createdAt: now,
+    };
+    return this.update(meeting.orgId, session.id, (s) => ({ ...s, chat: [...s.chat, message], updatedAt: now }))!;
+  }
+
+  /** A present participant says a line: it joins the session's transcript. */
+  speak(meeting: Meeting, participantId: string, text: string): Session {
+    const { session, participant } = this.presentSpeaker(meeting, participantId);
+    if (session.transcript.length >= SESSION_LIMITS.transcriptLines)
+      throw errors.conflict(`Session ${session.id} already has ${SESSION_LIMITS.transcriptLines} transcript lines, the most one session keeps`);
+    const now = this.ctx.clock.now();
+    const line = { at: now, participantId, customParticipantId: participant.customParticipantId, name: participant.name, text };
+    return this.update(meeting.orgId, session.id, (s) => ({ ...s, transcript: [...s.transcript, line], updatedAt: now }))!;
+  }
+
+  private presentSpeaker(meeting: Meeting, participantId: string): { session: Session; participant: SessionParticipant } {
+    const data = orgData(this.ctx, meeting.orgId);
+    const session = meeting.session ? data.sessions.get(meeting.session.id) : undefined;
+    const participant = session && isLive(session) ? findIn(session, participantId) : undefined;
+    if (!session || !participant || !isPresent(participant)) throw errors.conflict(`Participant ${participantId} is not in meeting ${meeting.id}`);
+    return { session, participant };
+  }
+
+  // --- the files and their links ----------------------------------------------------------------
+
+  /** A fresh signed link to one of a session's files (a summary only once there is one). */
+  link(orgId: string, sessionId: string, file: SessionFileKind): DownloadLink {
+    const s = this.get(orgId, sessionId);
+    if (file === 'summary' && !s.summary)
+      throw errors.notFoundMessage(`No summary found for session_id ${sessionId}; POST /v2/sessions/${sessionId}/summary generates one`);
+    return this.signedLink(s, file, this.ctx.clock.now());
+  }
+
+  /** POST …/summary: (re)generates the summary from the transcript so far and announces it. */
+  generateSummary(orgId: string, sessionId: string): Session {
+    const s = this.get(orgId, sessionId);
+    if (s.transcript.length === 0) throw errors.notFoundMessage(`No transcript found for session_id ${sessionId}; there is nothing to summarize`);
+    const meeting = this.meetingOf(s);
+    const now = this.ctx.clock.now();
+    const next = this.withSummary(meeting, s, now);
+    this.announce(meeting, next, 'summary', now);
+    return next;
+  }
+
+  /** The file's content, for a download (the media route has checked the link). */
+  fileContent(sessionId: string, file: SessionFileKind): string {
+    const s = this.ctx.store.findInAnyOrg((d) => d.sessions, sessionId);
+    if (!s) throw sessionNotFound(sessionId);
+    if (file === 'chat') return chatCsv(s);
+    if (file === 'transcript') return transcriptCsv(s);
+    if (!s.summary) throw errors.notFoundMessage(`No summary found for session_id ${sessionId}`);
+    return s.summary.text;
+  }
+
+  private withSummary(meeting: Meeting, s: Session, now: number): Session {
+    const wishes = aiWishes(meeting);
+    const summary = { text: summarize(s, meeting.title, wishes), format: wishes.format, generatedAt: now };
+    return this.update(meeting.orgId, s.id, (x) => ({ ...x, summary, updatedAt: now }))!;
+  }
+
+  private signedLink(s: Session, file: SessionFileKind, now: number): DownloadLink {
+    const expiresAt = now + SESSION_FILE_LINK_LIFETIME_MS;
+    return { url: this.media.signed(sessionFilePath(s.id, file), expiresAt), expiresAt };
+  }
+
+  private announce(meeting: Meeting, session: Session, file: SessionFileKind, now: number): void {
+    const org = orgData(this.ctx, meeting.orgId).org;
+    this.ctx.bus.publish({ type: 'session.fileReady', at: now, org, meeting, session, file, link: this.signedLink(session, file, now) });
+  }
+
+  private update(orgId: string, sessionId: string, change: (s: Session) => Session): Session | undefined {
+    const data = orgData(this.ctx, orgId);
+    const s = data.sessions.get(sessionId);
+    if (!s) return undefined;
+    const next = change(s);
+    data.putSession(next);
+    return next;
+  }
+
+  /** The sessions a state document holds for the organization, as saved (OrgMember). */
+  seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
+    for (const item of fixtureOrg.sessions ?? []) data.putSession(structuredClone(item));
+  }
+}

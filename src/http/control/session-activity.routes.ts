@@ -1,0 +1,86 @@
+// Scripting what participants say (there is no WebRTC in the emulator): a participant in the
+// meeting sends a chat message, or speaks a line that joins the session's transcript. Both are
+// kept in the meeting's LIVE session (GET /v2/sessions/{id}/chat and …/transcript).
+//
+// The control API carries no credentials, so meetings are found by id in any organization.
+import { z } from 'zod';
+import { toIso } from '../../core/clock.js';
+import { SESSION_LIMITS } from '../../domain/models.js';
+import { route } from '../route.js';
+import { isoTime } from '../v2/schemas.js';
+
+const TAG = 'Control: lifecycles';
+const participantParams = z.object({ meeting_id: z.uuid(), participant_id: z.uuid() });
+const text = z.string().min(1).max(SESSION_LIMITS.textChars);
+
+const conflict = { 409: { description: 'The participant is not in the meeting, or the session keeps no more of these' } };
+
+export const sessionActivityRoutes = [
+  route({
+    method: 'post',
+    path: '/_emulator/meetings/{meeting_id}/participants/{participant_id}/chat',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: "A participant in the meeting sends a chat message (kept in the session's chat: meeting.chatSynced when it ends)",
+    params: participantParams,
+    body: z.strictObject({ message: text }),
+    responses: {
+      200: {
+        description: 'The message as kept',
+        schema: z.object({
+          id: z.uuid(),
+          session_id: z.uuid(),
+          participant_id: z.uuid(),
+          display_name: z.string().nullable(),
+          message: z.string(),
+          created_at: isoTime,
+        }),
+      },
+      ...conflict,
+    },
+    handler: ({ deps, params, body }) => {
+      const { sessions, sessionHistory, participants } = deps.services;
+      const meeting = sessions.locateMeeting(params.meeting_id);
+      participants.get(meeting.orgId, meeting.id, params.participant_id);
+      const session = sessionHistory.sendChat(meeting, params.participant_id, body.message);
+      const m = session.chat[session.chat.length - 1]!;
+      return {
+        status: 200,
+        body: {
+          id: m.id,
+          session_id: session.id,
+          participant_id: m.participantId,
+          display_name: m.displayName,
+          message: m.payload,
+          created_at: toIso(m.createdAt),
+        },
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/_emulator/meetings/{meeting_id}/participants/{participant_id}/transcript',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: "A participant in the meeting speaks a line (kept in the session's transcript; the summary is made from it)",
+    params: participantParams,
+    body: z.strictObject({ text }),
+    responses: {
+      200: {
+        description: 'The transcript line as kept',
+        schema: z.object({ session_id: z.uuid(), participant_id: z.uuid(), name: z.string().nullable(), text: z.string(), timestamp: isoTime }),
+      },
+      ...conflict,
+    },
+    handler: ({ deps, params, body }) => {
+      const { sessions, sessionHistory, participants } = deps.services;
+      const meeting = sessions.locateMeeting(params.meeting_id);
+      participants.get(meeting.orgId, meeting.id, params.participant_id);
+      const session = sessionHistory.speak(meeting, params.participant_id, body.text);
+      const line = session.transcript[session.transcript.length - 1]!;
+      return { status: 200, body: { session_id: session.id, participant_id: line.participantId, name: line.name, text: line.text, timestamp: toIso(line.at) } };
+    },
+  }),
+];

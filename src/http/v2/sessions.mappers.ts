@@ -1,0 +1,161 @@
+// Session history → v2 wire shapes (snake_case, ISO times). Fields production leaves optional
+// are left out when the emulator has no value for them (never sent as null).
+import type { z } from 'zod';
+import { toIso } from '../../core/clock.js';
+import { nameBasedUuid } from '../../core/ids.js';
+import type { DownloadLink } from '../../domain/events.js';
+import type { Meeting, Participant, Session, SessionParticipant, SessionPoll } from '../../domain/models.js';
+import type { Page } from '../../domain/paging.js';
+import { firstJoin, isLive, lastLeave, minutesOf, participantMs, presentIn, sessionMinutes } from '../../domain/sessions/session-rules.js';
+import type {
+  chatLinkSchema,
+  kickedParticipantSchema,
+  PeerFilter,
+  peerEventSchema,
+  peerReportSchema,
+  pollSchema,
+  sessionParticipantDetailsSchema,
+  sessionParticipantListItemSchema,
+  sessionSchema,
+  summaryLinkSchema,
+  transcriptLinkSchema,
+} from './sessions.schemas.js';
+
+export function pagingDto(page: Page<unknown>) {
+  return { total_count: page.total, start_offset: page.startOffset, end_offset: page.endOffset };
+}
+
+export function sessionDto(s: Session, meeting: Meeting, now: number, withBreakoutRooms = false): z.infer<typeof sessionSchema> {
+  return {
+    id: s.id,
+    associated_id: s.meetingId,
+    meeting_display_name: meeting.title ?? '',
+    type: 'meeting',
+    status: isLive(s) ? 'LIVE' : 'ENDED',
+    live_participants: presentIn(s).length,
+    max_concurrent_participants: s.maxConcurrent,
+    minutes_consumed: sessionMinutes(s, now),
+    organization_id: s.orgId,
+    started_at: toIso(s.startedAt),
+    created_at: toIso(s.startedAt),
+    updated_at: toIso(s.updatedAt),
+    ...(s.endedAt === null ? {} : { ended_at: toIso(s.endedAt) }),
+    ...(withBreakoutRooms ? { breakout_rooms: [] } : {}),
+  };
+}
+
+/** Peer events have no ids of their own in the history: name-based ones, the same on every read. */
+const PEER_EVENT_NAMESPACE = '6a3e9d1c-52b4-4f0e-8b7a-1c2d3e4f5a6b';
+
+function peerEvents(s: Session, p: SessionParticipant): z.infer<typeof peerEventSchema>[] {
+  const event = (name: 'PEER_JOINING' | 'PEER_LEAVING', at: number, i: number) => ({
+    id: nameBasedUuid(PEER_EVENT_NAMESPACE, `${s.id}:${p.participantId}:${i}:${name}`),
+    peer_id: p.participantId,
+    event_name: name,
+    created_at: toIso(at),
+    updated_at: toIso(at),
+  });
+  return p.spans.flatMap((span, i) => [event('PEER_JOINING', span.joinedAt, i), ...(span.leftAt === null ? [] : [event('PEER_LEAVING', span.leftAt, i)])]);
+}
+
+function listFields(p: SessionParticipant, now: number) {
+  const left = lastLeave(p);
+  return {
+    id: p.participantId,
+    user_id: p.participantId,
+    custom_participant_id: p.customParticipantId,
+    ...(p.name === null ? {} : { display_name: p.name }),
+    joined_at: toIso(firstJoin(p)),
+    ...(left === null ? {} : { left_at: toIso(left) }),
+    duration: minutesOf(participantMs(p, now)),
+    created_at: toIso(firstJoin(p)),
+    updated_at: toIso(p.updatedAt),
+  };
+}
+
+export function sessionParticipantDto(
+  s: Session,
+  p: SessionParticipant,
+  now: number,
+  withPeerEvents: boolean,
+): z.infer<typeof sessionParticipantListItemSchema> {
+  return { ...listFields(p, now), preset_name: p.presetName, ...(withPeerEvents ? { peer_events: peerEvents(s, p) } : {}) };
+}
+
+/**
+ * The peer's call statistics, as far as the emulator knows them: the events are its joins,
+ * the host's mute and its leaves; it carries no media, so devices, network and quality are empty.
+ */
+function statsFor(p: SessionParticipant, filters: readonly PeerFilter[] | undefined) {
+  const wanted = (f: PeerFilter) => filters === undefined || filters.includes(f);
+  const events = [
+    ...p.spans.flatMap((span) => [
+      { type: 'call_join', timestamp: span.joinedAt },
+      ...(span.leftAt === null ? [] : [{ type: 'call_leave', timestamp: span.leftAt }]),
+    ]),
+    ...(p.mutedAt === null ? [] : [{ type: 'audio_off', timestamp: p.mutedAt }]),
+  ]
+    .sort((a, b) => a.timestamp - b.timestamp)
+    .map((e) => ({ type: e.type, timestamp: toIso(e.timestamp) }));
+  return {
+    peer_stats: {
+      ...(wanted('events') ? { events } : {}),
+      ...(wanted('device_info') ? { device_info: {} } : {}),
+      ...(wanted('ip_information') ? { ip_information: {} } : {}),
+      ...(wanted('precall_network_information') ? { precall_network_information: {} } : {}),
+    },
+    withQuality: wanted('quality_stats'),
+  };
+}
+
+export function sessionParticipantDetailsDto(
+  s: Session,
+  p: SessionParticipant,
+  now: number,
+  opts: { filters?: PeerFilter[]; withPeerEvents: boolean },
+): z.infer<typeof sessionParticipantDetailsSchema> {
+  const { peer_stats, withQuality } = statsFor(p, opts.filters);
+  return { ...sessionParticipantDto(s, p, now, opts.withPeerEvents), peer_stats, ...(withQuality ? { quality_stats: [] } : {}) };
+}
+
+export function peerReportDto(p: SessionParticipant, now: number, filters?: PeerFilter[]): z.infer<typeof peerReportSchema> {
+  const { peer_stats, withQuality } = statsFor(p, filters);
+  return { ...listFields(p, now), role: p.presetName, peer_stats, ...(withQuality ? { quality_stats: {} } : {}) };
+}
+
+export function kickedParticipantDto(p: Participant): z.infer<typeof kickedParticipantSchema> {
+  return {
+    id: p.id,
+    created_at: toIso(p.createdAt),
+    updated_at: toIso(p.updatedAt),
+    ...(p.name === null ? {} : { name: p.name }),
+    ...(p.picture === null ? {} : { picture: p.picture }),
+  };
+}
+
+export function pollDto(poll: SessionPoll): z.infer<typeof pollSchema> {
+  return {
+    id: poll.id,
+    question: poll.question,
+    // Nobody votes in the emulator (there is no SDK to vote with yet).
+    options: poll.options.map((text) => ({ text, count: 0, votes: [] })),
+    anonymous: poll.anonymous,
+    hide_votes: poll.hideVotes,
+    created_by: poll.createdBy,
+    voted: [],
+  };
+}
+
+export const chatLinkDto = (l: DownloadLink): z.infer<typeof chatLinkSchema> => ({ chat_download_url: l.url, chat_download_url_expiry: toIso(l.expiresAt) });
+
+export const transcriptLinkDto = (sessionId: string, l: DownloadLink): z.infer<typeof transcriptLinkSchema> => ({
+  sessionId,
+  transcript_download_url: l.url,
+  transcript_download_url_expiry: toIso(l.expiresAt),
+});
+
+export const summaryLinkDto = (sessionId: string, l: DownloadLink): z.infer<typeof summaryLinkSchema> => ({
+  sessionId,
+  summaryDownloadUrl: l.url,
+  summaryDownloadUrlExpiry: toIso(l.expiresAt),
+});
