@@ -10,6 +10,20 @@ export interface Organization {
   apiKey: string;
 }
 
+/**
+ * What the partner API (/v2/orgs) shows of an organization besides its id, name and key. Kept
+ * next to the organization (OrgData.profile), not in it: events and webhooks carry the
+ * organization, and none of this belongs in them.
+ */
+export interface OrgProfile {
+  contact: string;
+  website: string;
+  preferredRegion: Region;
+  featureFlags: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface PresetPermissions {
   can_record: boolean;
   can_livestream: boolean;

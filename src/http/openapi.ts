@@ -59,6 +59,8 @@ function security(r: AnyRoute): Json[] | undefined {
       return [{ basicAuth: [] }, { participantToken: [] }];
     case 'v1-bearer':
       return [{ apiKey: [] }];
+    case 'partner-bearer':
+      return [{ partnerToken: [] }];
   }
 }
 
@@ -127,6 +129,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
         basicAuth: { type: 'http', scheme: 'basic', description: 'organizationId:apiKey' },
         participantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A participant token (recording routes only)' },
         apiKey: { type: 'http', scheme: 'bearer', description: 'The organization API key (v1)' },
+        partnerToken: { type: 'http', scheme: 'bearer', description: 'The partner token (--partner-token), over every organization (/v2/orgs)' },
       },
     },
   };

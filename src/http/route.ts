@@ -10,8 +10,9 @@ export type Api = 'v2' | 'v1' | 'control' | 'media';
 /**
  * none: open (control API, media, discovery). basic: v2 Basic only. basic-or-participant: v2
  * Basic or a participant token (the four recording routes). v1-bearer: the v1 API key.
+ * partner-bearer: the partner token (--partner-token), over every organization (/v2/orgs).
  */
-export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer';
+export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer' | 'partner-bearer';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface Reply {

@@ -18,6 +18,7 @@ import {
   jobRecord,
   livestreamRecord,
   meetingRecord,
+  orgProfileRecord,
   participantRecord,
   recordingRecord,
   simulatorPolicyRecord,
@@ -121,6 +122,7 @@ export class StateService {
         id: data.org.id,
         name: data.org.name,
         api_key: data.org.apiKey,
+        profile: orgProfileRecord.parse(data.profile),
         presets: [...data.presets.values()].map((p) => ({
           id: p.id,
           name: p.name,

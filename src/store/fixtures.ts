@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_EVENTS } from '../domain/models.js';
-import { livestreamRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord } from './state-records.js';
+import { livestreamRecord, meetingRecord, orgProfileRecord, participantRecord, recordingRecord, runtimeRecord } from './state-records.js';
 
 /** Kept times of fixture records (state exports carry them; hand-written fixtures need not). */
 const isoTime = z.iso.datetime();
@@ -54,6 +54,8 @@ export const organizationFixture = z.object({
   id: uuid,
   name: z.string().min(1).max(200),
   api_key: z.string().min(8).max(200),
+  /** As a state export holds it; defaults (organizations.service.ts) when absent. */
+  profile: orgProfileRecord.optional(),
   /** Defaults to `default_presets` when absent. */
   presets: z.array(presetFixture).optional(),
   products: z.array(productFixture).default([]),

@@ -109,6 +109,18 @@ export const livestreamRecord = z
   })
   .strict();
 
+/** An organization's profile (what /v2/orgs shows besides id, name and key). */
+export const orgProfileRecord = z
+  .object({
+    contact: text(200),
+    website: text(2048),
+    preferredRegion: z.enum(REGIONS),
+    featureFlags: z.array(text(100)).max(50),
+    createdAt: ms,
+    updatedAt: ms,
+  })
+  .strict();
+
 export const jobRecord = z
   .object({
     key: text(300),

@@ -3,7 +3,7 @@
 //
 // Orders are kept as append-only id arrays next to the maps, so "newest first" pages cost
 // O(page), not O(store).
-import type { Category, Livestream, Meeting, Organization, Participant, Preset, Product, Recording, Webhook } from '../domain/models.js';
+import type { Category, Livestream, Meeting, Organization, OrgProfile, Participant, Preset, Product, Recording, Webhook } from '../domain/models.js';
 
 export class OrgData {
   readonly presets = new Map<string, Preset>();
@@ -24,7 +24,10 @@ export class OrgData {
   /** Registered webhooks, in creation order (Map order). */
   readonly webhooks = new Map<string, Webhook>();
 
-  constructor(public org: Organization) {}
+  constructor(
+    public org: Organization,
+    public profile: OrgProfile,
+  ) {}
 
   addPreset(preset: Preset): void {
     this.presets.set(preset.id, preset);
@@ -111,8 +114,8 @@ export class Store {
     return out;
   }
 
-  addOrg(org: Organization): OrgData {
-    const data = new OrgData(org);
+  addOrg(org: Organization, profile: OrgProfile): OrgData {
+    const data = new OrgData(org, profile);
     this.orgs.set(org.id, data);
     return data;
   }

@@ -1,7 +1,7 @@
 // The success status of every route, written out: the oracle of the table-driven tests that walk
 // the route table (the auth matrix, the limits), so that a change of a route's declaration alone
 // cannot move what they expect. Creations answer 201 (v2 meetings, participants, livestreams,
-// webhooks; v1 products, docs/api-v1.md; control organizations and fault rules), except where the
+// webhooks, organizations; v1 products, docs/api-v1.md; control organizations and fault rules), except where the
 // v2 API answers 200 (POST /v2/recordings, a participant's fresh token); clearing a list answers
 // 204; everything else 200.
 export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
@@ -33,6 +33,10 @@ export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'put /v2/webhooks/{id}': 200,
   'patch /v2/webhooks/{id}': 200,
   'delete /v2/webhooks/{id}': 200,
+  'get /v2/orgs': 200,
+  'post /v2/orgs': 201,
+  'get /v2/orgs/{org_id}': 200,
+  'patch /v2/orgs/{org_id}': 200,
   'post /api/v1/products': 201,
   'get /api/v1/products/{svc_code}': 200,
   'post /v1/products': 201,

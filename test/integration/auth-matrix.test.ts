@@ -7,6 +7,8 @@
 //   v2 (docs/api-v2.md): Basic on every route; a participant token only on the four recording
 //   routes and only for its own meeting (403 for another meeting), 401 everywhere else.
 //   v1 (docs/api-v1.md): only `Bearer <API key>`; any other credential is a 401.
+//   The partner API (/v2/orgs, docs/api-v2.md): only `Bearer <partner token>`, which every other
+//   route refuses (401); the partner owns every organization, so it alone may see them all.
 //   Another organization's valid key reaches only that organization: the first organization's
 //   ids answer 404 there, its lists and creations are its own.
 import { SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader } from 'jose';
@@ -34,6 +36,7 @@ const COLUMNS = [
   'participant token with alg none',
   'participant token signed HS256 with the public key',
   'participant token of a deleted participant',
+  'the partner token',
 ] as const;
 type Column = (typeof COLUMNS)[number];
 
@@ -46,7 +49,11 @@ const MESSAGES = {
   otherMeeting: 'This participant token does not grant access to that meeting',
   v1Scheme: 'Expected Authorization: Bearer <API key>',
   v1Key: 'Invalid API key',
+  partnerScheme: 'Expected Authorization: Bearer <partner token>',
+  partnerToken: 'Invalid partner token',
+  bearerOnV2: 'v2 expects Authorization: Basic base64(<organization id>:<API key>); Bearer is for v1 API keys and participant tokens',
 };
+const PARTNER_TOKEN = 'emulator-partner-token';
 
 /** Markers of the first organization (A): its resources' ids and texts, its key, its stream key. */
 interface World {
@@ -176,6 +183,8 @@ function authFor(r: AnyRoute, column: Column, w: World): string | undefined {
       return bearer(w.tokens.hs256);
     case 'participant token of a deleted participant':
       return bearer(w.tokens.deleted);
+    case 'the partner token':
+      return bearer(PARTNER_TOKEN);
   }
 }
 
@@ -186,6 +195,7 @@ function urlOf(r: AnyRoute, w: World): string {
     if (name === 'meeting_id') return a.m1;
     if (name === 'participant_id') return a.host1;
     if (name === 'svc_code') return a.productCode;
+    if (name === 'org_id') return ORG_ID;
     if (name !== 'id') throw new Error(`auth matrix: no world id for {${name}} in ${r.path}`);
     if (r.path.startsWith('/v2/meetings/')) return a.m1;
     if (r.path.startsWith('/v2/recordings/')) return a.recording;
@@ -210,6 +220,8 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
     case 'post /v2/webhooks':
     case 'put /v2/webhooks/{id}':
       return { name: 'matrix', url: 'http://127.0.0.1:9/matrix', events: ['meeting.ended'] };
+    case 'post /v2/orgs':
+      return { name: 'Matrix org', contact: '', website: 'https://matrix.example' };
     case 'post /api/v1/products':
     case 'post /v1/products':
       return { name: 'Matrix', brand: 'Matrix', category_code: '101', product_id: 'MATRIX1' };
@@ -228,14 +240,19 @@ function otherOrgExpectation(r: AnyRoute): { status: number; message?: RegExp } 
 }
 
 function expected(r: AnyRoute, column: Column): { status: number; message?: string | RegExp } {
+  if (column === 'no header') return { status: 401, message: MESSAGES.missing };
+  if (r.auth === 'partner-bearer') {
+    if (column === 'the partner token') return { status: successStatus(r) };
+    // Every participant token is a Bearer value that is not the partner token.
+    return { status: 401, message: column.startsWith('participant token') ? MESSAGES.partnerToken : MESSAGES.partnerScheme };
+  }
+  if (column === 'the partner token') return { status: 401, message: r.api === 'v1' ? MESSAGES.v1Key : MESSAGES.bearerOnV2 };
   if (r.api === 'v1') {
-    if (column === 'no header') return { status: 401, message: MESSAGES.missing };
     if (column === 'malformed Basic') return { status: 401, message: MESSAGES.v1Scheme };
     if (column === "another organization's key") return otherOrgExpectation(r);
     // A wrong key, and every participant token: a Bearer value that is no organization's API key.
     return { status: 401, message: MESSAGES.v1Key };
   }
-  if (column === 'no header') return { status: 401, message: MESSAGES.missing };
   if (column === 'malformed Basic') return { status: 401, message: MESSAGES.malformedBasic };
   if (column === 'wrong key') return { status: 401, message: MESSAGES.wrongBasic };
   if (column === "another organization's key") return otherOrgExpectation(r);
@@ -253,7 +270,14 @@ describe('the matrix covers the route table', () => {
         .map(routeName)
         .sort(),
     ).toEqual(['get /v2/recordings', 'get /v2/recordings/active-recording/{meeting_id}', 'get /v2/recordings/{id}', 'post /v2/recordings'].sort());
-    expect(ROUTES.every((r) => (r.api === 'v1' ? r.auth === 'v1-bearer' : r.auth === 'basic' || r.auth === 'basic-or-participant'))).toBe(true);
+    expect(
+      ROUTES.filter((r) => r.auth === 'partner-bearer')
+        .map(routeName)
+        .sort(),
+    ).toEqual(['get /v2/orgs', 'get /v2/orgs/{org_id}', 'patch /v2/orgs/{org_id}', 'post /v2/orgs'].sort());
+    expect(
+      ROUTES.every((r) => (r.api === 'v1' ? r.auth === 'v1-bearer' : r.auth === 'basic' || r.auth === 'basic-or-participant' || r.auth === 'partner-bearer')),
+    ).toBe(true);
   });
 
   it("the leak markers are real: the first organization's own key sees them", async () => {
@@ -292,12 +316,14 @@ describe.each(ROUTES.map(routeName))('%s', (name) => {
       else expect(res.body).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
     }
 
-    // Never another organization's data; the credential itself is never echoed either.
+    // Never another organization's data; the credential itself is never echoed either. The partner
+    // owns every organization: its answers on the partner API show them all, keys included.
     const sent = `${url} ${JSON.stringify(body ?? {})}`;
-    if (column !== 'participant token for its own meeting') {
-      for (const marker of w.aPrivate) if (!sent.includes(marker)) expect(res.text, `leaks ${marker}`).not.toContain(marker);
-    } else {
+    const partnerSees = column === 'the partner token' && r.auth === 'partner-bearer';
+    if (column === 'participant token for its own meeting') {
       for (const marker of w.m2Private) expect(res.text, `leaks ${marker}`).not.toContain(marker);
+    } else if (!partnerSees) {
+      for (const marker of w.aPrivate) if (!sent.includes(marker)) expect(res.text, `leaks ${marker}`).not.toContain(marker);
     }
     if (auth !== undefined && auth.length > 12 && column !== 'participant token for its own meeting') expect(res.text).not.toContain(auth.split(' ')[1]!);
   });

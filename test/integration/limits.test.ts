@@ -35,6 +35,8 @@ interface World {
   participantId: string;
   recordingId: string;
   webhookId: string;
+  /** An organization the partner API made (its rows rename it without clashing with the fixtures'). */
+  orgId: string;
   media: { recordingId: string; file: string; query: Record<string, string> };
 }
 
@@ -57,7 +59,9 @@ async function world(): Promise<World> {
   const done = (await t.api.get(`/v2/recordings/${recording.id}`).set('Authorization', BASIC).expect(200)).body.data;
   const link = new URL(done.download_url as string);
   const second = await startRecording(t.api, meeting.id);
+  const org = (await t.api.post('/v2/orgs').set('Authorization', PARTNER).send(orgBody).expect(201)).body.data;
   return {
+    orgId: org.id,
     t,
     meetingId: meeting.id,
     participantId: participant.id,
@@ -78,6 +82,7 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
     if (name === 'participant_id') return w.participantId;
     if (name === 'recording_id') return w.media.recordingId;
     if (name === 'file') return encodeURIComponent(w.media.file);
+    if (name === 'org_id') return w.orgId;
     if (r.path.startsWith('/v2/meetings/')) return w.meetingId;
     if (r.path.startsWith('/v2/webhooks/')) return w.webhookId;
     if (r.path.includes('/recordings/')) return w.recordingId;
@@ -118,6 +123,11 @@ interface Row {
 const participantBody = { preset_name: 'group_call_host', custom_participant_id: 'limits' };
 const recordingBody = (w: World) => ({ meeting_id: w.meetingId, allow_multiple_recordings: true });
 const webhookBody = { name: 'hook', url: 'http://127.0.0.1:9/limits', events: ['meeting.ended'] };
+const PARTNER = 'Bearer emulator-partner-token';
+const orgBody = { name: 'Limits org', contact: '', website: 'https://limits.example' };
+/** Another name than the world's organization, which has orgBody's: a name is one organization's only. */
+const orgRowBody = { ...orgBody, name: 'Limits row org' };
+const orgRoutes = ['post /v2/orgs', 'patch /v2/orgs/{org_id}'];
 const storage = (field: string): Row => ({
   route: 'post /v2/recordings',
   where: 'body',
@@ -163,6 +173,13 @@ const STRING_ROWS: Row[] = [
   ...['post /v2/webhooks', 'put /v2/webhooks/{id}', 'patch /v2/webhooks/{id}'].flatMap((route): Row[] => [
     { route, where: 'body', field: 'name', max: 255, kind: 'length', body: webhookBody },
     { route, where: 'body', field: 'url', max: 2048, kind: 'length', make: url, body: webhookBody },
+  ]),
+  // v2 organizations (partner API)
+  ...orgRoutes.flatMap((route): Row[] => [
+    { route, where: 'body', field: 'name', max: 200, kind: 'length', body: orgRowBody },
+    { route, where: 'body', field: 'contact', max: 200, kind: 'length', body: orgRowBody },
+    { route, where: 'body', field: 'website', max: 2048, kind: 'length', make: url, body: orgRowBody },
+    { route, where: 'body', field: 'feature_flags', max: 100, kind: 'length', make: (n) => [x(n)], label: 'feature_flags[0]', body: orgRowBody },
   ]),
   // v1 lookup code: at the limit it is simply no product code (400 INVALID_PRODUCT_CODE)
   ...['get /api/v1/products/{svc_code}', 'get /v1/products/{svc_code}'].map((route): Row => ({
@@ -222,6 +239,15 @@ const ITEM_ROWS: Row[] = [
     kind: 'items',
     make: (n) => Array.from({ length: n }, (_, i) => WEBHOOK_EVENTS[i % WEBHOOK_EVENTS.length]),
     body: webhookBody,
+  })),
+  ...orgRoutes.map((route): Row => ({
+    route,
+    where: 'body',
+    field: 'feature_flags',
+    max: 50,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => `flag-${i}`),
+    body: orgRowBody,
   })),
   // Repeats are allowed in the filter; the count is of the statuses after splitting.
   {
@@ -360,6 +386,7 @@ async function sendRow(w: World, row: Row, n: number) {
   const req = w.t.api[r.method](`${pathOf(r, w, params)}${query}`);
   if (r.auth === 'basic' || r.auth === 'basic-or-participant') req.set('Authorization', BASIC);
   if (r.auth === 'v1-bearer') req.set('Authorization', `Bearer ${API_KEY}`);
+  if (r.auth === 'partner-bearer') req.set('Authorization', PARTNER);
   if (r.body) req.send(row.where === 'body' ? setPath(base, row.field, value) : base);
   return { r, res: await req };
 }
@@ -548,6 +575,10 @@ describe('the limits table in src holds the documented values', () => {
       statusFilterItems: 12,
       statusFilterChars: 256,
       productCodeMax: 1024,
+      orgNameMax: 200,
+      orgContactMax: 200,
+      orgFeatureFlagsMax: 50,
+      orgFeatureFlagMax: 100,
     });
     expect(V1_LIMITS).toMatchObject({ attributesMax: 50, attributeKeyMax: 64, attributeValueMax: 500 });
   });

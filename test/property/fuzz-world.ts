@@ -139,6 +139,7 @@ function worldParam(r: AnyRoute, param: string, ids: WorldIds, other: boolean): 
       .pop()!
       .replace(/\.mp4$/, '');
   if (param === 'seq') return '0';
+  if (param === 'org_id') return other ? ids.other.orgId : ids.orgId;
   if (p.includes('/recordings/')) return other ? ids.other.recordingId : ids.recordingId;
   if (p.includes('/livestreams/')) return ids.livestreamId;
   if (p.startsWith('/v2/webhooks/')) return ids.webhookId;
@@ -180,6 +181,10 @@ export function validBody(r: AnyRoute, w: World): JsonLike {
       return { name: 'Fuzz hook', url: 'http://127.0.0.1:9/other', events: ['meeting.started'] };
     case 'patch /v2/webhooks/{id}':
       return { enabled: false };
+    case 'post /v2/orgs':
+      return { name: 'Fuzz org', contact: '778-330-2389', website: 'https://fuzz.example', feature_flags: ['f'], preferred_region: 'us-east-1' };
+    case 'patch /v2/orgs/{org_id}':
+      return { contact: 'fuzz', feature_flags: [] };
     case 'post /api/v1/products':
     case 'post /v1/products':
       return {
@@ -343,6 +348,7 @@ function authHeader(r: AnyRoute, choice: AuthChoice, ids: WorldIds): string | un
   if (typeof choice === 'object') return choice.raw;
   switch (choice) {
     case 'right':
+      if (r.auth === 'partner-bearer') return 'Bearer emulator-partner-token';
       return r.auth === 'v1-bearer' ? `Bearer ${API_KEY}` : r.auth === 'none' ? undefined : BASIC;
     case 'none':
       return undefined;

@@ -1,15 +1,16 @@
-// Paging on every paged v2 route (those whose query declares page_no): the envelope's
+// Paging on every paged v2 route (those whose query declares page_no; the world has one organization
+// for the partner's list): the envelope's
 // `paging {total_count, start_offset, end_offset}` is 1-based and inclusive, an empty page is
 // 0/0 (an emulator decision, docs/limits-and-decisions.md), per_page is 1..100 (default 25), page_no ≥ 1.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { BASIC, makeTestApp } from '../../helpers/test-app.js';
-import { V2_ROUTES, buildWorld, routeName, urlOf } from '../../helpers/v2-routes.js';
+import { makeTestApp } from '../../helpers/test-app.js';
+import { V2_ROUTES, buildWorld, credentialsFor, routeName, urlOf } from '../../helpers/v2-routes.js';
 
 const pagedRoutes = V2_ROUTES.filter((r) => r.method === 'get' && r.query instanceof z.ZodObject && 'page_no' in r.query.shape);
 
 describe('paged routes', () => {
-  it('are the five list routes', () => {
+  it('are the six list routes', () => {
     expect(pagedRoutes.map(routeName).sort()).toEqual(
       [
         'get /v2/livestreams',
@@ -17,6 +18,7 @@ describe('paged routes', () => {
         'get /v2/meetings/{meeting_id}/livestream',
         'get /v2/meetings/{meeting_id}/participants',
         'get /v2/recordings',
+        'get /v2/orgs',
       ].sort(),
     );
   });
@@ -27,7 +29,7 @@ describe('paged routes', () => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
-    const res = await t.api.get(urlOf(r, w)).set('Authorization', BASIC).expect(200);
+    const res = await t.api.get(urlOf(r, w)).set('Authorization', credentialsFor(r)).expect(200);
     expect(res.body).toEqual({ success: true, data: [expect.any(Object)], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
   });
 
@@ -37,7 +39,7 @@ describe('paged routes', () => {
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
     const res = await t.api
       .get(`${urlOf(r, w)}?page_no=2&per_page=1`)
-      .set('Authorization', BASIC)
+      .set('Authorization', credentialsFor(r))
       .expect(200);
     expect(res.body).toEqual({ success: true, data: [], paging: { total_count: 1, start_offset: 0, end_offset: 0 } });
   });
@@ -48,7 +50,7 @@ describe('paged routes', () => {
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
     const res = await t.api
       .get(`${urlOf(r, w)}?per_page=100&page_no=1`)
-      .set('Authorization', BASIC)
+      .set('Authorization', credentialsFor(r))
       .expect(200);
     expect(res.body).toEqual({ success: true, data: [expect.any(Object)], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
   });
@@ -70,7 +72,7 @@ describe('paged routes', () => {
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
     const res = await t.api
       .get(`${urlOf(r, w)}?${query}`)
-      .set('Authorization', BASIC)
+      .set('Authorization', credentialsFor(r))
       .expect(400);
     expect(res.body).toEqual({ success: false, error: { code: 400, message: `BAD_REQUEST: ${message}` } });
   });
