@@ -12,6 +12,7 @@ import { participantRoutes } from './v2/participants.routes.js';
 import { recordingRoutes } from './v2/recordings.routes.js';
 import { webhookRoutes } from './v2/webhooks.routes.js';
 import { orgRoutes } from './v2/orgs.routes.js';
+import { trackRecordingRoutes } from './v2/track-recordings.routes.js';
 import { deliveryRoutes } from './control/deliveries.routes.js';
 import { productRoutes } from './v1/products.routes.js';
 import { categoryRoutes } from './control/categories.routes.js';
@@ -28,6 +29,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...livestreamRoutes,
     ...webhookRoutes,
     ...orgRoutes,
+    ...trackRecordingRoutes,
     ...productRoutes,
     ...categoryRoutes,
     ...systemRoutes,

@@ -215,6 +215,8 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
       return { meeting_id: w.a.m1, allow_multiple_recordings: true };
     case 'put /v2/recordings/{id}':
       return { action: 'stop' };
+    case 'post /v2/recordings/track':
+      return { meeting_id: w.a.m1, layers: { default: {} } };
     case 'post /v2/meetings/{meeting_id}/participants':
       return { preset_name: 'group_call_host', custom_participant_id: 'matrix' };
     case 'post /v2/webhooks':
@@ -232,10 +234,10 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
 
 /**
  * Another organization's valid key: a route that names one of A's resources (a path id, or
- * meeting_id in the body of POST /v2/recordings) answers 404; any other route succeeds, within B.
+ * meeting_id in the body of POST /v2/recordings and /v2/recordings/track) answers 404; any other route succeeds, within B.
  */
 function otherOrgExpectation(r: AnyRoute): { status: number; message?: RegExp } {
-  const namesAResource = r.path.includes('{') || routeName(r) === 'post /v2/recordings';
+  const namesAResource = r.path.includes('{') || routeName(r) === 'post /v2/recordings' || routeName(r) === 'post /v2/recordings/track';
   return namesAResource ? { status: 404, message: r.api === 'v1' ? /^No product found with code / : /^No \w+ found with id / } : { status: successStatus(r) };
 }
 

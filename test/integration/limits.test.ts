@@ -12,7 +12,7 @@ import { allRoutes } from '../../src/http/routes.js';
 import { V1_LIMITS } from '../../src/http/v1/schemas.js';
 import { RECORDING_STATUSES, WEBHOOK_EVENTS } from '../../src/domain/models.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
-import { addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
+import { MISSING_ID, addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
 import { successStatus } from '../helpers/success-status.js';
 import { API_KEY, BASIC, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -249,6 +249,17 @@ const ITEM_ROWS: Row[] = [
     make: (n) => Array.from({ length: n }, (_, i) => `flag-${i}`),
     body: orgRowBody,
   })),
+  // One output of each type at most; at the limit the unknown meeting is what refuses it.
+  {
+    route: 'post /v2/recordings/track',
+    where: 'body',
+    field: 'layers.default.outputs',
+    max: 2,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => (i === 1 ? { type: 'STORAGE_CONFIG', storage_config: { type: 'aws' } } : { type: 'DYTE_BUCKET' })),
+    body: { meeting_id: MISSING_ID, layers: { default: {} } },
+    atLimit: { status: 404 },
+  },
   // Repeats are allowed in the filter; the count is of the statuses after splitting.
   {
     route: 'get /v2/recordings',
@@ -281,15 +292,21 @@ const VALUE_ROWS: Row[] = [
  * Bounded fields whose at/over tests live elsewhere (not repeated here).
  *  - v1 creation fields and attributes: test/integration/v1/products-create.test.ts, "field limits: at the bound 201, just over 400 naming the field".
  *  - per_page / page_no on every paged route: test/integration/v2/paging.test.ts ("per_page=100 is allowed", "per_page=101").
+ *  - the storage config of a track recording's output (inside an array, which the rows here cannot reach):
+ *    test/integration/v2/track-recordings.test.ts ("an output's storage_config has the limits of a recording's").
  */
-const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries(
-  ['post /api/v1/products', 'post /v1/products'].flatMap((route) =>
+const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries([
+  ...['post /api/v1/products', 'post /v1/products'].flatMap((route) =>
     ['name', 'brand', 'category_code', 'product_id', 'description', 'attributes', 'attributes.*'].map((field) => [
       `${route} body ${field}`,
       'test/integration/v1/products-create.test.ts',
     ]),
   ),
-);
+  ...['access_key', 'secret_key', 'secret', 'password', 'private_key', 'region', 'bucket', 'path', 'host', 'username'].map((field) => [
+    `post /v2/recordings/track body layers.default.outputs.storage_config.${field}`,
+    'test/integration/v2/track-recordings.test.ts',
+  ]),
+]);
 
 /** Free-form objects: bounded by the body limits (1 MiB, 32 levels; 64 MiB, 64 levels for state). */
 const FREE_FORM = new Set(['recording_config', 'video_config', 'audio_config']);

@@ -172,6 +172,20 @@ export function validBody(r: AnyRoute, w: World): JsonLike {
         video_config: { codec: 'H264' },
         max_seconds: 600,
       };
+    case 'post /v2/recordings/track':
+      return {
+        meeting_id: ids.meetingId,
+        layers: {
+          default: {
+            file_name_prefix: 'fuzz',
+            outputs: [
+              { type: 'DYTE_BUCKET' },
+              { type: 'STORAGE_CONFIG', storage_config: { type: 'aws', access_key: STORAGE_SECRETS[0], secret: STORAGE_SECRETS[1], bucket: 'b' } },
+            ],
+          },
+        },
+        max_seconds: '600',
+      };
     case 'put /v2/recordings/{id}':
       return { action: 'stop' };
     case 'post /v2/meetings/{meeting_id}/livestreams':
