@@ -16,6 +16,7 @@ import { MeetingsService } from './domain/meetings/meetings.service.js';
 import { OrganizationsService } from './domain/organizations/organizations.service.js';
 import { ParticipantTokens } from './domain/participants/participant-tokens.js';
 import { ParticipantsService } from './domain/participants/participants.service.js';
+import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
 import { Simulator } from './simulator/simulator.js';
@@ -56,6 +57,7 @@ export interface Deps {
     products: ProductsService;
     sessions: SessionsService;
     webhooks: WebhooksService;
+    presets: PresetsService;
   };
   /** Webhook delivery: the outbox (log, retries, `idle()`), the dispatcher, the signer. */
   webhooks: { outbox: Outbox; dispatcher: WebhookDispatcher; signer: WebhookSigner };
@@ -123,6 +125,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
+  const presets = new PresetsService(ctx);
   const simulator = new Simulator(bus, scheduler, recordings, livestreams, config.simulator);
   const webhookKey = keySlot(fixtures.webhook_signing_key, 'webhook_signing_key', ids, 'webhooks');
   const signer = new WebhookSigner(() => webhookKey.get());
@@ -200,7 +203,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, meetings, participants, recordings, livestreams, products, sessions, webhooks },
+    services: { organizations, meetings, participants, recordings, livestreams, products, sessions, webhooks, presets },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

@@ -88,6 +88,8 @@ export const errors = {
   // webhooks (emulator decisions: the contract shows no limit and no uniqueness rule)
   webhookLimit: (max: number) => new ApiError(400, 'LIMIT_EXCEEDED', `An organization can register at most ${max} webhooks; delete one first`),
   webhookUrlTaken: (url: string, id: string) => new ApiError(409, 'WEBHOOK_URL_TAKEN', `A webhook with url ${url} already exists (id ${id})`),
+  // presets: one name per organization (participants are added by preset name)
+  presetNameTaken: (name: string, id: string) => new ApiError(409, 'PRESET_NAME_TAKEN', `A preset with name ${name} already exists (id ${id})`),
   deliveryInFlight: (id: string) => new ApiError(409, 'DELIVERY_IN_FLIGHT', `Delivery ${id} has an attempt in flight; try again once it has finished`),
   internal: () => new ApiError(500, 'INTERNAL_ERROR', 'Internal error in the emulator'),
 };

@@ -1,6 +1,8 @@
 // Internal, version-neutral models. Times are epoch ms; the wire shapes (snake_case v2,
 // camelCase webhooks, the v1 product) are made only by mappers at the edges.
 
+import type { PresetDocument } from './presets/preset-document.js';
+
 export const REGIONS = ['ap-south-1', 'ap-southeast-1', 'us-east-1', 'eu-central-1'] as const;
 export type Region = (typeof REGIONS)[number];
 
@@ -24,17 +26,12 @@ export interface OrgProfile {
   updatedAt: number;
 }
 
-export interface PresetPermissions {
-  can_record: boolean;
-  can_livestream: boolean;
-  [permission: string]: boolean;
-}
-
-export interface Preset {
+/** A preset: production's whole document (domain/presets/preset-document.ts), its id, name and times. */
+export interface Preset extends PresetDocument {
   id: string;
   name: string;
-  viewType: string;
-  permissions: PresetPermissions;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export type MeetingStatus = 'ACTIVE' | 'INACTIVE';

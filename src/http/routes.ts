@@ -19,6 +19,7 @@ import { categoryRoutes } from './control/categories.routes.js';
 import { simulatorRoutes } from './control/simulator.routes.js';
 import { lifecycleRoutes } from './control/lifecycle.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { presetRoutes } from './v2/presets.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
@@ -41,6 +42,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...tenancyRoutes,
     ...stateRoutes,
     ...observabilityRoutes,
+    ...presetRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
   return routes;

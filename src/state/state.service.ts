@@ -11,6 +11,7 @@ import type { IdGenerator } from '../core/ids.js';
 import { signingKeyFrom, type KeySlot } from '../core/keys.js';
 import type { Scheduler } from '../core/scheduler.js';
 import type { OrganizationsService } from '../domain/organizations/organizations.service.js';
+import { presetToFixture } from '../domain/presets/presets.service.js';
 import type { Simulator } from '../simulator/simulator.js';
 import { FixtureError, parseFixtures, type Fixtures } from '../store/fixtures.js';
 import {
@@ -123,12 +124,7 @@ export class StateService {
         name: data.org.name,
         api_key: data.org.apiKey,
         profile: orgProfileRecord.parse(data.profile),
-        presets: [...data.presets.values()].map((p) => ({
-          id: p.id,
-          name: p.name,
-          view_type: p.viewType as Fixtures['default_presets'][number]['view_type'],
-          permissions: { ...p.permissions },
-        })),
+        presets: [...data.presets.values()].map(presetToFixture),
         products: [...data.products.values()].map((p) => ({
           category_code: p.categoryCode,
           product_id: p.productId,

@@ -29,9 +29,17 @@ export class OrgData {
     public profile: OrgProfile,
   ) {}
 
-  addPreset(preset: Preset): void {
+  /** Adds or replaces a preset; the name index follows a rename. */
+  putPreset(preset: Preset): void {
+    const before = this.presets.get(preset.id);
+    if (before && before.name !== preset.name) this.presetsByName.delete(before.name);
     this.presets.set(preset.id, preset);
     this.presetsByName.set(preset.name, preset);
+  }
+
+  deletePreset(preset: Preset): void {
+    this.presets.delete(preset.id);
+    if (this.presetsByName.get(preset.name)?.id === preset.id) this.presetsByName.delete(preset.name);
   }
 
   putMeeting(meeting: Meeting): void {

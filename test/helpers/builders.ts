@@ -65,3 +65,42 @@ export async function createLivestream(api: Api, meetingId: string, body: Body =
 export function v2Error(code: number, message: string | RegExp) {
   return { success: false, error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } };
 }
+
+/** The smallest body production's POST /v2/presets accepts: a name, the config, and the ui with every design token. */
+export const PRESET_BODY = {
+  name: 'built_preset',
+  config: {
+    view_type: 'GROUP_CALL',
+    max_video_streams: { mobile: 4, desktop: 9 },
+    max_screenshare_count: 1,
+    media: { video: { quality: 'hd', frame_rate: 30 }, screenshare: { quality: 'hd', frame_rate: 5 } },
+  },
+  ui: {
+    design_tokens: {
+      border_radius: 'rounded',
+      border_width: 'thin',
+      spacing_base: 4,
+      theme: 'dark',
+      colors: {
+        brand: { '300': '#844d1c', '400': '#9d5b22', '500': '#b56927', '600': '#d37c30', '700': '#d9904f' },
+        background: { '600': '#222222', '700': '#1f1f1f', '800': '#1b1b1b', '900': '#181818', '1000': '#141414' },
+        danger: '#FF2D2D',
+        text: '#EEEEEE',
+        text_on_brand: '#EEEEEE',
+        success: '#62A504',
+        video_bg: '#191919',
+        warning: '#FFCD07',
+      },
+      logo: '',
+    },
+  },
+};
+
+export async function createPreset(api: Api, body: Body = {}, auth = BASIC): Promise<Resource> {
+  const res = await api
+    .post('/v2/presets')
+    .set('Authorization', auth)
+    .send({ ...PRESET_BODY, ...body })
+    .expect(200);
+  return res.body.data;
+}

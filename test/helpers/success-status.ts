@@ -2,7 +2,7 @@
 // the route table (the auth matrix, the limits), so that a change of a route's declaration alone
 // cannot move what they expect. Creations answer 201 (v2 meetings, participants, livestreams,
 // webhooks, organizations; v1 products, docs/api-v1.md; control organizations and fault rules), except where the
-// v2 API answers 200 (POST /v2/recordings and /v2/recordings/track, a participant's fresh token); clearing a list answers
+// v2 API answers 200 (POST /v2/recordings and /v2/recordings/track, a participant's fresh token, POST /v2/presets); clearing a list answers
 // 204; everything else 200.
 export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'post /v2/meetings': 201,
@@ -38,6 +38,11 @@ export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'post /v2/orgs': 201,
   'get /v2/orgs/{org_id}': 200,
   'patch /v2/orgs/{org_id}': 200,
+  'get /v2/presets': 200,
+  'post /v2/presets': 200,
+  'get /v2/presets/{preset_id}': 200,
+  'patch /v2/presets/{preset_id}': 200,
+  'delete /v2/presets/{preset_id}': 200,
   'post /api/v1/products': 201,
   'get /api/v1/products/{svc_code}': 200,
   'post /v1/products': 201,

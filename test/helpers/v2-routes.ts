@@ -3,7 +3,7 @@
 // whose auth is right would succeed: a 401 then shows that auth alone refused it.
 import { allRoutes } from '../../src/http/routes.js';
 import type { AnyRoute } from '../../src/http/route.js';
-import { MISSING_ID, addParticipant, createLivestream, createMeeting, startRecording } from './builders.js';
+import { MISSING_ID, PRESETS, PRESET_BODY, addParticipant, createLivestream, createMeeting, startRecording } from './builders.js';
 import { BASIC, ORG_ID, type TestApp } from './test-app.js';
 
 export const V2_ROUTES: AnyRoute[] = allRoutes('http://emulator.test').filter((r) => r.api === 'v2');
@@ -51,7 +51,12 @@ export function urlOf(r: Pick<AnyRoute, 'path'>, w: World): string {
       : r.path.startsWith('/v2/meetings/')
         ? w.meetingId
         : MISSING_ID;
-  return r.path.replace('{meeting_id}', w.meetingId).replace('{participant_id}', w.participantId).replace('{org_id}', ORG_ID).replace('{id}', idFor);
+  return r.path
+    .replace('{meeting_id}', w.meetingId)
+    .replace('{participant_id}', w.participantId)
+    .replace('{preset_id}', PRESETS.participant.id)
+    .replace('{org_id}', ORG_ID)
+    .replace('{id}', idFor);
 }
 
 /** A body the route accepts in the world (so only auth, content type or size can refuse it). */
@@ -65,6 +70,8 @@ export function validBody(r: Pick<AnyRoute, 'method' | 'path'>, w: World): Recor
       return { preset_name: 'group_call_host', custom_participant_id: 'another' };
     case 'post /v2/orgs':
       return { name: 'Another organization', contact: '', website: 'https://another.example' };
+    case 'post /v2/presets':
+      return { ...PRESET_BODY, name: 'another' };
     default:
       return {};
   }

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../../src/core/ids.js';
 import type { AnyRoute } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
-import { addParticipant, createLivestream, createMeeting, startRecording } from '../helpers/builders.js';
+import { PRESET_BODY, addParticipant, createLivestream, createMeeting, createPreset, startRecording } from '../helpers/builders.js';
 import { TOKEN_LIFETIME_MS } from '../helpers/documented.js';
 import { successStatus } from '../helpers/success-status.js';
 import { API_KEY, BASIC, ORG_ID, basicAuth, bearer, makeTestApp, type TestApp } from '../helpers/test-app.js';
@@ -58,7 +58,18 @@ const PARTNER_TOKEN = 'emulator-partner-token';
 /** Markers of the first organization (A): its resources' ids and texts, its key, its stream key. */
 interface World {
   t: TestApp;
-  a: { m1: string; m2: string; host1: string; host2: string; deleted: string; recording: string; livestream: string; webhook: string; productCode: string };
+  a: {
+    m1: string;
+    m2: string;
+    host1: string;
+    host2: string;
+    deleted: string;
+    recording: string;
+    livestream: string;
+    webhook: string;
+    productCode: string;
+    preset: string;
+  };
   b: { id: string; apiKey: string; meeting: string };
   tokens: Record<'own' | 'otherMeeting' | 'expired' | 'forged' | 'algNone' | 'hs256' | 'deleted', string>;
   /** Strings that belong to A and must never reach anyone else. */
@@ -92,6 +103,7 @@ async function buildWorld(): Promise<World> {
       .send({ name: 'A-PRIVATE-PRODUCT', brand: 'A-PRIVATE-BRAND', category_code: '701', product_id: 'APRIV1' })
       .expect(201)
   ).body;
+  const preset = await createPreset(t.api, { name: 'A-PRIVATE-PRESET' });
   const org = (await t.api.post('/_emulator/orgs').send({ name: 'Organization B' }).expect(201)).body as { id: string; api_key: string };
   const bMeeting = (await t.api.post('/v2/meetings').set('Authorization', basicAuth(org.id, org.api_key)).send({ title: 'B meeting' }).expect(201)).body.data;
 
@@ -125,6 +137,7 @@ async function buildWorld(): Promise<World> {
       livestream: livestream.id,
       webhook: webhook.id,
       productCode: product.svc_code,
+      preset: preset.id,
     },
     b: { id: org.id, apiKey: org.api_key, meeting: bMeeting.id },
     tokens: {
@@ -147,6 +160,7 @@ async function buildWorld(): Promise<World> {
       livestream.id,
       webhook.id,
       product.svc_code,
+      preset.id,
       'A-PRIVATE',
       'a-private-hook',
       'a-host-1',
@@ -196,6 +210,7 @@ function urlOf(r: AnyRoute, w: World): string {
     if (name === 'participant_id') return a.host1;
     if (name === 'svc_code') return a.productCode;
     if (name === 'org_id') return ORG_ID;
+    if (name === 'preset_id') return a.preset;
     if (name !== 'id') throw new Error(`auth matrix: no world id for {${name}} in ${r.path}`);
     if (r.path.startsWith('/v2/meetings/')) return a.m1;
     if (r.path.startsWith('/v2/recordings/')) return a.recording;
@@ -224,6 +239,8 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
       return { name: 'matrix', url: 'http://127.0.0.1:9/matrix', events: ['meeting.ended'] };
     case 'post /v2/orgs':
       return { name: 'Matrix org', contact: '', website: 'https://matrix.example' };
+    case 'post /v2/presets':
+      return { ...PRESET_BODY, name: 'matrix' };
     case 'post /api/v1/products':
     case 'post /v1/products':
       return { name: 'Matrix', brand: 'Matrix', category_code: '101', product_id: 'MATRIX1' };

@@ -12,7 +12,7 @@ import { allRoutes } from '../../src/http/routes.js';
 import { V1_LIMITS } from '../../src/http/v1/schemas.js';
 import { RECORDING_STATUSES, WEBHOOK_EVENTS } from '../../src/domain/models.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
-import { MISSING_ID, addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
+import { MISSING_ID, PRESETS, PRESET_BODY, addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
 import { successStatus } from '../helpers/success-status.js';
 import { API_KEY, BASIC, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -83,6 +83,7 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
     if (name === 'recording_id') return w.media.recordingId;
     if (name === 'file') return encodeURIComponent(w.media.file);
     if (name === 'org_id') return w.orgId;
+    if (name === 'preset_id') return PRESETS.participant.id;
     if (r.path.startsWith('/v2/meetings/')) return w.meetingId;
     if (r.path.startsWith('/v2/webhooks/')) return w.webhookId;
     if (r.path.includes('/recordings/')) return w.recordingId;
@@ -180,6 +181,21 @@ const STRING_ROWS: Row[] = [
     { route, where: 'body', field: 'contact', max: 200, kind: 'length', body: orgRowBody },
     { route, where: 'body', field: 'website', max: 2048, kind: 'length', make: url, body: orgRowBody },
     { route, where: 'body', field: 'feature_flags', max: 100, kind: 'length', make: (n) => [x(n)], label: 'feature_flags[0]', body: orgRowBody },
+  ]),
+  // v2 presets: the name, the logo and every colour of the design tokens (create and update)
+  ...(
+    [
+      ['post /v2/presets', PRESET_BODY],
+      ['patch /v2/presets/{preset_id}', {}],
+    ] as const
+  ).flatMap(([route, body]): Row[] => [
+    { route, where: 'body', field: 'name', max: 255, kind: 'length', body },
+    { route, where: 'body', field: 'ui.design_tokens.logo', max: 2048, kind: 'length', make: url, body },
+    ...[
+      ...['300', '400', '500', '600', '700'].map((shade) => `brand.${shade}`),
+      ...['600', '700', '800', '900', '1000'].map((shade) => `background.${shade}`),
+      ...['danger', 'text', 'text_on_brand', 'success', 'video_bg', 'warning'],
+    ].map((color): Row => ({ route, where: 'body', field: `ui.design_tokens.colors.${color}`, max: 255, kind: 'length', body })),
   ]),
   // v1 lookup code: at the limit it is simply no product code (400 INVALID_PRODUCT_CODE)
   ...['get /api/v1/products/{svc_code}', 'get /v1/products/{svc_code}'].map((route): Row => ({
@@ -309,7 +325,7 @@ const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries([
 ]);
 
 /** Free-form objects: bounded by the body limits (1 MiB, 32 levels; 64 MiB, 64 levels for state). */
-const FREE_FORM = new Set(['recording_config', 'video_config', 'audio_config']);
+const FREE_FORM = new Set(['recording_config', 'video_config', 'audio_config', 'ui.config_diff']);
 
 // --- the schema walk ----------------------------------------------------------------------------
 

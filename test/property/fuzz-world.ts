@@ -17,7 +17,7 @@ import { z } from 'zod';
 import type { AnyRoute, Method } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
-import { addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
+import { PRESET_BODY, addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
 import { API_KEY, BASIC, basicAuth, bearer, makeTestApp, type TestApp } from '../helpers/test-app.js';
 import {
   CONTENT_ENCODINGS,
@@ -133,6 +133,8 @@ function worldParam(r: AnyRoute, param: string, ids: WorldIds, other: boolean): 
   if (param === 'recording_id') return ids.uploadedId;
   if (param === 'livestream_id') return ids.livestreamId;
   if (param === 'svc_code') return ids.productCode;
+  // The fixture participant preset: the other organization has presets of its own ids.
+  if (param === 'preset_id') return '00000000-0000-4000-8000-0000000000a2';
   if (param === 'file')
     return ids.downloadPath
       .split('/')
@@ -159,6 +161,10 @@ export function validBody(r: AnyRoute, w: World): JsonLike {
     case 'patch /v2/meetings/{id}':
     case 'put /v2/meetings/{id}':
       return { title: 'Fuzz', preferred_region: 'eu-central-1', record_on_start: false, recording_config: { codec: 'H264', nested: { a: [1, 2] } } };
+    case 'post /v2/presets':
+      return { ...PRESET_BODY, name: 'fuzz_preset' };
+    case 'patch /v2/presets/{preset_id}':
+      return { name: 'fuzz_renamed', config: { view_type: 'WEBINAR' }, permissions: { media: { video: { can_produce: 'NOT_ALLOWED' } } } };
     case 'post /v2/meetings/{meeting_id}/participants':
       return { name: 'Fuzz', preset_name: 'group_call_host', custom_participant_id: 'fuzz', picture: 'https://example.test/p.png' };
     case 'patch /v2/meetings/{meeting_id}/participants/{participant_id}':

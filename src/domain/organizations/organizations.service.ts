@@ -4,8 +4,9 @@ import { errors } from '../../core/errors.js';
 import { sameSecret } from '../../core/secrets.js';
 import type { Fixtures, PresetFixture } from '../../store/fixtures.js';
 import type { DomainContext } from '../context.js';
-import type { Organization, OrgProfile, Preset } from '../models.js';
+import type { Organization, OrgProfile } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
+import { presetFromFixture } from '../presets/presets.service.js';
 import type { OrgData } from '../../store/store.js';
 import type { FixtureOrg, OrgMember } from './org-member.js';
 
@@ -41,14 +42,12 @@ function newProfile(input: OrgProfileInput, now: number): OrgProfile {
   };
 }
 
-export function presetFromFixture(p: PresetFixture): Preset {
-  return { id: p.id, name: p.name, viewType: p.view_type, permissions: { ...p.permissions } };
-}
-
 export class OrganizationsService {
   private byKey = new Map<string, string>();
   private readonly verified = new Set<string>();
   private defaultPresets: PresetFixture[] = [];
+  /** The presets an organization that is not in the fixtures started with (its reset's presets). */
+  private readonly startPresets = new Map<string, PresetFixture[]>();
   private fixtures: Fixtures | undefined;
 
   /**
@@ -78,17 +77,23 @@ export class OrganizationsService {
     store.clear();
     this.byKey.clear();
     this.verified.clear();
+    this.startPresets.clear();
     if (opts.baseline || !this.fixtures) this.fixtures = fixtures;
     this.defaultPresets = fixtures.default_presets;
     for (const c of fixtures.categories) {
       store.categories.set(c.code, { code: c.code, label: c.label, carbonFootprint: c.carbon_footprint, certifications: [...c.certifications] });
     }
-    for (const o of fixtures.organizations) this.addFromFixture(o);
+    for (const o of fixtures.organizations) {
+      this.addFromFixture(o);
+      // One that only a state import holds goes back to the presets it was imported with.
+      if (!this.fixtures.organizations.some((b) => b.id === o.id)) this.startPresets.set(o.id, o.presets ?? this.defaultPresets);
+    }
   }
 
   addOrg(org: Organization, presets: PresetFixture[], profile: OrgProfile): OrgData {
     const data = this.ctx.store.addOrg(org, profile);
-    for (const p of presets) data.addPreset(presetFromFixture(p));
+    const now = this.ctx.clock.now();
+    for (const p of presets) data.putPreset(presetFromFixture(p, now));
     this.byKey.set(org.apiKey, org.id);
     return data;
   }
@@ -100,11 +105,9 @@ export class OrganizationsService {
   create(name: string | undefined, profile: OrgProfileInput = {}): Organization {
     const id = this.ctx.ids.uuid();
     const org: Organization = { id, name: name ?? `Organization ${id.slice(0, 8)}`, apiKey: this.ctx.ids.token(32) };
-    this.addOrg(
-      org,
-      this.defaultPresets.map((p) => ({ ...p, id: this.ctx.ids.uuid() })),
-      newProfile(profile, this.ctx.clock.now()),
-    );
+    const presets = this.defaultPresets.map((p) => ({ ...p, id: this.ctx.ids.uuid() }));
+    this.startPresets.set(id, presets);
+    this.addOrg(org, presets, newProfile(profile, this.ctx.clock.now()));
     return org;
   }
 
@@ -153,7 +156,10 @@ export class OrganizationsService {
     }
   }
 
-  /** Returns one organization to its fixture state (or, for a created one, to empty). */
+  /**
+   * Returns one organization to its fixture state (or, for a created one, to empty but for the
+   * presets it was created with: presets made, changed or deleted through the API are undone).
+   */
   reset(orgId: string): Organization | undefined {
     const current = this.ctx.store.org(orgId);
     if (!current) return undefined;
@@ -163,13 +169,7 @@ export class OrganizationsService {
     this.verified.clear();
     const fixtureOrg = this.fixtures?.organizations.find((o) => o.id === orgId);
     if (fixtureOrg) return this.addFromFixture(fixtureOrg).org;
-    const presets = [...current.presets.values()].map((p) => ({
-      id: p.id,
-      name: p.name,
-      view_type: p.viewType as PresetFixture['view_type'],
-      permissions: p.permissions,
-    }));
-    return this.addOrg(current.org, presets, current.profile).org;
+    return this.addOrg(current.org, this.startPresets.get(orgId) ?? [], current.profile).org;
   }
 
   /** Basic credentials → the organization, or undefined. */

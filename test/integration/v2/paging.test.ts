@@ -2,17 +2,21 @@
 // for the partner's list): the envelope's
 // `paging {total_count, start_offset, end_offset}` is 1-based and inclusive, an empty page is
 // 0/0 (an emulator decision, docs/limits-and-decisions.md), per_page is 1..100 (default 25), page_no ≥ 1.
+// The world holds one item of each list, and the six presets of the default fixtures.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { makeTestApp } from '../../helpers/test-app.js';
 import { V2_ROUTES, buildWorld, credentialsFor, routeName, urlOf } from '../../helpers/v2-routes.js';
 
 const pagedRoutes = V2_ROUTES.filter((r) => r.method === 'get' && r.query instanceof z.ZodObject && 'page_no' in r.query.shape);
+/** How many items each list holds in the world. */
+const inWorld = (name: string) => (name === 'get /v2/presets' ? 6 : 1);
 
 describe('paged routes', () => {
-  it('are the six list routes', () => {
+  it('are the seven list routes', () => {
     expect(pagedRoutes.map(routeName).sort()).toEqual(
       [
+        'get /v2/presets',
         'get /v2/livestreams',
         'get /v2/meetings',
         'get /v2/meetings/{meeting_id}/livestream',
@@ -25,34 +29,37 @@ describe('paged routes', () => {
 
   const names = pagedRoutes.map(routeName);
 
-  it.each(names)('%s: one item on page 1 is offsets 1..1', async (name) => {
+  it.each(names)('%s: the items on page 1 are offsets 1..n', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
+    const n = inWorld(name);
     const res = await t.api.get(urlOf(r, w)).set('Authorization', credentialsFor(r)).expect(200);
-    expect(res.body).toEqual({ success: true, data: [expect.any(Object)], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
+    expect(res.body).toEqual({ success: true, data: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
 
   it.each(names)('%s: a page past the end is empty with offsets 0/0 and the total kept', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
+    const n = inWorld(name);
     const res = await t.api
-      .get(`${urlOf(r, w)}?page_no=2&per_page=1`)
+      .get(`${urlOf(r, w)}?page_no=${n + 1}&per_page=1`)
       .set('Authorization', credentialsFor(r))
       .expect(200);
-    expect(res.body).toEqual({ success: true, data: [], paging: { total_count: 1, start_offset: 0, end_offset: 0 } });
+    expect(res.body).toEqual({ success: true, data: [], paging: { total_count: n, start_offset: 0, end_offset: 0 } });
   });
 
   it.each(names)('%s: per_page=100 is allowed', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
+    const n = inWorld(name);
     const res = await t.api
       .get(`${urlOf(r, w)}?per_page=100&page_no=1`)
       .set('Authorization', credentialsFor(r))
       .expect(200);
-    expect(res.body).toEqual({ success: true, data: [expect.any(Object)], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
+    expect(res.body).toEqual({ success: true, data: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
 
   it.each(

@@ -1,0 +1,108 @@
+// Presets, per organization (GET|POST /v2/presets, GET|PATCH|DELETE /v2/presets/{preset_id}).
+// Fixture presets and created ones are the same thing: a whole production document, found by
+// name when a participant is added with it, its permissions applied to that participant's token.
+import { toIso } from '../../core/clock.js';
+import { errors } from '../../core/errors.js';
+import type { PresetFixture } from '../../store/fixtures.js';
+import type { OrgData } from '../../store/store.js';
+import { orgData, type DomainContext } from '../context.js';
+import type { Preset } from '../models.js';
+import { paginate, type Page, type PageRequest } from '../paging.js';
+import { patchDocument, presetDocument, type PresetDocumentPatch } from './preset-document.js';
+
+export interface PresetInput extends PresetDocumentPatch {
+  name: string;
+}
+
+export type PresetPatch = PresetDocumentPatch & { name?: string };
+
+/** A fixture's preset as a whole document; times it does not carry are `now`. */
+export function presetFromFixture(p: PresetFixture, now: number): Preset {
+  const config = p.view_type === undefined ? p.config : { view_type: p.view_type, ...p.config };
+  return {
+    id: p.id,
+    name: p.name,
+    // A fixture's own permission flags (booleans) are kept beside production's.
+    ...presetDocument({ config, permissions: p.permissions, ui: p.ui }),
+    createdAt: p.created_at === undefined ? now : Date.parse(p.created_at),
+    updatedAt: p.updated_at === undefined ? now : Date.parse(p.updated_at),
+  };
+}
+
+/** The preset as a fixtures document holds it (state export, an organization's starting presets). */
+export function presetToFixture(p: Preset): PresetFixture {
+  return structuredClone({
+    id: p.id,
+    name: p.name,
+    config: p.config,
+    permissions: p.permissions,
+    ui: p.ui,
+    created_at: toIso(p.createdAt),
+    updated_at: toIso(p.updatedAt),
+  }) as unknown as PresetFixture;
+}
+
+export class PresetsService {
+  constructor(private readonly ctx: DomainContext) {}
+
+  /** In creation order (the fixtures' first), as production's list carries no order of its own. */
+  list(orgId: string, page: PageRequest): Page<Preset> {
+    const data = orgData(this.ctx, orgId);
+    return paginate([...data.presets.keys()], (id) => data.presets.get(id), page, { newestFirst: false });
+  }
+
+  get(orgId: string, id: string): Preset {
+    const preset = orgData(this.ctx, orgId).presets.get(id);
+    if (!preset) throw errors.notFound('preset', id);
+    return preset;
+  }
+
+  create(orgId: string, input: PresetInput): Preset {
+    const data = orgData(this.ctx, orgId);
+    this.assertNameFree(data, input.name, undefined);
+    const now = this.ctx.clock.now();
+    const { name, ...document } = input;
+    const preset: Preset = { id: this.ctx.ids.uuid(), name, ...presetDocument(document), createdAt: now, updatedAt: now };
+    data.putPreset(preset);
+    return preset;
+  }
+
+  /**
+   * PATCH: only the given fields change, at any depth. A new name follows the preset to the
+   * participants added with it (their `preset_name` names the preset they have).
+   */
+  update(orgId: string, id: string, patch: PresetPatch): Preset {
+    const data = orgData(this.ctx, orgId);
+    const current = this.get(orgId, id);
+    const { name, ...document } = patch;
+    if (name !== undefined) this.assertNameFree(data, name, id);
+    const next: Preset = {
+      id,
+      name: name ?? current.name,
+      ...patchDocument({ config: current.config, permissions: current.permissions, ui: current.ui }, document),
+      createdAt: current.createdAt,
+      updatedAt: this.ctx.clock.now(),
+    };
+    data.putPreset(next);
+    if (next.name !== current.name) {
+      for (const p of data.participants.values()) if (p.presetId === id) data.putParticipant({ ...p, presetName: next.name });
+    }
+    return next;
+  }
+
+  /**
+   * DELETE answers the deleted preset. Participants added with it stay, still naming it (emulator
+   * decision, docs/limits-and-decisions.md); their tokens stop authorizing, since the
+   * permissions they carried are gone, until a PATCH gives them another preset.
+   */
+  remove(orgId: string, id: string): Preset {
+    const preset = this.get(orgId, id);
+    orgData(this.ctx, orgId).deletePreset(preset);
+    return preset;
+  }
+
+  private assertNameFree(data: OrgData, name: string, self: string | undefined): void {
+    const holder = data.presetsByName.get(name);
+    if (holder && holder.id !== self) throw errors.presetNameTaken(name, holder.id);
+  }
+}
