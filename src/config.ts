@@ -39,6 +39,8 @@ export interface Config {
   stateSaveInterval: number;
   /** The simulator's starting mode for recordings and livestreams (PATCH /_emulator/simulator changes it). */
   simulator: 'auto' | 'manual';
+  /** The partner credential of /v2/orgs (`Authorization: Bearer <token>`). */
+  partnerToken: string;
 }
 
 type Key = keyof Config;
@@ -115,6 +117,12 @@ function urlList(raw: string): readonly string[] {
 
 function nonEmpty(raw: string): string {
   if (raw.length === 0) throw new ConfigError('must not be empty');
+  return raw;
+}
+
+/** A Bearer value: printable, no spaces. Never echoed in the reason, since it is a credential. */
+function bearerToken(raw: string): string {
+  if (!/^[\x21-\x7e]{8,512}$/.test(raw)) throw new ConfigError('must be 8 to 512 printable characters without spaces');
   return raw;
 }
 
@@ -198,6 +206,14 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     defaultText: 'auto',
     description: 'auto: recordings start, upload and livestreams go live by themselves; manual: only forced transitions move them.',
     parse: oneOf(['auto', 'manual'] as const),
+  },
+  {
+    key: 'partnerToken',
+    flag: '--partner-token',
+    env: 'EMULATOR_PARTNER_TOKEN',
+    defaultText: 'emulator-partner-token',
+    description: 'Bearer token of the partner API (/v2/orgs), which creates and edits organizations.',
+    parse: bearerToken,
   },
   {
     key: 'webhookUrls',
@@ -299,6 +315,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     stateFile: undefined,
     stateSaveInterval: 30,
     simulator: 'auto',
+    partnerToken: 'emulator-partner-token',
     ...overrides,
     // A config spread into new overrides keeps its answer; a new non-empty URL counts as given.
     publicUrlGiven: Boolean(overrides.publicUrl) && overrides.publicUrlGiven !== false,

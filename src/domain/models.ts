@@ -12,6 +12,20 @@ export interface Organization {
   apiKey: string;
 }
 
+/**
+ * What the partner API (/v2/orgs) shows of an organization besides its id, name and key. Kept
+ * next to the organization (OrgData.profile), not in it: events and webhooks carry the
+ * organization, and none of this belongs in them.
+ */
+export interface OrgProfile {
+  contact: string;
+  website: string;
+  preferredRegion: Region;
+  featureFlags: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** A preset: production's whole document (domain/presets/preset-document.ts), its id, name and times. */
 export interface Preset extends PresetDocument {
   id: string;

@@ -2,6 +2,7 @@
 // renders them. Authorization values are never logged or echoed.
 import type { Request } from 'express';
 import { errors } from '../core/errors.js';
+import { sameSecret } from '../core/secrets.js';
 import type { Deps } from '../container.js';
 import type { Organization, Participant, Preset } from '../domain/models.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
@@ -9,6 +10,8 @@ import type { AuthMode } from './route.js';
 
 export type AuthInfo =
   | { kind: 'none' }
+  /** The partner credential: no organization of its own, it reaches every one. */
+  | { kind: 'partner' }
   /** `account`: set when the organization was reached as an app of that account (RealtimeKit API). */
   | { kind: 'org'; org: Organization; account?: string }
   | { kind: 'participant'; org: Organization; claims: ParticipantClaims; participant: Participant; preset: Preset }
@@ -16,6 +19,8 @@ export type AuthInfo =
   | { kind: 'account'; account: string };
 
 const NONE: AuthInfo = { kind: 'none' };
+const PARTNER: AuthInfo = { kind: 'partner' };
+const PARTNER_FORM = 'Expected Authorization: Bearer <partner token>';
 
 function scheme(header: string): [string, string] {
   const space = header.indexOf(' ');
@@ -89,6 +94,11 @@ export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo
   if (!header) throw errors.unauthorized('Missing Authorization header');
   const [kind, value] = scheme(header);
   if (mode === 'account-token') return accountToken(deps, kind, value, req.params as Record<string, string>);
+  if (mode === 'partner-bearer') {
+    if (kind !== 'bearer' || !value) throw errors.unauthorized(PARTNER_FORM);
+    if (!sameSecret(value, deps.config.partnerToken)) throw errors.unauthorized('Invalid partner token');
+    return PARTNER;
+  }
   if (mode === 'v1-bearer') {
     if (kind !== 'bearer' || !value) throw errors.unauthorized('Expected Authorization: Bearer <API key>');
     const org = deps.services.organizations.byApiKey(value);
@@ -106,9 +116,9 @@ export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo
   );
 }
 
-/** The organization behind any successful auth. */
+/** The organization behind any successful auth by an organization's credentials. */
 export function orgOf(auth: AuthInfo): Organization {
-  if (auth.kind === 'none' || auth.kind === 'account') throw errors.unauthorized();
+  if (auth.kind === 'none' || auth.kind === 'account' || auth.kind === 'partner') throw errors.unauthorized();
   return auth.org;
 }
 

@@ -30,6 +30,11 @@ export const LIMITS = {
   statusFilterChars: 256,
   /** A meeting's `ai_config.transcription.keywords`: terms to listen for. */
   transcriptionKeywordsMax: 100,
+  /** Organizations (/v2/orgs): the name as fixtures and the control API bound it, and the profile. */
+  orgNameMax: 200,
+  orgContactMax: 200,
+  orgFeatureFlagsMax: 50,
+  orgFeatureFlagMax: 100,
   /** The v1 lookup code in the path (a full code is at most 44 characters; longer is refused as too long). */
   productCodeMax: 1024,
 } as const;

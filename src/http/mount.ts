@@ -121,7 +121,7 @@ export function dispatcher(deps: Deps, table: RouteTable): RequestHandler {
       req.params = decodeParams(resolved);
       const authed = authenticate(deps, r.auth, req);
       const auth = authed instanceof Promise ? await authed : authed;
-      if (auth.kind !== 'none' && auth.kind !== 'account') res.locals.orgId = auth.org.id;
+      if (auth.kind === 'org' || auth.kind === 'participant') res.locals.orgId = auth.org.id;
       const rawBody = r.body ? await readBody(req, res, r.largeBody) : undefined;
       const params = r.params ? parseWith(r.params, req.params) : {};
       // Express parses the query string on every access of req.query: not at all when there is none.

@@ -62,6 +62,8 @@ function security(r: AnyRoute): Json[] | undefined {
       return [{ apiKey: [] }];
     case 'account-token':
       return [{ apiToken: [] }];
+    case 'partner-bearer':
+      return [{ partnerToken: [] }];
   }
 }
 
@@ -133,6 +135,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
         participantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A participant token (recording routes only)' },
         apiKey: { type: 'http', scheme: 'bearer', description: 'The organization API key (v1)' },
         apiToken: { type: 'http', scheme: 'bearer', description: "An account's API token (RealtimeKit API, /client/v4/accounts/…)" },
+        partnerToken: { type: 'http', scheme: 'bearer', description: 'The partner token (--partner-token), over every organization (/v2/orgs)' },
       },
     },
   };

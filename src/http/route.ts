@@ -12,8 +12,9 @@ export type Api = 'v2' | 'v1' | 'control' | 'media' | 'realtimekit';
  * none: open (control API, media, discovery). basic: v2 Basic only. basic-or-participant: v2
  * Basic or a participant token (the four recording routes). v1-bearer: the v1 API key.
  * account-token: a RealtimeKit account's API token, for the account and app in the path.
+ * partner-bearer: the partner token (--partner-token), over every organization (/v2/orgs).
  */
-export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer' | 'account-token';
+export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer' | 'account-token' | 'partner-bearer';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface Reply {

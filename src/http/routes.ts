@@ -11,6 +11,8 @@ import { meetingRoutes } from './v2/meetings.routes.js';
 import { participantRoutes } from './v2/participants.routes.js';
 import { recordingRoutes } from './v2/recordings.routes.js';
 import { webhookRoutes } from './v2/webhooks.routes.js';
+import { orgRoutes } from './v2/orgs.routes.js';
+import { trackRecordingRoutes } from './v2/track-recordings.routes.js';
 import { deliveryRoutes } from './control/deliveries.routes.js';
 import { productRoutes } from './v1/products.routes.js';
 import { categoryRoutes } from './control/categories.routes.js';
@@ -29,6 +31,8 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...recordingRoutes,
     ...livestreamRoutes,
     ...webhookRoutes,
+    ...orgRoutes,
+    ...trackRecordingRoutes,
     ...productRoutes,
     ...categoryRoutes,
     ...systemRoutes,

@@ -21,6 +21,7 @@ import {
   livestreamRecord,
   livestreamSessionRecord,
   meetingRecord,
+  orgProfileRecord,
   participantRecord,
   recordingRecord,
   sessionRecord,
@@ -130,6 +131,7 @@ export class StateService {
         api_key: data.org.apiKey,
         account_id: accounts.accountOf(data.org.id),
         created_at: toIso(accounts.createdAt(data.org.id) ?? clock.now()),
+        profile: orgProfileRecord.parse(data.profile),
         presets: [...data.presets.values()].map(presetToFixture),
         products: [...data.products.values()].map((p) => ({
           category_code: p.categoryCode,

@@ -4,7 +4,16 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, WEBHOOK_APIS, WEBHOOK_EVENTS } from '../domain/models.js';
 import { presetDocumentSchemas, VIEW_TYPES } from '../domain/presets/preset-document.js';
-import { livestreamRecord, livestreamSessionRecord, meetingRecord, participantRecord, recordingRecord, runtimeRecord, sessionRecord } from './state-records.js';
+import {
+  livestreamRecord,
+  livestreamSessionRecord,
+  meetingRecord,
+  orgProfileRecord,
+  participantRecord,
+  recordingRecord,
+  runtimeRecord,
+  sessionRecord,
+} from './state-records.js';
 
 /** Kept times of fixture records (state exports carry them; hand-written fixtures need not). */
 const isoTime = z.iso.datetime();
@@ -104,6 +113,8 @@ export const organizationFixture = z.object({
   account_id: accountFixture.shape.id.optional(),
   /** When the app was created (state exports keep it); the load time when absent. */
   created_at: isoTime.optional(),
+  /** As a state export holds it; defaults (organizations.service.ts) when absent. */
+  profile: orgProfileRecord.optional(),
   /** Defaults to `default_presets` when absent. */
   presets: z.array(presetFixture).optional(),
   products: z.array(productFixture).default([]),

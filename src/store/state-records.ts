@@ -129,6 +129,18 @@ export const livestreamSessionRecord = z
     updatedAt: ms,
   })
   .strict();
+
+/** An organization's profile (what /v2/orgs shows besides id, name and key). */
+export const orgProfileRecord = z
+  .object({
+    contact: text(200),
+    website: text(2048),
+    preferredRegion: z.enum(REGIONS),
+    featureFlags: z.array(text(100)).max(50),
+    createdAt: ms,
+    updatedAt: ms,
+  })
+  .strict();
 // --- session history ---
 export const sessionRecord = z
   .object({

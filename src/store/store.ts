@@ -9,6 +9,7 @@ import type {
   LivestreamSession,
   Meeting,
   Organization,
+  OrgProfile,
   Participant,
   Preset,
   Product,
@@ -43,7 +44,10 @@ export class OrgData {
   readonly sessions = new Map<string, Session>();
   readonly sessionOrder: string[] = [];
 
-  constructor(public org: Organization) {}
+  constructor(
+    public org: Organization,
+    public profile: OrgProfile,
+  ) {}
 
   /** Adds or replaces a preset; the name index follows a rename. */
   putPreset(preset: Preset): void {
@@ -151,8 +155,8 @@ export class Store {
     return out;
   }
 
-  addOrg(org: Organization): OrgData {
-    const data = new OrgData(org);
+  addOrg(org: Organization, profile: OrgProfile): OrgData {
+    const data = new OrgData(org, profile);
     this.orgs.set(org.id, data);
     return data;
   }

@@ -1,13 +1,18 @@
 // Validates a response against the OpenAPI document the app itself serves: the operation is
-// found by method and path template, the response by status; its JSON body must match.
+// found by method and path template, the response by status; its JSON body must match. When
+// MEETINGS_PRODUCTION_OPENAPI names the production service's document, a response of a /v2
+// operation that production also has must match production's schema for that status too.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
 import type { Express } from 'express';
+import { EMULATOR_PREFIX, productionDocument, productionResponseFor, type ProductionDocument } from './production-openapi.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 interface Operation {
+  /** The path template as the served document writes it: /v2/meetings/{id}. */
+  path: string;
   template: RegExp;
   responses: Record<string, { content?: Record<string, { schema?: object }> }>;
 }
@@ -22,6 +27,61 @@ const cache = new WeakMap<Express, Promise<{ ops: Map<string, Operation[]>; ajv:
 const sharedAjv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 const compiled = new Map<string, ValidateFunction>();
 
+function validatorFor(schema: unknown): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = sharedAjv.compile(schema as object);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+// Production's schemas compile in an Ajv of their own: its components are registered there once.
+let productionAjv: { doc: ProductionDocument; ajv: Ajv2020; compiled: Map<string, ValidateFunction> } | undefined;
+
+function productionValidator(doc: ProductionDocument, schema: unknown): { validate: ValidateFunction; ajv: Ajv2020 } {
+  if (productionAjv?.doc !== doc) {
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, logger: false }));
+    ajv.addSchema(doc.components);
+    productionAjv = { doc, ajv, compiled: new Map() };
+  }
+  const key = JSON.stringify(schema);
+  let validate = productionAjv.compiled.get(key);
+  if (!validate) {
+    validate = productionAjv.ajv.compile(schema as object);
+    productionAjv.compiled.set(key, validate);
+  }
+  return { validate, ajv: productionAjv.ajv };
+}
+
+/**
+ * The production check of one response: the status must be one production documents for the
+ * operation when it is a success (an error status production leaves out is the emulator's own,
+ * such as a 404 for an unknown id), and a JSON body must match production's schema.
+ */
+function assertMatchesProduction(op: Operation, method: string, path: string, res: request.Response): void {
+  const doc = productionDocument();
+  if (!doc || !op.path.startsWith(`${EMULATOR_PREFIX}/`)) return;
+  const production = doc.find(method, op.path.slice(EMULATOR_PREFIX.length));
+  if (!production) return;
+  const where = `${method.toUpperCase()} ${path} ${res.status} (production: ${method.toUpperCase()} ${production.path})`;
+  const response = productionResponseFor(production, res.status);
+  if (!response) {
+    if (res.status < 300) throw new Error(`${where}: production documents ${Object.keys(production.responses).join(', ')}, not ${res.status}`);
+    return;
+  }
+  const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!;
+  const schema = response.content?.[contentType]?.schema;
+  if (schema === undefined || contentType !== 'application/json') return;
+  const { validate, ajv } = productionValidator(doc, schema);
+  if (!validate(res.body)) {
+    throw new Error(
+      `${where} does not match the production OpenAPI document: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}\nbody: ${JSON.stringify(res.body).slice(0, 600)}`,
+    );
+  }
+}
+
 async function load(app: Express) {
   let loaded = cache.get(app);
   if (!loaded) {
@@ -34,7 +94,7 @@ async function load(app: Express) {
         const template = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
         for (const [method, op] of Object.entries(methods)) {
           const list = ops.get(method) ?? [];
-          list.push({ template, responses: op.responses });
+          list.push({ path, template, responses: op.responses });
           ops.set(method, list);
         }
       }
@@ -61,19 +121,16 @@ export async function assertMatchesOpenApi(app: Express, method: string, url: st
     throw new Error(`${method.toUpperCase()} ${path} answered ${res.status}, not documented (documented: ${Object.keys(op.responses).join(', ')})`);
   const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!;
   const content = response.content;
-  if (!content) return;
+  if (!content) return assertMatchesProduction(op, method, path, res);
   const media = content[contentType];
   if (!media) throw new Error(`${method.toUpperCase()} ${path} ${res.status}: content type ${contentType} not documented (${Object.keys(content).join(', ')})`);
-  if (!media.schema || contentType !== 'application/json') return;
-  const key = JSON.stringify(media.schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(media.schema);
-    compiled.set(key, validate);
+  if (media.schema && contentType === 'application/json') {
+    const validate = validatorFor(media.schema);
+    if (!validate(res.body)) {
+      throw new Error(
+        `${method.toUpperCase()} ${path} ${res.status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\nbody: ${JSON.stringify(res.body).slice(0, 600)}`,
+      );
+    }
   }
-  if (!validate(res.body)) {
-    throw new Error(
-      `${method.toUpperCase()} ${path} ${res.status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\nbody: ${JSON.stringify(res.body).slice(0, 600)}`,
-    );
-  }
+  assertMatchesProduction(op, method, path, res);
 }

@@ -1,8 +1,8 @@
 // The success status of every route, written out: the oracle of the table-driven tests that walk
 // the route table (the auth matrix, the limits), so that a change of a route's declaration alone
 // cannot move what they expect. Creations answer 201 (v2 meetings, participants, livestreams,
-// webhooks; v1 products, docs/api-v1.md; control organizations and fault rules), except where the
-// v2 API answers 200 (POST /v2/recordings, a participant's fresh token, POST /v2/presets); clearing a list answers
+// webhooks, organizations; v1 products, docs/api-v1.md; control organizations and fault rules), except where the
+// v2 API answers 200 (POST /v2/recordings and /v2/recordings/track, a participant's fresh token, POST /v2/presets); clearing a list answers
 // 204; everything else 200.
 export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'post /v2/meetings': 201,
@@ -21,6 +21,7 @@ export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'get /v2/recordings/active-recording/{meeting_id}': 200,
   'get /v2/recordings/{id}': 200,
   'put /v2/recordings/{id}': 200,
+  'post /v2/recordings/track': 200,
   'post /v2/meetings/{meeting_id}/livestreams': 201,
   'get /v2/meetings/{meeting_id}/active-livestream': 200,
   'post /v2/meetings/{meeting_id}/active-livestream/stop': 200,
@@ -42,6 +43,10 @@ export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'put /v2/webhooks/{id}': 200,
   'patch /v2/webhooks/{id}': 200,
   'delete /v2/webhooks/{id}': 200,
+  'get /v2/orgs': 200,
+  'post /v2/orgs': 201,
+  'get /v2/orgs/{org_id}': 200,
+  'patch /v2/orgs/{org_id}': 200,
   'get /v2/presets': 200,
   'post /v2/presets': 200,
   'get /v2/presets/{preset_id}': 200,

@@ -4,7 +4,7 @@
 import { allRoutes } from '../../src/http/routes.js';
 import type { AnyRoute } from '../../src/http/route.js';
 import { MISSING_ID, PRESETS, PRESET_BODY, addParticipant, createLivestream, createMeeting, startRecording } from './builders.js';
-import { BASIC, type TestApp } from './test-app.js';
+import { BASIC, ORG_ID, type TestApp } from './test-app.js';
 
 export const V2_ROUTES: AnyRoute[] = allRoutes('http://emulator.test').filter((r) => r.api === 'v2');
 
@@ -16,7 +16,15 @@ export const PARTICIPANT_TOKEN_ROUTES = [
   'get /v2/recordings/active-recording/{meeting_id}',
 ];
 
+/** The partner API (docs/api-v2.md, "Organizations"): the partner token, not an organization's credentials. */
+export const PARTNER_ROUTES = ['get /v2/orgs', 'post /v2/orgs', 'get /v2/orgs/{org_id}', 'patch /v2/orgs/{org_id}'];
+/** The default partner token (--partner-token). */
+export const PARTNER_AUTH = 'Bearer emulator-partner-token';
+
 export const routeName = (r: Pick<AnyRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
+
+/** Credentials the route accepts: the partner token on the partner API, Basic everywhere else. */
+export const credentialsFor = (r: Pick<AnyRoute, 'auth'>) => (r.auth === 'partner-bearer' ? PARTNER_AUTH : BASIC);
 
 export interface World {
   meetingId: string;
@@ -66,6 +74,7 @@ export function urlOf(r: Pick<AnyRoute, 'path'>, w: World): string {
     .replace('{livestream-session-id}', w.livestreamSessionId)
     .replace('{peer_id}', w.participantId)
     .replace('{preset_id}', PRESETS.participant.id)
+    .replace('{org_id}', ORG_ID)
     .replace('{id}', idFor);
 }
 
@@ -78,6 +87,8 @@ export function validBody(r: Pick<AnyRoute, 'method' | 'path'>, w: World): Recor
       return { action: 'pause' };
     case 'post /v2/meetings/{meeting_id}/participants':
       return { preset_name: 'group_call_host', custom_participant_id: 'another' };
+    case 'post /v2/orgs':
+      return { name: 'Another organization', contact: '', website: 'https://another.example' };
     case 'post /v2/presets':
       return { ...PRESET_BODY, name: 'another' };
     default:

@@ -7,6 +7,8 @@
 //   v2 (docs/api-v2.md): Basic on every route; a participant token only on the four recording
 //   routes and only for its own meeting (403 for another meeting), 401 everywhere else.
 //   v1 (docs/api-v1.md): only `Bearer <API key>`; any other credential is a 401.
+//   The partner API (/v2/orgs, docs/api-v2.md): only `Bearer <partner token>`, which every other
+//   route refuses (401); the partner owns every organization, so it alone may see them all.
 //   Another organization's valid key reaches only that organization: the first organization's
 //   ids answer 404 there, its lists and creations are its own.
 //   RealtimeKit (docs/realtimekit.md): every v2 route again under
@@ -47,6 +49,7 @@ const COLUMNS = [
   'participant token with alg none',
   'participant token signed HS256 with the public key',
   'participant token of a deleted participant',
+  'the partner token',
 ] as const;
 // For a RealtimeKit route, "another organization's key" is another account's API token.
 type Column = (typeof COLUMNS)[number];
@@ -63,7 +66,11 @@ const MESSAGES = {
   kitScheme: 'Expected Authorization: Bearer <API token>',
   kitToken: 'Invalid API token',
   kitAccount: `This API token has no access to account ${ACCOUNT_A}`,
+  partnerScheme: 'Expected Authorization: Bearer <partner token>',
+  partnerToken: 'Invalid partner token',
+  bearerOnV2: 'v2 expects Authorization: Basic base64(<organization id>:<API key>); Bearer is for v1 API keys and participant tokens',
 };
+const PARTNER_TOKEN = 'emulator-partner-token';
 
 /** Markers of the first organization (A): its resources' ids and texts, its key, its stream key. */
 interface World {
@@ -217,6 +224,8 @@ function authFor(r: AnyRoute, column: Column, w: World): string | undefined {
       return bearer(w.tokens.hs256);
     case 'participant token of a deleted participant':
       return bearer(w.tokens.deleted);
+    case 'the partner token':
+      return bearer(PARTNER_TOKEN);
   }
 }
 
@@ -233,6 +242,7 @@ function urlOf(r: AnyRoute, w: World): string {
     if (name === 'livestream_id') return a.livestream;
     // Not A's id: any id answers 404 to another organization, which is all the matrix asks of this route.
     if (name === 'livestream-session-id') return a.livestream;
+    if (name === 'org_id') return ORG_ID;
     if (name === 'preset_id') return a.preset;
     if (name === 'session_id') return a.session;
     // A peer is a participant in a session.
@@ -257,11 +267,15 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
       return { meeting_id: w.a.m1, allow_multiple_recordings: true };
     case 'put /v2/recordings/{id}':
       return { action: 'stop' };
+    case 'post /v2/recordings/track':
+      return { meeting_id: w.a.m1, layers: { default: {} } };
     case 'post /v2/meetings/{meeting_id}/participants':
       return { preset_name: 'group_call_host', custom_participant_id: 'matrix' };
     case 'post /v2/webhooks':
     case 'put /v2/webhooks/{id}':
       return { name: 'matrix', url: 'http://127.0.0.1:9/matrix', events: ['meeting.ended'] };
+    case 'post /v2/orgs':
+      return { name: 'Matrix org', contact: '', website: 'https://matrix.example' };
     case 'post /v2/presets':
       return { ...PRESET_BODY, name: 'matrix' };
     case 'post /v2/meetings/{meeting_id}/active-session/kick':
@@ -281,10 +295,10 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
 
 /**
  * Another organization's valid key: a route that names one of A's resources (a path id, or
- * meeting_id in the body of POST /v2/recordings) answers 404; any other route succeeds, within B.
+ * meeting_id in the body of POST /v2/recordings and /v2/recordings/track) answers 404; any other route succeeds, within B.
  */
 function otherOrgExpectation(r: AnyRoute): { status: number; message?: RegExp } {
-  const namesAResource = r.path.includes('{') || routeName(r) === 'post /v2/recordings';
+  const namesAResource = r.path.includes('{') || routeName(r) === 'post /v2/recordings' || routeName(r) === 'post /v2/recordings/track';
   return namesAResource
     ? { status: 404, message: r.api === 'v1' ? /^No product found with code / : /^No \w+( \w+)? found with id / }
     : { status: successStatus(r) };
@@ -301,14 +315,19 @@ function expectedKit(column: Column): { status: number; message?: string | RegEx
 
 function expected(r: AnyRoute, column: Column): { status: number; message?: string | RegExp } {
   if (r.api === 'realtimekit') return expectedKit(column);
+  if (column === 'no header') return { status: 401, message: MESSAGES.missing };
+  if (r.auth === 'partner-bearer') {
+    if (column === 'the partner token') return { status: successStatus(r) };
+    // Every participant token is a Bearer value that is not the partner token.
+    return { status: 401, message: column.startsWith('participant token') ? MESSAGES.partnerToken : MESSAGES.partnerScheme };
+  }
+  if (column === 'the partner token') return { status: 401, message: r.api === 'v1' ? MESSAGES.v1Key : MESSAGES.bearerOnV2 };
   if (r.api === 'v1') {
-    if (column === 'no header') return { status: 401, message: MESSAGES.missing };
     if (column === 'malformed Basic') return { status: 401, message: MESSAGES.v1Scheme };
     if (column === "another organization's key") return otherOrgExpectation(r);
     // A wrong key, and every participant token: a Bearer value that is no organization's API key.
     return { status: 401, message: MESSAGES.v1Key };
   }
-  if (column === 'no header') return { status: 401, message: MESSAGES.missing };
   if (column === 'malformed Basic') return { status: 401, message: MESSAGES.malformedBasic };
   if (column === 'wrong key') return { status: 401, message: MESSAGES.wrongBasic };
   if (column === "another organization's key") return otherOrgExpectation(r);
@@ -327,17 +346,23 @@ describe('the matrix covers the route table', () => {
         .sort(),
     ).toEqual(['get /v2/recordings', 'get /v2/recordings/active-recording/{meeting_id}', 'get /v2/recordings/{id}', 'post /v2/recordings'].sort());
     expect(
+      ROUTES.filter((r) => r.auth === 'partner-bearer')
+        .map(routeName)
+        .sort(),
+    ).toEqual(['get /v2/orgs', 'get /v2/orgs/{org_id}', 'patch /v2/orgs/{org_id}', 'post /v2/orgs'].sort());
+    expect(
       ROUTES.every((r) =>
         r.api === 'v1'
           ? r.auth === 'v1-bearer'
           : r.api === 'realtimekit'
             ? r.auth === 'account-token'
-            : r.auth === 'basic' || r.auth === 'basic-or-participant',
+            : r.auth === 'basic' || r.auth === 'basic-or-participant' || r.auth === 'partner-bearer',
       ),
     ).toBe(true);
-    // Every v2 route has its RealtimeKit twin in the matrix.
+    // Every v2 route but the partner API's has its RealtimeKit twin in the matrix.
     const names = new Set(ROUTES.map(routeName));
-    for (const r of ROUTES.filter((x) => x.api === 'v2')) expect(names).toContain(`${r.method} ${APP_PREFIX}${r.path.slice('/v2'.length)}`);
+    for (const r of ROUTES.filter((x) => x.api === 'v2' && x.auth !== 'partner-bearer'))
+      expect(names).toContain(`${r.method} ${APP_PREFIX}${r.path.slice('/v2'.length)}`);
   });
 
   it("the leak markers are real: the first organization's own key sees them", async () => {
@@ -378,12 +403,14 @@ describe.each(ROUTES.map(routeName))('%s', (name) => {
       else expect(res.body).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
     }
 
-    // Never another organization's data; the credential itself is never echoed either.
+    // Never another organization's data; the credential itself is never echoed either. The partner
+    // owns every organization: its answers on the partner API show them all, keys included.
     const sent = `${url} ${JSON.stringify(body ?? {})}`;
-    if (column !== 'participant token for its own meeting') {
-      for (const marker of w.aPrivate) if (!sent.includes(marker)) expect(res.text, `leaks ${marker}`).not.toContain(marker);
-    } else {
+    const partnerSees = column === 'the partner token' && r.auth === 'partner-bearer';
+    if (column === 'participant token for its own meeting') {
       for (const marker of w.m2Private) expect(res.text, `leaks ${marker}`).not.toContain(marker);
+    } else if (!partnerSees) {
+      for (const marker of w.aPrivate) if (!sent.includes(marker)) expect(res.text, `leaks ${marker}`).not.toContain(marker);
     }
     if (auth !== undefined && auth.length > 12 && column !== 'participant token for its own meeting') expect(res.text).not.toContain(auth.split(' ')[1]!);
   });

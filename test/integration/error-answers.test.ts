@@ -51,8 +51,8 @@ describe('a path a typo away from a route: 404 naming it', () => {
     ['get', '/v2/nothing-here'],
     ['get', '/_emulator/everything-else'],
     ['get', '/api/v1/categories-of-things'],
-    // Four edits away: no longer a typo.
-    ['get', '/v2/mtgs'],
+    // Four edits away from /v2/meetings (and far from every other route): no longer a typo.
+    ['get', '/v2/mxxxxngs'],
     // Close in spelling, but a route of another method: the hint is for the method sent.
     ['delete', '/v2/meeting'],
   ] as const)('%s %s gives no hint', async (method, path) => {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BASIC, makeTestApp, type TestApp } from '../helpers/test-app.js';
 import { createMeeting, v2Error } from '../helpers/builders.js';
-import { V2_ROUTES, buildWorld, routeName, urlOf, validBody, type World } from '../helpers/v2-routes.js';
+import { V2_ROUTES, buildWorld, credentialsFor, routeName, urlOf, validBody, type World } from '../helpers/v2-routes.js';
 
 const MiB = 1024 * 1024;
 const bodyRoutes = V2_ROUTES.filter((r) => r.body !== undefined);
@@ -32,10 +32,10 @@ async function counts(t: TestApp, w?: World) {
   };
 }
 
-function raw(t: TestApp, method: 'post' | 'put' | 'patch', url: string, contentType: string, body: string | Buffer) {
+function raw(t: TestApp, method: 'post' | 'put' | 'patch', url: string, contentType: string, body: string | Buffer, auth = BASIC) {
   // serialize: send the bytes as they are (superagent would JSON-encode a Buffer).
   return t.api[method](url)
-    .set('Authorization', BASIC)
+    .set('Authorization', auth)
     .set('Content-Type', contentType)
     .serialize((b: unknown) => b as string)
     .send(body as string);
@@ -47,7 +47,7 @@ describe('body size', () => {
     const w = await buildWorld(t);
     const before = await counts(t, w);
     const r = routeByName(name);
-    const res = await raw(t, r.method as 'post', urlOf(r, w), 'application/json', jsonOfSize(MiB + 1)).expect(413);
+    const res = await raw(t, r.method as 'post', urlOf(r, w), 'application/json', jsonOfSize(MiB + 1), credentialsFor(r)).expect(413);
     expect(res.body).toEqual(v2Error(413, 'Request body exceeds the limit of 1mb'));
     expect(await counts(t, w)).toEqual(before);
   });
@@ -76,7 +76,7 @@ describe('content type and encoding', () => {
     const before = await counts(t, w);
     const r = routeByName(name);
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
-      const res = await raw(t, r.method as 'post', urlOf(r, w), type, JSON.stringify(validBody(r, w))).expect(415);
+      const res = await raw(t, r.method as 'post', urlOf(r, w), type, JSON.stringify(validBody(r, w)), credentialsFor(r)).expect(415);
       expect(res.body, type).toEqual(v2Error(415, `Content-Type ${type} is not supported; send application/json`));
     }
     expect(await counts(t, w)).toEqual(before);
@@ -148,7 +148,7 @@ describe('malformed JSON', () => {
     const before = await counts(t, w);
     const r = routeByName(name);
     for (const [body, where] of broken) {
-      const res = await raw(t, r.method as 'post', urlOf(r, w), 'application/json', body).expect(400);
+      const res = await raw(t, r.method as 'post', urlOf(r, w), 'application/json', body, credentialsFor(r)).expect(400);
       expect(res.body, body).toEqual(v2Error(400, `BAD_REQUEST: Request body is not valid JSON ${where}`));
     }
     expect(await counts(t, w)).toEqual(before);
@@ -268,7 +268,7 @@ describe('no input produces a 5xx', () => {
     const w = await buildWorld(t);
     const r = routeByName(name);
     for (const [what, body] of hostileBodies) {
-      const res = await raw(t, r.method as 'post', urlOf(r, w), 'application/json', body);
+      const res = await raw(t, r.method as 'post', urlOf(r, w), 'application/json', body, credentialsFor(r));
       expect(res.status, what).toBeLessThan(500);
       if (res.status >= 400) expect(res.body, what).toEqual({ success: false, error: { code: res.status, message: expect.any(String) } });
     }
@@ -292,7 +292,7 @@ describe('no input produces a 5xx', () => {
     const w = await buildWorld(t);
     const r = routeByName(name);
     for (const query of hostileQueries) {
-      const res = await t.api.get(`${urlOf(r, w)}?${query}`).set('Authorization', BASIC);
+      const res = await t.api.get(`${urlOf(r, w)}?${query}`).set('Authorization', credentialsFor(r));
       expect(res.status, query).toBeLessThan(500);
     }
   });

@@ -12,7 +12,7 @@ import { allRoutes } from '../../src/http/routes.js';
 import { V1_LIMITS } from '../../src/http/v1/schemas.js';
 import { RECORDING_STATUSES, WEBHOOK_EVENTS } from '../../src/domain/models.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
-import { PRESETS, PRESET_BODY, addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
+import { MISSING_ID, PRESETS, PRESET_BODY, addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
 import { successStatus } from '../helpers/success-status.js';
 import { API_KEY, BASIC, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -41,6 +41,8 @@ interface World {
   participantId: string;
   recordingId: string;
   webhookId: string;
+  /** An organization the partner API made (its rows rename it without clashing with the fixtures'). */
+  orgId: string;
   media: { recordingId: string; file: string; query: Record<string, string> };
   /** The participant is in the meeting: its LIVE session. */
   sessionId: string;
@@ -68,7 +70,9 @@ async function world(): Promise<World> {
   const sessionId = (await t.api.post(`/_emulator/meetings/${meeting.id}/participants/${participant.id}/join`).expect(200)).body.session.id as string;
   // The join's meeting.started delivery ends before the rows compare states.
   await t.deps.webhooks.outbox.idle();
+  const org = (await t.api.post('/v2/orgs').set('Authorization', PARTNER).send(orgBody).expect(201)).body.data;
   return {
+    orgId: org.id,
     t,
     meetingId: meeting.id,
     participantId: participant.id,
@@ -90,6 +94,7 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
     if (name === 'participant_id') return w.participantId;
     if (name === 'recording_id') return w.media.recordingId;
     if (name === 'file') return encodeURIComponent(w.media.file);
+    if (name === 'org_id') return w.orgId;
     if (name === 'preset_id') return PRESETS.participant.id;
     if (name === 'account_id') return DEFAULT_ACCOUNT;
     if (name === 'session_id') return w.sessionId;
@@ -136,6 +141,11 @@ interface Row {
 const participantBody = { preset_name: 'group_call_host', custom_participant_id: 'limits' };
 const recordingBody = (w: World) => ({ meeting_id: w.meetingId, allow_multiple_recordings: true });
 const webhookBody = { name: 'hook', url: 'http://127.0.0.1:9/limits', events: ['meeting.ended'] };
+const PARTNER = 'Bearer emulator-partner-token';
+const orgBody = { name: 'Limits org', contact: '', website: 'https://limits.example' };
+/** Another name than the world's organization, which has orgBody's: a name is one organization's only. */
+const orgRowBody = { ...orgBody, name: 'Limits row org' };
+const orgRoutes = ['post /v2/orgs', 'patch /v2/orgs/{org_id}'];
 const STORAGE_STRINGS = ['access_key', 'secret_key', 'secret', 'password', 'private_key', 'region', 'bucket', 'path', 'host', 'username'];
 const storage = (field: string, route = 'post /v2/recordings', at = ''): Row => ({
   route,
@@ -205,6 +215,13 @@ const STRING_ROWS: Row[] = [
   ...['post /v2/webhooks', 'put /v2/webhooks/{id}', 'patch /v2/webhooks/{id}'].flatMap((route): Row[] => [
     { route, where: 'body', field: 'name', max: 255, kind: 'length', body: webhookBody },
     { route, where: 'body', field: 'url', max: 2048, kind: 'length', make: url, body: webhookBody },
+  ]),
+  // v2 organizations (partner API)
+  ...orgRoutes.flatMap((route): Row[] => [
+    { route, where: 'body', field: 'name', max: 200, kind: 'length', body: orgRowBody },
+    { route, where: 'body', field: 'contact', max: 200, kind: 'length', body: orgRowBody },
+    { route, where: 'body', field: 'website', max: 2048, kind: 'length', make: url, body: orgRowBody },
+    { route, where: 'body', field: 'feature_flags', max: 100, kind: 'length', make: (n) => [x(n)], label: 'feature_flags[0]', body: orgRowBody },
   ]),
   // v2 presets: the name, the logo and every colour of the design tokens (create and update)
   ...(
@@ -357,6 +374,26 @@ const ITEM_ROWS: Row[] = [
     make: (n) => Array.from({ length: n }, (_, i) => `option ${i}`),
     body: { question: 'q' },
   },
+  ...orgRoutes.map((route): Row => ({
+    route,
+    where: 'body',
+    field: 'feature_flags',
+    max: 50,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => `flag-${i}`),
+    body: orgRowBody,
+  })),
+  // One output of each type at most; at the limit the unknown meeting is what refuses it.
+  {
+    route: 'post /v2/recordings/track',
+    where: 'body',
+    field: 'layers.default.outputs',
+    max: 2,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => (i === 1 ? { type: 'STORAGE_CONFIG', storage_config: { type: 'aws' } } : { type: 'DYTE_BUCKET' })),
+    body: { meeting_id: MISSING_ID, layers: { default: {} } },
+    atLimit: { status: 404 },
+  },
   // Repeats are allowed in the filter; the count is of the statuses after splitting.
   {
     route: 'get /v2/recordings',
@@ -389,15 +426,21 @@ const VALUE_ROWS: Row[] = [
  * Bounded fields whose at/over tests live elsewhere (not repeated here).
  *  - v1 creation fields and attributes: test/integration/v1/products-create.test.ts, "field limits: at the bound 201, just over 400 naming the field".
  *  - per_page / page_no on every paged route: test/integration/v2/paging.test.ts ("per_page=100 is allowed", "per_page=101").
+ *  - the storage config of a track recording's output (inside an array, which the rows here cannot reach):
+ *    test/integration/v2/track-recordings.test.ts ("an output's storage_config has the limits of a recording's").
  */
-const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries(
-  ['post /api/v1/products', 'post /v1/products'].flatMap((route) =>
+const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries([
+  ...['post /api/v1/products', 'post /v1/products'].flatMap((route) =>
     ['name', 'brand', 'category_code', 'product_id', 'description', 'attributes', 'attributes.*'].map((field) => [
       `${route} body ${field}`,
       'test/integration/v1/products-create.test.ts',
     ]),
   ),
-);
+  ...['access_key', 'secret_key', 'secret', 'password', 'private_key', 'region', 'bucket', 'path', 'host', 'username'].map((field) => [
+    `post /v2/recordings/track body layers.default.outputs.storage_config.${field}`,
+    'test/integration/v2/track-recordings.test.ts',
+  ]),
+]);
 
 /** Free-form objects: bounded by the body limits (1 MiB, 32 levels; 64 MiB, 64 levels for state). */
 const FREE_FORM = new Set(['ui.config_diff']);
@@ -504,6 +547,7 @@ async function sendRow(w: World, row: Row, n: number) {
   const req = w.t.api[r.method](`${pathOf(r, w, params)}${query}`);
   if (r.auth === 'basic' || r.auth === 'basic-or-participant') req.set('Authorization', BASIC);
   if (r.auth === 'v1-bearer' || r.auth === 'account-token') req.set('Authorization', `Bearer ${API_KEY}`);
+  if (r.auth === 'partner-bearer') req.set('Authorization', PARTNER);
   if (r.body) req.send(row.where === 'body' ? setPath(base, row.field, value) : base);
   return { r, res: await req };
 }
@@ -692,6 +736,10 @@ describe('the limits table in src holds the documented values', () => {
       statusFilterItems: 12,
       statusFilterChars: 256,
       productCodeMax: 1024,
+      orgNameMax: 200,
+      orgContactMax: 200,
+      orgFeatureFlagsMax: 50,
+      orgFeatureFlagMax: 100,
     });
     expect(V1_LIMITS).toMatchObject({ attributesMax: 50, attributeKeyMax: 64, attributeValueMax: 500 });
   });

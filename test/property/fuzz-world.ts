@@ -151,6 +151,7 @@ function worldParam(r: AnyRoute, param: string, ids: WorldIds, other: boolean): 
       .pop()!
       .replace(/\.mp4$/, '');
   if (param === 'seq') return '0';
+  if (param === 'org_id') return other ? ids.other.orgId : ids.orgId;
   if (p.includes('/recordings/')) return other ? ids.other.recordingId : ids.recordingId;
   if (p.includes('/livestreams/')) return ids.livestreamId;
   if (p.startsWith('/v2/webhooks/')) return ids.webhookId;
@@ -187,6 +188,20 @@ export function validBody(r: AnyRoute, w: World): JsonLike {
         video_config: { codec: 'H264' },
         max_seconds: 600,
       };
+    case 'post /v2/recordings/track':
+      return {
+        meeting_id: ids.meetingId,
+        layers: {
+          default: {
+            file_name_prefix: 'fuzz',
+            outputs: [
+              { type: 'DYTE_BUCKET' },
+              { type: 'STORAGE_CONFIG', storage_config: { type: 'aws', access_key: STORAGE_SECRETS[0], secret: STORAGE_SECRETS[1], bucket: 'b' } },
+            ],
+          },
+        },
+        max_seconds: '600',
+      };
     case 'put /v2/recordings/{id}':
       return { action: 'stop' };
     case 'post /v2/meetings/{meeting_id}/livestreams':
@@ -196,6 +211,10 @@ export function validBody(r: AnyRoute, w: World): JsonLike {
       return { name: 'Fuzz hook', url: 'http://127.0.0.1:9/other', events: ['meeting.started'] };
     case 'patch /v2/webhooks/{id}':
       return { enabled: false };
+    case 'post /v2/orgs':
+      return { name: 'Fuzz org', contact: '778-330-2389', website: 'https://fuzz.example', feature_flags: ['f'], preferred_region: 'us-east-1' };
+    case 'patch /v2/orgs/{org_id}':
+      return { contact: 'fuzz', feature_flags: [] };
     case 'post /api/v1/products':
     case 'post /v1/products':
       return {
@@ -361,6 +380,7 @@ function authHeader(r: AnyRoute, choice: AuthChoice, ids: WorldIds): string | un
   if (typeof choice === 'object') return choice.raw;
   switch (choice) {
     case 'right':
+      if (r.auth === 'partner-bearer') return 'Bearer emulator-partner-token';
       // The default account's API token is the default organization's key (docs/realtimekit.md).
       return r.auth === 'v1-bearer' || r.auth === 'account-token' ? `Bearer ${API_KEY}` : r.auth === 'none' ? undefined : BASIC;
     case 'none':

@@ -1,17 +1,45 @@
-// Organizations: loaded from fixtures, looked up by credentials.
-import { timingSafeEqual, createHash } from 'node:crypto';
+// Organizations: loaded from fixtures, created by the control API or the partner API (/v2/orgs),
+// looked up by credentials.
+import { errors } from '../../core/errors.js';
+import { sameSecret } from '../../core/secrets.js';
 import type { Fixtures, PresetFixture } from '../../store/fixtures.js';
 import type { DomainContext } from '../context.js';
-import type { Organization } from '../models.js';
+import type { Organization, OrgProfile } from '../models.js';
+import { paginate, type Page, type PageRequest } from '../paging.js';
 import { presetFromFixture } from '../presets/presets.service.js';
 import type { OrgData } from '../../store/store.js';
 import type { FixtureOrg, OrgMember } from './org-member.js';
 
-function sameSecret(a: string, b: string): boolean {
-  // Hash first so the comparison is constant-time whatever the lengths.
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
+/** An organization as the partner API shows it. */
+export interface OrgView {
+  readonly org: Organization;
+  readonly profile: OrgProfile;
+}
+
+/** What the partner API sets on an organization besides its name. */
+export type OrgProfileInput = Partial<Pick<OrgProfile, 'contact' | 'website' | 'preferredRegion' | 'featureFlags'>>;
+
+/**
+ * Emulator decision: an organization made without a profile (fixtures without one, the control
+ * API) has no contact, the reserved example site as its website (production requires a URL
+ * there) and production's default region.
+ */
+export const DEFAULT_ORG_PROFILE: Readonly<Required<OrgProfileInput>> = Object.freeze({
+  contact: '',
+  website: 'https://example.com',
+  preferredRegion: 'ap-south-1',
+  featureFlags: [],
+});
+
+function newProfile(input: OrgProfileInput, now: number): OrgProfile {
+  return {
+    contact: input.contact ?? DEFAULT_ORG_PROFILE.contact,
+    website: input.website ?? DEFAULT_ORG_PROFILE.website,
+    preferredRegion: input.preferredRegion ?? DEFAULT_ORG_PROFILE.preferredRegion,
+    featureFlags: [...(input.featureFlags ?? DEFAULT_ORG_PROFILE.featureFlags)],
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 export class OrganizationsService {
@@ -33,7 +61,8 @@ export class OrganizationsService {
 
   /** A fresh organization with its presets, then every member's share of the document. */
   private addFromFixture(o: FixtureOrg): OrgData {
-    const data = this.addOrg({ id: o.id, name: o.name, apiKey: o.api_key }, o.presets ?? this.defaultPresets);
+    const profile = o.profile ? structuredClone(o.profile) : newProfile({}, this.ctx.clock.now());
+    const data = this.addOrg({ id: o.id, name: o.name, apiKey: o.api_key }, o.presets ?? this.defaultPresets, profile);
     for (const m of this.members) m.seedOrg?.(data, o);
     return data;
   }
@@ -61,8 +90,8 @@ export class OrganizationsService {
     }
   }
 
-  addOrg(org: Organization, presets: PresetFixture[]): OrgData {
-    const data = this.ctx.store.addOrg(org);
+  addOrg(org: Organization, presets: PresetFixture[], profile: OrgProfile): OrgData {
+    const data = this.ctx.store.addOrg(org, profile);
     const now = this.ctx.clock.now();
     for (const p of presets) data.putPreset(presetFromFixture(p, now));
     this.byKey.set(org.apiKey, org.id);
@@ -73,13 +102,58 @@ export class OrganizationsService {
    * A new organization for one test worker: fresh id and API key, the default presets (with
    * ids of its own), no resources. Categories are shared by all organizations.
    */
-  create(name: string | undefined): Organization {
+  create(name: string | undefined, profile: OrgProfileInput = {}): Organization {
     const id = this.ctx.ids.uuid();
     const org: Organization = { id, name: name ?? `Organization ${id.slice(0, 8)}`, apiKey: this.ctx.ids.token(32) };
     const presets = this.defaultPresets.map((p) => ({ ...p, id: this.ctx.ids.uuid() }));
     this.startPresets.set(id, presets);
-    this.addOrg(org, presets);
+    this.addOrg(org, presets, newProfile(profile, this.ctx.clock.now()));
     return org;
+  }
+
+  // --- the partner API (/v2/orgs): one partner credential owns every organization ----------
+
+  /** Production refuses a second organization of the same name (409); the control API does not ask. */
+  createNamed(name: string, profile: OrgProfileInput): OrgView {
+    this.assertNameFree(name, undefined);
+    return this.data(this.create(name, profile).id);
+  }
+
+  view(orgId: string): OrgView {
+    return this.data(orgId);
+  }
+
+  private data(orgId: string): OrgData {
+    const data = this.ctx.store.org(orgId);
+    if (!data) throw errors.notFound('organization', orgId);
+    return data;
+  }
+
+  /** Every organization, in the order they were made (fixtures first). */
+  page(req: PageRequest): Page<OrgView> {
+    const { orgs } = this.ctx.store;
+    return paginate([...orgs.keys()], (id) => orgs.get(id), req, { newestFirst: false });
+  }
+
+  /** Changes only what is given; the API key and the organization's resources stay. */
+  edit(orgId: string, patch: OrgProfileInput & { name?: string }): OrgView {
+    const data = this.data(orgId);
+    if (patch.name !== undefined && patch.name !== data.org.name) this.assertNameFree(patch.name, orgId);
+    const { name, ...profile } = patch;
+    if (name !== undefined) data.org = { ...data.org, name };
+    data.profile = {
+      ...data.profile,
+      ...Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined)),
+      ...(profile.featureFlags ? { featureFlags: [...profile.featureFlags] } : {}),
+      updatedAt: this.ctx.clock.now(),
+    };
+    return data;
+  }
+
+  private assertNameFree(name: string, exceptId: string | undefined): void {
+    for (const d of this.ctx.store.orgs.values()) {
+      if (d.org.id !== exceptId && d.org.name === name) throw errors.conflict(`Organization with the name ${name} already exists`, 'ORGANIZATION_EXISTS');
+    }
   }
 
   /**
@@ -95,7 +169,7 @@ export class OrganizationsService {
     this.verified.clear();
     const fixtureOrg = this.fixtures?.organizations.find((o) => o.id === orgId);
     if (fixtureOrg) return this.addFromFixture(fixtureOrg).org;
-    return this.addOrg(current.org, this.startPresets.get(orgId) ?? []).org;
+    return this.addOrg(current.org, this.startPresets.get(orgId) ?? [], current.profile).org;
   }
 
   /** Basic credentials → the organization, or undefined. */

@@ -107,12 +107,16 @@ const appRoutes: AnyRoute[] = [
  */
 const twins = new WeakMap<AnyRoute, AnyRoute>();
 
-/** The apps routes and the RealtimeKit twin of every v2 route of `routes`, in table order. */
+/**
+ * The apps routes and the RealtimeKit twin of every v2 route of `routes`, in table order. The
+ * partner API (/v2/orgs) has none: it manages organizations, not one app's resources, and the
+ * apps routes are its RealtimeKit counterpart.
+ */
 export function realtimeKitRoutes(routes: readonly AnyRoute[]): AnyRoute[] {
   return [
     ...appRoutes,
     ...routes
-      .filter((r) => r.api === 'v2')
+      .filter((r) => r.api === 'v2' && r.auth !== 'partner-bearer')
       .map((r) => {
         let twin = twins.get(r);
         if (!twin) twins.set(r, (twin = twinOf(r)));

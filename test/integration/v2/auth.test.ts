@@ -5,15 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../../../src/core/ids.js';
 import { BASIC, ORG_ID, START, basicAuth, bearer, makeTestApp, type TestApp } from '../../helpers/test-app.js';
 import { PRESETS, addParticipant, createMeeting, getRecording, startRecording, v2Error } from '../../helpers/builders.js';
-import { PARTICIPANT_TOKEN_ROUTES, V2_ROUTES, buildWorld, routeName, urlOf, validBody, type World } from '../../helpers/v2-routes.js';
+import { PARTICIPANT_TOKEN_ROUTES, PARTNER_ROUTES, V2_ROUTES, buildWorld, routeName, urlOf, validBody, type World } from '../../helpers/v2-routes.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BEARER_NOT_A_TOKEN = 'v2 expects Authorization: Basic base64(<organization id>:<API key>); Bearer is for v1 API keys and participant tokens';
 const NOT_ACCEPTED = 'Participant tokens are not accepted on this route; use Basic credentials';
 const INVALID_TOKEN = 'Invalid or expired participant token';
 
-const tokenRoutes = V2_ROUTES.filter((r) => PARTICIPANT_TOKEN_ROUTES.includes(routeName(r)));
-const basicOnlyRoutes = V2_ROUTES.filter((r) => !PARTICIPANT_TOKEN_ROUTES.includes(routeName(r)));
+// The partner API has credentials of its own (test/integration/v2/orgs.test.ts).
+const orgScopedRoutes = V2_ROUTES.filter((r) => !PARTNER_ROUTES.includes(routeName(r)));
+const tokenRoutes = orgScopedRoutes.filter((r) => PARTICIPANT_TOKEN_ROUTES.includes(routeName(r)));
+const basicOnlyRoutes = orgScopedRoutes.filter((r) => !PARTICIPANT_TOKEN_ROUTES.includes(routeName(r)));
 
 function send(t: TestApp, r: (typeof V2_ROUTES)[number], url: string, body: Record<string, unknown>) {
   const req = t.api[r.method](url);
@@ -42,12 +44,20 @@ describe('the route table', () => {
         .map(routeName)
         .sort(),
     ).toEqual([...PARTICIPANT_TOKEN_ROUTES].sort());
-    expect(V2_ROUTES.filter((r) => r.auth !== 'basic-or-participant').every((r) => r.auth === 'basic')).toBe(true);
+    expect(orgScopedRoutes.filter((r) => r.auth !== 'basic-or-participant').every((r) => r.auth === 'basic')).toBe(true);
+  });
+
+  it('takes the partner token on exactly the four routes of the partner API', () => {
+    expect(
+      V2_ROUTES.filter((r) => r.auth === 'partner-bearer')
+        .map(routeName)
+        .sort(),
+    ).toEqual([...PARTNER_ROUTES].sort());
   });
 });
 
 describe('Basic credentials on every v2 route', () => {
-  it.each(V2_ROUTES.map(routeName))('%s answers 401 without credentials, with a wrong key and with another scheme, and changes nothing', async (name) => {
+  it.each(orgScopedRoutes.map(routeName))('%s answers 401 without credentials, with a wrong key and with another scheme, and changes nothing', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
     const r = V2_ROUTES.find((x) => routeName(x) === name)!;

@@ -1,4 +1,5 @@
-// Paging on every paged v2 route (those whose query declares page_no): the envelope's
+// Paging on every paged v2 route (those whose query declares page_no; the world has one organization
+// for the partner's list): the envelope's
 // `paging {total_count, start_offset, end_offset}` is 1-based and inclusive, an empty page is
 // 0/0 (an emulator decision, docs/limits-and-decisions.md), per_page is 0..100 (default 25), page_no ≥ 0,
 // where 0 or an empty value means "not given" (production documents both from 0, empty allowed).
@@ -7,8 +8,8 @@
 // items are the list `data` holds next to it.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { BASIC, makeTestApp } from '../../helpers/test-app.js';
-import { V2_ROUTES, buildWorld, routeName, urlOf } from '../../helpers/v2-routes.js';
+import { makeTestApp } from '../../helpers/test-app.js';
+import { V2_ROUTES, buildWorld, credentialsFor, routeName, urlOf } from '../../helpers/v2-routes.js';
 
 const pagedRoutes = V2_ROUTES.filter((r) => r.method === 'get' && r.query instanceof z.ZodObject && 'page_no' in r.query.shape);
 /** How many items each list holds in the world. */
@@ -38,6 +39,7 @@ describe('paged routes', () => {
         'get /v2/meetings/{meeting_id}/livestream',
         'get /v2/meetings/{meeting_id}/participants',
         'get /v2/recordings',
+        'get /v2/orgs',
       ].sort(),
     );
   });
@@ -49,7 +51,7 @@ describe('paged routes', () => {
     const w = await buildWorld(t);
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
     const n = inWorld(name);
-    const res = await t.api.get(urlOf(r, w)).set('Authorization', BASIC).expect(200);
+    const res = await t.api.get(urlOf(r, w)).set('Authorization', credentialsFor(r)).expect(200);
     expect(pageOf(res.body)).toEqual({ success: true, items: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
 
@@ -60,7 +62,7 @@ describe('paged routes', () => {
     const n = inWorld(name);
     const res = await t.api
       .get(`${urlOf(r, w)}?page_no=${n + 1}&per_page=1`)
-      .set('Authorization', BASIC)
+      .set('Authorization', credentialsFor(r))
       .expect(200);
     expect(pageOf(res.body)).toEqual({ success: true, items: [], paging: { total_count: n, start_offset: 0, end_offset: 0 } });
   });
@@ -72,7 +74,7 @@ describe('paged routes', () => {
     const n = inWorld(name);
     const res = await t.api
       .get(`${urlOf(r, w)}?per_page=100&page_no=1`)
-      .set('Authorization', BASIC)
+      .set('Authorization', credentialsFor(r))
       .expect(200);
     expect(pageOf(res.body)).toEqual({ success: true, items: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
   });
@@ -85,10 +87,10 @@ describe('paged routes', () => {
       const r = pagedRoutes.find((x) => routeName(x) === name)!;
       const res = await t.api
         .get(`${urlOf(r, w)}?${query}`)
-        .set('Authorization', BASIC)
+        .set('Authorization', credentialsFor(r))
         .expect(200);
       const n = inWorld(name);
-      expect(res.body).toEqual({ success: true, data: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
+      expect(pageOf(res.body)).toEqual({ success: true, items: Array(n).fill(expect.any(Object)), paging: { total_count: n, start_offset: 1, end_offset: n } });
     },
   );
 
@@ -108,7 +110,7 @@ describe('paged routes', () => {
     const r = pagedRoutes.find((x) => routeName(x) === name)!;
     const res = await t.api
       .get(`${urlOf(r, w)}?${query}`)
-      .set('Authorization', BASIC)
+      .set('Authorization', credentialsFor(r))
       .expect(400);
     expect(res.body).toEqual({ success: false, error: { code: 400, message: `BAD_REQUEST: ${message}` } });
   });

@@ -173,6 +173,15 @@ describe('GET /v2/webhooks and /v2/webhooks/{id}', () => {
 });
 
 describe('PUT, PATCH, DELETE /v2/webhooks/{id}', () => {
+  // The body production's reference shows for both PUT and PATCH.
+  it.each(['put', 'patch'] as const)("%s takes the production reference's example body: 200", async (method) => {
+    const { api } = makeTestApp();
+    const created = (await api.post('/v2/webhooks').set('Authorization', BASIC).send(HOOK).expect(201)).body.data;
+    const example = { name: 'test', events: ['meeting.started'], url: 'https://new-test-url.com' };
+    const res = await api[method](`/v2/webhooks/${created.id}`).set('Authorization', BASIC).send(example).expect(200);
+    expect(res.body.data).toMatchObject({ id: created.id, ...example, enabled: true });
+  });
+
   it('PUT replaces: name, url, events required; enabled back to true when absent', async () => {
     const { api, advance } = makeTestApp();
     const created = await api
