@@ -17,6 +17,7 @@ import { categoryRoutes } from './control/categories.routes.js';
 import { simulatorRoutes } from './control/simulator.routes.js';
 import { lifecycleRoutes } from './control/lifecycle.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { dashboardRoutes } from './control/dashboard.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
@@ -37,6 +38,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...tenancyRoutes,
     ...stateRoutes,
     ...observabilityRoutes,
+    ...dashboardRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
   return routes;
