@@ -98,7 +98,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
   }, 60_000);
 
   it('drives a recording from the buttons to UPLOADED, plays it, and shows and redelivers its webhook', async () => {
-    await page.getByRole('button', { name: 'Open meeting Made over REST' }).click();
+    await page.locator(`[data-meeting-id="${meetingId}"]`).getByRole('button', { name: 'Open meeting Made over REST' }).click();
     const detail = page.getByTestId('meeting-detail');
     await detail.waitFor(WAIT);
     await detail.getByLabel('Name').fill('Ada');
@@ -147,7 +147,6 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await page.getByRole('button', { name: 'Advance the clock 10 s' }).click();
     await detail.getByTestId('livestream-status').filter({ hasText: 'LIVE' }).waitFor(WAIT);
     await canPlay('[data-testid="livestream-player"]');
-    await shot('dashboard-livestream');
   }, 60_000);
 
   it('shows the emulator controls, in dark mode too', async () => {

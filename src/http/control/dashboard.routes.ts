@@ -250,7 +250,7 @@ export const dashboardRoutes = [
     tag: TAG,
     summary: 'Landing page: links to the dashboard, the OpenAPI document and the docs (HTML for browsers, JSON when Accept asks for it)',
     responses: {
-      200: { description: 'Where everything is (JSON); browsers get the same as a page (text/html)', schema: summarySchema },
+      200: { description: 'Where everything is (JSON); browsers get the same as a page (text/html)', schema: summarySchema, alsoAs: ['text/html'] },
     },
     handler: ({ deps, req, res }) => {
       if (req.accepts(['json', 'html']) === 'json') return { status: 200, body: summary(deps) };
