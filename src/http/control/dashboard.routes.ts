@@ -291,7 +291,12 @@ export const dashboardRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "The package's documentation pages (Markdown), so that the landing page links to them offline",
-    params: z.object({ file: z.string().regex(/^[a-z0-9-]+\.md$/, 'a page name such as dashboard.md') }),
+    params: z.object({
+      file: z
+        .string()
+        .max(64)
+        .regex(/^[a-z0-9-]+\.md$/, 'a page name such as dashboard.md'),
+    }),
     responses: { 200: { description: 'The page', contentType: 'text/markdown' }, 404: { description: 'No such page' } },
     handler: async ({ params, req, res }) => {
       let text: Buffer;
