@@ -180,7 +180,9 @@ function streamEvents(deps: Deps, req: Request, res: Response, since: number | u
     res.write(text);
   };
   write(`retry: 2000\n\nevent: hello\ndata: ${JSON.stringify({ ...deps.feed.clockData(), last_id: deps.feed.lastId })}\n\n`);
-  for (const m of deps.feed.since(lastSeen ?? 0)) write(sseMessage(m));
+  // An id this emulator never gave is from an earlier run (a restart): all the history is news then.
+  const after = lastSeen !== undefined && lastSeen <= deps.feed.lastId ? lastSeen : 0;
+  for (const m of deps.feed.since(after)) write(sseMessage(m));
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), SSE_HEARTBEAT_MS);
   heartbeat.unref();
   const unsubscribe = deps.feed.subscribe({

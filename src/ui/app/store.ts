@@ -117,31 +117,66 @@ export function selectOrg(orgId: string): void {
   void refresh();
 }
 
+/** Events that arrived since the last render: a replay of thousands becomes one update, not thousands. */
+let arrived: FeedEvent[] = [];
+let flushing = false;
+const FLUSH_MS = 50;
+/** How often a real clock is read again: it moves by itself, and no event tells. */
+const REAL_CLOCK_POLL_MS = 1_000;
+
+function take(event: FeedEvent): void {
+  arrived.push(event);
+  if (flushing) return;
+  flushing = true;
+  setTimeout(flush, FLUSH_MS);
+}
+
+function flush(): void {
+  flushing = false;
+  const batch = arrived;
+  arrived = [];
+  let events = [...state.events];
+  const patch: Partial<State> = {};
+  let reread = false;
+  for (const event of batch) {
+    if (event.kind === 'reset') {
+      events = [];
+      patch.tokens = {};
+      forgetKeys();
+    } else events.push(event);
+    if (event.kind === 'clock' || event.kind === 'reset') patch.clock = event.data as unknown as Clock;
+    // A read by some client changes nothing the views show but the journal.
+    if (event.kind !== 'request' || event.data.method !== 'GET' || state.tab === 'journal') reread = true;
+  }
+  setState({ ...patch, events: events.slice(-EVENTS_KEPT) });
+  if (reread) void refresh();
+}
+
 /** Follows GET /_emulator/events; the browser reconnects by itself, resuming after the last id. */
 export function connect(): EventSource {
   const source = new EventSource('/_emulator/events');
   source.addEventListener('open', () => setState({ live: true }));
   source.addEventListener('error', () => setState({ live: false }));
   source.addEventListener('hello', (e) => {
-    const clock = JSON.parse((e as MessageEvent<string>).data) as Clock;
-    setState({ clock: { now: clock.now, mode: clock.mode }, live: true });
+    const hello = JSON.parse((e as MessageEvent<string>).data) as Clock & { last_id: number };
+    // Ids count up for the life of one emulator: a lower one is another run, whose history replaces ours.
+    const restarted = hello.last_id < (state.events[state.events.length - 1]?.id ?? 0);
+    setState({ clock: { now: hello.now, mode: hello.mode }, live: true, ...(restarted ? { events: [], tokens: {} } : {}) });
+    if (restarted) forgetKeys();
     void refresh();
   });
-  const take = (kind: FeedEvent['kind']) => (e: Event) => {
-    const m = e as MessageEvent<string>;
-    const event: FeedEvent = { id: Number(m.lastEventId), kind, data: JSON.parse(m.data) as FeedEvent['data'] };
-    const events = kind === 'reset' ? [] : [...state.events, event].slice(-EVENTS_KEPT);
-    const patch: Partial<State> = { events };
-    if (kind === 'clock' || kind === 'reset') patch.clock = event.data as unknown as Clock;
-    if (kind === 'reset') {
-      patch.tokens = {};
-      forgetKeys();
-    }
-    setState(patch);
-    // A read by some client changes nothing the views show but the journal.
-    if (kind === 'request' && event.data.method === 'GET' && state.tab !== 'journal') return;
-    void refresh();
-  };
-  for (const kind of ['domain', 'delivery', 'clock', 'request', 'reset'] as const) source.addEventListener(kind, take(kind));
+  for (const kind of ['domain', 'delivery', 'clock', 'request', 'reset'] as const) {
+    source.addEventListener(kind, (e) => {
+      const m = e as MessageEvent<string>;
+      take({ id: Number(m.lastEventId), kind, data: JSON.parse(m.data) as FeedEvent['data'] });
+    });
+  }
+  setInterval(() => {
+    if (state.clock?.mode !== 'real') return;
+    void control.get<Clock>('/_emulator/clock').then(
+      (clock) => setState({ clock }),
+      () => undefined,
+    );
+  }, REAL_CLOCK_POLL_MS);
   return source;
 }
