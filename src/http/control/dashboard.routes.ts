@@ -209,7 +209,7 @@ const overviewSchema = z.object({
       session: z.object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() }).nullable(),
       participants: z.array(participantSchema.extend({ joined_at: isoTime.nullable().meta({ description: 'When present now; null when absent' }) })),
       recordings: z.array(recordingSchema),
-      livestreams: z.array(livestreamSchema),
+      livestreams: z.array(livestreamSchema.omit({ stream_key: true })),
     }),
   ),
   meetings_total: z.number().int(),
@@ -236,7 +236,11 @@ function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
         .list(org.id, m.id, page)
         .items.map((p) => ({ ...participantDto(p), joined_at: p.joinedAt === null ? null : toIso(p.joinedAt) })),
       recordings: recordings.list(org.id, { ...page, meetingId: m.id, sortOrder: 'ASC' }).items.map(recordingDto),
-      livestreams: livestreams.listForMeeting(org.id, m.id, page).items.map((l) => livestreamDto(l, deps.media)),
+      // The stream key is the one credential of a livestream (the journal redacts it): not shown without the organization's key.
+      livestreams: livestreams.listForMeeting(org.id, m.id, page).items.map((l) => {
+        const { stream_key: _secret, ...shown } = livestreamDto(l, deps.media);
+        return shown;
+      }),
     })),
     meetings_total: list.total,
     webhooks: webhooks.list(org.id).map(webhookDto),
@@ -336,7 +340,7 @@ export const dashboardRoutes = [
     api: 'control',
     auth: 'none',
     tag: TAG,
-    summary: `An organization's webhooks and newest meetings (up to ${OVERVIEW_MEETINGS}) with their participants (presence, no tokens), session, recordings and livestreams`,
+    summary: `An organization's webhooks and newest meetings (up to ${OVERVIEW_MEETINGS}) with their participants (presence, no tokens), session, recordings and livestreams (no stream keys)`,
     params: z.object({ id: z.uuid() }),
     responses: { 200: { description: 'The overview', schema: overviewSchema }, 404: { description: 'No such organization' } },
     handler: ({ deps, params }) => ({ status: 200, body: overview(deps, params.id) }),

@@ -88,6 +88,8 @@ describe('GET /_emulator/orgs/{id}/overview', () => {
       livestreams: [{ id: livestream.id, name: 'live' }],
     });
     expect(JSON.stringify(res.body)).not.toContain(host.token);
+    expect(JSON.stringify(res.body)).not.toContain(livestream.stream_key as string);
+    expect(res.body.meetings[0].livestreams[0]).not.toHaveProperty('stream_key');
   });
 
   it('keeps organizations apart, and answers 404 for an unknown one and 400 for a malformed id', async () => {
