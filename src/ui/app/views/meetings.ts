@@ -161,12 +161,14 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
                         ? html`<button
                             type="button"
                             onClick=${() => act('Leaving', () => control.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/leave`))}
+                            aria-label=${`Leave the meeting: ${p.name ?? p.custom_participant_id}`}
                           >
                             Leave
                           </button>`
                         : html`<button
                             type="button"
                             onClick=${() => act('Joining', () => control.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/join`))}
+                            aria-label=${`Join the meeting: ${p.name ?? p.custom_participant_id}`}
                           >
                             Join
                           </button>`
@@ -178,6 +180,7 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
                           const t = await v2<{ token: string }>(orgId(), 'POST', `/v2/meetings/${meeting.id}/participants/${p.id}/token`);
                           setState({ tokens: { ...getState().tokens, [p.id]: t.token } });
                         })}
+                      aria-label=${`${tokens[p.id] ? 'New token' : 'Get token'} for ${p.name ?? p.custom_participant_id}`}
                     >
                       ${tokens[p.id] ? 'New token' : 'Get token'}
                     </button>
@@ -193,7 +196,7 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
   `;
 }
 
-function ForceForm({ label, statuses, onForce }: { label: string; statuses: string[]; onForce: (to: string) => void }) {
+function ForceForm({ label, what, statuses, onForce }: { label: string; what: string; statuses: string[]; onForce: (to: string) => void }) {
   const [to, setTo] = useState(statuses[0]!);
   return html`
     <form class="inline" onSubmit=${(e: Event) => (e.preventDefault(), onForce(to))}>
@@ -203,7 +206,7 @@ function ForceForm({ label, statuses, onForce }: { label: string; statuses: stri
           ${statuses.map((st) => html`<option value=${st}>${st}</option>`)}
         </select></label
       >
-      <button type="submit">Force</button>
+      <button type="submit" aria-label=${`Force ${what}`}>Force</button>
     </form>
   `;
 }
@@ -220,11 +223,12 @@ function RecordingCard({ r, s }: { r: Recording; s: State }) {
       <h4>Recording <code>${shortId(r.id)}</code> <span class=${`badge ${r.status}`} data-testid="recording-status">${r.status}</span></h4>
       <p class="muted">Status history: ${history(s, 'recording_id', r.id) || `${r.status} since ${time(r.invoked_time)}`}</p>
       <div class="row">
-        ${r.status === 'RECORDING' && html`<button type="button" onClick=${() => action('pause')}>Pause</button>`}
-        ${r.status === 'PAUSED' && html`<button type="button" onClick=${() => action('resume')}>Resume</button>`}
-        ${['INVOKED', 'RECORDING', 'PAUSED'].includes(r.status) && html`<button type="button" onClick=${() => action('stop')}>Stop recording</button>`}
+        ${r.status === 'RECORDING' && html`<button type="button" onClick=${() => action('pause')} aria-label=${`Pause recording ${shortId(r.id)}`}>Pause</button>`}
+        ${r.status === 'PAUSED' && html`<button type="button" onClick=${() => action('resume')} aria-label=${`Resume recording ${shortId(r.id)}`}>Resume</button>`}
+        ${['INVOKED', 'RECORDING', 'PAUSED'].includes(r.status) && html`<button type="button" onClick=${() => action('stop')} aria-label=${`Stop recording ${shortId(r.id)}`}>Stop recording</button>`}
         <${ForceForm}
           label="Force to"
+          what=${`recording ${shortId(r.id)}`}
           statuses=${RECORDING_STATUSES}
           onForce=${(to: string) => act('Forcing a recording transition', () => control.post(`/_emulator/recordings/${r.id}/transition`, { to }))}
         />
@@ -259,6 +263,7 @@ function LivestreamCard({ l, s, meeting }: { l: Livestream; s: State; meeting: M
         }
         <${ForceForm}
           label="Force to"
+          what=${`livestream ${shortId(l.id)}`}
           statuses=${LIVESTREAM_STATUSES}
           onForce=${(to: string) => act('Forcing a livestream transition', () => control.post(`/_emulator/livestreams/${l.id}/transition`, { to }))}
         />
