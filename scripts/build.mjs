@@ -6,6 +6,8 @@
 //   node scripts/build.mjs             bundle now
 //   node scripts/build.mjs --if-stale  bundle only when what the bundle is made of has changed
 //
+// It also builds the dashboard (scripts/build-ui.mjs) into dist/ui, when its sources changed.
+//
 // `npm run build` also runs tsc, for the library (dist/src) and its declarations; `npm start`
 // needs only the bundle, so it bundles when stale and does not wait for tsc.
 import { createHash } from 'node:crypto';
@@ -15,6 +17,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { buildUi, ensureUi, UI_SOURCES } from './build-ui.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The bin. */
@@ -29,6 +32,8 @@ function inputs() {
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
+      // The dashboard is built apart (scripts/build-ui.mjs), with its own inputs.
+      if (full === UI_SOURCES) continue;
       if (entry.isDirectory()) walk(full);
       else files.push(full);
     }
@@ -147,14 +152,18 @@ export async function bundle() {
   writeFileSync(STAMP, hash);
 }
 
-/** Bundles when stale; returns whether it did. */
+/** Bundles (and builds the dashboard) when stale; returns whether it did. */
 export async function ensureBundle() {
-  if (!isStale()) return false;
+  const ui = await ensureUi();
+  if (!isStale()) return ui;
   await bundle();
   return true;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--if-stale')) await ensureBundle();
-  else await bundle();
+  else {
+    await buildUi();
+    await bundle();
+  }
 }

@@ -36,6 +36,7 @@ import { realSleep } from './core/clock.js';
 import { RequestJournal } from './journal/request-journal.js';
 import { FaultRules } from './faults/fault-rules.js';
 import { StateService } from './state/state.service.js';
+import { LiveFeed } from './ui/live-feed.js';
 
 export interface Deps {
   config: Config;
@@ -71,6 +72,8 @@ export interface Deps {
   requestScope: RequestScope;
   /** Real waiting for injected latency; tests replace it. */
   sleep: (ms: number) => Promise<void>;
+  /** What the dashboard watches (GET /_emulator/events): domain events, deliveries, clock moves, requests. */
+  feed: LiveFeed;
   /** Snapshots: export and import of the whole state (GET|PUT /_emulator/state, --state-file). */
   state: StateService;
   /** Returns every stateful piece to the fixtures (POST /_emulator/reset). */
@@ -136,6 +139,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const signer = new WebhookSigner(() => webhookKey.get());
   const fromConfig = configWebhooks(config.webhookUrls);
   const requestScope = new RequestScope();
+  const feed = new LiveFeed(clock);
+  feed.watch(bus, scheduler);
   const outbox = new Outbox({
     clock,
     scheduler,
@@ -148,6 +153,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     resolveTarget: targetResolver(webhooks, fromConfig),
     // Links each delivery to the request that caused it (request journal).
     onCreated: (d) => requestScope.current()?.deliveries.push(d.id),
+    onChanged: (d) => feed.delivery(d),
   });
   const dispatcher = new WebhookDispatcher(bus, webhooks, outbox, fromConfig, logger);
   // The one list of what an organization is made of: on a load or an organization's reset each
@@ -183,7 +189,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
-      volatile: [journal, faults, rateLimiter],
+      volatile: [journal, faults, rateLimiter, feed],
     },
     fixtures,
   );
@@ -218,6 +224,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     rateLimiter,
     requestScope,
     sleep: realSleep,
+    feed,
     state,
     reset() {
       state.reset();

@@ -134,6 +134,8 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     const elapsed = () => realNow() - startedAt;
     driver.stop();
     clearInterval(saver);
+    // Event streams never finish by themselves: ended now, they hold no grace period open.
+    deps.feed.close();
     const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Answers not sent yet close their connection once sent.

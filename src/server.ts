@@ -50,6 +50,7 @@ async function main(): Promise<void> {
       `  v2 header: Authorization: Basic ${basic}`,
       `  v1 header: Authorization: Bearer ${org.api_key}`,
       `  control API: ${config.publicUrl}/_emulator/health, OpenAPI at ${config.publicUrl}/_emulator/openapi.json`,
+      `  dashboard: ${config.publicUrl}/_emulator/ui`,
       '',
     ].join('\n'),
   );

@@ -88,7 +88,10 @@ function operation(r: AnyRoute): Json {
     } else if (spec?.schema) {
       responses[String(status)] = {
         description: spec.description,
-        content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } },
+        content: {
+          [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') },
+          ...Object.fromEntries((spec.alsoAs ?? []).map((type) => [type, {}])),
+        },
       };
     } else {
       responses[String(status)] = { description: spec?.description ?? '', ...(spec?.contentType ? { content: { [spec.contentType]: {} } } : {}) };

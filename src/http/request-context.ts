@@ -24,6 +24,8 @@ function realtimeKitTarget(resolved: Resolved): { account_id: string | null; app
 }
 const NO_TARGET = { account_id: null, app_id: null };
 
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** Also resolves the request against the route table, once: every step after it reads the result. */
 export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
   return (req: Request, res: Response, next) => {
@@ -56,6 +58,11 @@ export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
           body: journalBody(req.body, Number(req.headers['content-length'] ?? 0)),
           deliveries: scope.deliveries,
         });
+      }
+      // The dashboard hears of every request to the emulated APIs and of every control request
+      // that changes something; the control API's reads (its own among them) are not news.
+      if (deps.feed.listenerCount > 0 && (resolved.api !== 'control' || !READS.has(req.method))) {
+        deps.feed.request({ id: requestId, api: resolved.api, method: req.method, path, status, org_id: orgId, deliveries: scope.deliveries });
       }
       // The line's fields are built only when it is written (the bench and most test runs log at warn).
       if (deps.logger.isLevelEnabled('info')) deps.logger.info({ reqId: requestId, method: req.method, path, status, ms: durationMs, orgId }, 'request');

@@ -38,6 +38,8 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Default application/json. */
   contentType?: string;
+  /** Other media types the same answer is given in, by content negotiation (documented without a schema). */
+  alsoAs?: readonly string[];
 }
 
 type AnyObject = z.ZodType<Record<string, unknown>>;

@@ -22,6 +22,7 @@ import { mediaRoutes } from './media/media.routes.js';
 import { presetRoutes } from './v2/presets.routes.js';
 import { realtimeKitRoutes } from './realtimekit/realtimekit.routes.js';
 import { sessionHistoryRoutes } from './session-history.routes.js';
+import { dashboardRoutes } from './control/dashboard.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
@@ -46,6 +47,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...observabilityRoutes,
     ...presetRoutes,
     ...sessionHistoryRoutes,
+    ...dashboardRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
   // Every v2 route above also answers under the RealtimeKit prefix: derived here, from the list

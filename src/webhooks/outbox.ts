@@ -163,6 +163,20 @@ export interface OutboxOptions {
   resolveTarget?: (delivery: Delivery) => DeliveryTarget;
   /** Called once per new delivery (links it to the request that caused it). */
   onCreated?: (delivery: Delivery) => void;
+  /** Called when a delivery is made and whenever one of its attempts ends (the dashboard's live feed). */
+  onChanged?: (delivery: Delivery) => void;
+}
+
+/** The headers of every attempt of a delivery: the outbox sends them, the control API shows them. */
+export function deliveryHeaders(d: Pick<Delivery, 'id' | 'webhookId' | 'api'>, signature: string): Record<string, string> {
+  const names = DELIVERY_HEADERS[d.api];
+  return {
+    'content-type': 'application/json',
+    'user-agent': WEBHOOK_USER_AGENT,
+    [names.signature]: signature,
+    [names.webhookId]: d.webhookId,
+    [names.deliveryId]: d.id,
+  };
 }
 
 export class Outbox {
@@ -246,6 +260,7 @@ export class Outbox {
     };
     this.records.set(delivery.id, delivery);
     this.opts.onCreated?.(delivery);
+    this.opts.onChanged?.(delivery);
     void this.start(delivery, 'initial'); // fire-and-forget: start() catches its own errors and idle() awaits it
     this.trim();
     return delivery;
@@ -341,7 +356,10 @@ export class Outbox {
       .then(() => this.attempt(d, trigger, at))
       .catch((err: unknown) => this.opts.logger?.error({ err, deliveryId: d.id }, 'webhook attempt crashed'))
       .finally(() => {
-        if (this.records.get(d.id) === d) this.inFlight.delete(d.id);
+        if (this.records.get(d.id) === d) {
+          this.inFlight.delete(d.id);
+          this.opts.onChanged?.(d);
+        }
         this.running.delete(run);
       });
     this.running.add(run);
@@ -370,14 +388,7 @@ export class Outbox {
     if (this.records.get(d.id) !== d || this.interrupted) return;
     d.url = target.url;
     const body = Buffer.from(d.body, 'utf8');
-    const names = DELIVERY_HEADERS[d.api];
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': WEBHOOK_USER_AGENT,
-      [names.signature]: signature,
-      [names.webhookId]: d.webhookId,
-      [names.deliveryId]: d.id,
-    };
+    const headers = deliveryHeaders(d, signature);
     const startedReal = realNow();
     const result = await this.transport.send({ url: target.url, headers, body, timeoutMs: this.timeoutMs });
     const durationMs = Math.max(0, realNow() - startedReal);

@@ -54,6 +54,8 @@ describe('the packed package', () => {
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/bin/meetings-emulator.js',
+      'dist/ui/index.html',
+      'dist/ui/main.js',
       'fixtures/default.json',
       'docs/running.md',
     ])

@@ -250,6 +250,17 @@ const STRING_ROWS: Row[] = [
   })),
   // control API and media
   { route: 'post /_emulator/orgs', where: 'body', field: 'name', max: 200, kind: 'length' },
+  // The dashboard's files and the docs pages: at the limit, a name no file has.
+  { route: 'get /_emulator/ui/assets/{file}', where: 'param', field: 'file', max: 128, kind: 'length', atLimit: { status: 404, code: 'NOT_FOUND' } },
+  {
+    route: 'get /_emulator/docs/{file}',
+    where: 'param',
+    field: 'file',
+    max: 64,
+    kind: 'length',
+    make: (n) => `${'a'.repeat(n - 3)}.md`,
+    atLimit: { status: 404, code: 'NOT_FOUND' },
+  },
   { route: 'post /_emulator/faults', where: 'body', field: 'path', max: 1024, kind: 'length', make: (n) => `/${x(n - 1)}`, body: { status: 503 } },
   { route: 'post /_emulator/recordings/{id}/transition', where: 'body', field: 'reason', max: 255, kind: 'length', body: { to: 'ERRORED' } },
   { route: 'get /_emulator/webhooks/deliveries', where: 'query', field: 'webhook_id', max: 64, kind: 'length' },

@@ -10,6 +10,7 @@
 //   - Object.prototype (and Array.prototype) keep their keys, and ({}).polluted stays undefined;
 //   - storage secrets never come back (answer, state, journal, webhooks), nor the Authorization sent;
 //   - every answer matches the served OpenAPI document (the validating `api` of makeTestApp).
+import type { IncomingMessage } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -480,6 +481,40 @@ export interface Sent {
   allow: string | undefined;
 }
 
+/** A route whose success is an endless event stream (GET /_emulator/events). */
+function answersStream(r: AnyRoute): boolean {
+  return Object.values(r.responses).some((spec) => spec.contentType === 'text/event-stream');
+}
+
+/**
+ * An event stream never ends by itself: its answer is read up to its first event, then the
+ * connection is cut, as a client that goes away would. Any other answer (an error) is read whole.
+ */
+function readFirstEvent(test: ReturnType<World['t']['api']['get']>): void {
+  test.buffer(true).parse((answer, done) => {
+    // Node's IncomingMessage at run time; superagent types it as its own Response.
+    const res = answer as unknown as IncomingMessage;
+    let text = '';
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      (res as IncomingMessage & { text: string }).text = text;
+      const json = /^application\/json/.test(String(res.headers['content-type'] ?? ''));
+      done(null, json && text ? (JSON.parse(text) as unknown) : {});
+    };
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      text += chunk;
+      if (!text.includes('\n\n') || !String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) return;
+      finish();
+      res.destroy();
+    });
+    res.on('end', finish);
+    res.on('close', finish);
+  });
+}
+
 /** Sends one generated request through the validating supertest of the world's app. */
 export async function send(w: World, r: AnyRoute, req: FuzzRequest): Promise<Sent> {
   const url = urlOf(r, req, w);
@@ -500,6 +535,7 @@ export async function send(w: World, r: AnyRoute, req: FuzzRequest): Promise<Sen
     // Sent as the exact bytes (superagent would re-encode a Buffer as JSON).
     test.serialize((b: unknown) => b as string).send(bytes as unknown as string);
   }
+  if (answersStream(r)) readFirstEvent(test);
   const res = await test;
   const carriedSecrets = text !== null && STORAGE_SECRETS.some((secret) => text.includes(secret));
   return {

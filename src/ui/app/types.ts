@@ -1,0 +1,125 @@
+// The shapes the dashboard reads, as the control API and the event stream send them.
+export interface Org {
+  id: string;
+  name: string;
+}
+
+export interface Participant {
+  id: string;
+  name: string | null;
+  custom_participant_id: string;
+  preset_name: string;
+  created_at: string;
+  joined_at: string | null;
+}
+
+export interface Recording {
+  id: string;
+  meeting_id: string;
+  status: string;
+  invoked_time: string;
+  started_time: string | null;
+  stopped_time: string | null;
+  download_url: string | null;
+  audio_download_url: string | null;
+  recording_duration: number | null;
+  file_size: number | null;
+  output_file_name: string;
+}
+
+export interface Livestream {
+  id: string;
+  meeting_id: string;
+  status: string;
+  name: string | null;
+  playback_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Meeting {
+  id: string;
+  title: string | null;
+  status: string;
+  created_at: string;
+  record_on_start: boolean;
+  live_stream_on_start: boolean;
+  session: { id: string; started_at: string; ended_at: string | null } | null;
+  participants: Participant[];
+  recordings: Recording[];
+  livestreams: Livestream[];
+}
+
+export interface Webhook {
+  id: string;
+  name: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+}
+
+export interface Overview {
+  organization: Org;
+  clock: Clock;
+  meetings: Meeting[];
+  meetings_total: number;
+  webhooks: Webhook[];
+}
+
+export interface Clock {
+  now: string;
+  mode: 'real' | 'manual';
+}
+
+export interface Attempt {
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  trigger: string;
+}
+
+export interface Delivery {
+  id: string;
+  org_id: string | null;
+  webhook_id: string;
+  event: string;
+  url: string;
+  payload: { meeting?: { id?: string }; streamId?: string } & Record<string, unknown>;
+  status: string;
+  attempts: Attempt[];
+  next_attempt_at: string | null;
+  failure_reason: string | null;
+  created_at: string;
+}
+
+export interface JournalEntry {
+  id: string;
+  at: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  status: number;
+  duration_ms: number;
+  org_id: string | null;
+  body: unknown;
+  deliveries: string[];
+}
+
+export interface FaultRule {
+  id: string;
+  method: string | null;
+  path: string;
+  status: number | null;
+  delay_ms: number;
+  drop: boolean;
+  remaining: number;
+  matched: number;
+}
+
+/** One message of GET /_emulator/events. */
+export interface FeedEvent {
+  id: number;
+  kind: 'domain' | 'delivery' | 'clock' | 'request' | 'reset';
+  data: Record<string, unknown> & { type?: string; at?: string; org_id?: string | null; meeting_id?: string | null };
+}

@@ -1,0 +1,69 @@
+// The request journal: what clients sent the emulated APIs, each request linked to the webhook
+// deliveries it caused.
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import { control } from '../api';
+import { json, shortId, time } from '../format';
+import { act, setState, type State } from '../store';
+
+export function Journal({ s }: { s: State }) {
+  const [onlyOrg, setOnlyOrg] = useState(true);
+  const entries = onlyOrg ? s.journal.filter((e) => e.org_id === null || e.org_id === s.orgId) : s.journal;
+  return html`
+    <section aria-labelledby="journal-title">
+      <h2 id="journal-title">Request journal</h2>
+      <div class="row">
+        <label
+          ><input type="checkbox" checked=${onlyOrg} onChange=${(e: Event) => setOnlyOrg((e.target as HTMLInputElement).checked)} /> Only this organization (and
+          requests without one)</label
+        >
+        <button type="button" onClick=${() => act('Clearing the journal', () => control.del('/_emulator/requests'))}>Clear the journal</button>
+      </div>
+      ${
+        entries.length === 0
+          ? html`<p class="empty">No request yet. Requests to the v2, v1 and media APIs appear here; the control API's do not.</p>`
+          : html`<table class="list" data-testid="journal">
+              <thead>
+                <tr>
+                  <th scope="col">At</th>
+                  <th scope="col">Request</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Deliveries caused</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${entries.map(
+                  (e) =>
+                    html`<tr>
+                      <td>${time(e.at)}</td>
+                      <td>
+                        <details>
+                          <summary><code>${e.method} ${e.path}</code></summary>
+                          <p class="muted">${e.id}${e.org_id ? ` · organization ${shortId(e.org_id)}` : ''}</p>
+                          ${Object.keys(e.query).length > 0 && html`<pre>${json(e.query)}</pre>`} ${e.body !== null && html`<pre>${json(e.body)}</pre>`}
+                        </details>
+                      </td>
+                      <td><span class=${`badge ${e.status < 400 ? 'done' : 'bad'}`}>${e.status}</span></td>
+                      <td>${e.duration_ms} ms</td>
+                      <td>
+                        ${e.deliveries.map(
+                          (id) =>
+                            html`<button
+                              type="button"
+                              class="link"
+                              onClick=${() => setState({ tab: 'deliveries', deliveryId: id })}
+                              aria-label=${`Delivery ${id}`}
+                            >
+                              ${shortId(id)}
+                            </button> `,
+                        )}
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }
+    </section>
+  `;
+}

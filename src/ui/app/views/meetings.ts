@@ -1,0 +1,317 @@
+// Meetings of the organization, and one meeting in detail: its timeline, participants (presence,
+// scripted join and leave, tokens), recordings (actions, forced transitions, the player once
+// UPLOADED) and livestreams (the HLS player while LIVE).
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import { control, v2 } from '../api';
+import { copy, shortId, time } from '../format';
+import { act, getState, setState, type State } from '../store';
+import type { Livestream, Meeting, Participant, Recording } from '../types';
+import { HlsPlayer, RecordingPlayer } from './players';
+import { Timeline } from './timeline';
+
+const PRESETS = ['group_call_host', 'group_call_participant', 'webinar_presenter', 'webinar_viewer', 'livestream_host', 'livestream_viewer'];
+const RECORDING_STATUSES = ['INVOKED', 'RECORDING', 'PAUSED', 'UPLOADING', 'UPLOADED', 'ERRORED'];
+const LIVESTREAM_STATUSES = ['OFFLINE', 'LIVE', 'ERRORED'];
+
+function orgId(): string {
+  return getState().orgId!;
+}
+
+function CreateMeeting() {
+  const [title, setTitle] = useState('');
+  return html`
+    <form
+      class="inline card"
+      onSubmit=${async (e: Event) => {
+        e.preventDefault();
+        let id = '';
+        const ok = await act('Creating a meeting', async () => {
+          id = (await v2<{ id: string }>(orgId(), 'POST', '/v2/meetings', { title: title || null })).id;
+        });
+        if (ok) setState({ meetingId: id });
+        setTitle('');
+      }}
+    >
+      <label>Title <input value=${title} onInput=${(e: Event) => setTitle((e.target as HTMLInputElement).value)} placeholder="Demo meeting" /></label>
+      <button type="submit">Create meeting</button>
+    </form>
+  `;
+}
+
+function MeetingList({ s }: { s: State }) {
+  const meetings = s.overview?.meetings ?? [];
+  if (meetings.length === 0) return html`<p class="empty">No meeting in this organization yet.</p>`;
+  return html`
+    <table class="list" data-testid="meetings">
+      <caption class="sr-only">
+        Meetings, newest first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Title</th>
+          <th scope="col">Id</th>
+          <th scope="col">Status</th>
+          <th scope="col">Present</th>
+          <th scope="col">Recordings</th>
+          <th scope="col">Livestreams</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${meetings.map(
+          (m) => html`
+            <tr class=${m.id === s.meetingId ? 'selected' : ''} data-meeting-id=${m.id}>
+              <td>
+                <button type="button" class="link" onClick=${() => setState({ meetingId: m.id })} aria-label=${`Open meeting ${m.title ?? m.id}`}>
+                  ${m.title ?? '(untitled)'}
+                </button>
+              </td>
+              <td><code>${shortId(m.id)}</code></td>
+              <td>${m.status}${m.session && !m.session.ended_at ? html` <span class="badge go">in session</span>` : ''}</td>
+              <td>${m.participants.filter((p) => p.joined_at).length} / ${m.participants.length}</td>
+              <td>${m.recordings.map((r) => html`<span class=${`badge ${r.status}`}>${r.status}</span> `)}</td>
+              <td>${m.livestreams.map((l) => html`<span class=${`badge ${l.status}`}>${l.status}</span> `)}</td>
+              <td>${time(m.created_at)}</td>
+            </tr>
+          `,
+        )}
+      </tbody>
+    </table>
+    ${s.overview && s.overview.meetings_total > meetings.length && html`<p class="empty">Showing the newest ${meetings.length} of ${s.overview.meetings_total}.</p>`}
+  `;
+}
+
+function Token({ participant, token }: { participant: Participant; token: string | undefined }) {
+  const [copied, setCopied] = useState(false);
+  if (!token) return null;
+  return html`
+    <div class="token">
+      <label
+        >Token of ${participant.name ?? participant.custom_participant_id}
+        <input readonly value=${token} size="24" onFocus=${(e: Event) => (e.target as HTMLInputElement).select()}
+      /></label>
+      <button
+        type="button"
+        onClick=${async () => {
+          await copy(token).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
+        }}
+      >
+        ${copied ? 'Copied' : 'Copy token'}
+      </button>
+    </div>
+  `;
+}
+
+function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<string, string> }) {
+  const [name, setName] = useState('');
+  const [preset, setPreset] = useState(PRESETS[0]!);
+  const addParticipant = async (e: Event) => {
+    e.preventDefault();
+    const n = meeting.participants.length + 1;
+    await act('Adding a participant', async () => {
+      const p = await v2<{ id: string; token: string }>(orgId(), 'POST', `/v2/meetings/${meeting.id}/participants`, {
+        name: name || `Participant ${n}`,
+        preset_name: preset,
+        custom_participant_id: `dashboard-${n}-${meeting.participants.length}`,
+      });
+      setState({ tokens: { ...getState().tokens, [p.id]: p.token } });
+    });
+    setName('');
+  };
+  return html`
+    <section aria-labelledby=${`participants-${meeting.id}`}>
+      <h3 id=${`participants-${meeting.id}`}>Participants</h3>
+      <form class="inline" onSubmit=${addParticipant}>
+        <label>Name <input value=${name} onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} placeholder="Ada" /></label>
+        <label
+          >Preset
+          <select value=${preset} onChange=${(e: Event) => setPreset((e.target as HTMLSelectElement).value)}>
+            ${PRESETS.map((p) => html`<option value=${p}>${p}</option>`)}
+          </select></label
+        >
+        <button type="submit">Add participant</button>
+      </form>
+      ${
+        meeting.participants.length > 0 &&
+        html`<table class="list">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Custom id</th>
+              <th scope="col">Preset</th>
+              <th scope="col">Present</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${meeting.participants.map(
+              (p) => html`
+                <tr>
+                  <td>${p.name ?? '—'}</td>
+                  <td><code>${p.custom_participant_id}</code></td>
+                  <td>${p.preset_name}</td>
+                  <td>${p.joined_at ? html`<span class="badge go">since ${time(p.joined_at)}</span>` : 'absent'}</td>
+                  <td class="actions">
+                    ${
+                      p.joined_at
+                        ? html`<button
+                            type="button"
+                            onClick=${() => act('Leaving', () => control.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/leave`))}
+                            aria-label=${`Leave the meeting: ${p.name ?? p.custom_participant_id}`}
+                          >
+                            Leave
+                          </button>`
+                        : html`<button
+                            type="button"
+                            onClick=${() => act('Joining', () => control.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/join`))}
+                            aria-label=${`Join the meeting: ${p.name ?? p.custom_participant_id}`}
+                          >
+                            Join
+                          </button>`
+                    }
+                    <button
+                      type="button"
+                      onClick=${() =>
+                        act('Issuing a token', async () => {
+                          const t = await v2<{ token: string }>(orgId(), 'POST', `/v2/meetings/${meeting.id}/participants/${p.id}/token`);
+                          setState({ tokens: { ...getState().tokens, [p.id]: t.token } });
+                        })}
+                      aria-label=${`${tokens[p.id] ? 'New token' : 'Get token'} for ${p.name ?? p.custom_participant_id}`}
+                    >
+                      ${tokens[p.id] ? 'New token' : 'Get token'}
+                    </button>
+                    <${Token} participant=${p} token=${tokens[p.id]} />
+                  </td>
+                </tr>
+              `,
+            )}
+          </tbody>
+        </table>`
+      }
+    </section>
+  `;
+}
+
+function ForceForm({ label, what, statuses, onForce }: { label: string; what: string; statuses: string[]; onForce: (to: string) => void }) {
+  const [to, setTo] = useState(statuses[0]!);
+  return html`
+    <form class="inline" onSubmit=${(e: Event) => (e.preventDefault(), onForce(to))}>
+      <label
+        >${label}
+        <select value=${to} onChange=${(e: Event) => setTo((e.target as HTMLSelectElement).value)}>
+          ${statuses.map((st) => html`<option value=${st}>${st}</option>`)}
+        </select></label
+      >
+      <button type="submit" aria-label=${`Force ${what}`}>Force</button>
+    </form>
+  `;
+}
+
+function history(s: State, key: 'recording_id' | 'livestream_id', id: string): string {
+  const changes = s.events.filter((e) => e.kind === 'domain' && e.data[key] === id);
+  return changes.map((e) => `${String(e.data.status)} at ${time(String(e.data.at))}`).join(' → ');
+}
+
+function RecordingCard({ r, s }: { r: Recording; s: State }) {
+  const action = (a: 'pause' | 'resume' | 'stop') => act(`Recording ${a}`, () => v2(orgId(), 'PUT', `/v2/recordings/${r.id}`, { action: a }));
+  return html`
+    <article class="card" data-recording-id=${r.id} aria-label=${`Recording ${shortId(r.id)}`}>
+      <h4>Recording <code>${shortId(r.id)}</code> <span class=${`badge ${r.status}`} data-testid="recording-status">${r.status}</span></h4>
+      <p class="muted">Status history: ${history(s, 'recording_id', r.id) || `${r.status} since ${time(r.invoked_time)}`}</p>
+      <div class="row">
+        ${r.status === 'RECORDING' && html`<button type="button" onClick=${() => action('pause')} aria-label=${`Pause recording ${shortId(r.id)}`}>Pause</button>`}
+        ${r.status === 'PAUSED' && html`<button type="button" onClick=${() => action('resume')} aria-label=${`Resume recording ${shortId(r.id)}`}>Resume</button>`}
+        ${['INVOKED', 'RECORDING', 'PAUSED'].includes(r.status) && html`<button type="button" onClick=${() => action('stop')} aria-label=${`Stop recording ${shortId(r.id)}`}>Stop recording</button>`}
+        <${ForceForm}
+          label="Force to"
+          what=${`recording ${shortId(r.id)}`}
+          statuses=${RECORDING_STATUSES}
+          onForce=${(to: string) => act('Forcing a recording transition', () => control.post(`/_emulator/recordings/${r.id}/transition`, { to }))}
+        />
+      </div>
+      ${
+        r.status === 'UPLOADED' &&
+        r.download_url &&
+        html`<${RecordingPlayer} src=${r.download_url} label=${`Recording ${shortId(r.id)}`} />
+          <p>
+            <a href=${r.download_url}>Download ${r.output_file_name}</a
+            >${r.recording_duration !== null ? ` · ${r.recording_duration} s` : ''}${r.file_size !== null ? ` · ${r.file_size} bytes` : ''}
+          </p>`
+      }
+    </article>
+  `;
+}
+
+function LivestreamCard({ l, s, meeting }: { l: Livestream; s: State; meeting: Meeting }) {
+  return html`
+    <article class="card" data-livestream-id=${l.id} aria-label=${`Livestream ${shortId(l.id)}`}>
+      <h4>Livestream ${l.name ?? ''} <code>${shortId(l.id)}</code> <span class=${`badge ${l.status}`} data-testid="livestream-status">${l.status}</span></h4>
+      <p class="muted">Status history: ${history(s, 'livestream_id', l.id) || `${l.status} since ${time(l.created_at)}`}</p>
+      <div class="row">
+        ${
+          l.status === 'LIVE' &&
+          html`<button
+            type="button"
+            onClick=${() => act('Stopping the livestream', () => v2(orgId(), 'POST', `/v2/meetings/${meeting.id}/active-livestream/stop`))}
+          >
+            Stop livestream
+          </button>`
+        }
+        <${ForceForm}
+          label="Force to"
+          what=${`livestream ${shortId(l.id)}`}
+          statuses=${LIVESTREAM_STATUSES}
+          onForce=${(to: string) => act('Forcing a livestream transition', () => control.post(`/_emulator/livestreams/${l.id}/transition`, { to }))}
+        />
+      </div>
+      ${l.status === 'LIVE' && html`<${HlsPlayer} src=${l.playback_url} label=${`Livestream ${l.name ?? shortId(l.id)}`} />`}
+    </article>
+  `;
+}
+
+function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
+  return html`
+    <section class="detail" aria-labelledby="meeting-title" data-testid="meeting-detail">
+      <h2 id="meeting-title">${meeting.title ?? '(untitled)'} <code>${meeting.id}</code></h2>
+      <p class="muted">
+        ${meeting.status} · created ${time(meeting.created_at)}
+        ${meeting.session ? ` · session ${shortId(meeting.session.id)} from ${time(meeting.session.started_at)}${meeting.session.ended_at ? ` to ${time(meeting.session.ended_at)}` : ' (running)'}` : ' · no session yet'}
+      </p>
+      <${Timeline} meeting=${meeting} events=${s.events} deliveries=${s.deliveries} now=${s.clock?.now ?? meeting.created_at} />
+      <${Participants} meeting=${meeting} tokens=${s.tokens} />
+      <section aria-labelledby=${`recordings-${meeting.id}`}>
+        <h3 id=${`recordings-${meeting.id}`}>Recordings</h3>
+        <button type="button" onClick=${() => act('Starting a recording', () => v2(orgId(), 'POST', '/v2/recordings', { meeting_id: meeting.id }))}>
+          Start recording
+        </button>
+        ${meeting.recordings.map((r) => html`<${RecordingCard} key=${r.id} r=${r} s=${s} />`)}
+      </section>
+      <section aria-labelledby=${`livestreams-${meeting.id}`}>
+        <h3 id=${`livestreams-${meeting.id}`}>Livestreams</h3>
+        <button
+          type="button"
+          onClick=${() => act('Creating a livestream', () => v2(orgId(), 'POST', `/v2/meetings/${meeting.id}/livestreams`, { name: `${meeting.title ?? 'meeting'} live` }))}
+        >
+          Create livestream
+        </button>
+        ${meeting.livestreams.map((l) => html`<${LivestreamCard} key=${l.id} l=${l} s=${s} meeting=${meeting} />`)}
+      </section>
+    </section>
+  `;
+}
+
+export function Meetings({ s }: { s: State }) {
+  const meeting = s.overview?.meetings.find((m) => m.id === s.meetingId);
+  return html`
+    <section aria-labelledby="meetings-title">
+      <h2 id="meetings-title">Meetings</h2>
+      <${CreateMeeting} />
+      <${MeetingList} s=${s} />
+    </section>
+    ${meeting ? html`<${MeetingDetail} meeting=${meeting} s=${s} />` : html`<p class="empty">Open a meeting to see its timeline, participants, recordings and livestreams.</p>`}
+  `;
+}

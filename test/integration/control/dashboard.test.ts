@@ -1,0 +1,130 @@
+// The reads behind the browser: the landing page (HTML for a browser, JSON for an API client),
+// an organization's overview, and the exact request a delivery sends, whose signature verifies
+// with the published key. Every answer is checked against the served OpenAPI document.
+import { createVerify } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { addParticipant, createLivestream, createMeeting, MISSING_ID, startRecording } from '../../helpers/builders.js';
+import { BASIC, ORG_ID, START_ISO, makeTestApp } from '../../helpers/test-app.js';
+import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
+
+describe('GET /', () => {
+  it('answers an API client (Accept: application/json, or anything) with where everything is, and no API key', async () => {
+    const t = makeTestApp();
+    for (const accept of ['application/json', '*/*']) {
+      const res = await t.api.get('/').set('Accept', accept).expect(200);
+      expect(res.body).toEqual({
+        name: 'meetings-emulator',
+        version: expect.any(String),
+        clock: { now: START_ISO, mode: 'manual' },
+        organizations: 1,
+        links: {
+          dashboard: 'http://emulator.test/_emulator/ui',
+          openapi: 'http://emulator.test/_emulator/openapi.json',
+          events: 'http://emulator.test/_emulator/events',
+          health: 'http://emulator.test/_emulator/health',
+          docs: 'http://emulator.test/_emulator/docs/dashboard.md',
+        },
+      });
+      expect(JSON.stringify(res.body)).not.toContain('emulator-api-key');
+    }
+  });
+
+  it('answers a browser with a page that links the dashboard and folds the fixture credentials away until asked', async () => {
+    const t = makeTestApp();
+    const res = await t.api.get('/').set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8').expect(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('href="/_emulator/ui"');
+    expect(res.text).toContain('href="/_emulator/openapi.json"');
+    expect(res.text).toMatch(/<details><summary>Show the API key[^<]*<\/summary>\s*<p>API key: <code>emulator-api-key<\/code>/);
+    expect(res.text).toContain(ORG_ID);
+  });
+
+  it('lists no organization made at run time: its key was shown once, when it was made', async () => {
+    const t = makeTestApp();
+    const org = (await t.api.post('/_emulator/orgs').send({ name: 'worker-9' }).expect(201)).body as { api_key: string };
+    const res = await t.api.get('/').set('Accept', 'text/html').expect(200);
+    expect(res.text).not.toContain(org.api_key);
+    expect(res.text).not.toContain('worker-9');
+  });
+});
+
+describe('GET /_emulator/docs/{file}', () => {
+  it('serves a documentation page of the package, and nothing outside docs/', async () => {
+    const t = makeTestApp();
+    const res = await t.api.get('/_emulator/docs/dashboard.md').expect(200);
+    expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(res.text).toMatch(/^# The dashboard/);
+    await t.api.get('/_emulator/docs/nothing.md').expect(404);
+    await t.api.get('/_emulator/docs/..%2Fpackage.json').expect(400);
+  });
+});
+
+describe('GET /_emulator/ui/assets/{file}', () => {
+  it.each(['..%2F..%2Fpackage.json', '.inputs-hash', 'main.ts', 'x.exe'])('refuses %s (404): only the build’s own files are served', async (file) => {
+    const t = makeTestApp();
+    await t.api.get(`/_emulator/ui/assets/${file}`).expect(404);
+  });
+});
+
+describe('GET /_emulator/orgs/{id}/overview', () => {
+  it("shows an organization's meetings with participants and presence (no token), session, recordings and livestreams", async () => {
+    const t = makeTestApp();
+    const meeting = await createMeeting(t.api, { title: 'Overview' });
+    const host = await addParticipant(t.api, meeting.id, { name: 'Ada' });
+    await t.api.post(`/_emulator/meetings/${meeting.id}/participants/${host.id}/join`).expect(200);
+    const recording = await startRecording(t.api, meeting.id);
+    const livestream = await createLivestream(t.api, meeting.id, { name: 'live' });
+
+    const res = await t.api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200);
+    expect(res.body.organization).toEqual({ id: ORG_ID, name: expect.any(String) });
+    expect(res.body.meetings_total).toBe(1);
+    const [m] = res.body.meetings;
+    expect(m).toMatchObject({
+      id: meeting.id,
+      title: 'Overview',
+      session: { id: expect.any(String), started_at: START_ISO, ended_at: null },
+      participants: [{ id: host.id, name: 'Ada', joined_at: START_ISO }],
+      recordings: [{ id: recording.id, status: 'INVOKED' }],
+      livestreams: [{ id: livestream.id, name: 'live' }],
+    });
+    expect(JSON.stringify(res.body)).not.toContain(host.token);
+    expect(JSON.stringify(res.body)).not.toContain(livestream.stream_key as string);
+    expect(res.body.meetings[0].livestreams[0]).not.toHaveProperty('stream_key');
+  });
+
+  it('keeps organizations apart, and answers 404 for an unknown one and 400 for a malformed id', async () => {
+    const t = makeTestApp();
+    await createMeeting(t.api, { title: 'Mine' });
+    const other = (await t.api.post('/_emulator/orgs').send({ name: 'other' }).expect(201)).body as { id: string };
+    expect((await t.api.get(`/_emulator/orgs/${other.id}/overview`).expect(200)).body.meetings).toEqual([]);
+    await t.api.get(`/_emulator/orgs/${MISSING_ID}/overview`).expect(404);
+    await t.api.get('/_emulator/orgs/not-a-uuid/overview').expect(400);
+  });
+});
+
+describe('GET /_emulator/webhooks/deliveries/{id}/request', () => {
+  it('shows the headers and raw body every attempt sends; the signature verifies with /.well-known/webhooks.json', async () => {
+    const t = makeTestApp();
+    const transport = new RecordingTransport();
+    t.deps.webhooks.outbox.useTransport(transport);
+    await t.api
+      .post('/v2/webhooks')
+      .set('Authorization', BASIC)
+      .send({ name: 'h', url: 'https://receiver.test/hook', events: ['meeting.started'] })
+      .expect(201);
+    const meeting = await createMeeting(t.api);
+    const p = await addParticipant(t.api, meeting.id);
+    await t.api.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/join`).expect(200);
+    await t.deps.webhooks.outbox.idle();
+    const [delivery] = (await t.api.get('/_emulator/webhooks/deliveries').expect(200)).body.deliveries as Array<{ id: string; webhook_id: string }>;
+
+    const res = await t.api.get(`/_emulator/webhooks/deliveries/${delivery!.id}/request`).expect(200);
+    const sent = transport.requests[0]!;
+    expect(res.body).toEqual({ url: 'https://receiver.test/hook', headers: sent.headers, body: sent.body.toString('utf8') });
+    expect(res.body.headers).toMatchObject({ 'dyte-uuid': delivery!.id, 'dyte-webhook-id': delivery!.webhook_id });
+    const { public_key } = (await t.api.get('/.well-known/webhooks.json').expect(200)).body as { public_key: string };
+    const verifier = createVerify('sha256').update(Buffer.from(res.body.body as string, 'utf8'));
+    expect(verifier.verify(public_key, res.body.headers['dyte-signature'] as string, 'base64')).toBe(true);
+    await t.api.get(`/_emulator/webhooks/deliveries/${MISSING_ID}/request`).expect(404);
+  });
+});
