@@ -12,6 +12,8 @@ import { MISSING_ID, v2Error } from '../../helpers/builders.js';
 import { API_KEY, BASIC, ORG_ID, START, START_ISO, basicAuth, fixtures, makeTestApp, validatingApi } from '../../helpers/test-app.js';
 
 const PARTNER = 'Bearer emulator-partner-token';
+/** The account every organization belongs to unless told otherwise (docs/realtimekit.md). */
+const DEFAULT_ACCOUNT = '00000000000000000000000000000001';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ACME = { name: 'Acme', contact: '778-330-2389', website: 'https://acme.example' };
 
@@ -61,7 +63,7 @@ describe('POST /v2/orgs', () => {
     expect(mine.map((m) => m.id)).not.toContain(meeting.id);
     await t.api.get(`/v2/meetings/${meeting.id}`).set('Authorization', BASIC).expect(404);
     const listed = (await t.api.get('/_emulator/orgs').expect(200)).body as Array<{ id: string; name: string }>;
-    expect(listed).toContainEqual({ id: org.id, name: 'Acme' });
+    expect(listed).toContainEqual({ id: org.id, name: 'Acme', account_id: DEFAULT_ACCOUNT });
   });
 
   it('refuses a name another organization has: 409, nothing created', async () => {
@@ -121,7 +123,7 @@ describe('GET /v2/orgs', () => {
     expect(second.body.paging).toEqual({ total_count: 3, start_offset: 2, end_offset: 2 });
   });
 
-  it.each(['page_no=0', 'per_page=0', 'per_page=101', 'page_no=x'])('answers 400 for %s', async (query) => {
+  it.each(['page_no=-1', 'per_page=-1', 'per_page=101', 'page_no=x'])('answers 400 for %s', async (query) => {
     const { api } = makeTestApp();
     await api.get(`/v2/orgs?${query}`).set('Authorization', PARTNER).expect(400);
   });
@@ -154,7 +156,7 @@ describe('GET|PATCH /v2/orgs/{org_id}', () => {
     });
     expect((await t.api.get(`/v2/orgs/${org.id}`).set('Authorization', PARTNER).expect(200)).body.data).toEqual(res.body.data);
     expect((await t.api.get('/v2/meetings').set('Authorization', auth).expect(200)).body.data).toHaveLength(1);
-    expect((await t.api.get('/_emulator/orgs').expect(200)).body).toContainEqual({ id: org.id, name: 'Acme Corp' });
+    expect((await t.api.get('/_emulator/orgs').expect(200)).body).toContainEqual({ id: org.id, name: 'Acme Corp', account_id: DEFAULT_ACCOUNT });
     // An empty edit changes nothing but updated_at.
     await t.api.patch(`/v2/orgs/${org.id}`).set('Authorization', PARTNER).send({}).expect(200);
   });

@@ -8,7 +8,7 @@ import { MISSING_ID, createMeeting, getRecording, recordingAction, v2Error } fro
 import { RECORDER_JOINS_MS, SAMPLE_CLIP_BYTES } from '../../helpers/documented.js';
 import { BASIC, START, START_ISO, basicAuth, makeTestApp } from '../../helpers/test-app.js';
 
-const ORG_CALLER = { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null };
+const ORG_CALLER = { name: 'Emulator Org', type: 'ORGANIZATION' };
 const track = (meetingId: string, extra: Record<string, unknown> = {}) => ({ meeting_id: meetingId, layers: { default: {} }, ...extra });
 
 describe('POST /v2/recordings/track', () => {
