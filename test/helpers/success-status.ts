@@ -51,6 +51,7 @@ export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'post /v2/presets': 200,
   'get /v2/presets/{preset_id}': 200,
   'patch /v2/presets/{preset_id}': 200,
+  'put /v2/presets/{preset_id}': 200,
   'delete /v2/presets/{preset_id}': 200,
   'get /v2/meetings/{meeting_id}/active-session': 200,
   'post /v2/meetings/{meeting_id}/active-session/kick': 200,

@@ -278,6 +278,8 @@ function bodyOf(r: AnyRoute, w: World): Record<string, unknown> | undefined {
       return { name: 'Matrix org', contact: '', website: 'https://matrix.example' };
     case 'post /v2/presets':
       return { ...PRESET_BODY, name: 'matrix' };
+    case 'put /v2/presets/{preset_id}':
+      return { ...PRESET_BODY, name: 'matrix_replaced' };
     case 'post /v2/meetings/{meeting_id}/active-session/kick':
     case 'post /v2/meetings/{meeting_id}/active-session/mute':
       return { participant_ids: [w.a.host1] };

@@ -223,11 +223,12 @@ const STRING_ROWS: Row[] = [
     { route, where: 'body', field: 'website', max: 2048, kind: 'length', make: url, body: orgRowBody },
     { route, where: 'body', field: 'feature_flags', max: 100, kind: 'length', make: (n) => [x(n)], label: 'feature_flags[0]', body: orgRowBody },
   ]),
-  // v2 presets: the name, the logo and every colour of the design tokens (create and update)
+  // v2 presets: the name, the logo and every colour of the design tokens (create, update, replace)
   ...(
     [
       ['post /v2/presets', PRESET_BODY],
       ['patch /v2/presets/{preset_id}', {}],
+      ['put /v2/presets/{preset_id}', PRESET_BODY],
     ] as const
   ).flatMap(([route, body]): Row[] => [
     { route, where: 'body', field: 'name', max: 255, kind: 'length', body },

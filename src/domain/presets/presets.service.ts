@@ -1,4 +1,4 @@
-// Presets, per organization (GET|POST /v2/presets, GET|PATCH|DELETE /v2/presets/{preset_id}).
+// Presets, per organization (GET|POST /v2/presets, GET|PATCH|PUT|DELETE /v2/presets/{preset_id}).
 // Fixture presets and created ones are the same thing: a whole production document, found by
 // name when a participant is added with it, its permissions applied to that participant's token.
 import { toIso } from '../../core/clock.js';
@@ -8,7 +8,7 @@ import type { OrgData } from '../../store/store.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { Preset } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
-import { patchDocument, presetDocument, type PresetDocumentPatch } from './preset-document.js';
+import { patchDocument, presetDocument, type PresetDocument, type PresetDocumentPatch } from './preset-document.js';
 
 export interface PresetInput extends PresetDocumentPatch {
   name: string;
@@ -72,20 +72,34 @@ export class PresetsService {
    * participants added with it (their `preset_name` names the preset they have).
    */
   update(orgId: string, id: string, patch: PresetPatch): Preset {
-    const data = orgData(this.ctx, orgId);
     const current = this.get(orgId, id);
     const { name, ...document } = patch;
-    if (name !== undefined) this.assertNameFree(data, name, id);
-    const next: Preset = {
-      id,
-      name: name ?? current.name,
-      ...patchDocument({ config: current.config, permissions: current.permissions, ui: current.ui }, document),
-      createdAt: current.createdAt,
-      updatedAt: this.ctx.clock.now(),
-    };
+    return this.save(
+      orgId,
+      current,
+      name ?? current.name,
+      patchDocument({ config: current.config, permissions: current.permissions, ui: current.ui }, document),
+    );
+  }
+
+  /**
+   * PUT: the whole document again, as POST takes it; what is not given returns to its default.
+   * The id, the creation time and the participants added with the preset stay.
+   */
+  replace(orgId: string, id: string, input: PresetInput): Preset {
+    const current = this.get(orgId, id);
+    const { name, ...document } = input;
+    return this.save(orgId, current, name, presetDocument(document));
+  }
+
+  /** The one way a preset changes: its name stays unique and follows it to its participants. */
+  private save(orgId: string, current: Preset, name: string, document: PresetDocument): Preset {
+    const data = orgData(this.ctx, orgId);
+    if (name !== current.name) this.assertNameFree(data, name, current.id);
+    const next: Preset = { id: current.id, name, ...document, createdAt: current.createdAt, updatedAt: this.ctx.clock.now() };
     data.putPreset(next);
     if (next.name !== current.name) {
-      for (const p of data.participants.values()) if (p.presetId === id) data.putParticipant({ ...p, presetName: next.name });
+      for (const p of data.participants.values()) if (p.presetId === current.id) data.putParticipant({ ...p, presetName: next.name });
     }
     return next;
   }

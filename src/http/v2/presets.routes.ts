@@ -1,4 +1,4 @@
-// Presets (docs/api-v2.md, "Presets"): GET|POST /v2/presets, GET|PATCH|DELETE
+// Presets (docs/api-v2.md, "Presets"): GET|POST /v2/presets, GET|PATCH|PUT|DELETE
 // /v2/presets/{preset_id}. Fixture presets and created ones answer alike.
 import type { z } from 'zod';
 import { toIso } from '../../core/clock.js';
@@ -75,6 +75,21 @@ export const presetRoutes = [
     responses: { 200: { description: 'The updated preset', schema: envelope(presetSchema) }, ...nameTaken },
     handler: ({ deps, auth, params, body }) =>
       ok(presetDto(deps.services.presets.update(orgOf(auth).id, params.preset_id, body as PresetDocumentPatch & { name?: string }))),
+  }),
+  // Not in the production document this emulator follows, but in the RealtimeKit API that serves
+  // the same presets (its official client replaces a preset with it).
+  route({
+    method: 'put',
+    path: '/v2/presets/{preset_id}',
+    api: 'v2',
+    auth: 'basic',
+    tag: 'Presets',
+    summary: 'Replace a preset: the whole document as POST takes it; what is not given returns to its default',
+    params: presetParams,
+    body: createPresetBody,
+    responses: { 200: { description: 'The replaced preset', schema: envelope(presetSchema) }, ...nameTaken },
+    handler: ({ deps, auth, params, body }) =>
+      ok(presetDto(deps.services.presets.replace(orgOf(auth).id, params.preset_id, body as PresetDocumentPatch & { name: string }))),
   }),
   route({
     method: 'delete',

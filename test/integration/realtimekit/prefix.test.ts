@@ -77,10 +77,13 @@ describe('the prefix serves the v2 operations on the same store', () => {
     expect((await t.api.get(`${app()}/no-such-thing`).set('Authorization', BEARER).expect(404)).body).toEqual(v4Error(404, /^Cannot GET /));
   });
 
-  it('every v2 route of the route table has its twin under the prefix, with the same method', () => {
+  it('every v2 route of the route table but the partner API has its twin under the prefix, with the same method', () => {
     const routes = allRoutes('http://emulator.test');
     const twins = new Set(routes.filter((r) => r.api === 'realtimekit').map((r) => `${r.method} ${r.path}`));
-    // The partner API manages organizations, not an app's resources: the apps routes are its counterpart.
+    // The partner API manages organizations, not one app's resources: it has no twin.
+    const partner = routes.filter((r) => r.api === 'v2' && r.auth === 'partner-bearer');
+    expect(partner.map((r) => `${r.method} ${r.path}`)).toEqual(['get /v2/orgs', 'post /v2/orgs', 'get /v2/orgs/{org_id}', 'patch /v2/orgs/{org_id}']);
+    for (const r of partner) expect(twins).not.toContain(`${r.method} /client/v4/accounts/{account_id}/realtime/kit/{app_id}${r.path.slice('/v2'.length)}`);
     const v2 = routes.filter((r) => r.api === 'v2' && r.auth !== 'partner-bearer');
     expect(v2.length).toBeGreaterThanOrEqual(28);
     for (const r of v2) expect(twins, r.path).toContain(`${r.method} /client/v4/accounts/{account_id}/realtime/kit/{app_id}${r.path.slice('/v2'.length)}`);

@@ -1,4 +1,4 @@
-// Presets: GET|POST /v2/presets, GET|PATCH|DELETE /v2/presets/{preset_id} (docs/api-v2.md,
+// Presets: GET|POST /v2/presets, GET|PATCH|PUT|DELETE /v2/presets/{preset_id} (docs/api-v2.md,
 // "Presets"). Every answer goes through the served OpenAPI document (makeTestApp's api); the
 // expectations are production's documented shapes and defaults, written out.
 import { describe, expect, it } from 'vitest';
@@ -373,6 +373,81 @@ describe('PATCH /v2/presets/{preset_id}', () => {
     const t = makeTestApp();
     const res = await t.api.patch(`/v2/presets/${MISSING_ID}`).set('Authorization', BASIC).send({ name: 'x' }).expect(404);
     expect(res.body).toEqual(v2Error(404, `No preset found with id ${MISSING_ID}`));
+  });
+});
+
+describe('PUT /v2/presets/{preset_id}', () => {
+  const put = (t: TestApp, id: string, body: Record<string, unknown>, auth = BASIC) => t.api.put(`/v2/presets/${id}`).set('Authorization', auth).send(body);
+
+  it('replaces the whole document: what the body leaves out returns to its default; the id and created_at stay', async () => {
+    const t = makeTestApp();
+    const colors = { ...DESIGN_TOKENS.colors, danger: '#AA0000' };
+    const made = await createPreset(t, { ...WITH_PERMISSIONS, ui: { design_tokens: { ...DESIGN_TOKENS, colors }, config_diff: { a: 1 } } });
+    t.advance(5_000);
+    const replacement = { ...BODY, name: 'coach_replaced', config: { ...CONFIG, view_type: 'GROUP_CALL' } };
+    const res = await put(t, made.id, replacement).expect(200);
+    // The same body made into a new preset at the same time: the document a replacement gives.
+    const reference = await createPreset(t, { ...replacement, name: 'reference' });
+    const expected = { ...reference, id: made.id, name: 'coach_replaced', created_at: START_ISO };
+    expect(res.body).toEqual({ success: true, data: expected });
+    expect(res.body.data.permissions).toEqual(DEFAULT_PERMISSIONS);
+    expect(res.body.data.updated_at).toBe(new Date(START + 5_000).toISOString());
+    expect((await t.api.get(`/v2/presets/${made.id}`).set('Authorization', BASIC).expect(200)).body.data).toEqual(expected);
+    expect(await names(t)).toEqual([...FIXTURE_NAMES, 'coach_replaced', 'reference']);
+  });
+
+  it('a new name follows the preset to its participants, whose tokens get the new permissions', async () => {
+    const t = makeTestApp();
+    const m = await createMeeting(t.api);
+    const p = await addParticipant(t.api, m.id, { preset_name: 'group_call_participant', custom_participant_id: 'pp' });
+    await put(t, PRESETS.participant.id, { ...WITH_PERMISSIONS, name: 'recorder' }).expect(200);
+    const got = await t.api.get(`/v2/meetings/${m.id}/participants/${p.id}`).set('Authorization', BASIC).expect(200);
+    expect(got.body.data).toMatchObject({ preset_name: 'recorder', preset_id: PRESETS.participant.id });
+    // can_record, which the fixture preset did not give, now lets the participant's token record.
+    await t.api.post('/v2/recordings').set('Authorization', bearer(p.token)).send({ meeting_id: m.id }).expect(200);
+    await createPreset(t, { ...BODY, name: 'group_call_participant' });
+  });
+
+  it('refuses another preset’s name (409) and changes nothing; its own name is fine', async () => {
+    const t = makeTestApp();
+    const before = (await t.api.get(`/v2/presets/${PRESETS.participant.id}`).set('Authorization', BASIC).expect(200)).body;
+    const res = await put(t, PRESETS.participant.id, { ...BODY, name: PRESETS.host.name }).expect(409);
+    expect(res.body).toEqual(v2Error(409, `A preset with name ${PRESETS.host.name} already exists (id ${PRESETS.host.id})`));
+    expect((await t.api.get(`/v2/presets/${PRESETS.participant.id}`).set('Authorization', BASIC).expect(200)).body).toEqual(before);
+    await put(t, PRESETS.participant.id, { ...BODY, name: PRESETS.participant.name }).expect(200);
+  });
+
+  it.each([
+    ['no name', { config: CONFIG, ui: { design_tokens: DESIGN_TOKENS } }],
+    ['no config', { name: 'x', ui: { design_tokens: DESIGN_TOKENS } }],
+    ['no ui', { name: 'x', config: CONFIG }],
+    ['a part of a design token left out', { ...BODY, ui: { design_tokens: { ...DESIGN_TOKENS, theme: undefined } } }],
+    ['a view type production does not list', { ...BODY, config: { ...CONFIG, view_type: 'CHAT' } }],
+  ])('rejects a body with %s as create does (400) and changes nothing', async (_name, body) => {
+    const t = makeTestApp();
+    const before = (await t.api.get(`/v2/presets/${PRESETS.host.id}`).set('Authorization', BASIC).expect(200)).body;
+    const created = await t.api.post('/v2/presets').set('Authorization', BASIC).send(body).expect(400);
+    const res = await put(t, PRESETS.host.id, body).expect(400);
+    expect(res.body).toEqual(created.body);
+    expect(res.body.error.message).toMatch(/^BAD_REQUEST: /);
+    expect((await t.api.get(`/v2/presets/${PRESETS.host.id}`).set('Authorization', BASIC).expect(200)).body).toEqual(before);
+  });
+
+  it('answers 404 for an unknown id, 400 for an id that is not a UUID, 401 without credentials', async () => {
+    const t = makeTestApp();
+    expect((await put(t, MISSING_ID, BODY).expect(404)).body).toEqual(v2Error(404, `No preset found with id ${MISSING_ID}`));
+    await put(t, 'not-a-uuid', BODY).expect(400);
+    await t.api.put(`/v2/presets/${PRESETS.host.id}`).send(BODY).expect(401);
+    expect(await names(t)).toEqual(FIXTURE_NAMES);
+  });
+
+  it("another organization's preset is a 404 and stays as it was", async () => {
+    const t = makeTestApp();
+    const other = await newOrg(t);
+    const theirs = await createPreset(t, BODY, other);
+    const res = await put(t, theirs.id, { ...BODY, name: 'taken_over' }).expect(404);
+    expect(res.body).toEqual(v2Error(404, `No preset found with id ${theirs.id}`));
+    expect((await t.api.get(`/v2/presets/${theirs.id}`).set('Authorization', other).expect(200)).body.data).toEqual(theirs);
   });
 });
 
