@@ -5,7 +5,7 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` builds, and the sources are not here yet; the build is the step below.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build.mjs scripts/build-ui.mjs scripts/launcher.mjs ./scripts/
+COPY scripts/build.mjs scripts/build-ui.mjs scripts/content-hash.mjs scripts/launcher.mjs ./scripts/
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 

@@ -7,11 +7,11 @@
 //
 //   node scripts/build-ui.mjs             build now
 //   node scripts/build-ui.mjs --if-stale  build only when what the dashboard is made of has changed
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { contentHash } from './content-hash.mjs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,22 +30,12 @@ function inputs() {
     }
   };
   walk(UI_SOURCES);
-  files.push(...['package-lock.json', 'scripts/build-ui.mjs'].map((f) => path.join(ROOT, f)));
+  files.push(...['package-lock.json', 'scripts/build-ui.mjs', 'scripts/content-hash.mjs'].map((f) => path.join(ROOT, f)));
   return files.sort();
 }
 
 export function uiInputsHash() {
-  const hash = createHash('sha256');
-  for (const file of inputs()) {
-    let content;
-    try {
-      content = readFileSync(file);
-    } catch {
-      continue; // package-lock.json is optional
-    }
-    hash.update(path.relative(ROOT, file)).update('\0').update(content).update('\0');
-  }
-  return hash.digest('hex');
+  return contentHash(ROOT, inputs());
 }
 
 export function isUiStale() {

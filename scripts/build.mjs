@@ -10,13 +10,13 @@
 //
 // `npm run build` also runs tsc, for the library (dist/src) and its declarations; `npm start`
 // needs only the bundle, so it bundles when stale and does not wait for tsc.
-import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { contentHash } from './content-hash.mjs';
 import { buildUi, ensureUi, UI_SOURCES } from './build-ui.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,26 +40,22 @@ function inputs() {
   };
   walk(path.join(ROOT, 'src'));
   files.push(
-    ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/launcher.mjs'].map((f) =>
-      path.join(ROOT, f),
-    ),
+    ...[
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'package.json',
+      'package-lock.json',
+      'scripts/build.mjs',
+      'scripts/content-hash.mjs',
+      'scripts/launcher.mjs',
+    ].map((f) => path.join(ROOT, f)),
   );
   return files.sort();
 }
 
 /** A hash of the inputs' contents: unlike mtimes, it survives a fresh clone or a checkout that touches every file. */
 export function inputsHash() {
-  const hash = createHash('sha256');
-  for (const file of inputs()) {
-    let content;
-    try {
-      content = readFileSync(file);
-    } catch {
-      continue; // package-lock.json is optional
-    }
-    hash.update(path.relative(ROOT, file)).update('\0').update(content).update('\0');
-  }
-  return hash.digest('hex');
+  return contentHash(ROOT, inputs());
 }
 
 export function isStale() {
