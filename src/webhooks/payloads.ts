@@ -4,7 +4,7 @@
 import { toIso } from '../core/clock.js';
 import type { DomainEvent } from '../domain/events.js';
 import { wireStatus } from '../domain/livestreams/livestream-machine.js';
-import type { LivestreamState, Meeting, Organization, Participant, ReasonCaller, Recording, Session } from '../domain/models.js';
+import type { LivestreamState, Meeting, Organization, Participant, ReasonCaller, Recording } from '../domain/models.js';
 
 const isoOrNull = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : toIso(ms));
 

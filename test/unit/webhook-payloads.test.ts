@@ -130,11 +130,31 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
   });
 
   it.each([
-    ['the emulator (empty meeting)', { reason: 'ALL_PEERS_LEFT', caller: { name: null, type: 'SYSTEM', user_id: null } }, "{'reason':'ALL_PEERS_LEFT','caller':{'type':'INTERNAL'}}"],
-    ['max_seconds', { reason: 'API_CALL', caller: { name: 'max_seconds', type: 'SYSTEM', user_id: null } }, "{'reason':'API_CALL','caller':{'type':'INTERNAL','name':'max_seconds'}}"],
-    ['a failure', { reason: 'INTERNAL_ERROR', caller: { name: null, type: 'SYSTEM', user_id: null } }, "{'reason':'INTERNAL_ERROR','caller':{'type':'INTERNAL'}}"],
-    ['the organization', { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } }, "{'reason':'API_CALL','caller':{'type':'ORGANIZATION','name':'Emulator Org'}}"],
-    ['a name with quotes', { reason: 'API_CALL', caller: { name: `O'Brien "Bo"`, type: 'USER', user_id: 'u-1' } }, `{'reason':'API_CALL','caller':{'type':'USER','name':'O\\'Brien "Bo"','userId':'u-1'}}`],
+    [
+      'the emulator (empty meeting)',
+      { reason: 'ALL_PEERS_LEFT', caller: { name: null, type: 'SYSTEM', user_id: null } },
+      "{'reason':'ALL_PEERS_LEFT','caller':{'type':'INTERNAL'}}",
+    ],
+    [
+      'max_seconds',
+      { reason: 'API_CALL', caller: { name: 'max_seconds', type: 'SYSTEM', user_id: null } },
+      "{'reason':'API_CALL','caller':{'type':'INTERNAL','name':'max_seconds'}}",
+    ],
+    [
+      'a failure',
+      { reason: 'INTERNAL_ERROR', caller: { name: null, type: 'SYSTEM', user_id: null } },
+      "{'reason':'INTERNAL_ERROR','caller':{'type':'INTERNAL'}}",
+    ],
+    [
+      'the organization',
+      { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } },
+      "{'reason':'API_CALL','caller':{'type':'ORGANIZATION','name':'Emulator Org'}}",
+    ],
+    [
+      'a name with quotes',
+      { reason: 'API_CALL', caller: { name: `O'Brien "Bo"`, type: 'USER', user_id: 'u-1' } },
+      `{'reason':'API_CALL','caller':{'type':'USER','name':'O\\'Brien "Bo"','userId':'u-1'}}`,
+    ],
   ] as const)('stopReason of a stop by %s', (_who, stopReason, text) => {
     const stopped: Recording = { ...recording, stopReason: { reason: stopReason.reason, caller: { ...stopReason.caller } } };
     const payload = webhookPayloadFor({ type: 'recording.statusChanged', at: T, org, meeting, session, recording: stopped, previous: 'UPLOADING' });
@@ -178,7 +198,15 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
   it("recording.statusUpdate after a later session started: the meeting and roomUUID are the recording's own session", () => {
     const later: Meeting = { ...meeting, session: { id: '77777777-7777-4777-8777-777777777777', startedAt: T + 500_000, endedAt: null } };
     const own = { id: '22222222-2222-4222-8222-222222222222', startedAt: T + 1_000, endedAt: T + 200_000 };
-    const payload = webhookPayloadFor({ type: 'recording.statusChanged', at: T + 600_000, org, meeting: later, session: own, recording, previous: 'UPLOADING' });
+    const payload = webhookPayloadFor({
+      type: 'recording.statusChanged',
+      at: T + 600_000,
+      org,
+      meeting: later,
+      session: own,
+      recording,
+      previous: 'UPLOADING',
+    });
     expect(payload).toMatchObject({
       recording: { roomUUID: '22222222-2222-4222-8222-222222222222' },
       meeting: { sessionId: '22222222-2222-4222-8222-222222222222', startedAt: '2026-01-01T00:00:01.000Z', endedAt: '2026-01-01T00:03:20.000Z' },
@@ -225,7 +253,13 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
     expect(payload).toEqual({
       event: 'meeting.participantJoined',
       meeting: meetingPayload,
-      participant: { peerId: participant.id, userDisplayName: 'Ada', clientSpecificId: 'ada-1', customParticipantId: 'ada-1', joinedAt: '2026-01-01T00:00:02.000Z' },
+      participant: {
+        peerId: participant.id,
+        userDisplayName: 'Ada',
+        clientSpecificId: 'ada-1',
+        customParticipantId: 'ada-1',
+        joinedAt: '2026-01-01T00:00:02.000Z',
+      },
     });
     expect(payload && 'participant' in payload && 'leftAt' in payload.participant).toBe(false);
   });
