@@ -2,10 +2,20 @@
 // (docs/webhooks.md) need; the simulator and the webhook dispatcher subscribe.
 import type { EventBus } from '../core/events.js';
 import type { SessionFileKind } from './sessions/session-files.js';
-import type { Livestream, LivestreamState, Meeting, Organization, Participant, Recording, RecordingStatus, Session } from './models.js';
+import type { Livestream, LivestreamState, Meeting, MeetingSession, Organization, Participant, Recording, RecordingStatus, Session } from './models.js';
 
 export type DomainEvent =
-  | { type: 'recording.statusChanged'; at: number; org: Organization; meeting: Meeting; recording: Recording; previous: RecordingStatus | null }
+  // `session` is the session the recording is in (the meeting's own until it has one): a later
+  // session of the meeting may have started by the time the upload ends.
+  | {
+      type: 'recording.statusChanged';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      session: MeetingSession | null;
+      recording: Recording;
+      previous: RecordingStatus | null;
+    }
   // `meeting` is null for a livestream of its own (POST /v2/livestreams).
   | { type: 'livestream.statusChanged'; at: number; org: Organization; meeting: Meeting | null; livestream: Livestream; previous: LivestreamState | null }
   // A disabled livestream enabled again: an encoder waiting to connect may go LIVE (the simulator).

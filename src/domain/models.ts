@@ -189,7 +189,8 @@ export type StopReason = 'API_CALL' | 'ALL_PEERS_LEFT' | 'INTERNAL_ERROR' | 'MAX
 
 /**
  * Who started or stopped a recording. SYSTEM is the emulator itself (record_on_start, the
- * empty-meeting and max_seconds stops, failures); the v2 answers show it as the organization.
+ * empty-meeting and max_seconds stops, failures); the v2 answers show it as the organization,
+ * the webhooks as `INTERNAL` (as production's webhook guide does).
  */
 export interface ReasonCaller {
   reason: string;

@@ -1,11 +1,21 @@
-// Domain events → webhook payloads (docs/webhooks.md): camelCase keys, ISO times from the emulator
-// clock. The only place the webhook wire shapes are made.
+// Domain events → webhook payloads (docs/webhooks.md): camelCase keys and the forms production's
+// webhook guide shows, field by field. The only place the webhook wire shapes are made; the v2
+// REST answers follow the OpenAPI document instead, which differs from these on purpose.
 import { toIso } from '../core/clock.js';
 import type { DomainEvent } from '../domain/events.js';
 import { wireStatus } from '../domain/livestreams/livestream-machine.js';
-import type { LivestreamWireStatus, Meeting, Organization, Participant, ReasonCaller, Recording, Session } from '../domain/models.js';
+import type { LivestreamState, Meeting, Organization, Participant, ReasonCaller, Recording } from '../domain/models.js';
 
 const isoOrNull = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : toIso(ms));
+
+/**
+ * The guide's recording and download-link times: `2023-01-25 04:51:35.903816Z` (a space, six
+ * fraction digits). The emulator's clock counts milliseconds, so the last three digits are 0.
+ * Meeting and participant times stay ISO 8601 (`2022-12-13T06:57:09.736Z`), as the guide shows them.
+ */
+export function spacedMicroTime(ms: number): string {
+  return `${toIso(ms).replace('T', ' ').slice(0, -1)}000Z`;
+}
 
 export interface MeetingPayload {
   id: string;
@@ -14,40 +24,45 @@ export interface MeetingPayload {
   status: string;
   createdAt: string;
   startedAt: string | null;
-  endedAt: string | null;
+  /** Left out of meeting.started and the participant events, whose examples have none. */
+  endedAt?: string | null;
   organizedBy: { id: string; name: string };
 }
 
+/** Fields not known yet at a status are left out, as the guide's RECORDING example leaves them. */
 export interface RecordingPayload {
   id: string;
   recordingId: string;
   meetingId: string;
   organizationId: string;
-  roomUUID: string;
+  roomUUID?: string;
   status: Recording['status'];
   outputFileName: string;
-  startedTime: string | null;
-  stoppedTime: string | null;
-  fileSize: number | null;
-  downloadUrl: string | null;
-  audioDownloadUrl: string | null;
-  downloadUrlExpiry: string | null;
-  stopReason: { reason: string; caller: { name: string | null; type: string; userId: string | null } } | null;
-  recordingDuration: number | null;
+  startedTime?: string;
+  stoppedTime?: string;
+  fileSize?: number;
+  downloadUrl?: string;
+  audioDownloadUrl?: string;
+  downloadUrlExpiry?: string;
+  stopReason?: string;
+  recordingDuration?: number;
 }
 
 export interface ParticipantPayload {
   peerId: string;
   userDisplayName: string | null;
-  customParticipantId: string;
   clientSpecificId: string;
+  customParticipantId: string;
   joinedAt: string;
   leftAt?: string;
 }
 
+/** The guide lists exactly these three for livestreaming.statusUpdate. */
+export type LivestreamWebhookStatus = 'LIVE' | 'OFFLINE' | 'IDLE';
+
 export type WebhookPayload =
   | { event: 'recording.statusUpdate'; recording: RecordingPayload; meeting: MeetingPayload }
-  | { event: 'livestreaming.statusUpdate'; streamId: string; status: LivestreamWireStatus }
+  | { event: 'livestreaming.statusUpdate'; streamId: string; status: LivestreamWebhookStatus }
   | { event: 'meeting.started'; meeting: MeetingPayload }
   | { event: 'meeting.ended'; meeting: MeetingPayload; reason: 'HOST_ENDED_MEETING' | 'ALL_PARTICIPANTS_LEFT' }
   | { event: 'meeting.participantJoined'; meeting: MeetingPayload; participant: ParticipantPayload }
@@ -55,17 +70,21 @@ export type WebhookPayload =
   | SessionFilePayload;
 
 /**
- * Emulator decision on `meeting.status`: `LIVE` while a session runs, `ENDED` once it ended
- * (production's own sample shows `LIVE` even in `meeting.ended`; receivers should key on the
- * event name), and the meeting's own status (`ACTIVE`/`INACTIVE`) when nobody has joined yet.
+ * The meeting's `status` is the room's, not the session's: the guide shows `LIVE` in every
+ * event, meeting.ended and the post-meeting transcript and summary included. An INACTIVE
+ * meeting (no value shown by the guide) keeps its v2 word.
  */
-export function meetingPayload(meeting: Meeting, org: Organization, sessionId?: string | null): MeetingPayload {
-  const session = meeting.session;
+function meetingStatus(meeting: Meeting): string {
+  return meeting.status === 'ACTIVE' ? 'LIVE' : meeting.status;
+}
+
+/** The meeting in one of its sessions: `sessionId`, `startedAt` and `endedAt` all come from `session`. */
+function meetingIn(meeting: Meeting, org: Organization, session: { id: string; startedAt: number; endedAt: number | null } | null): Required<MeetingPayload> {
   return {
     id: meeting.id,
-    sessionId: sessionId ?? session?.id ?? null,
+    sessionId: session?.id ?? null,
     title: meeting.title,
-    status: session ? (session.endedAt === null ? 'LIVE' : 'ENDED') : meeting.status,
+    status: meetingStatus(meeting),
     createdAt: toIso(meeting.createdAt),
     startedAt: isoOrNull(session?.startedAt),
     endedAt: isoOrNull(session?.endedAt),
@@ -73,29 +92,59 @@ export function meetingPayload(meeting: Meeting, org: Organization, sessionId?: 
   };
 }
 
-function stopReason(r: ReasonCaller | null): RecordingPayload['stopReason'] {
-  if (!r) return null;
-  return { reason: r.reason, caller: { name: r.caller.name, type: r.caller.type, userId: r.caller.user_id } };
+/** meeting.started and the participant events: the running session, without `endedAt`. */
+function liveMeetingPayload(meeting: Meeting, org: Organization): MeetingPayload {
+  const { endedAt: _endedAt, ...rest } = meetingIn(meeting, org, meeting.session);
+  return rest;
 }
 
-/** `roomUUID` is the meeting id: in v2 the meeting is the room (emulator decision). */
-export function recordingPayload(r: Recording): RecordingPayload {
+/** Single-quoted, as in the guide's `{'reason':'ALL_PEERS_LEFT','caller':{'type':'INTERNAL'}}`. */
+function quoted(text: string): string {
+  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+function singleQuotedObject(fields: [string, string | [string, string][]][]): string {
+  return `{${fields.map(([k, v]) => `${quoted(k)}:${typeof v === 'string' ? quoted(v) : singleQuotedObject(v)}`).join(',')}}`;
+}
+
+/**
+ * `stopReason` as the guide's UPLOADED example shows it: a string holding the reason object.
+ * The emulator's own stops (SYSTEM in the model) show the caller as `INTERNAL`; a name or user
+ * id is written only when there is one.
+ */
+export function stopReasonText(r: ReasonCaller): string {
+  const caller: [string, string][] = [['type', r.caller.type === 'SYSTEM' ? 'INTERNAL' : r.caller.type]];
+  if (r.caller.name !== null) caller.push(['name', r.caller.name]);
+  if (r.caller.user_id !== null) caller.push(['userId', r.caller.user_id]);
+  return singleQuotedObject([
+    ['reason', r.reason],
+    ['caller', caller],
+  ]);
+}
+
+function present<T>(key: string, value: T | null): Record<string, T> {
+  return value === null ? {} : { [key]: value };
+}
+
+/** `roomUUID` is the session the recording is in, the same id as the payload's `meeting.sessionId`. */
+export function recordingPayload(r: Recording, sessionId: string | null): RecordingPayload {
+  const time = (ms: number | null) => (ms === null ? null : spacedMicroTime(ms));
   return {
     id: r.id,
     recordingId: r.id,
     meetingId: r.meetingId,
     organizationId: r.orgId,
-    roomUUID: r.meetingId,
+    ...present('roomUUID', sessionId),
     status: r.status,
     outputFileName: r.outputFileName,
-    startedTime: isoOrNull(r.startedTime),
-    stoppedTime: isoOrNull(r.stoppedTime),
-    fileSize: r.fileSize,
-    downloadUrl: r.downloadUrl,
-    audioDownloadUrl: r.audioDownloadUrl,
-    downloadUrlExpiry: isoOrNull(r.downloadUrlExpiry),
-    stopReason: stopReason(r.stopReason),
-    recordingDuration: r.recordingDuration,
+    ...present('startedTime', time(r.startedTime)),
+    ...present('stoppedTime', time(r.stoppedTime)),
+    ...present('fileSize', r.fileSize),
+    ...present('downloadUrl', r.downloadUrl),
+    ...present('audioDownloadUrl', r.audioDownloadUrl),
+    ...present('downloadUrlExpiry', time(r.downloadUrlExpiry)),
+    ...present('stopReason', r.stopReason === null ? null : stopReasonText(r.stopReason)),
+    ...present('recordingDuration', r.recordingDuration),
   };
 }
 
@@ -104,11 +153,18 @@ export function participantPayload(p: Participant, joinedAt: number, leftAt?: nu
   return {
     peerId: p.id,
     userDisplayName: p.name,
-    customParticipantId: p.customParticipantId,
+    // deprecated in production in favour of customParticipantId, still sent
     clientSpecificId: p.customParticipantId,
+    customParticipantId: p.customParticipantId,
     joinedAt: toIso(joinedAt),
     ...(leftAt !== undefined ? { leftAt: toIso(leftAt) } : {}),
   };
+}
+
+/** An errored livestream is not ingesting: OFFLINE, since the guide lists no other value. */
+export function livestreamWebhookStatus(state: LivestreamState): LivestreamWebhookStatus {
+  const wire = wireStatus(state);
+  return wire === 'ERRORED' ? 'OFFLINE' : wire;
 }
 
 // --- session history: the files a session leaves (chat, transcript, summary) ---
@@ -125,21 +181,6 @@ export type SessionFilePayload =
   | { event: 'meeting.transcript'; meeting: MeetingPayload; transcriptDownloadUrl: string; transcriptDownloadUrlExpiry: string }
   | { event: 'meeting.summary'; meeting: MeetingPayload; summaryDownloadUrl: string; summaryDownloadUrlExpiry: string };
 
-/** The guide's link expiry format: `2022-12-13 07:08:39.051621Z` (a space, microseconds). */
-export function spacedMicroTime(ms: number): string {
-  return `${toIso(ms).replace('T', ' ').slice(0, -1)}000Z`;
-}
-
-/** The meeting as it was in that session (a later session may have started since). */
-function sessionMeetingPayload(meeting: Meeting, org: Organization, session: Session): MeetingPayload {
-  return {
-    ...meetingPayload(meeting, org, session.id),
-    status: session.endedAt === null ? 'LIVE' : 'ENDED',
-    startedAt: toIso(session.startedAt),
-    endedAt: isoOrNull(session.endedAt),
-  };
-}
-
 export function sessionFilePayload(e: Extract<DomainEvent, { type: 'session.fileReady' }>): SessionFilePayload {
   const expiry = spacedMicroTime(e.link.expiresAt);
   switch (e.file) {
@@ -155,14 +196,14 @@ export function sessionFilePayload(e: Extract<DomainEvent, { type: 'session.file
     case 'transcript':
       return {
         event: 'meeting.transcript',
-        meeting: sessionMeetingPayload(e.meeting, e.org, e.session),
+        meeting: meetingIn(e.meeting, e.org, e.session),
         transcriptDownloadUrl: e.link.url,
         transcriptDownloadUrlExpiry: expiry,
       };
     case 'summary':
       return {
         event: 'meeting.summary',
-        meeting: sessionMeetingPayload(e.meeting, e.org, e.session),
+        meeting: meetingIn(e.meeting, e.org, e.session),
         summaryDownloadUrl: e.link.url,
         summaryDownloadUrlExpiry: expiry,
       };
@@ -173,22 +214,28 @@ export function sessionFilePayload(e: Extract<DomainEvent, { type: 'session.file
 /** The webhook event a domain event becomes, with its payload; undefined for events no webhook carries. */
 export function webhookPayloadFor(e: DomainEvent): WebhookPayload | undefined {
   switch (e.type) {
-    case 'recording.statusChanged':
-      return { event: 'recording.statusUpdate', recording: recordingPayload(e.recording), meeting: meetingPayload(e.meeting, e.org, e.recording.sessionId) };
+    case 'recording.statusChanged': {
+      const meeting = meetingIn(e.meeting, e.org, e.session);
+      return { event: 'recording.statusUpdate', recording: recordingPayload(e.recording, meeting.sessionId), meeting };
+    }
     case 'livestream.statusChanged':
-      return { event: 'livestreaming.statusUpdate', streamId: e.livestream.id, status: wireStatus(e.livestream.state) };
+      return { event: 'livestreaming.statusUpdate', streamId: e.livestream.id, status: livestreamWebhookStatus(e.livestream.state) };
     case 'meeting.started':
-      return { event: 'meeting.started', meeting: meetingPayload(e.meeting, e.org) };
+      return { event: 'meeting.started', meeting: liveMeetingPayload(e.meeting, e.org) };
     case 'meeting.ended':
-      return { event: 'meeting.ended', meeting: meetingPayload(e.meeting, e.org), reason: e.reason };
+      return { event: 'meeting.ended', meeting: meetingIn(e.meeting, e.org, e.meeting.session), reason: e.reason };
     case 'participant.joined':
       return {
         event: 'meeting.participantJoined',
-        meeting: meetingPayload(e.meeting, e.org),
+        meeting: liveMeetingPayload(e.meeting, e.org),
         participant: participantPayload(e.participant, e.participant.joinedAt ?? e.at),
       };
     case 'participant.left':
-      return { event: 'meeting.participantLeft', meeting: meetingPayload(e.meeting, e.org), participant: participantPayload(e.participant, e.joinedAt, e.at) };
+      return {
+        event: 'meeting.participantLeft',
+        meeting: liveMeetingPayload(e.meeting, e.org),
+        participant: participantPayload(e.participant, e.joinedAt, e.at),
+      };
     case 'session.fileReady':
       return sessionFilePayload(e);
     default:

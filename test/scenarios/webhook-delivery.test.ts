@@ -128,16 +128,17 @@ describe('each event, as the receiver gets it', () => {
         recordingId,
         meetingId,
         organizationId: ORG_ID,
-        roomUUID: meetingId,
+        roomUUID: session.session.id,
         status: 'UPLOADED',
         outputFileName: `${meetingId}_${START}.mp4`,
-        startedTime: iso(startedAt),
-        stoppedTime: iso(stoppedAt),
+        // the guide's recording times: a space and six fraction digits
+        startedTime: '2026-01-01 00:00:03.000000Z',
+        stoppedTime: '2026-01-01 00:01:03.000000Z',
         fileSize: SAMPLE_CLIP_BYTES,
         downloadUrl: api.download_url,
         audioDownloadUrl: api.audio_download_url,
-        downloadUrlExpiry: iso(stoppedAt + 7 * 24 * 3_600_000),
-        stopReason: { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', userId: null } },
+        downloadUrlExpiry: '2026-01-08 00:01:03.000000Z',
+        stopReason: "{'reason':'API_CALL','caller':{'type':'ORGANIZATION','name':'Emulator Org'}}",
         recordingDuration: 60,
       },
       meeting: {
@@ -152,9 +153,28 @@ describe('each event, as the receiver gets it', () => {
       },
     });
     expect(api.file_size).toBe(SAMPLE_CLIP_BYTES);
-    expect(rx.received[0]!.json).toMatchObject({
-      recording: { status: 'INVOKED', startedTime: null, stoppedTime: null, downloadUrl: null, fileSize: null, stopReason: null },
+    // what is not known yet is left out, as in the guide's RECORDING example
+    expect(Object.keys(rx.received[0]!.json.recording as object)).toEqual([
+      'id',
+      'recordingId',
+      'meetingId',
+      'organizationId',
+      'roomUUID',
+      'status',
+      'outputFileName',
+    ]);
+    expect(rx.received[1]!.json.recording).toEqual({
+      id: recordingId,
+      recordingId,
+      meetingId,
+      organizationId: ORG_ID,
+      roomUUID: session.session.id,
+      status: 'RECORDING',
+      outputFileName: `${meetingId}_${START}.mp4`,
+      startedTime: '2026-01-01 00:00:03.000000Z',
     });
+    expect(rx.received[2]!.json.recording).toMatchObject({ status: 'UPLOADING', stoppedTime: '2026-01-01 00:01:03.000000Z', fileSize: SAMPLE_CLIP_BYTES });
+    expect(rx.received[2]!.json.recording).not.toHaveProperty('recordingDuration');
     // every attempt went out at the emulator time of its status change
     const log = (await deliveries(t)).deliveries.reverse();
     expect(log.map((d) => d.attempts[0]!.at)).toEqual([iso(START), iso(startedAt), iso(stoppedAt), iso(stoppedAt + UPLOAD_OF_ONE_MINUTE_MS)]);
@@ -199,13 +219,14 @@ describe('each event, as the receiver gets it', () => {
       startedAt: iso(START),
       organizedBy: { id: ORG_ID, name: 'Emulator Org' },
     };
-    const live = { ...meeting, status: 'LIVE', endedAt: null };
-    const participant = { peerId: pid, userDisplayName: 'User ada', customParticipantId: 'ada', clientSpecificId: 'ada', joinedAt: iso(START) };
+    // the guide's meeting.started and participant events carry no endedAt; the status is LIVE throughout
+    const live = { ...meeting, status: 'LIVE' };
+    const participant = { peerId: pid, userDisplayName: 'User ada', clientSpecificId: 'ada', customParticipantId: 'ada', joinedAt: '2026-01-01T00:00:00.000Z' };
     expect(rx.received.map((r) => r.json)).toEqual([
       { event: 'meeting.started', meeting: live },
       { event: 'meeting.participantJoined', meeting: live, participant },
-      { event: 'meeting.participantLeft', meeting: live, participant: { ...participant, leftAt: iso(START + 90_000) } },
-      { event: 'meeting.ended', meeting: { ...meeting, status: 'ENDED', endedAt: iso(START + 90_000) }, reason: 'ALL_PARTICIPANTS_LEFT' },
+      { event: 'meeting.participantLeft', meeting: live, participant: { ...participant, leftAt: '2026-01-01T00:01:30.000Z' } },
+      { event: 'meeting.ended', meeting: { ...meeting, status: 'LIVE', endedAt: '2026-01-01T00:01:30.000Z' }, reason: 'ALL_PARTICIPANTS_LEFT' },
     ]);
   });
 
@@ -226,7 +247,7 @@ describe('each event, as the receiver gets it', () => {
           id: meetingId,
           sessionId: '00000000-0000-4000-8000-000000005e55',
           title: 'Ended by host',
-          status: 'ENDED',
+          status: 'LIVE',
           createdAt: iso(START),
           startedAt: iso(START),
           endedAt: iso(START + 5_000),

@@ -4,7 +4,6 @@ import type { Livestream, LivestreamState, Meeting, Organization, Participant, R
 import { webhookPayloadFor } from '../../src/webhooks/payloads.js';
 
 const T = Date.parse('2026-01-01T00:00:00.000Z');
-const iso = (ms: number) => new Date(ms).toISOString();
 const keysOf = (v: unknown): string[] => (v !== null && typeof v === 'object' ? Object.entries(v).flatMap(([k, child]) => [k, ...keysOf(child)]) : []);
 
 const org: Organization = { id: '00000000-0000-4000-8000-000000000001', name: 'Emulator Org', apiKey: 'secret-api-key' };
@@ -98,15 +97,15 @@ const meetingPayload = {
   sessionId: '22222222-2222-4222-8222-222222222222',
   title: 'Standup',
   status: 'LIVE',
-  createdAt: iso(T),
-  startedAt: iso(T + 1_000),
-  endedAt: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  startedAt: '2026-01-01T00:00:01.000Z',
   organizedBy: { id: org.id, name: 'Emulator Org' },
 };
+const session = { id: '22222222-2222-4222-8222-222222222222', startedAt: T + 1_000, endedAt: null };
 
 describe('webhook payloads (as docs/webhooks.md shows them)', () => {
-  it('recording.statusUpdate: the recording and meeting objects, camelCase, ISO times', () => {
-    const e: DomainEvent = { type: 'recording.statusChanged', at: T + 70_000, org, meeting, recording, previous: 'UPLOADING' };
+  it('recording.statusUpdate: camelCase, roomUUID the session id, spaced microsecond times, stopReason as text', () => {
+    const e: DomainEvent = { type: 'recording.statusChanged', at: T + 70_000, org, meeting, session, recording, previous: 'UPLOADING' };
     expect(webhookPayloadFor(e)).toEqual({
       event: 'recording.statusUpdate',
       recording: {
@@ -114,23 +113,55 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
         recordingId: recording.id,
         meetingId: meeting.id,
         organizationId: org.id,
-        roomUUID: meeting.id,
+        roomUUID: '22222222-2222-4222-8222-222222222222',
         status: 'UPLOADED',
         outputFileName: recording.outputFileName,
-        startedTime: iso(T + 3_000),
-        stoppedTime: iso(T + 63_000),
+        startedTime: '2026-01-01 00:00:03.000000Z',
+        stoppedTime: '2026-01-01 00:01:03.000000Z',
         fileSize: 12345,
         downloadUrl: 'http://emulator.test/media/r.mp4?sig=x',
         audioDownloadUrl: 'http://emulator.test/media/r.m4a?sig=x',
-        downloadUrlExpiry: iso(T + 63_000 + 7 * 86_400_000),
-        stopReason: { reason: 'API_CALL', caller: { name: 'Ada', type: 'USER', userId: participant.id } },
+        downloadUrlExpiry: '2026-01-08 00:01:03.000000Z',
+        stopReason: "{'reason':'API_CALL','caller':{'type':'USER','name':'Ada','userId':'33333333-3333-4333-8333-333333333333'}}",
         recordingDuration: 60,
       },
-      meeting: meetingPayload,
+      meeting: { ...meetingPayload, endedAt: null },
     });
   });
 
-  it('recording.statusUpdate for INVOKED: nulls, the meeting without a session, and never storage secrets or the API key', () => {
+  it.each([
+    [
+      'the emulator (empty meeting)',
+      { reason: 'ALL_PEERS_LEFT', caller: { name: null, type: 'SYSTEM', user_id: null } },
+      "{'reason':'ALL_PEERS_LEFT','caller':{'type':'INTERNAL'}}",
+    ],
+    [
+      'max_seconds',
+      { reason: 'API_CALL', caller: { name: 'max_seconds', type: 'SYSTEM', user_id: null } },
+      "{'reason':'API_CALL','caller':{'type':'INTERNAL','name':'max_seconds'}}",
+    ],
+    [
+      'a failure',
+      { reason: 'INTERNAL_ERROR', caller: { name: null, type: 'SYSTEM', user_id: null } },
+      "{'reason':'INTERNAL_ERROR','caller':{'type':'INTERNAL'}}",
+    ],
+    [
+      'the organization',
+      { reason: 'API_CALL', caller: { name: 'Emulator Org', type: 'ORGANIZATION', user_id: null } },
+      "{'reason':'API_CALL','caller':{'type':'ORGANIZATION','name':'Emulator Org'}}",
+    ],
+    [
+      'a name with quotes',
+      { reason: 'API_CALL', caller: { name: `O'Brien "Bo"`, type: 'USER', user_id: 'u-1' } },
+      `{'reason':'API_CALL','caller':{'type':'USER','name':'O\\'Brien "Bo"','userId':'u-1'}}`,
+    ],
+  ] as const)('stopReason of a stop by %s', (_who, stopReason, text) => {
+    const stopped: Recording = { ...recording, stopReason: { reason: stopReason.reason, caller: { ...stopReason.caller } } };
+    const payload = webhookPayloadFor({ type: 'recording.statusChanged', at: T, org, meeting, session, recording: stopped, previous: 'UPLOADING' });
+    expect(payload).toMatchObject({ recording: { stopReason: text } });
+  });
+
+  it('recording.statusUpdate for INVOKED: what is not known yet is left out, and never storage secrets or the API key', () => {
     const invoked: Recording = {
       ...recording,
       status: 'INVOKED',
@@ -145,19 +176,18 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
       stopReason: null,
     };
     const noSession: Meeting = { ...meeting, session: null };
-    const payload = webhookPayloadFor({ type: 'recording.statusChanged', at: T, org, meeting: noSession, recording: invoked, previous: null });
-    expect(payload).toMatchObject({
+    const payload = webhookPayloadFor({ type: 'recording.statusChanged', at: T, org, meeting: noSession, session: null, recording: invoked, previous: null });
+    expect(payload).toEqual({
+      event: 'recording.statusUpdate',
       recording: {
+        id: recording.id,
+        recordingId: recording.id,
+        meetingId: meeting.id,
+        organizationId: org.id,
         status: 'INVOKED',
-        startedTime: null,
-        stoppedTime: null,
-        fileSize: null,
-        downloadUrl: null,
-        downloadUrlExpiry: null,
-        stopReason: null,
-        recordingDuration: null,
+        outputFileName: recording.outputFileName,
       },
-      meeting: { sessionId: null, status: 'ACTIVE', startedAt: null, endedAt: null },
+      meeting: { ...meetingPayload, sessionId: null, startedAt: null, endedAt: null },
     });
     const text = JSON.stringify(payload);
     expect(text).not.toContain('secret-api-key');
@@ -165,12 +195,38 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
     expect(keysOf(payload).filter((k) => k.includes('_'))).toEqual([]); // camelCase keys only
   });
 
+  it("recording.statusUpdate after a later session started: the meeting and roomUUID are the recording's own session", () => {
+    const later: Meeting = { ...meeting, session: { id: '77777777-7777-4777-8777-777777777777', startedAt: T + 500_000, endedAt: null } };
+    const own = { id: '22222222-2222-4222-8222-222222222222', startedAt: T + 1_000, endedAt: T + 200_000 };
+    const payload = webhookPayloadFor({
+      type: 'recording.statusChanged',
+      at: T + 600_000,
+      org,
+      meeting: later,
+      session: own,
+      recording,
+      previous: 'UPLOADING',
+    });
+    expect(payload).toMatchObject({
+      recording: { roomUUID: '22222222-2222-4222-8222-222222222222' },
+      meeting: { sessionId: '22222222-2222-4222-8222-222222222222', startedAt: '2026-01-01T00:00:01.000Z', endedAt: '2026-01-01T00:03:20.000Z' },
+    });
+  });
+
+  it('an INACTIVE meeting keeps its v2 status word (the guide shows only LIVE)', () => {
+    const inactive: Meeting = { ...meeting, status: 'INACTIVE' };
+    expect(webhookPayloadFor({ type: 'meeting.started', at: T + 1_000, org, meeting: inactive })).toEqual({
+      event: 'meeting.started',
+      meeting: { ...meetingPayload, status: 'INACTIVE' },
+    });
+  });
+
   it.each([
     ['OFFLINE', 'OFFLINE'],
     ['LIVE', 'LIVE'],
     ['IDLE', 'IDLE'],
     ['STOPPED', 'OFFLINE'],
-    ['ERRORED', 'ERRORED'],
+    ['ERRORED', 'OFFLINE'],
   ] as const)('livestreaming.statusUpdate for %s is {event, streamId, status: %s} and nothing else', (state, wire) => {
     expect(webhookPayloadFor({ type: 'livestream.statusChanged', at: T, org, meeting, livestream: livestream(state), previous: null })).toEqual({
       event: 'livestreaming.statusUpdate',
@@ -179,15 +235,15 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
     });
   });
 
-  it('meeting.started: the meeting with its session', () => {
+  it('meeting.started: the meeting with its session, LIVE, without endedAt', () => {
     expect(webhookPayloadFor({ type: 'meeting.started', at: T + 1_000, org, meeting })).toEqual({ event: 'meeting.started', meeting: meetingPayload });
   });
 
-  it.each(['HOST_ENDED_MEETING', 'ALL_PARTICIPANTS_LEFT'] as const)('meeting.ended adds reason %s and endedAt', (reason) => {
+  it.each(['HOST_ENDED_MEETING', 'ALL_PARTICIPANTS_LEFT'] as const)('meeting.ended adds reason %s and endedAt; the status stays LIVE', (reason) => {
     const ended: Meeting = { ...meeting, session: { ...meeting.session!, endedAt: T + 90_000 } };
     expect(webhookPayloadFor({ type: 'meeting.ended', at: T + 90_000, org, meeting: ended, reason })).toEqual({
       event: 'meeting.ended',
-      meeting: { ...meetingPayload, status: 'ENDED', endedAt: iso(T + 90_000) },
+      meeting: { ...meetingPayload, status: 'LIVE', endedAt: '2026-01-01T00:01:30.000Z' },
       reason,
     });
   });
@@ -197,7 +253,13 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
     expect(payload).toEqual({
       event: 'meeting.participantJoined',
       meeting: meetingPayload,
-      participant: { peerId: participant.id, userDisplayName: 'Ada', customParticipantId: 'ada-1', clientSpecificId: 'ada-1', joinedAt: iso(T + 2_000) },
+      participant: {
+        peerId: participant.id,
+        userDisplayName: 'Ada',
+        clientSpecificId: 'ada-1',
+        customParticipantId: 'ada-1',
+        joinedAt: '2026-01-01T00:00:02.000Z',
+      },
     });
     expect(payload && 'participant' in payload && 'leftAt' in payload.participant).toBe(false);
   });
@@ -210,10 +272,10 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
       participant: {
         peerId: participant.id,
         userDisplayName: 'Ada',
-        customParticipantId: 'ada-1',
         clientSpecificId: 'ada-1',
-        joinedAt: iso(T + 2_000),
-        leftAt: iso(T + 50_000),
+        customParticipantId: 'ada-1',
+        joinedAt: '2026-01-01T00:00:02.000Z',
+        leftAt: '2026-01-01T00:00:50.000Z',
       },
     });
   });

@@ -272,7 +272,10 @@ export class RecordingsService implements OrgMember {
 
   private publish(recording: Recording, previous: RecordingStatus | null, at: number): void {
     const data = orgData(this.ctx, recording.orgId);
-    this.ctx.bus.publish({ type: 'recording.statusChanged', at, org: data.org, meeting: this.meetingOf(recording), recording, previous });
+    const meeting = this.meetingOf(recording);
+    const own = recording.sessionId === null ? undefined : data.sessions.get(recording.sessionId);
+    const session = own ? { id: own.id, startedAt: own.startedAt, endedAt: own.endedAt } : meeting.session;
+    this.ctx.bus.publish({ type: 'recording.statusChanged', at, org: data.org, meeting, session, recording, previous });
   }
 
   /** The recordings a state document holds for the organization, as saved (OrgMember). */

@@ -205,15 +205,15 @@ describe('POST …/active-session/kick-all', () => {
     expect(payloads).toEqual([
       {
         event: 'meeting.participantLeft',
-        meeting: { ...meeting, status: 'LIVE', endedAt: null },
+        meeting: { ...meeting, status: 'LIVE' },
         participant: expect.objectContaining({ peerId: ids.alice, joinedAt: iso(START), leftAt: iso(START + 2 * MINUTE) }),
       },
       {
         event: 'meeting.participantLeft',
-        meeting: { ...meeting, status: 'LIVE', endedAt: null },
+        meeting: { ...meeting, status: 'LIVE' },
         participant: expect.objectContaining({ peerId: ids.bob, leftAt: iso(START + 2 * MINUTE) }),
       },
-      { event: 'meeting.ended', meeting: { ...meeting, status: 'ENDED', endedAt: iso(START + 2 * MINUTE) }, reason: 'HOST_ENDED_MEETING' },
+      { event: 'meeting.ended', meeting: { ...meeting, status: 'LIVE', endedAt: '2026-01-01T00:02:00.000Z' }, reason: 'HOST_ENDED_MEETING' },
     ]);
     expect(await presentIds(t, meetingId)).toEqual([]);
     await t.api.get(active(meetingId)).set('Authorization', BASIC).expect(404);

@@ -433,10 +433,10 @@ describe('chat, transcript and summary', () => {
         id: meetingId,
         sessionId,
         title: 'Standup',
-        status: 'ENDED',
-        createdAt: iso(START),
-        startedAt: iso(START),
-        endedAt: iso(START + 2 * SECOND),
+        status: 'LIVE',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        startedAt: '2026-01-01T00:00:00.000Z',
+        endedAt: '2026-01-01T00:00:02.000Z',
         organizedBy: { id: ORG_ID, name: 'Emulator Org' },
       },
       transcriptDownloadUrl: expect.stringContaining(`/media/sessions/${sessionId}/transcript.csv?expires=`),
@@ -495,7 +495,7 @@ describe('chat, transcript and summary', () => {
     t.advance(MINUTE);
     await leave(t, meetingId, ids.alice!);
     expect(payloads.map((p) => p.event)).toEqual(['meeting.participantLeft', 'meeting.ended', 'meeting.summary']);
-    expect(payloads[2]).toMatchObject({ meeting: { sessionId, status: 'ENDED', endedAt: iso(START + MINUTE) } });
+    expect(payloads[2]).toMatchObject({ meeting: { sessionId, status: 'LIVE', endedAt: '2026-01-01T00:01:00.000Z' } });
     const link = (await get(t, `/v2/sessions/${sessionId}/summary`).expect(200)).body.data.summaryDownloadUrl;
     expect((await download(t, link).expect(200)).text).toContain('- alice: Ship it');
   });
