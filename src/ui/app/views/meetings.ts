@@ -294,7 +294,7 @@ function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
         <h3 id=${`livestreams-${meeting.id}`}>Livestreams</h3>
         <button
           type="button"
-          onClick=${() => act('Creating a livestream', () => v2(orgId(), 'POST', `/v2/meetings/${meeting.id}/livestreams`, { name: `${meeting.title ?? 'meeting'} live` }))}
+          onClick=${() => act('Creating a livestream', () => v2(orgId(), 'POST', `/v2/meetings/${meeting.id}/livestreams`, { name: livestreamName(meeting.title) }))}
         >
           Create livestream
         </button>
@@ -314,4 +314,10 @@ export function Meetings({ s }: { s: State }) {
     </section>
     ${meeting ? html`<${MeetingDetail} meeting=${meeting} s=${s} />` : html`<p class="empty">Open a meeting to see its timeline, participants, recordings and livestreams.</p>`}
   `;
+}
+
+/** A livestream name from a meeting title: production takes only letters, digits, `-` and `_` there. */
+function livestreamName(title: string | null | undefined): string {
+  const base = (title ?? 'meeting').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'meeting';
+  return `${base.slice(0, 64)}-live`;
 }
