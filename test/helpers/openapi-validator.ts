@@ -87,7 +87,8 @@ function assertMatchesProduction(op: Operation, method: string, path: string, re
 /** The value an error points at (its instancePath, a JSON pointer into the body). */
 function valueAt(body: unknown, pointer: string): unknown {
   let v = body;
-  for (const key of pointer.split('/').slice(1)) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  for (const key of pointer.split('/').slice(1))
+    v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
   return v;
 }
 
@@ -105,20 +106,26 @@ const DELIBERATE_DEPARTURES: ReadonlyArray<{ why: string; applies: (path: string
   },
   {
     why: '`disabled` is a boolean (examples and LivestreamBase), though some operations type it as a string',
-    applies: (path, e, body) => livestreamPath(path) && e.keyword === 'type' && /\/disabled$/.test(e.instancePath) && typeof valueAt(body, e.instancePath) === 'boolean',
+    applies: (path, e, body) =>
+      livestreamPath(path) && e.keyword === 'type' && /\/disabled$/.test(e.instancePath) && typeof valueAt(body, e.instancePath) === 'boolean',
   },
   {
     why: 'ingest and viewer seconds are integers (examples), though some schemas type them as strings',
     applies: (path, e, body) =>
-      livestreamPath(path) && e.keyword === 'type' && /\/(total_)?(ingest|viewer)_seconds$/.test(e.instancePath) && Number.isInteger(valueAt(body, e.instancePath)),
+      livestreamPath(path) &&
+      e.keyword === 'type' &&
+      /\/(total_)?(ingest|viewer)_seconds$/.test(e.instancePath) &&
+      Number.isInteger(valueAt(body, e.instancePath)),
   },
   {
     why: 'a livestream without a name or a meeting shows null there (examples)',
-    applies: (path, e, body) => livestreamPath(path) && e.keyword === 'type' && /\/(name|meeting_id)$/.test(e.instancePath) && valueAt(body, e.instancePath) === null,
+    applies: (path, e, body) =>
+      livestreamPath(path) && e.keyword === 'type' && /\/(name|meeting_id)$/.test(e.instancePath) && valueAt(body, e.instancePath) === null,
   },
   {
     why: 'daywise livestream analytics is a list of days (its example), which the single object of its schema cannot hold',
-    applies: (path, e, body) => path.endsWith('/analytics/livestreams/daywise') && e.keyword === 'type' && e.instancePath === '/data' && Array.isArray(valueAt(body, '/data')),
+    applies: (path, e, body) =>
+      path.endsWith('/analytics/livestreams/daywise') && e.keyword === 'type' && e.instancePath === '/data' && Array.isArray(valueAt(body, '/data')),
   },
 ];
 
