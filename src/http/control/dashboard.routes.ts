@@ -25,7 +25,7 @@ const DOCS_DIR = path.join(PACKAGE_ROOT, 'docs');
 
 /** Emulator decision: the overview shows an organization's newest meetings, at most this many (the v2 API pages through all). */
 export const OVERVIEW_MEETINGS = 200;
-/** Per meeting: participants, recordings and livestreams beyond this many are left out of the overview. */
+/** Per meeting: participants, sessions, recordings and livestreams beyond this many are left out of the overview. */
 const OVERVIEW_PER_MEETING = 500;
 
 /** An SSE client that reads slower than the emulator writes is let go past this much unsent data. */
@@ -201,12 +201,24 @@ function streamEvents(deps: Deps, req: Request, res: Response, since: number | u
   return undefined;
 }
 
+/** A past or live session of a meeting, counted rather than listed: the v2 sessions routes give the details. */
+const sessionSummarySchema = z.object({
+  id: z.uuid(),
+  started_at: isoTime,
+  ended_at: isoTime.nullable(),
+  end_reason: z.enum(['ALL_PARTICIPANTS_LEFT', 'HOST_ENDED_MEETING']).nullable(),
+  participant_count: z.number().int().meta({ description: 'Everyone who joined the session at least once' }),
+  chat_message_count: z.number().int(),
+  transcript_line_count: z.number().int(),
+});
+
 const overviewSchema = z.object({
-  organization: z.object({ id: z.uuid(), name: z.string() }),
+  organization: z.object({ id: z.uuid(), name: z.string(), account_id: z.string().meta({ description: 'The RealtimeKit account it is an app of' }) }),
   clock: z.object({ now: isoTime, mode: z.enum(['real', 'manual']) }),
   meetings: z.array(
     meetingSchema.extend({
       session: z.object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() }).nullable(),
+      sessions: z.array(sessionSummarySchema).meta({ description: 'Every session of the meeting, newest first' }),
       participants: z.array(participantSchema.extend({ joined_at: isoTime.nullable().meta({ description: 'When present now; null when absent' }) })),
       recordings: z.array(recordingSchema),
       livestreams: z.array(livestreamSchema.omit({ stream_key: true })),
@@ -219,11 +231,11 @@ const overviewSchema = z.object({
 function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
   const org = deps.services.organizations.get(orgId);
   if (!org) throw errors.notFound('organization', orgId);
-  const { meetings, participants, recordings, livestreams, webhooks } = deps.services;
+  const { meetings, participants, recordings, livestreams, webhooks, sessionHistory, accounts } = deps.services;
   const page = { page: 1, perPage: OVERVIEW_PER_MEETING };
   const list = meetings.list(org.id, { page: 1, perPage: OVERVIEW_MEETINGS });
   return {
-    organization: { id: org.id, name: org.name },
+    organization: { id: org.id, name: org.name, account_id: accounts.accountOf(org.id) },
     clock: { now: toIso(deps.clock.now()), mode: deps.clock.mode },
     meetings: list.items.map((m) => ({
       ...meetingDto(m),
@@ -232,6 +244,15 @@ function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
         started_at: toIso(m.session.startedAt),
         ended_at: m.session.endedAt === null ? null : toIso(m.session.endedAt),
       },
+      sessions: sessionHistory.list(org.id, { ...page, meetingId: m.id, sortBy: 'createdAt', sortOrder: 'DESC' }).items.map((x) => ({
+        id: x.id,
+        started_at: toIso(x.startedAt),
+        ended_at: x.endedAt === null ? null : toIso(x.endedAt),
+        end_reason: x.endReason,
+        participant_count: x.participants.length,
+        chat_message_count: x.chat.length,
+        transcript_line_count: x.transcript.length,
+      })),
       participants: participants
         .list(org.id, m.id, page)
         .items.map((p) => ({ ...participantDto(p), joined_at: p.joinedAt === null ? null : toIso(p.joinedAt) })),
@@ -340,7 +361,7 @@ export const dashboardRoutes = [
     api: 'control',
     auth: 'none',
     tag: TAG,
-    summary: `An organization's webhooks and newest meetings (up to ${OVERVIEW_MEETINGS}) with their participants (presence, no tokens), session, recordings and livestreams (no stream keys)`,
+    summary: `An organization (with its account), its webhooks and newest meetings (up to ${OVERVIEW_MEETINGS}) with their participants (presence, no tokens), current session, every session (counts only), recordings and livestreams (no stream keys)`,
     params: z.object({ id: z.uuid() }),
     responses: { 200: { description: 'The overview', schema: overviewSchema }, 404: { description: 'No such organization' } },
     handler: ({ deps, params }) => ({ status: 200, body: overview(deps, params.id) }),

@@ -76,7 +76,7 @@ describe('GET /_emulator/orgs/{id}/overview', () => {
     const livestream = await createLivestream(t.api, meeting.id, { name: 'live' });
 
     const res = await t.api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200);
-    expect(res.body.organization).toEqual({ id: ORG_ID, name: expect.any(String) });
+    expect(res.body.organization).toEqual({ id: ORG_ID, name: expect.any(String), account_id: '00000000000000000000000000000001' });
     expect(res.body.meetings_total).toBe(1);
     const [m] = res.body.meetings;
     expect(m).toMatchObject({
@@ -90,6 +90,55 @@ describe('GET /_emulator/orgs/{id}/overview', () => {
     expect(JSON.stringify(res.body)).not.toContain(host.token);
     expect(JSON.stringify(res.body)).not.toContain(livestream.stream_key as string);
     expect(res.body.meetings[0].livestreams[0]).not.toHaveProperty('stream_key');
+  });
+
+  it('lists every session of a meeting, newest first, with its end reason and counts (no text, no token)', async () => {
+    const t = makeTestApp();
+    const meeting = await createMeeting(t.api, { title: 'Twice' });
+    const ada = await addParticipant(t.api, meeting.id, { name: 'Ada' });
+    const bob = await addParticipant(t.api, meeting.id, { name: 'Bob' });
+    const base = `/_emulator/meetings/${meeting.id}/participants`;
+    // First session: both join, Ada says two things in the chat and one line aloud, then both leave.
+    await t.api.post(`${base}/${ada.id}/join`).expect(200);
+    await t.api.post(`${base}/${bob.id}/join`).expect(200);
+    await t.api.post(`${base}/${ada.id}/chat`).send({ message: 'secret plan' }).expect(200);
+    await t.api.post(`${base}/${ada.id}/chat`).send({ message: 'second' }).expect(200);
+    await t.api.post(`${base}/${ada.id}/transcript`).send({ text: 'hello all' }).expect(200);
+    t.advance(60_000);
+    await t.api.post(`${base}/${ada.id}/leave`).expect(200);
+    await t.api.post(`${base}/${bob.id}/leave`).expect(200);
+    // Second session, still live: Bob alone, one transcript line.
+    t.advance(60_000);
+    await t.api.post(`${base}/${bob.id}/join`).expect(200);
+    await t.api.post(`${base}/${bob.id}/transcript`).send({ text: 'anyone?' }).expect(200);
+
+    const res = await t.api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200);
+    const [m] = res.body.meetings;
+    const firstEnd = new Date(Date.parse(START_ISO) + 60_000).toISOString();
+    const secondStart = new Date(Date.parse(START_ISO) + 120_000).toISOString();
+    expect(m.sessions).toEqual([
+      {
+        id: m.session.id,
+        started_at: secondStart,
+        ended_at: null,
+        end_reason: null,
+        participant_count: 1,
+        chat_message_count: 0,
+        transcript_line_count: 1,
+      },
+      {
+        id: expect.any(String),
+        started_at: START_ISO,
+        ended_at: firstEnd,
+        end_reason: 'ALL_PARTICIPANTS_LEFT',
+        participant_count: 2,
+        chat_message_count: 2,
+        transcript_line_count: 1,
+      },
+    ]);
+    expect(m.sessions[1].id).not.toBe(m.sessions[0].id);
+    const text = JSON.stringify(res.body);
+    for (const hidden of ['secret plan', 'hello all', ada.token, bob.token]) expect(text).not.toContain(hidden);
   });
 
   it('keeps organizations apart, and answers 404 for an unknown one and 400 for a malformed id', async () => {
