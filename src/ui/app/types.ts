@@ -2,6 +2,19 @@
 export interface Org {
   id: string;
   name: string;
+  /** The RealtimeKit account the organization is an app of. */
+  account_id: string;
+}
+
+/** A session of a meeting as the overview counts it. */
+export interface SessionSummary {
+  id: string;
+  started_at: string;
+  ended_at: string | null;
+  end_reason: 'ALL_PARTICIPANTS_LEFT' | 'HOST_ENDED_MEETING' | null;
+  participant_count: number;
+  chat_message_count: number;
+  transcript_line_count: number;
 }
 
 export interface Participant {
@@ -45,6 +58,8 @@ export interface Meeting {
   record_on_start: boolean;
   live_stream_on_start: boolean;
   session: { id: string; started_at: string; ended_at: string | null } | null;
+  /** Newest first. */
+  sessions: SessionSummary[];
   participants: Participant[];
   recordings: Recording[];
   livestreams: Livestream[];
@@ -102,6 +117,9 @@ export interface JournalEntry {
   status: number;
   duration_ms: number;
   org_id: string | null;
+  /** RealtimeKit requests: the account and app named in the path; null otherwise. */
+  account_id: string | null;
+  app_id: string | null;
   body: unknown;
   deliveries: string[];
 }

@@ -38,9 +38,13 @@ export function Header({ s }: { s: State }) {
       <label class="org">
         Organization
         <select value=${s.orgId ?? ''} onChange=${(e: Event) => selectOrg((e.target as HTMLSelectElement).value)}>
-          ${s.orgs.map((o) => html`<option value=${o.id}>${o.name} (${o.id.slice(0, 8)})</option>`)}
+          ${s.orgs.map((o) => html`<option value=${o.id}>${o.name} (${o.id.slice(0, 8)}, account ${o.account_id.slice(0, 8)})</option>`)}
         </select>
       </label>
+      ${(() => {
+        const org = s.orgs.find((o) => o.id === s.orgId);
+        return org && html`<span class="muted" data-testid="org-account">Account <code>${org.account_id}</code> · app <code>${org.id}</code></span>`;
+      })()}
       <section class="clock" aria-label="Emulator clock">
         <div>
           <span class="now" data-testid="clock-now">${time(s.clock?.now)}</span>

@@ -39,7 +39,10 @@ export function Journal({ s }: { s: State }) {
                       <td>${time(e.at)}</td>
                       <td>
                         <details>
-                          <summary><code>${e.method} ${e.path}</code></summary>
+                          <summary>
+                            <code>${e.method} ${e.path}</code>
+                            ${e.account_id !== null && html` <span class="badge" data-testid="journal-account">account ${e.account_id} · app ${e.app_id ?? '—'}</span>`}
+                          </summary>
                           <p class="muted">${e.id}${e.org_id ? ` · organization ${shortId(e.org_id)}` : ''}</p>
                           ${Object.keys(e.query).length > 0 && html`<pre>${json(e.query)}</pre>`} ${e.body !== null && html`<pre>${json(e.body)}</pre>`}
                         </details>

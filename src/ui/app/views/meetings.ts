@@ -1,12 +1,12 @@
-// Meetings of the organization, and one meeting in detail: its timeline, participants (presence,
-// scripted join and leave, tokens), recordings (actions, forced transitions, the player once
+// Meetings of the organization, and one meeting in detail: its timeline, sessions (each with its
+// counts), participants (presence, scripted join and leave, tokens), recordings (actions, forced transitions, the player once
 // UPLOADED) and livestreams (the HLS player while LIVE).
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { control, v2 } from '../api';
 import { copy, shortId, time } from '../format';
 import { act, getState, setState, type State } from '../store';
-import type { Livestream, Meeting, Participant, Recording } from '../types';
+import type { Livestream, Meeting, Participant, Recording, SessionSummary } from '../types';
 import { HlsPlayer, RecordingPlayer } from './players';
 import { Timeline } from './timeline';
 
@@ -196,6 +196,54 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
   `;
 }
 
+const END_REASONS: Record<NonNullable<SessionSummary['end_reason']>, string> = {
+  ALL_PARTICIPANTS_LEFT: 'everyone left',
+  HOST_ENDED_MEETING: 'the host ended it',
+};
+
+function Sessions({ meeting }: { meeting: Meeting }) {
+  return html`
+    <section aria-labelledby=${`sessions-${meeting.id}`}>
+      <h3 id=${`sessions-${meeting.id}`}>Sessions</h3>
+      ${
+        meeting.sessions.length === 0
+          ? html`<p class="empty">No session yet: one starts when the first participant joins.</p>`
+          : html`<table class="list" data-testid="sessions">
+              <caption class="sr-only">
+                Sessions of this meeting, newest first
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Id</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">Ended</th>
+                  <th scope="col">End reason</th>
+                  <th scope="col">Participants</th>
+                  <th scope="col">Chat messages</th>
+                  <th scope="col">Transcript lines</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${meeting.sessions.map(
+                  (x) => html`
+                    <tr data-session-id=${x.id}>
+                      <td><code title=${x.id}>${shortId(x.id)}</code></td>
+                      <td>${time(x.started_at)}</td>
+                      <td>${x.ended_at ? time(x.ended_at) : html`<span class="badge go">live</span>`}</td>
+                      <td>${x.end_reason ? END_REASONS[x.end_reason] : '—'}</td>
+                      <td>${x.participant_count}</td>
+                      <td>${x.chat_message_count}</td>
+                      <td>${x.transcript_line_count}</td>
+                    </tr>
+                  `,
+                )}
+              </tbody>
+            </table>`
+      }
+    </section>
+  `;
+}
+
 function ForceForm({ label, what, statuses, onForce }: { label: string; what: string; statuses: string[]; onForce: (to: string) => void }) {
   const [to, setTo] = useState(statuses[0]!);
   return html`
@@ -282,6 +330,7 @@ function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
         ${meeting.session ? ` · session ${shortId(meeting.session.id)} from ${time(meeting.session.started_at)}${meeting.session.ended_at ? ` to ${time(meeting.session.ended_at)}` : ' (running)'}` : ' · no session yet'}
       </p>
       <${Timeline} meeting=${meeting} events=${s.events} deliveries=${s.deliveries} now=${s.clock?.now ?? meeting.created_at} />
+      <${Sessions} meeting=${meeting} />
       <${Participants} meeting=${meeting} tokens=${s.tokens} />
       <section aria-labelledby=${`recordings-${meeting.id}`}>
         <h3 id=${`recordings-${meeting.id}`}>Recordings</h3>
@@ -312,7 +361,7 @@ export function Meetings({ s }: { s: State }) {
       <${CreateMeeting} />
       <${MeetingList} s=${s} />
     </section>
-    ${meeting ? html`<${MeetingDetail} meeting=${meeting} s=${s} />` : html`<p class="empty">Open a meeting to see its timeline, participants, recordings and livestreams.</p>`}
+    ${meeting ? html`<${MeetingDetail} meeting=${meeting} s=${s} />` : html`<p class="empty">Open a meeting to see its timeline, sessions, participants, recordings and livestreams.</p>`}
   `;
 }
 

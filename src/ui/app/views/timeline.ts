@@ -44,15 +44,26 @@ export function lanesOf(meeting: Meeting, events: FeedEvent[], deliveries: Deliv
   const mine = events.filter((e) => e.kind === 'domain' && e.data.meeting_id === meeting.id);
   const lanes: Lane[] = [];
 
-  const sessions: Span[] = [];
+  // The overview knows every session of the meeting (newest first): each is a band, oldest on the
+  // left. A session the stream has told of but the overview has not caught up with yet is added
+  // from the events, so that a join shows at once.
+  const sessions: Span[] = [...meeting.sessions].reverse().map((x) => ({
+    from: x.started_at,
+    to: x.ended_at,
+    label: `session ${shortId(x.id)}`,
+    tone: x.ended_at === null ? 'go' : 'done',
+  }));
+  const known = new Set(sessions.map((x) => x.from));
+  const told: Span[] = [];
   for (const e of mine) {
-    if (e.data.type === 'meeting.started') sessions.push({ from: String(e.data.at), to: null, label: 'session', tone: 'go' });
+    if (e.data.type === 'meeting.started') told.push({ from: String(e.data.at), to: null, label: 'session', tone: 'go' });
     if (e.data.type === 'meeting.ended') {
-      const last = sessions[sessions.length - 1];
+      const last = told[told.length - 1];
       if (last && last.to === null) last.to = String(e.data.at);
     }
   }
-  if (meeting.session && !sessions.some((s) => s.from === meeting.session!.started_at))
+  sessions.push(...told.filter((x) => !known.has(x.from)));
+  if (meeting.session && !sessions.some((x) => x.from === meeting.session!.started_at))
     sessions.push({ from: meeting.session.started_at, to: meeting.session.ended_at, label: 'session', tone: 'go' });
   lanes.push({ name: 'Sessions', spans: sessions });
 
