@@ -105,6 +105,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await detail.getByRole('button', { name: 'Add participant' }).click();
     await detail.getByRole('button', { name: 'Join' }).click();
     await detail.getByText(/^since /).waitFor(WAIT);
+    // The join opened a session: the meeting's sessions list it, still running, with its one participant.
+    const session = detail.locator('[data-testid="sessions"] tbody tr');
+    await session.filter({ hasText: 'running' }).waitFor(WAIT);
+    await expect(session.count()).resolves.toBe(1);
+    await expect(session.first().locator('td').nth(4).textContent()).resolves.toBe('1');
     await detail.getByRole('button', { name: 'Start recording' }).click();
     const status = detail.getByTestId('recording-status');
     await status.waitFor(WAIT);

@@ -229,7 +229,7 @@ function Sessions({ meeting }: { meeting: Meeting }) {
                     <tr data-session-id=${x.id}>
                       <td><code title=${x.id}>${shortId(x.id)}</code></td>
                       <td>${time(x.started_at)}</td>
-                      <td>${x.ended_at ? time(x.ended_at) : html`<span class="badge go">live</span>`}</td>
+                      <td>${x.ended_at ? time(x.ended_at) : html`<span class="badge go">running</span>`}</td>
                       <td>${x.end_reason ? END_REASONS[x.end_reason] : '—'}</td>
                       <td>${x.participant_count}</td>
                       <td>${x.chat_message_count}</td>
