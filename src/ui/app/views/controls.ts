@@ -37,7 +37,8 @@ function Organizations({ s }: { s: State }) {
         <thead>
           <tr>
             <th scope="col">Name</th>
-            <th scope="col">Id</th>
+            <th scope="col">Id (app id)</th>
+            <th scope="col">Account</th>
             <th scope="col">API key</th>
             <th scope="col">Actions</th>
           </tr>
@@ -48,6 +49,7 @@ function Organizations({ s }: { s: State }) {
               html`<tr>
                 <td>${o.name}</td>
                 <td><code>${o.id}</code></td>
+                <td><code>${o.account_id}</code></td>
                 <td>
                   ${
                     shown[o.id]

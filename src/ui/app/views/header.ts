@@ -38,7 +38,7 @@ export function Header({ s }: { s: State }) {
       <label class="org">
         Organization
         <select value=${s.orgId ?? ''} onChange=${(e: Event) => selectOrg((e.target as HTMLSelectElement).value)}>
-          ${s.orgs.map((o) => html`<option value=${o.id}>${o.name} (${o.id.slice(0, 8)}, account ${o.account_id.slice(0, 8)})</option>`)}
+          ${s.orgs.map((o) => html`<option value=${o.id}>${o.name} (${o.id.slice(0, 8)})</option>`)}
         </select>
       </label>
       ${(() => {
