@@ -139,8 +139,18 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await expect(attempts.nth(1).textContent()).resolves.toContain('redeliver');
     await shot('dashboard-delivery');
 
+    // A request under the RealtimeKit prefix: the journal names its account and app.
+    const account = '00000000000000000000000000000001';
+    const kit = await fetch(`${emu.url}/client/v4/accounts/${account}/realtime/kit/${emu.orgId}/meetings`, {
+      headers: { authorization: 'Bearer emulator-api-key' },
+    });
+    expect(kit.status).toBe(200);
     await page.getByRole('button', { name: 'Request journal' }).click();
     await page.getByTestId('journal').waitFor(WAIT);
+    await page
+      .getByTestId('journal-account')
+      .filter({ hasText: `account ${account} · app ${emu.orgId}` })
+      .waitFor(WAIT);
     await shot('dashboard-journal');
   }, 90_000);
 
