@@ -43,6 +43,8 @@ export class OrgData {
   /** Session history: every session of every meeting, in the order they started. */
   readonly sessions = new Map<string, Session>();
   readonly sessionOrder: string[] = [];
+  /** meeting id → its session ids in start order. */
+  readonly sessionsByMeeting = new Map<string, string[]>();
 
   constructor(
     public org: Organization,
@@ -90,7 +92,10 @@ export class OrgData {
   }
 
   putSession(s: Session): void {
-    if (!this.sessions.has(s.id)) this.sessionOrder.push(s.id);
+    if (!this.sessions.has(s.id)) {
+      this.sessionOrder.push(s.id);
+      pushIndex(this.sessionsByMeeting, s.meetingId, s.id);
+    }
     this.sessions.set(s.id, s);
   }
 

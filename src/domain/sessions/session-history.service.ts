@@ -145,7 +145,9 @@ export class SessionHistoryService implements OrgMember {
     const data = orgData(this.ctx, orgId);
     const now = this.ctx.clock.now();
     const needle = q.search?.toLowerCase();
-    const picked = data.sessionOrder
+    // One meeting's sessions come from its index (the dashboard asks meeting by meeting).
+    const ids = q.meetingId === undefined ? data.sessionOrder : (data.sessionsByMeeting.get(q.meetingId) ?? []);
+    const picked = ids
       .map((id) => data.sessions.get(id)!)
       .filter((s) => {
         if (q.meetingId !== undefined && s.meetingId !== q.meetingId) return false;
