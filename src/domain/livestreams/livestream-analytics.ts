@@ -2,6 +2,7 @@
 // Emulator decisions: a session counts once, in full, on the UTC day it started (a session still
 // LIVE counts up to `now`); every session is one livestream in `count`; viewer seconds are the
 // ingest seconds times the simulated viewers.
+import { groupByUtcDay } from '../../core/utc-days.js';
 import type { LivestreamSession } from '../models.js';
 import { sessionIngestSeconds } from './livestream-machine.js';
 
@@ -10,8 +11,6 @@ export interface LivestreamTotals {
   ingestSeconds: number;
   viewerSeconds: number;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function livestreamTotals(sessions: readonly LivestreamSession[], now: number, viewers: number): LivestreamTotals {
   const totals: LivestreamTotals = { count: 0, ingestSeconds: 0, viewerSeconds: 0 };
@@ -26,12 +25,5 @@ export function livestreamTotals(sessions: readonly LivestreamSession[], now: nu
 
 /** The totals of each UTC day on which a session started (days without one are left out), oldest first. */
 export function livestreamTotalsByDay(sessions: readonly LivestreamSession[], now: number, viewers: number): Array<{ day: number } & LivestreamTotals> {
-  const byDay = new Map<number, LivestreamSession[]>();
-  for (const s of sessions) {
-    const day = Math.floor(s.startedTime / DAY_MS) * DAY_MS;
-    const list = byDay.get(day);
-    if (list) list.push(s);
-    else byDay.set(day, [s]);
-  }
-  return [...byDay.keys()].sort((a, b) => a - b).map((day) => ({ day, ...livestreamTotals(byDay.get(day)!, now, viewers) }));
+  return groupByUtcDay(sessions, (s) => s.startedTime).map(({ day, items }) => ({ day, ...livestreamTotals(items, now, viewers) }));
 }

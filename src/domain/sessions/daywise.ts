@@ -2,11 +2,10 @@
 // history and the recordings: per UTC day, how many sessions started and their minutes, how
 // many recordings were started and their recorded minutes. Only days with something to count
 // are listed, oldest first, as production's example shows.
+import { groupByUtcDay } from '../../core/utc-days.js';
 import type { Recording, Session } from '../models.js';
 import { recordedMsAt } from '../recordings/recording-machine.js';
 import { minutesOf, sessionMinutes } from './session-rules.js';
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface DayCount {
   /** Midnight UTC of the day, epoch ms. */
@@ -21,15 +20,11 @@ export interface Daywise {
 }
 
 function byDay<T>(items: readonly T[], at: (item: T) => number, minutes: (item: T) => number): { count: number; minutes: number; days: DayCount[] } {
-  const days = new Map<number, DayCount>();
-  for (const item of items) {
-    const day = Math.floor(at(item) / DAY_MS) * DAY_MS;
-    const entry = days.get(day) ?? { day, count: 0, minutes: 0 };
-    entry.count += 1;
-    entry.minutes += minutes(item);
-    days.set(day, entry);
-  }
-  const list = [...days.values()].sort((a, b) => a.day - b.day).map((d) => ({ ...d, minutes: round(d.minutes) }));
+  const list = groupByUtcDay(items, at).map(({ day, items: onDay }) => ({
+    day,
+    count: onDay.length,
+    minutes: round(onDay.reduce((sum, item) => sum + minutes(item), 0)),
+  }));
   return { count: items.length, minutes: round(list.reduce((sum, d) => sum + d.minutes, 0)), days: list };
 }
 

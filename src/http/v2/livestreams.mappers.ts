@@ -9,7 +9,7 @@ import type { LivestreamWithSession } from '../../domain/livestreams/livestreams
 import type { MediaLinks } from '../../domain/media/media-links.js';
 import type { Livestream, LivestreamSession } from '../../domain/models.js';
 import type { Page } from '../../domain/paging.js';
-import { livestreamDto } from './mappers.js';
+import { livestreamDto, pagingDto } from './mappers.js';
 import type {
   activeLivestreamSessionSchema,
   livestreamDaywiseSchema,
@@ -23,10 +23,6 @@ import type {
 export interface SessionClock {
   now: number;
   viewers: number;
-}
-
-function pagingDto(page: Page<unknown>) {
-  return { total_count: page.total, start_offset: page.startOffset, end_offset: page.endOffset };
 }
 
 export function livestreamSessionDto(s: LivestreamSession, at: SessionClock): z.infer<typeof livestreamSessionSchema> {

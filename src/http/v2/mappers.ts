@@ -29,15 +29,13 @@ export function ok<T>(data: T, status = 200) {
   return { status, body: { success: true as const, data } };
 }
 
+/** A page's `paging` object, beside `data` or (where production nests lists) inside it. */
+export function pagingDto(page: Page<unknown>) {
+  return { total_count: page.total, start_offset: page.startOffset, end_offset: page.endOffset };
+}
+
 export function paged<T, D>(page: Page<T>, map: (item: T) => D) {
-  return {
-    status: 200,
-    body: {
-      success: true as const,
-      data: page.items.map(map),
-      paging: { total_count: page.total, start_offset: page.startOffset, end_offset: page.endOffset },
-    },
-  };
+  return { status: 200, body: { success: true as const, data: page.items.map(map), paging: pagingDto(page) } };
 }
 
 export function meetingDto(m: Meeting): z.infer<typeof meetingSchema> {

@@ -1,7 +1,7 @@
 // The organization's daywise analytics: sessions, session minutes and recording minutes per
 // UTC day, computed from the session history and the recordings on the emulator's clock.
 import { toIso } from '../../core/clock.js';
-import { DAY_MS } from '../../domain/sessions/daywise.js';
+import { DAY_MS, utcDayOf } from '../../core/utc-days.js';
 import { orgOf } from '../auth.js';
 import { route } from '../route.js';
 import { ok } from './mappers.js';
@@ -24,7 +24,7 @@ export const orgAnalyticsRoutes = [
     query: daywiseQuery,
     responses: { 200: { description: 'The figures, only days with something to count', schema: envelope(daywiseSchema) } },
     handler: ({ deps, auth, query }) => {
-      const today = Math.floor(deps.clock.now() / DAY_MS) * DAY_MS;
+      const today = utcDayOf(deps.clock.now());
       const last = query.end_date === undefined ? today : midnight(query.end_date);
       const first = query.start_date === undefined ? last - DEFAULT_RANGE_DAYS * DAY_MS : midnight(query.start_date);
       const figures = deps.services.sessionHistory.daywise(orgOf(auth).id, first, last + DAY_MS);

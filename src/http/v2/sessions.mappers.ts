@@ -5,7 +5,6 @@ import { toIso } from '../../core/clock.js';
 import { nameBasedUuid } from '../../core/ids.js';
 import type { DownloadLink } from '../../domain/events.js';
 import type { Meeting, Participant, Session, SessionParticipant, SessionPoll } from '../../domain/models.js';
-import type { Page } from '../../domain/paging.js';
 import { firstJoin, isLive, lastLeave, minutesOf, participantMs, presentIn, sessionMinutes } from '../../domain/sessions/session-rules.js';
 import type {
   chatLinkSchema,
@@ -20,10 +19,6 @@ import type {
   summaryLinkSchema,
   transcriptLinkSchema,
 } from './sessions.schemas.js';
-
-export function pagingDto(page: Page<unknown>) {
-  return { total_count: page.total, start_offset: page.startOffset, end_offset: page.endOffset };
-}
 
 export function sessionDto(s: Session, meeting: Meeting, now: number, withBreakoutRooms = false): z.infer<typeof sessionSchema> {
   return {

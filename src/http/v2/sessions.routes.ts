@@ -3,11 +3,10 @@
 import { z } from 'zod';
 import { orgOf } from '../auth.js';
 import { route } from '../route.js';
-import { ok } from './mappers.js';
+import { ok, pagingDto } from './mappers.js';
 import { envelope, uuidParam } from './schemas.js';
 import {
   chatLinkDto,
-  pagingDto,
   peerReportDto,
   sessionDto,
   sessionParticipantDetailsDto,
