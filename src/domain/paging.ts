@@ -40,3 +40,12 @@ export function paginate<T>(
   }
   return items.length === 0 ? { items, total, startOffset: 0, endOffset: 0 } : { items, total, startOffset: skip + 1, endOffset: skip + items.length };
 }
+
+/** A page of a list already in memory and in order (filtered and sorted by the caller). */
+export function pageList<T>(all: readonly T[], req: PageRequest): Page<T> {
+  const skip = (req.page - 1) * req.perPage;
+  const items = all.slice(skip, skip + req.perPage);
+  return items.length === 0
+    ? { items, total: all.length, startOffset: 0, endOffset: 0 }
+    : { items, total: all.length, startOffset: skip + 1, endOffset: skip + items.length };
+}

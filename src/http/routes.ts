@@ -21,7 +21,11 @@ import { lifecycleRoutes } from './control/lifecycle.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { presetRoutes } from './v2/presets.routes.js';
 import { realtimeKitRoutes } from './realtimekit/realtimekit.routes.js';
-import { sessionHistoryRoutes } from './session-history.routes.js';
+import { sessionActivityRoutes } from './control/session-activity.routes.js';
+import { sessionFileRoutes } from './media/session-files.routes.js';
+import { activeSessionRoutes } from './v2/active-session.routes.js';
+import { orgAnalyticsRoutes } from './v2/org-analytics.routes.js';
+import { sessionRoutes } from './v2/sessions.routes.js';
 import { dashboardRoutes } from './control/dashboard.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
@@ -46,7 +50,11 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...stateRoutes,
     ...observabilityRoutes,
     ...presetRoutes,
-    ...sessionHistoryRoutes,
+    ...activeSessionRoutes,
+    ...sessionRoutes,
+    ...orgAnalyticsRoutes,
+    ...sessionActivityRoutes,
+    ...sessionFileRoutes,
     ...dashboardRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];

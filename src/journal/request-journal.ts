@@ -52,7 +52,7 @@ function readableBody(body: unknown): unknown {
 }
 
 /** An entry as kept: its time as the clock's number, written out only when the journal is read. */
-export type RecordedRequest = Omit<JournalEntry, 'at'> & { at: number };
+type RecordedRequest = Omit<JournalEntry, 'at'> & { at: number };
 
 export class RequestJournal {
   private ring: RecordedRequest[] = [];

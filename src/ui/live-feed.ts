@@ -13,7 +13,7 @@ import type { DomainEvent } from '../domain/events.js';
 import type { Delivery } from '../webhooks/outbox.js';
 
 /** How many events the ring keeps for late or reconnecting clients. */
-export const FEED_HISTORY = 5_000;
+const FEED_HISTORY = 5_000;
 
 export type FeedKind = 'domain' | 'delivery' | 'clock' | 'request' | 'reset';
 

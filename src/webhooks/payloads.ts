@@ -112,7 +112,7 @@ function singleQuotedObject(fields: [string, string | [string, string][]][]): st
  * The emulator's own stops (SYSTEM in the model) show the caller as `INTERNAL`; a name or user
  * id is written only when there is one.
  */
-export function stopReasonText(r: ReasonCaller): string {
+function stopReasonText(r: ReasonCaller): string {
   const caller: [string, string][] = [['type', r.caller.type === 'SYSTEM' ? 'INTERNAL' : r.caller.type]];
   if (r.caller.name !== null) caller.push(['name', r.caller.name]);
   if (r.caller.user_id !== null) caller.push(['userId', r.caller.user_id]);
@@ -162,7 +162,7 @@ export function participantPayload(p: Participant, joinedAt: number, leftAt?: nu
 }
 
 /** An errored livestream is not ingesting: OFFLINE, since the guide lists no other value. */
-export function livestreamWebhookStatus(state: LivestreamState): LivestreamWebhookStatus {
+function livestreamWebhookStatus(state: LivestreamState): LivestreamWebhookStatus {
   const wire = wireStatus(state);
   return wire === 'ERRORED' ? 'OFFLINE' : wire;
 }
@@ -181,7 +181,7 @@ export type SessionFilePayload =
   | { event: 'meeting.transcript'; meeting: MeetingPayload; transcriptDownloadUrl: string; transcriptDownloadUrlExpiry: string }
   | { event: 'meeting.summary'; meeting: MeetingPayload; summaryDownloadUrl: string; summaryDownloadUrlExpiry: string };
 
-export function sessionFilePayload(e: Extract<DomainEvent, { type: 'session.fileReady' }>): SessionFilePayload {
+function sessionFilePayload(e: Extract<DomainEvent, { type: 'session.fileReady' }>): SessionFilePayload {
   const expiry = spacedMicroTime(e.link.expiresAt);
   switch (e.file) {
     case 'chat':

@@ -61,10 +61,6 @@ export class AccountsService {
     return id === undefined ? undefined : this.accounts.get(id);
   }
 
-  get(accountId: string): Account | undefined {
-    return this.accounts.get(accountId);
-  }
-
   /** The account new organizations join when none is named: the default account, else the first one. */
   defaultAccountId(): string {
     return this.accounts.has(DEFAULT_ACCOUNT_ID) ? DEFAULT_ACCOUNT_ID : this.accounts.keys().next().value!;

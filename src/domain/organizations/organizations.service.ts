@@ -24,7 +24,7 @@ export type OrgProfileInput = Partial<Pick<OrgProfile, 'contact' | 'website' | '
  * API) has no contact, the reserved example site as its website (production requires a URL
  * there) and production's default region.
  */
-export const DEFAULT_ORG_PROFILE: Readonly<Required<OrgProfileInput>> = Object.freeze({
+const DEFAULT_ORG_PROFILE: Readonly<Required<OrgProfileInput>> = Object.freeze({
   contact: '',
   website: 'https://example.com',
   preferredRegion: 'ap-south-1',

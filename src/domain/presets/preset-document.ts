@@ -91,7 +91,7 @@ export interface PresetDocument {
   ui: PresetUi;
 }
 
-export type DeepPartial<T> = T extends string | number | boolean ? T : unknown extends T[keyof T] ? T : { [K in keyof T]?: DeepPartial<T[K]> };
+type DeepPartial<T> = T extends string | number | boolean ? T : unknown extends T[keyof T] ? T : { [K in keyof T]?: DeepPartial<T[K]> };
 export type PresetDocumentPatch = DeepPartial<PresetDocument>;
 
 // --- defaults ------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ export function patchDocument(current: PresetDocument, patch: PresetDocumentPatc
  * permissions optional, but whole when given). stored: everything, as answered. partial:
  * nothing required (PATCH, fixtures).
  */
-export type SchemaStrength = 'create' | 'stored' | 'partial';
+type SchemaStrength = 'create' | 'stored' | 'partial';
 
 const COLOR_MAX = 255;
 const LOGO_MAX = 2048;

@@ -5,7 +5,7 @@
 import { groupByUtcDay } from '../../core/utc-days.js';
 import type { Recording, Session } from '../models.js';
 import { recordedMsAt } from '../recordings/recording-machine.js';
-import { minutesOf, sessionMinutes } from './session-rules.js';
+import { minutesOf, roundMinutes, sessionMinutes } from './session-rules.js';
 
 export interface DayCount {
   /** Midnight UTC of the day, epoch ms. */
@@ -23,13 +23,10 @@ function byDay<T>(items: readonly T[], at: (item: T) => number, minutes: (item: 
   const list = groupByUtcDay(items, at).map(({ day, items: onDay }) => ({
     day,
     count: onDay.length,
-    minutes: round(onDay.reduce((sum, item) => sum + minutes(item), 0)),
+    minutes: roundMinutes(onDay.reduce((sum, item) => sum + minutes(item), 0)),
   }));
-  return { count: items.length, minutes: round(list.reduce((sum, d) => sum + d.minutes, 0)), days: list };
+  return { count: items.length, minutes: roundMinutes(list.reduce((sum, d) => sum + d.minutes, 0)), days: list };
 }
-
-/** Sums of four-decimal minutes stay at four decimals (no floating-point tails). */
-const round = (minutes: number) => Math.round(minutes * 10_000) / 10_000;
 
 /**
  * Sessions count on the day they started, with their participant-minutes (a LIVE one up to

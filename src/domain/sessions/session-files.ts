@@ -29,18 +29,7 @@ function csv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string
   return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
-export const CHAT_COLUMNS = [
-  'id',
-  'participantId',
-  'sessionId',
-  'meetingId',
-  'displayName',
-  'pinned',
-  'isEdited',
-  'payloadType',
-  'payload',
-  'createdAt',
-] as const;
+const CHAT_COLUMNS = ['id', 'participantId', 'sessionId', 'meetingId', 'displayName', 'pinned', 'isEdited', 'payloadType', 'payload', 'createdAt'] as const;
 
 export function chatCsv(s: Session): string {
   return csv(
@@ -50,7 +39,7 @@ export function chatCsv(s: Session): string {
   );
 }
 
-export const TRANSCRIPT_COLUMNS = ['Timestamp', 'Participant ID', 'User ID', 'Custom Participant ID', 'Participant Name', 'Transcript'] as const;
+const TRANSCRIPT_COLUMNS = ['Timestamp', 'Participant ID', 'User ID', 'Custom Participant ID', 'Participant Name', 'Transcript'] as const;
 
 /** Participant ID (the peer) and User ID are the same id: one peer per participant per session. */
 export function transcriptCsv(s: Session): string {

@@ -12,7 +12,7 @@ import { orgData, type DomainContext } from '../context.js';
 import type { DownloadLink } from '../events.js';
 import type { MediaLinks } from '../media/media-links.js';
 import { SESSION_LIMITS, type Meeting, type Participant, type Session, type SessionParticipant, type SessionPoll } from '../models.js';
-import { paginate, type Page, type PageRequest } from '../paging.js';
+import { pageList, type Page, type PageRequest } from '../paging.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import type { OrgData } from '../../store/store.js';
 import { daywise, type Daywise } from './daywise.js';
@@ -67,16 +67,6 @@ export interface PollInput {
 
 const sessionNotFound = (id: string) => errors.notFoundMessage(`No session found with id ${id}`);
 const noActiveSession = (meetingId: string) => errors.notFoundMessage(`No active session found for meeting_id ${meetingId}`);
-
-/** Pages over a list already in memory (the history's filters and sorts need the whole list). */
-function pageOf<T>(items: T[], req: PageRequest): Page<T> {
-  return paginate(
-    items.map((_, i) => String(i)),
-    (i) => items[Number(i)],
-    req,
-    { newestFirst: false },
-  );
-}
 
 export class SessionHistoryService implements OrgMember {
   constructor(
@@ -150,7 +140,6 @@ export class SessionHistoryService implements OrgMember {
     const picked = ids
       .map((id) => data.sessions.get(id)!)
       .filter((s) => {
-        if (q.meetingId !== undefined && s.meetingId !== q.meetingId) return false;
         if (q.status !== undefined && (isLive(s) ? 'LIVE' : 'ENDED') !== q.status) return false;
         if (q.startTime !== undefined && s.startedAt < q.startTime) return false;
         if (q.endTime !== undefined && s.startedAt > q.endTime) return false;
@@ -165,7 +154,7 @@ export class SessionHistoryService implements OrgMember {
     const key = q.sortBy === 'minutesConsumed' ? (s: Session) => sessionMinutes(s, now) : (s: Session) => s.startedAt;
     const sign = q.sortOrder === 'ASC' ? 1 : -1;
     const sorted = picked.map((s, i) => ({ s, i, k: key(s) })).sort((a, b) => (a.k - b.k) * sign || (a.i - b.i) * sign);
-    return pageOf(
+    return pageList(
       sorted.map((x) => x.s),
       q,
     );
@@ -184,7 +173,7 @@ export class SessionHistoryService implements OrgMember {
     const key = q.sortBy === 'duration' ? (p: SessionParticipant) => participantMs(p, now) : firstJoin;
     const sign = q.sortOrder === 'ASC' ? 1 : -1;
     const sorted = picked.map((p, i) => ({ p, i, k: key(p) })).sort((a, b) => (a.k - b.k) * sign || (a.i - b.i) * sign);
-    return pageOf(
+    return pageList(
       sorted.map((x) => x.p),
       q,
     );

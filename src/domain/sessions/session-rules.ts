@@ -5,8 +5,13 @@
 import type { Meeting, Participant, Session, SessionParticipant, SessionSpan } from '../models.js';
 
 /** Production's minutes carry four decimals (`minutes_consumed: 2.3434`, `duration: 5.8097`). */
+/** Minutes kept to four decimals, so sums carry no floating-point tails. */
+export function roundMinutes(minutes: number): number {
+  return Math.round(minutes * 10_000) / 10_000;
+}
+
 export function minutesOf(ms: number): number {
-  return Math.round((ms / 60_000) * 10_000) / 10_000;
+  return roundMinutes(ms / 60_000);
 }
 
 export function openSession(id: string, meeting: Meeting, now: number): Session {

@@ -6,16 +6,16 @@ import { z } from 'zod';
 import { toIso } from '../../core/clock.js';
 import type { App } from '../../domain/accounts/accounts.service.js';
 import { errors } from '../../core/errors.js';
-import { paginate } from '../../domain/paging.js';
+import { pageList } from '../../domain/paging.js';
 import { route, type AnyRoute } from '../route.js';
 import type { AuthInfo } from '../auth.js';
 import { ok, paged } from '../v2/mappers.js';
 import { envelope, isoTime, pagedEnvelope, pageQuery, uuidParam } from '../v2/schemas.js';
 
 /** Where an account's RealtimeKit resources live. */
-export const REALTIMEKIT_ACCOUNT_PREFIX = '/client/v4/accounts/{account_id}/realtime/kit';
+const REALTIMEKIT_ACCOUNT_PREFIX = '/client/v4/accounts/{account_id}/realtime/kit';
 /** Where an app's v2 operations live: this prefix + the path after `/v2`. */
-export const REALTIMEKIT_APP_PREFIX = `${REALTIMEKIT_ACCOUNT_PREFIX}/{app_id}`;
+const REALTIMEKIT_APP_PREFIX = `${REALTIMEKIT_ACCOUNT_PREFIX}/{app_id}`;
 const V2_PREFIX = '/v2';
 
 const accountId = z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits');
@@ -72,14 +72,9 @@ const appRoutes: AnyRoute[] = [
     responses: { 200: { description: 'A page of apps', schema: pagedEnvelope(appSchema) } },
     handler: ({ deps, auth, query }) => {
       const apps = deps.services.accounts.apps(accountOf(auth));
-      const byId = new Map(apps.map((a) => [a.org.id, a]));
       const needle = query.search?.toLowerCase();
-      const page = paginate(
-        apps.map((a) => a.org.id),
-        (id) => byId.get(id),
-        { page: query.page_no, perPage: query.per_page },
-        { newestFirst: query.sort_order === 'DESC', filter: needle === undefined ? undefined : (a) => a.org.name.toLowerCase().includes(needle) },
-      );
+      const picked = needle === undefined ? apps : apps.filter((a) => a.org.name.toLowerCase().includes(needle));
+      const page = pageList(query.sort_order === 'DESC' ? [...picked].reverse() : picked, { page: query.page_no, perPage: query.per_page });
       return paged(page, appDto);
     },
   }),

@@ -16,7 +16,8 @@ import {
   uuidParam,
 } from './schemas.js';
 
-function callerOf(auth: AuthInfo): Caller {
+/** Who starts or stops a recording through the API: the organization (Basic) or the participant (token). */
+export function callerOf(auth: AuthInfo): Caller {
   if (auth.kind === 'participant') return { name: auth.participant.name, type: 'USER', user_id: auth.participant.id };
   return { name: orgOf(auth).name, type: 'ORGANIZATION', user_id: null };
 }

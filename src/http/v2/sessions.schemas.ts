@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isoInstant } from '../../core/iso-time.js';
 import { SESSION_LIMITS } from '../../domain/models.js';
 import { LIMITS } from '../limits.js';
-import { isoTime, pageQuery } from './schemas.js';
+import { isoTime, pageQuery, pagingSchema } from './schemas.js';
 
 /** `true` or `false`, as a query string carries them. */
 const queryFlag = z
@@ -61,7 +61,7 @@ export const sessionsPageSchema = z.object({
   success: z.literal(true),
   data: z.object({
     sessions: z.array(sessionSchema),
-    paging: z.object({ total_count: z.number().int(), start_offset: z.number().int(), end_offset: z.number().int() }),
+    paging: pagingSchema,
   }),
 });
 
@@ -105,7 +105,7 @@ export const sessionParticipantsPageSchema = z.object({
   success: z.literal(true),
   data: z.object({
     participants: z.array(sessionParticipantListItemSchema),
-    paging: z.object({ total_count: z.number().int(), start_offset: z.number().int(), end_offset: z.number().int() }),
+    paging: pagingSchema,
   }),
 });
 

@@ -8,6 +8,7 @@ import { route } from '../route.js';
 import { ok, recordingDto } from './mappers.js';
 import { envelope, recordingSchema } from './schemas.js';
 import { startTrackRecordingBody } from './track-recordings.schemas.js';
+import { callerOf } from './recordings.routes.js';
 import { storageConfigFrom } from '../../domain/recordings/recording-config.js';
 
 export const trackRecordingRoutes = [
@@ -37,7 +38,7 @@ export const trackRecordingRoutes = [
           fileNamePrefix: layer.file_name_prefix,
           maxSeconds: body.max_seconds,
         },
-        { name: org.name, type: 'ORGANIZATION', user_id: null },
+        callerOf(auth),
       );
       return ok(recordingDto(recording));
     },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { storageConfigBody } from './recording-config.schemas.js';
 import { startRecordingBody } from './schemas.js';
 
-export const TRACK_OUTPUT_TYPES = ['DYTE_BUCKET', 'STORAGE_CONFIG'] as const;
+const TRACK_OUTPUT_TYPES = ['DYTE_BUCKET', 'STORAGE_CONFIG'] as const;
 
 const trackOutput = z.object({
   type: z.enum(TRACK_OUTPUT_TYPES).default('DYTE_BUCKET'),
