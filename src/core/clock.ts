@@ -100,3 +100,13 @@ export function realSleep(ms: number): Promise<void> {
 export function toIso(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/** The clock as the control API, the health check and the live feed show it. */
+export function clockView(clock: Clock): { now: string; mode: Clock['mode'] } {
+  return { now: toIso(clock.now()), mode: clock.mode };
+}
+
+/** toIso, with null (or absent) for a time that has not happened. */
+export function isoOrNull(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : toIso(ms);
+}

@@ -70,8 +70,7 @@ const ACCOUNT_TOKEN_FORM = 'Expected Authorization: Bearer <API token>';
  * the path is validated, on the decoded parameters.
  */
 function accountToken(deps: Deps, kind: string, value: string, params: Record<string, string>): AuthInfo {
-  if (kind !== 'bearer' || !value) throw errors.unauthorized(ACCOUNT_TOKEN_FORM);
-  const account = deps.services.accounts.authenticate(value);
+  const account = deps.services.accounts.authenticate(bearer(kind, value, ACCOUNT_TOKEN_FORM));
   if (!account) throw errors.unauthorized('Invalid API token');
   const accountId = params.account_id ?? '';
   if (accountId !== account.id) throw errors.forbidden(`This API token has no access to account ${accountId}`);
@@ -95,13 +94,11 @@ export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo
   const [kind, value] = scheme(header);
   if (mode === 'account-token') return accountToken(deps, kind, value, req.params as Record<string, string>);
   if (mode === 'partner-bearer') {
-    if (kind !== 'bearer' || !value) throw errors.unauthorized(PARTNER_FORM);
-    if (!sameSecret(value, deps.config.partnerToken)) throw errors.unauthorized('Invalid partner token');
+    if (!sameSecret(bearer(kind, value, PARTNER_FORM), deps.config.partnerToken)) throw errors.unauthorized('Invalid partner token');
     return PARTNER;
   }
   if (mode === 'v1-bearer') {
-    if (kind !== 'bearer' || !value) throw errors.unauthorized('Expected Authorization: Bearer <API key>');
-    const org = deps.services.organizations.byApiKey(value);
+    const org = deps.services.organizations.byApiKey(bearer(kind, value, 'Expected Authorization: Bearer <API key>'));
     if (!org) throw errors.unauthorized('Invalid API key');
     return { kind: 'org', org };
   }
@@ -116,9 +113,20 @@ export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo
   );
 }
 
+/** The value of a `Bearer` header, or a 401 saying which form the route expects. */
+function bearer(kind: string, value: string, form: string): string {
+  if (kind !== 'bearer' || !value) throw errors.unauthorized(form);
+  return value;
+}
+
+/** Whether the caller acts for one organization (its credentials, or a participant token of it). */
+export function hasOrg(auth: AuthInfo): auth is Extract<AuthInfo, { org: Organization }> {
+  return 'org' in auth;
+}
+
 /** The organization behind any successful auth by an organization's credentials. */
 export function orgOf(auth: AuthInfo): Organization {
-  if (auth.kind === 'none' || auth.kind === 'account' || auth.kind === 'partner') throw errors.unauthorized();
+  if (!hasOrg(auth)) throw errors.unauthorized();
   return auth.org;
 }
 

@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { errors } from '../core/errors.js';
 import type { RequestScopeData } from '../core/request-scope.js';
 import type { Deps } from '../container.js';
-import { authenticate } from './auth.js';
+import { authenticate, hasOrg } from './auth.js';
 import { fromBodyParserError } from './errors.js';
 import { LIMITS } from './limits.js';
 import type { Reply } from './route.js';
@@ -121,7 +121,7 @@ export function dispatcher(deps: Deps, table: RouteTable): RequestHandler {
       req.params = decodeParams(resolved);
       const authed = authenticate(deps, r.auth, req);
       const auth = authed instanceof Promise ? await authed : authed;
-      if (auth.kind === 'org' || auth.kind === 'participant') res.locals.orgId = auth.org.id;
+      if (hasOrg(auth)) res.locals.orgId = auth.org.id;
       const rawBody = r.body ? await readBody(req, res, r.largeBody) : undefined;
       const params = r.params ? parseWith(r.params, req.params) : {};
       // Express parses the query string on every access of req.query: not at all when there is none.

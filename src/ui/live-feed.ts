@@ -6,10 +6,11 @@
 // The ring keeps the recent history (not requests: the request journal has those), so that a
 // dashboard opened late can still draw a meeting's timeline. It is observability, like the
 // journal: not part of a state export, emptied by a reset or an import (which it announces).
-import { toIso, type Clock } from '../core/clock.js';
+import { type Clock, clockView, toIso } from '../core/clock.js';
 import type { EventBus } from '../core/events.js';
 import type { Scheduler } from '../core/scheduler.js';
 import type { DomainEvent } from '../domain/events.js';
+import { attemptDto } from '../http/control/delivery-view.js';
 import type { Delivery } from '../webhooks/outbox.js';
 
 /** How many events the ring keeps for late or reconnecting clients. */
@@ -84,6 +85,17 @@ function subjectOf(body: string): { meeting_id: string | null; livestream_id: st
   }
 }
 
+/**
+ * A delivery's body is fixed when it is made, so its subject is read once per delivery, not at
+ * every attempt (a cache of a pure function, dropped with the delivery).
+ */
+const subjects = new WeakMap<Delivery, ReturnType<typeof subjectOf>>();
+function subjectOfDelivery(d: Delivery): ReturnType<typeof subjectOf> {
+  let subject = subjects.get(d);
+  if (!subject) subjects.set(d, (subject = subjectOf(d.body)));
+  return subject;
+}
+
 function deliveryData(d: Delivery): Record<string, unknown> {
   return {
     id: d.id,
@@ -91,15 +103,9 @@ function deliveryData(d: Delivery): Record<string, unknown> {
     webhook_id: d.webhookId,
     event: d.event,
     status: d.status,
-    ...subjectOf(d.body),
+    ...subjectOfDelivery(d),
     created_at: toIso(d.createdAt),
-    attempts: d.attempts.map((a) => ({
-      at: toIso(a.at),
-      status_code: a.statusCode,
-      error: a.error,
-      duration_ms: Math.round(a.durationMs),
-      trigger: a.trigger,
-    })),
+    attempts: d.attempts.map(attemptDto),
   };
 }
 
@@ -151,7 +157,7 @@ export class LiveFeed {
   }
 
   clockData(): Record<string, unknown> {
-    return { now: toIso(this.clock.now()), mode: this.clock.mode };
+    return clockView(this.clock);
   }
 
   /** A delivery was made, or one of its attempts ended. */

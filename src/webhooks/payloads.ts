@@ -1,12 +1,10 @@
 // Domain events → webhook payloads (docs/webhooks.md): camelCase keys and the forms production's
 // webhook guide shows, field by field. The only place the webhook wire shapes are made; the v2
 // REST answers follow the OpenAPI document instead, which differs from these on purpose.
-import { toIso } from '../core/clock.js';
+import { isoOrNull, toIso } from '../core/clock.js';
 import type { DomainEvent } from '../domain/events.js';
 import { wireStatus } from '../domain/livestreams/livestream-machine.js';
 import type { LivestreamState, Meeting, Organization, Participant, ReasonCaller, Recording } from '../domain/models.js';
-
-const isoOrNull = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : toIso(ms));
 
 /**
  * The guide's recording and download-link times: `2023-01-25 04:51:35.903816Z` (a space, six

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toIso } from '../../core/clock.js';
+import { clockView, toIso } from '../../core/clock.js';
 import { isoInstant } from '../../core/iso-time.js';
 import { errors } from '../../core/errors.js';
 import type { Deps } from '../../container.js';
@@ -11,7 +11,7 @@ const advanceResultSchema = clockSchema.extend({ jobs_run: z.number().int() });
 const MAX_ADVANCE_MS = 10 * 365 * 24 * 60 * 60 * 1000;
 
 function clockDto(deps: Deps) {
-  return { now: toIso(deps.clock.now()), mode: deps.clock.mode };
+  return clockView(deps.clock);
 }
 
 export const clockRoutes = [

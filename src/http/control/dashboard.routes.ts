@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { toIso } from '../../core/clock.js';
+import { clockView, isoOrNull, toIso } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import { PACKAGE_ROOT, VERSION } from '../../core/package-info.js';
 import type { Deps } from '../../container.js';
@@ -93,7 +93,7 @@ function summary(deps: Deps) {
   return {
     name: 'meetings-emulator',
     version: VERSION,
-    clock: { now: toIso(deps.clock.now()), mode: deps.clock.mode },
+    clock: clockView(deps.clock),
     organizations: deps.store.orgs.size,
     links: {
       dashboard: `${base}/_emulator/ui`,
@@ -236,26 +236,24 @@ function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
   const list = meetings.list(org.id, { page: 1, perPage: OVERVIEW_MEETINGS });
   return {
     organization: { id: org.id, name: org.name, account_id: accounts.accountOf(org.id) },
-    clock: { now: toIso(deps.clock.now()), mode: deps.clock.mode },
+    clock: clockView(deps.clock),
     meetings: list.items.map((m) => ({
       ...meetingDto(m),
       session: m.session && {
         id: m.session.id,
         started_at: toIso(m.session.startedAt),
-        ended_at: m.session.endedAt === null ? null : toIso(m.session.endedAt),
+        ended_at: isoOrNull(m.session.endedAt),
       },
       sessions: sessionHistory.list(org.id, { ...page, meetingId: m.id, sortBy: 'createdAt', sortOrder: 'DESC' }).items.map((x) => ({
         id: x.id,
         started_at: toIso(x.startedAt),
-        ended_at: x.endedAt === null ? null : toIso(x.endedAt),
+        ended_at: isoOrNull(x.endedAt),
         end_reason: x.endReason,
         participant_count: x.participants.length,
         chat_message_count: x.chat.length,
         transcript_line_count: x.transcript.length,
       })),
-      participants: participants
-        .list(org.id, m.id, page)
-        .items.map((p) => ({ ...participantDto(p), joined_at: p.joinedAt === null ? null : toIso(p.joinedAt) })),
+      participants: participants.list(org.id, m.id, page).items.map((p) => ({ ...participantDto(p), joined_at: isoOrNull(p.joinedAt) })),
       recordings: recordings.list(org.id, { ...page, meetingId: m.id, sortOrder: 'ASC' }).items.map(recordingDto),
       // The stream key is the one credential of a livestream (the journal redacts it): not shown without the organization's key.
       livestreams: livestreams.listForMeeting(org.id, m.id, page).items.map((l) => {

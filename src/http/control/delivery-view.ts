@@ -1,9 +1,9 @@
 // A webhook delivery as the control API shows it, and as startEmulator().deliveries() returns it.
 // Apart from the routes, so that the package's public types reach no express types through it.
 import { z } from 'zod';
-import { toIso } from '../../core/clock.js';
+import { isoOrNull, toIso } from '../../core/clock.js';
 import { WEBHOOK_EVENTS } from '../../domain/models.js';
-import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '../../webhooks/outbox.js';
+import { DELIVERY_STATUSES, type Delivery, type DeliveryAttempt, type DeliveryStatus } from '../../webhooks/outbox.js';
 
 const isoTime = z.string().meta({ format: 'date-time' });
 
@@ -38,15 +38,14 @@ export function deliveryDto(d: Delivery): z.infer<typeof deliverySchema> {
     url: d.url,
     payload: JSON.parse(d.body) as unknown,
     status: d.status,
-    attempts: d.attempts.map((a) => ({
-      at: toIso(a.at),
-      status_code: a.statusCode,
-      error: a.error,
-      duration_ms: Math.round(a.durationMs),
-      trigger: a.trigger,
-    })),
-    next_attempt_at: d.nextAttemptAt === null ? null : toIso(d.nextAttemptAt),
+    attempts: d.attempts.map(attemptDto),
+    next_attempt_at: isoOrNull(d.nextAttemptAt),
     failure_reason: d.failureReason,
     created_at: toIso(d.createdAt),
   };
+}
+
+/** One attempt as the control API and the live feed show it. */
+export function attemptDto(a: DeliveryAttempt) {
+  return { at: toIso(a.at), status_code: a.statusCode, error: a.error, duration_ms: Math.round(a.durationMs), trigger: a.trigger };
 }

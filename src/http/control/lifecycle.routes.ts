@@ -4,7 +4,7 @@
 //
 // The control API carries no credentials, so resources are found by id in any organization.
 import { z } from 'zod';
-import { toIso } from '../../core/clock.js';
+import { isoOrNull, toIso } from '../../core/clock.js';
 import type { Presence } from '../../domain/meetings/sessions.service.js';
 import { RECORDING_STATUSES } from '../../domain/models.js';
 import { route } from '../route.js';
@@ -56,7 +56,7 @@ export const presenceSchema = z.object({
 export function presenceDto(p: Presence): z.infer<typeof presenceSchema> {
   return {
     meeting_id: p.meeting.id,
-    session: p.session && { id: p.session.id, started_at: toIso(p.session.startedAt), ended_at: p.session.endedAt === null ? null : toIso(p.session.endedAt) },
+    session: p.session && { id: p.session.id, started_at: toIso(p.session.startedAt), ended_at: isoOrNull(p.session.endedAt) },
     participants: p.present.map((x) => ({ id: x.id, custom_participant_id: x.customParticipantId, name: x.name, joined_at: toIso(x.joinedAt!) })),
   };
 }

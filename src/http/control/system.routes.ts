@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toIso } from '../../core/clock.js';
+import { clockView } from '../../core/clock.js';
 import { VERSION } from '../../core/package-info.js';
 import { route } from '../route.js';
 
@@ -21,7 +21,7 @@ export const systemRoutes = [
     responses: { 200: { description: 'Healthy', schema: healthSchema } },
     handler: ({ deps }) => ({
       status: 200,
-      body: { status: 'ok' as const, version: VERSION, clock: { now: toIso(deps.clock.now()), mode: deps.clock.mode }, organizations: deps.store.orgs.size },
+      body: { status: 'ok' as const, version: VERSION, clock: clockView(deps.clock), organizations: deps.store.orgs.size },
     }),
   }),
   route({

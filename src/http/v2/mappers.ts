@@ -1,6 +1,6 @@
 // Internal models → v2 wire shapes (snake_case, ISO times).
 import type { z } from 'zod';
-import { toIso } from '../../core/clock.js';
+import { isoOrNull, toIso } from '../../core/clock.js';
 import { liveMsAt, wireStatus } from '../../domain/livestreams/livestream-machine.js';
 import type { MediaLinks } from '../../domain/media/media-links.js';
 import type { Livestream, Meeting, Participant, ReasonCaller, Recording, StorageConfig } from '../../domain/models.js';
@@ -17,8 +17,6 @@ import type {
   removedParticipantSchema,
   storageConfigSchema,
 } from './schemas.js';
-
-const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));
 
 /** Drops the keys whose value is null: production types them as non-nullable, so unknown means absent. */
 function withoutNulls<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], null> | undefined } {
