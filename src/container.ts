@@ -37,6 +37,7 @@ import { RequestJournal } from './journal/request-journal.js';
 import { FaultRules } from './faults/fault-rules.js';
 import { StateService } from './state/state.service.js';
 import { LiveFeed } from './ui/live-feed.js';
+import { createSignallingServer, type SignallingServer } from './sdk/signalling.js';
 
 export interface Deps {
   config: Config;
@@ -76,6 +77,8 @@ export interface Deps {
   feed: LiveFeed;
   /** Snapshots: export and import of the whole state (GET|PUT /_emulator/state, --state-file). */
   state: StateService;
+  /** The web SDK's signalling socket: the listeners hand it their HTTP upgrades. */
+  signalling: SignallingServer;
   /** Returns every stateful piece to the fixtures (POST /_emulator/reset). */
   reset(): void;
 }
@@ -226,6 +229,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     sleep: realSleep,
     feed,
     state,
+    signalling: createSignallingServer(),
     reset() {
       state.reset();
     },
