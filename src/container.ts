@@ -37,7 +37,7 @@ import { RequestJournal } from './journal/request-journal.js';
 import { FaultRules } from './faults/fault-rules.js';
 import { StateService } from './state/state.service.js';
 import { LiveFeed } from './ui/live-feed.js';
-import { createSignallingServer, type SignallingServer } from './sdk/signalling.js';
+import { createSignallingServer, type SignallingServer } from './realtime/signalling.js';
 
 export interface Deps {
   config: Config;
