@@ -159,6 +159,18 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     onChanged: (d) => feed.delivery(d),
   });
   const dispatcher = new WebhookDispatcher(bus, webhooks, outbox, fromConfig, logger);
+  // The web SDK's pages: they join and leave through the same presence services as scripted joins.
+  const signalling = createSignallingServer({
+    logger,
+    clock,
+    ids,
+    bus,
+    onClockChange: (listener) => scheduler.onChange(listener),
+    participants,
+    sessions,
+    history: sessionHistory,
+    verifyToken: (token, now) => participants.tokens.verify(token, now),
+  });
   // The one list of what an organization is made of: on a load or an organization's reset each
   // member seeds its share of the document, and on a reset each drops what it holds outside the
   // store first. Adding a resource means adding it here.
@@ -173,6 +185,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
+    // The organization's pages: their participants are gone.
+    signalling,
   ]);
   const accounts = new AccountsService(ctx, organizations);
   const idsStart = ids.position();
@@ -192,7 +206,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
-      volatile: [journal, faults, rateLimiter, feed],
+      volatile: [journal, faults, rateLimiter, feed, signalling],
     },
     fixtures,
   );
@@ -229,7 +243,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     sleep: realSleep,
     feed,
     state,
-    signalling: createSignallingServer(),
+    signalling,
     reset() {
       state.reset();
     },

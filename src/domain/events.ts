@@ -2,7 +2,10 @@
 // (docs/webhooks.md) need; the simulator and the webhook dispatcher subscribe.
 import type { EventBus } from '../core/events.js';
 import type { SessionFileKind } from './sessions/session-files.js';
-import type { Livestream, LivestreamState, Meeting, MeetingSession, Organization, Participant, Recording, RecordingStatus, Session } from './models.js';
+import type { Livestream, LivestreamState, Meeting, MeetingSession, Organization, Participant, Recording, RecordingStatus, Session, SessionChatMessage } from './models.js';
+
+/** Why a participant left: of their own accord, removed by the host (kick), with everyone (kick-all ends the session), or deleted. */
+export type LeaveCause = 'left' | 'kicked' | 'ended' | 'removed';
 
 export type DomainEvent =
   // `session` is the session the recording is in (the meeting's own until it has one): a later
@@ -23,7 +26,10 @@ export type DomainEvent =
   | { type: 'meeting.started'; at: number; org: Organization; meeting: Meeting }
   | { type: 'meeting.ended'; at: number; org: Organization; meeting: Meeting; reason: 'HOST_ENDED_MEETING' | 'ALL_PARTICIPANTS_LEFT' }
   | { type: 'participant.joined'; at: number; org: Organization; meeting: Meeting; participant: Participant }
-  | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number }
+  // `cause` tells the participant's own frontend why (a kicked page shows it was removed).
+  | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number; cause: LeaveCause }
+  // A present participant sent a chat message (a page through the SDK, or the control API).
+  | { type: 'chat.sent'; at: number; org: Organization; meeting: Meeting; session: Session; message: SessionChatMessage }
   // A session's files became available (session history): its chat once it ended, its
   // transcript and summary when the meeting asks for them. `link` is a signed download link.
   | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink };

@@ -1,22 +1,143 @@
-// The web SDK's signalling socket: wss://socket-edge.<base>/ws. The listeners hand every HTTP
-// upgrade here; an upgrade this module does not serve is answered with a plain HTTP error and
-// closed, so a stray WebSocket client learns why instead of hanging.
+// The web SDK's signalling socket: wss://socket-edge.<base>/ws?roomID&peerID&authToken&…
+// The listeners hand every HTTP upgrade here. An upgrade for another path, or one whose token
+// does not admit it, is answered with a plain HTTP error before any WebSocket exists, so a
+// stray client learns why instead of hanging. An admitted socket carries binary frames (a
+// protobuf envelope per frame, see protocol/codec.ts) and the text pings "2"/"3"; the room it
+// joins (rooms.ts) answers its requests from the emulator's state.
+//
+// ws, protobufjs and werift are loaded on the first upgrade: most runs never open a socket.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../logger.js';
+import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
+import type { RealtimeRooms, RoomsDeps } from './rooms.js';
 
 export interface SignallingServer {
   /** Takes over an HTTP upgrade request (the `upgrade` event of a listener). */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Closes every socket (shutdown). */
   close(): Promise<void>;
+  /** Closes every socket and forgets every room (a reset or a state import: the sockets' peers are gone). */
+  reset(): void;
+  /** Closes the sockets of one organization's pages (its reset: their participants are gone). */
+  resetOrg(orgId: string): void;
 }
 
-/** Until the socket is served: every upgrade is refused with 404. */
-export function createSignallingServer(): SignallingServer {
+/** Frames above this size close the socket (1009): the SDK's largest, a chat message with its text, stays far below. */
+export const MAX_FRAME_BYTES = 256 * 1024;
+
+/** The close code and reason of a page whose state was reset (rooms.ts names the others). */
+const CLOSE_RESET = 4000;
+const RESET_REASON = 'The emulator was reset; join again';
+
+export type SignallingDeps = RoomsDeps & {
+  logger: Logger;
+  clock: Clock;
+  verifyToken(token: string, now: number): Promise<ParticipantClaims>;
+};
+
+interface Admission {
+  claims: ParticipantClaims;
+  peerId: string;
+}
+
+/** A refused upgrade: the status and the one-line reason, logged once and sent as the body. */
+class Refusal extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const STATUS_TEXT = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' } as const;
+
+/** SDK peer ids are UUIDs (a reconnecting SDK may append a suffix); anything else is refused before it names a peer. */
+const PEER_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+export function createSignallingServer(deps: SignallingDeps): SignallingServer {
+  let loaded: Promise<{ wss: WebSocketServer; rooms: RealtimeRooms }> | undefined;
+  let closed = false;
+  const pending = new Set<Duplex>();
+
+  const load = () =>
+    (loaded ??= Promise.all([import('ws'), import('./rooms.js')]).then(([ws, rooms]) => ({
+      wss: new ws.WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false }),
+      rooms: new rooms.RealtimeRooms(deps),
+    })));
+
+  async function admit(req: IncomingMessage): Promise<Admission> {
+    const url = new URL(req.url ?? '/', 'http://socket');
+    if (url.pathname !== '/ws') throw new Refusal(404, `no WebSocket is served at ${url.pathname}; the SDK's socket is /ws`);
+    const token = url.searchParams.get('authToken');
+    if (!token) throw new Refusal(401, 'the authToken query parameter is missing');
+    const peerId = url.searchParams.get('peerID') ?? '';
+    if (!PEER_ID.test(peerId)) throw new Refusal(400, 'the peerID query parameter must be 1 to 100 letters, digits, - or _');
+    let claims: ParticipantClaims;
+    try {
+      claims = await deps.verifyToken(token, deps.clock.now());
+    } catch {
+      throw new Refusal(401, 'the authToken is not a valid participant token of this emulator, or it expired');
+    }
+    const roomId = url.searchParams.get('roomID');
+    if (roomId && roomId !== claims.meetingId) throw new Refusal(403, `the authToken is for meeting ${claims.meetingId}, not ${roomId}`);
+    return { claims, peerId };
+  }
+
+  function refuse(socket: Duplex, refusal: Refusal): void {
+    const body = JSON.stringify({ success: false, error: { code: refusal.status, message: refusal.message } });
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+
   return {
-    upgrade(_req, socket) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    upgrade(req, socket, head) {
+      if (closed) {
+        socket.destroy();
+        return;
+      }
+      pending.add(socket);
+      socket.on('error', () => socket.destroy());
+      void (async () => {
+        try {
+          const admission = await admit(req);
+          const { wss, rooms } = await load();
+          if (closed || socket.destroyed) return socket.destroy();
+          // The room's own checks (the participant and meeting still exist) come first, so a
+          // refused peer never sees a socket open and close.
+          const refusal = rooms.refusal(admission.claims);
+          if (refusal) throw new Refusal(refusal.status, refusal.message);
+          wss.handleUpgrade(req, socket, head, (ws: WebSocket) => rooms.connect(ws, admission.claims, admission.peerId));
+        } catch (err) {
+          if (err instanceof Refusal) {
+            deps.logger.info({ status: err.status, reason: err.message }, 'SDK socket refused');
+            refuse(socket, err);
+          } else {
+            deps.logger.error({ err }, 'SDK socket upgrade failed');
+            socket.destroy();
+          }
+        } finally {
+          pending.delete(socket);
+        }
+      })();
     },
-    close: () => Promise.resolve(),
+    async close() {
+      closed = true;
+      for (const s of pending) s.destroy();
+      if (!loaded) return;
+      const { wss, rooms } = await loaded;
+      rooms.closeAll(1001, 'The emulator is shutting down');
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+    reset() {
+      void loaded?.then(({ rooms }) => rooms.closeAll(CLOSE_RESET, RESET_REASON));
+    },
+    resetOrg(orgId) {
+      void loaded?.then(({ rooms }) => rooms.closeOrg(orgId, CLOSE_RESET, RESET_REASON));
+    },
   };
 }

@@ -69,6 +69,8 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, livestream_id: e.livestream.id, disabled: e.livestream.disabled };
     case 'session.fileReady':
       return { ...base, session_id: e.session.id, file: e.file };
+    case 'chat.sent':
+      return { ...base, session_id: e.session.id, participant_id: e.message.participantId };
   }
 }
 

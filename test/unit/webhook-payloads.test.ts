@@ -266,7 +266,7 @@ describe('webhook payloads (as docs/webhooks.md shows them)', () => {
 
   it('meeting.participantLeft: joinedAt from the event, leftAt the time of the leave', () => {
     const left: Participant = { ...participant, joinedAt: null };
-    expect(webhookPayloadFor({ type: 'participant.left', at: T + 50_000, org, meeting, participant: left, joinedAt: T + 2_000 })).toEqual({
+    expect(webhookPayloadFor({ type: 'participant.left', at: T + 50_000, org, meeting, participant: left, joinedAt: T + 2_000, cause: 'left' })).toEqual({
       event: 'meeting.participantLeft',
       meeting: meetingPayload,
       participant: {

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { defineJob, jobIdField } from '../../core/jobs.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { LivestreamsService } from '../livestreams/livestreams.service.js';
+import type { LeaveCause } from '../events.js';
 import type { Meeting, MeetingSession, Participant } from '../models.js';
 import { SYSTEM_CALLER, type RecordingsService } from '../recordings/recordings.service.js';
 import type { ParticipantSelector, SessionHistoryService } from '../sessions/session-history.service.js';
@@ -96,11 +97,11 @@ export class SessionsService {
     return this.presence(current.id);
   }
 
-  leave(meetingId: string, participantId: string): Presence {
+  leave(meetingId: string, participantId: string, cause: 'left' | 'removed' = 'left'): Presence {
     const meeting = this.locateMeeting(meetingId);
     const participant = this.participant(meeting, participantId);
     if (participant.joinedAt === null) throw errors.conflict(`Participant ${participant.id} is not in meeting ${meeting.id}`);
-    this.depart(meeting, participant, 'ALL_PARTICIPANTS_LEFT');
+    this.depart(meeting, participant, 'ALL_PARTICIPANTS_LEFT', cause);
     return this.presence(meeting.id);
   }
 
@@ -112,7 +113,7 @@ export class SessionsService {
     const session = this.history.active(orgId, meetingId);
     const kicked = this.history.selectPresent(session, selector);
     const meeting = orgData(this.ctx, orgId).meetings.get(meetingId)!;
-    for (const p of kicked) this.depart(this.locateMeeting(meeting.id), this.participant(meeting, p.participantId), 'ALL_PARTICIPANTS_LEFT');
+    for (const p of kicked) this.depart(this.locateMeeting(meeting.id), this.participant(meeting, p.participantId), 'ALL_PARTICIPANTS_LEFT', 'kicked');
     return kicked.map((p) => this.participant(meeting, p.participantId));
   }
 
@@ -121,19 +122,19 @@ export class SessionsService {
     this.history.active(orgId, meetingId);
     const meeting = orgData(this.ctx, orgId).meetings.get(meetingId)!;
     const present = this.present(meeting);
-    for (const p of present) this.depart(this.locateMeeting(meeting.id), p, null);
+    for (const p of present) this.depart(this.locateMeeting(meeting.id), p, null, 'ended');
     this.end(this.locateMeeting(meeting.id), 'HOST_ENDED_MEETING');
     return present.length;
   }
 
   /** One participant leaves; when `endReason` is given and nobody is left, the session ends with it. */
-  private depart(meeting: Meeting, participant: Participant, endReason: 'ALL_PARTICIPANTS_LEFT' | null): void {
+  private depart(meeting: Meeting, participant: Participant, endReason: 'ALL_PARTICIPANTS_LEFT' | null, cause: LeaveCause): void {
     const data = orgData(this.ctx, meeting.orgId);
     const now = this.ctx.clock.now();
     const left: Participant = { ...participant, joinedAt: null };
     data.putParticipant(left);
     if (meeting.session) this.history.left(meeting, meeting.session.id, participant.id, now);
-    this.ctx.bus.publish({ type: 'participant.left', at: now, org: data.org, meeting, participant: left, joinedAt: participant.joinedAt! });
+    this.ctx.bus.publish({ type: 'participant.left', at: now, org: data.org, meeting, participant: left, joinedAt: participant.joinedAt!, cause });
     if (endReason && this.present(meeting).length === 0) this.end(meeting, endReason);
   }
 

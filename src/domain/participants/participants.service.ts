@@ -105,7 +105,7 @@ export class ParticipantsService implements OrgMember {
    */
   remove(orgId: string, meetingId: string, participantId: string): Participant {
     const p = this.get(orgId, meetingId, participantId);
-    if (p.joinedAt !== null) this.sessions.leave(p.meetingId, p.id);
+    if (p.joinedAt !== null) this.sessions.leave(p.meetingId, p.id, 'removed');
     const removed = this.get(orgId, meetingId, participantId);
     orgData(this.ctx, orgId).deleteParticipant(removed);
     return removed;

@@ -263,7 +263,9 @@ export class SessionHistoryService implements OrgMember {
       payload: text,
       createdAt: now,
     };
-    return this.update(meeting.orgId, session.id, (s) => ({ ...s, chat: [...s.chat, message], updatedAt: now }))!;
+    const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, chat: [...s.chat, message], updatedAt: now }))!;
+    this.ctx.bus.publish({ type: 'chat.sent', at: now, org: orgData(this.ctx, meeting.orgId).org, meeting, session: updated, message });
+    return updated;
   }
 
   /** A present participant says a line: it joins the session's transcript. */

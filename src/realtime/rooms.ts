@@ -1,0 +1,594 @@
+// The rooms of the web SDK: what each connected page asks over its signalling socket, answered
+// from the emulator's state, and what the meeting's presence tells every page.
+//
+// There is one presence model. A page that joins calls the same sessions service a scripted
+// join does (the session opens, meeting.started, participantJoined, record_on_start, …) and a
+// page that leaves or closes its socket leaves through it. The rooms learn every join and leave
+// from the domain's events, whoever caused them, so a scripted participant appears in every page
+// and a REST kick reaches the page it removes.
+//
+// Peer ids: a page names itself (the SDK's peerID); a scripted participant's peer id is its
+// participant id, as in the REST session history.
+import type { WebSocket } from 'ws';
+import { realNow, type Clock } from '../core/clock.js';
+import type { EventBus } from '../core/events.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { DomainEvent } from '../domain/events.js';
+import type { SessionsService } from '../domain/meetings/sessions.service.js';
+import type { Meeting, Participant, Session } from '../domain/models.js';
+import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
+import type { ParticipantsService } from '../domain/participants/participants.service.js';
+import type { SessionHistoryService } from '../domain/sessions/session-history.service.js';
+import type { Logger } from '../logger.js';
+import { MediaTransports } from './media.js';
+import { ProtocolError, decode, decodeEnvelope, encode, encodeEnvelope, type ProtoObject } from './protocol/codec.js';
+import { SDK_EVENT_NAMES, SDK_EVENTS } from './protocol/events.js';
+
+export interface RoomsDeps {
+  bus: EventBus<DomainEvent>;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  /** Told of every move of the clock: tokens expire on the emulator's clock. */
+  onClockChange(listener: () => void): void;
+  participants: Pick<ParticipantsService, 'find'>;
+  sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>;
+  history: Pick<SessionHistoryService, 'sendChat' | 'get'>;
+}
+
+/** The SDK closes a socket that stays silent for 30 s: the emulator pings well within that (real ms). */
+const PING_EVERY_MS = 10_000;
+/** A page that sends more frames than this in one real second is flooding: its socket is closed. */
+const MAX_FRAMES_PER_SECOND = 200;
+/** How long a removed page gets to hear why and leave by itself before its socket is closed (real ms). */
+const REMOVAL_GRACE_MS = 2_000;
+
+/** Close codes a page sees, each with its reason text. */
+export const CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  malformed: 1007,
+  policy: 1008,
+  reset: 4000,
+  expired: 4001,
+  removed: 4003,
+  replaced: 4009,
+} as const;
+
+const { room: ROOM, chat: CHAT, plugin: PLUGIN, polls: POLLS, cfMedia: MEDIA } = SDK_EVENTS;
+const CHAT_TEXT = 0;
+
+class Peer {
+  roomJoined = false;
+  mediaJoined = false;
+  /** Its socket is closed or closing: nothing more is sent to it or served for it. */
+  gone = false;
+  readonly transports = new Set<string>();
+  private readonly logged = new Set<string>();
+  private frames = 0;
+  private windowStart = 0;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly claims: ParticipantClaims,
+    readonly peerId: string,
+  ) {}
+
+  get participantId(): string {
+    return this.claims.participantId;
+  }
+
+  get meetingId(): string {
+    return this.claims.meetingId;
+  }
+
+  /** Whether this frame is over the flood limit (real time: a flood is about the machine, not the meeting). */
+  flooding(): boolean {
+    const now = realNow();
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.frames = 0;
+    }
+    return ++this.frames > MAX_FRAMES_PER_SECOND;
+  }
+
+  /** One log line per kind of problem per socket: a misbehaving page cannot flood the log. */
+  once(kind: string): boolean {
+    if (this.logged.has(kind)) return false;
+    this.logged.add(kind);
+    return true;
+  }
+
+  send(event: number, id: string, type: string | null, body: ProtoObject = {}): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    const payload = type ? encode(type, body) : new Uint8Array();
+    this.ws.send(encodeEnvelope({ event, id, payload }));
+  }
+
+  close(code: number, reason: string): void {
+    this.gone = true;
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
+  }
+}
+
+type Handler = (peer: Peer, id: string, payload: Uint8Array) => void | Promise<void>;
+
+/** A request the emulator cannot serve: answered on the SDK's error event, which rejects the page's pending call. */
+class Unserved extends Error {}
+
+export class RealtimeRooms {
+  private readonly rooms = new Map<string, Set<Peer>>();
+  private readonly media = new MediaTransports();
+  private ping: NodeJS.Timeout | undefined;
+  private expiryQueued = false;
+  /** The page whose request is being served: its own announcement reaches it as the answer, not as news. */
+  private acting: { peer: Peer; id: string } | undefined;
+  /** The page that is leaving by itself: the leave the domain announces is its own. */
+  private departing: Peer | undefined;
+  private readonly handlers: ReadonlyMap<number, Handler>;
+
+  constructor(private readonly deps: RoomsDeps) {
+    deps.bus.subscribe((e) => this.onDomainEvent(e));
+    deps.onClockChange(() => this.queueExpiryCheck());
+    this.handlers = new Map<number, Handler>([
+      [ROOM.joinRoom, (p, id, b) => this.joinRoom(p, id, b)],
+      [ROOM.getRoomInfo, (p, id) => p.send(ROOM.getRoomInfo, id, 'socket.room.RoomInfoResponse', { room: this.roomView(p.meetingId) })],
+      [ROOM.getRoomPeersInfo, (p, id) => p.send(ROOM.getRoomPeersInfo, id, 'socket.room.RoomPeersInfoResponse', { peers: this.others(p).map((o) => o.peer) })],
+      [ROOM.getPeerInfo, (p, id, b) => this.peerInfo(p, id, b)],
+      [ROOM.getConnectedRoomsDump, (p, id) => this.connectedRooms(p, id)],
+      [ROOM.leaveRoom, (p, id) => this.leave(p, id, ROOM.leaveRoom, null)],
+      [CHAT.getMessages, (p, id) => p.send(CHAT.getMessages, id, 'socket.chat.GetChatMessagesResponse', { messages: this.chatOf(p) })],
+      [CHAT.getPaginatedMessages, (p, id) => p.send(CHAT.getPaginatedMessages, id, 'socket.chat.GetPaginatedChatMessageRoomResponse', { messages: this.chatOf(p), next: false })],
+      [CHAT.sendMessageToRoom, (p, id, b) => this.sendChat(p, id, b)],
+      [POLLS.getPolls, (p, id) => p.send(POLLS.getPolls, id, 'socket.polls.GetPollsResponse', { polls: this.pollsOf(p) })],
+      [PLUGIN.getPlugins, (p, id) => p.send(PLUGIN.getPlugins, id, 'socket.plugin.EnablePluginsResponse', { plugins: [] })],
+      [MEDIA.joinRoom, (p, id) => p.send(MEDIA.joinRoom, id, 'media.edge.PeerJoinResponse')],
+      [MEDIA.createWebRTCTransport, (p, id, b) => this.createTransport(p, id, b)],
+      [MEDIA.selfJoinComplete, (p, id) => this.selfJoinComplete(p, id)],
+      [MEDIA.leaveRoom, (p, id) => this.leave(p, id, MEDIA.leaveRoom, 'media.edge.PeerLeaveResponse')],
+      [MEDIA.produce, () => Promise.reject(new Unserved('The emulator carries no audio or video: producing media is not emulated'))],
+    ]);
+  }
+
+  // --- sockets --------------------------------------------------------------------------------
+
+  /** Why a verified token still may not open a socket (its participant or meeting is gone), or undefined. */
+  refusal(claims: ParticipantClaims): { status: 403 | 404; message: string } | undefined {
+    const participant = this.deps.participants.find(claims.orgId, claims.participantId);
+    if (!participant || participant.meetingId !== claims.meetingId) return { status: 404, message: `participant ${claims.participantId} no longer exists` };
+    let meeting: Meeting;
+    try {
+      meeting = this.deps.sessions.locateMeeting(claims.meetingId);
+    } catch {
+      return { status: 404, message: `meeting ${claims.meetingId} no longer exists` };
+    }
+    if (meeting.status === 'INACTIVE') return { status: 403, message: `meeting ${meeting.id} is INACTIVE; participants cannot join` };
+    return undefined;
+  }
+
+  connect(ws: WebSocket, claims: ParticipantClaims, peerId: string): void {
+    const peer = new Peer(ws, claims, peerId);
+    const room = this.roomOf(claims.meetingId);
+    // A page that reconnects names the same peer; the newer socket is the live one.
+    for (const old of room) if (old.peerId === peerId) this.drop(old, CLOSE.replaced, 'Another socket connected as this peer');
+    room.add(peer);
+    this.ping ??= setInterval(() => this.pingAll(), PING_EVERY_MS).unref();
+    ws.on('message', (data, isBinary) => void this.onFrame(peer, data as Buffer, isBinary));
+    ws.on('close', () => this.drop(peer, null, null));
+    ws.on('error', (err) => {
+      if (peer.once('socket-error')) this.deps.logger.info({ err: err.message, peer: peerId }, 'SDK socket error');
+    });
+    this.deps.logger.info({ meeting: claims.meetingId, participant: claims.participantId, peer: peerId }, 'SDK socket connected');
+  }
+
+  /** Closes every socket with one code (shutdown, reset) and forgets every room. */
+  closeAll(code: number, reason: string): void {
+    for (const room of this.rooms.values()) for (const peer of room) peer.close(code, reason);
+    this.rooms.clear();
+    this.media.closeAll();
+    clearInterval(this.ping);
+    this.ping = undefined;
+  }
+
+  /** Closes the sockets of one organization's pages (its reset). */
+  closeOrg(orgId: string, code: number, reason: string): void {
+    for (const room of [...this.rooms.values()]) for (const peer of [...room]) if (peer.claims.orgId === orgId) this.drop(peer, code, reason, false);
+  }
+
+  private roomOf(meetingId: string): Set<Peer> {
+    let room = this.rooms.get(meetingId);
+    if (!room) this.rooms.set(meetingId, (room = new Set()));
+    return room;
+  }
+
+  private pingAll(): void {
+    for (const room of this.rooms.values()) for (const peer of room) if (peer.ws.readyState === peer.ws.OPEN) peer.ws.send('2');
+  }
+
+  /**
+   * A socket is gone (closed by the page, replaced, removed): its peer leaves the meeting if it
+   * was in, unless `depart` is false (the organization's state is being replaced: nothing to leave).
+   */
+  private drop(peer: Peer, code: number | null, reason: string | null, depart = true): void {
+    const room = this.rooms.get(peer.meetingId);
+    if (!room?.delete(peer)) return;
+    if (code !== null) peer.close(code, reason ?? '');
+    peer.gone = true;
+    for (const t of peer.transports) this.media.close(t);
+    if (depart) this.departDomain(peer);
+    if (room.size === 0) this.rooms.delete(peer.meetingId);
+    if (this.rooms.size === 0) {
+      clearInterval(this.ping);
+      this.ping = undefined;
+    }
+  }
+
+  private async onFrame(peer: Peer, data: Buffer, isBinary: boolean): Promise<void> {
+    if (peer.gone) return;
+    if (peer.flooding()) {
+      if (peer.once('flood')) this.deps.logger.warn({ peer: peer.peerId }, `SDK socket sent more than ${MAX_FRAMES_PER_SECOND} frames in a second; closed`);
+      return this.drop(peer, CLOSE.policy, `More than ${MAX_FRAMES_PER_SECOND} frames in a second`);
+    }
+    if (!isBinary) {
+      const text = data.toString('utf8');
+      if (text === '2') peer.ws.send('3');
+      // "3" answers the emulator's ping; nothing else is said in text.
+      else if (text !== '3' && peer.once('text')) this.deps.logger.info({ peer: peer.peerId }, 'SDK socket sent a text frame other than a ping; ignored');
+      return;
+    }
+    let envelope;
+    try {
+      envelope = decodeEnvelope(data);
+    } catch (err) {
+      if (!(err instanceof ProtocolError)) throw err;
+      this.deps.logger.info({ peer: peer.peerId }, 'SDK socket sent a frame that is not a socket message; closed');
+      return this.drop(peer, CLOSE.malformed, 'A frame that is not a socket message');
+    }
+    const id = envelope.id ?? '';
+    const handler = this.handlers.get(envelope.event);
+    try {
+      if (!handler) {
+        const name = SDK_EVENT_NAMES.get(envelope.event);
+        throw new Unserved(name ? `${name} is not emulated` : `Unknown event ${envelope.event}`);
+      }
+      await handler(peer, id, envelope.payload);
+    } catch (err) {
+      const message = err instanceof Unserved ? err.message : err instanceof ProtocolError ? `Malformed ${err.typeName}` : 'The emulator could not serve this request';
+      if (!(err instanceof Unserved) && !(err instanceof ProtocolError) && !isApiError(err)) this.deps.logger.error({ err, peer: peer.peerId }, 'SDK request failed');
+      else if (peer.once(`error:${envelope.event}`)) this.deps.logger.info({ peer: peer.peerId, event: envelope.event, reason: isApiError(err) ? err.message : message }, 'SDK request refused');
+      peer.send(MEDIA.errorResponse, id, 'media.edge.ErrorResponse', { error_message: isApiError(err) ? err.message : message, event_id: envelope.event });
+    }
+  }
+
+  // --- what a page asks -----------------------------------------------------------------------
+
+  private joinRoom(peer: Peer, id: string, payload: Uint8Array): void {
+    const request = decode('socket.room.JoinRoomRequest', payload);
+    const participant = this.participantOf(peer);
+    if (peer.roomJoined) return peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: this.peerView(participant, peer.peerId) });
+    peer.roomJoined = true;
+    this.acting = { peer, id };
+    try {
+      if (participant.joinedAt === null) this.deps.sessions.join(peer.meetingId, peer.participantId);
+      else this.announceJoin(participant, peer);
+    } catch (err) {
+      peer.roomJoined = false;
+      throw err;
+    } finally {
+      this.acting = undefined;
+    }
+    void request;
+    peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: this.peerView(this.participantOf(peer), peer.peerId) });
+  }
+
+  private leave(peer: Peer, id: string, event: number, answer: string | null): void {
+    peer.send(event, id, answer, answer ? { closed: true } : {});
+    this.departDomain(peer);
+  }
+
+  private peerInfo(peer: Peer, id: string, payload: Uint8Array): void {
+    const { peer_id } = decode('socket.room.GetPeerInfoRequest', payload) as { peer_id: string };
+    const found = this.present(peer.meetingId).find((o) => o.peerId === peer_id);
+    peer.send(ROOM.getPeerInfo, id, 'socket.room.PeerInfoResponse', found ? { peer: found.peer } : {});
+  }
+
+  private connectedRooms(peer: Peer, id: string): void {
+    const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
+    const participants = this.present(peer.meetingId).map((o) => ({
+      id: o.peerId,
+      display_name: o.peer.display_name,
+      custom_participant_id: o.peer.custom_participant_id,
+      preset_id: o.peer.preset_id,
+      ...(o.peer.display_picture_url ? { display_picture_url: o.peer.display_picture_url } : {}),
+    }));
+    peer.send(ROOM.getConnectedRoomsDump, id, 'socket.room.GetConnectedRoomsDumpResponse', {
+      parent_meeting: { id: meeting.id, title: meeting.title ?? '', participants },
+      meetings: [],
+    });
+  }
+
+  private sendChat(peer: Peer, id: string, payload: Uint8Array): void {
+    const { payload_type, payload: text } = decode('socket.chat.SendChatMessageToRoomRequest', payload) as { payload_type: number; payload: string };
+    if (payload_type !== CHAT_TEXT) throw new Unserved('Only text chat messages are emulated');
+    if (!peer.roomJoined) throw new Unserved('Join the room before sending chat messages');
+    const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
+    this.acting = { peer, id };
+    try {
+      this.deps.history.sendChat(meeting, peer.participantId, text);
+    } finally {
+      this.acting = undefined;
+    }
+  }
+
+  private async createTransport(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
+    const request = decode('media.CreateTransportRequest', payload) as { consuming: boolean; description?: { sdp?: string; target?: number } };
+    const offer = request.description?.sdp;
+    if (!offer) throw new Unserved('A transport needs an SDP offer');
+    const transportId = this.deps.ids.uuid();
+    peer.transports.add(transportId);
+    let answer;
+    try {
+      answer = await this.media.answer(transportId, offer);
+    } catch (err) {
+      peer.transports.delete(transportId);
+      throw new Unserved(`The SDP offer could not be answered (${(err as Error).message})`);
+    }
+    if (peer.gone) return this.media.close(transportId);
+    peer.send(MEDIA.createWebRTCTransport, id, 'media.CreateTransportResponse', {
+      transport_id: transportId,
+      description: { type: 'answer', sdp: answer.sdp, target: request.description?.target ?? 0 },
+      producer_ids: [],
+    });
+  }
+
+  private selfJoinComplete(peer: Peer, id: string): void {
+    const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
+    const others = this.others(peer).filter((o) => o.sdk === null || o.sdk.mediaJoined);
+    peer.mediaJoined = true;
+    peer.send(MEDIA.selfJoinComplete, id, 'media.edge.PeerJoinCompleteResponse', {
+      room_state: {
+        display_title: meeting.title ?? '',
+        locked_mode: false,
+        room_uuid: meeting.session?.id ?? '',
+        room_name: meeting.id,
+        current_peer_id: peer.peerId,
+        pinned_peer_ids: [],
+      },
+      participants: others.map((o) => mediaView(o.peer)),
+      selected_peers: { audio_peers: [], compulsory_peers: [] },
+      max_preferred_streams: 0,
+    });
+    const self = this.peerView(this.participantOf(peer), peer.peerId);
+    for (const other of this.rooms.get(peer.meetingId) ?? [])
+      if (other !== peer && other.mediaJoined) other.send(MEDIA.peerJoinedBroadcast, this.deps.ids.uuid(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(self) });
+  }
+
+  // --- what the meeting tells every page -------------------------------------------------------
+
+  private onDomainEvent(e: DomainEvent): void {
+    if (!('meeting' in e) || !e.meeting || !this.rooms.has(e.meeting.id)) return;
+    try {
+      switch (e.type) {
+        case 'participant.joined':
+          return this.announceJoin(e.participant, this.acting?.peer.participantId === e.participant.id ? this.acting.peer : null);
+        case 'participant.left':
+          return this.onLeft(e.participant, e.cause);
+        case 'chat.sent':
+          return this.announceChat(e.meeting.id, e.message.participantId, e.message.id, e.message.payload, e.message.createdAt, e.message.displayName);
+        default:
+          return;
+      }
+    } catch (err) {
+      this.deps.logger.error({ err, event: e.type }, 'SDK rooms could not tell the pages');
+    }
+  }
+
+  /** Tells every joined page but the newcomer that a participant is in (the socket room, then the media room). */
+  private announceJoin(participant: Participant, sdkPeer: Peer | null): void {
+    const view = this.peerView(participant, sdkPeer?.peerId ?? participant.id);
+    for (const other of this.rooms.get(participant.meetingId) ?? []) {
+      if (other === sdkPeer || !other.roomJoined || other.gone) continue;
+      other.send(ROOM.joinRoom, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', { peer: view });
+      // A scripted participant is in the media room at once; a page is once its own join completes.
+      if (!sdkPeer && other.mediaJoined) other.send(MEDIA.peerJoinedBroadcast, this.deps.ids.uuid(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(view) });
+    }
+  }
+
+  private onLeft(participant: Participant, cause: string): void {
+    const room = this.rooms.get(participant.meetingId)!;
+    // The page leaving by itself (departDomain) is no longer joined; any other page of the
+    // participant was removed by someone else (a kick, kick-all, a deletion, a scripted leave).
+    const departing = this.departing?.participantId === participant.id ? this.departing : null;
+    const removed = [...room].filter((p) => p.participantId === participant.id && p.roomJoined);
+    for (const peer of removed) {
+      peer.roomJoined = false;
+      peer.mediaJoined = false;
+      // The page hears why, then its socket closes (unless it leaves first).
+      peer.send(cause === 'ended' ? ROOM.kickAll : ROOM.kick, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', { peer: this.peerView(participant, peer.peerId) });
+      peer.gone = true;
+      setTimeout(() => this.drop(peer, CLOSE.removed, cause === 'ended' ? 'The host ended the meeting' : 'Removed from the meeting'), REMOVAL_GRACE_MS).unref();
+    }
+    const peerIds = [...(departing ? [departing.peerId] : []), ...removed.map((p) => p.peerId)];
+    for (const peerId of peerIds.length > 0 ? peerIds : [participant.id]) this.announceLeave(participant, peerId);
+  }
+
+  /** Tells every joined page that a peer left (the socket room, then the media room). */
+  private announceLeave(participant: Participant, peerId: string): void {
+    const view = this.peerView(participant, peerId);
+    for (const other of this.rooms.get(participant.meetingId) ?? []) {
+      if (!other.roomJoined || other.gone) continue;
+      other.send(ROOM.leaveRoom, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', { peer: view });
+      if (other.mediaJoined) other.send(MEDIA.peerLeaveBroadcast, this.deps.ids.uuid(), 'media.edge.PeerLeaveBroadcastResponse', { participant_id: peerId });
+    }
+  }
+
+  private announceChat(meetingId: string, participantId: string, chatId: string, text: string, at: number, name: string | null): void {
+    const room = this.rooms.get(meetingId)!;
+    const sender = this.acting?.peer.participantId === participantId ? this.acting : undefined;
+    const message = chatView({ chatId, peerId: sender?.peer.peerId ?? this.peerIdOf(meetingId, participantId), userId: participantId, name, text, at });
+    for (const peer of room) {
+      if (!peer.roomJoined || peer.gone) continue;
+      peer.send(CHAT.sendMessageToRoom, peer === sender?.peer ? sender.id : this.deps.ids.uuid(), 'socket.chat.SendChatMessageToRoomResponse', { message });
+    }
+  }
+
+  // --- the domain side of a page --------------------------------------------------------------
+
+  /** A page leaves: the participant leaves the meeting when it was their last page in it. */
+  private departDomain(peer: Peer): void {
+    if (!peer.roomJoined) return;
+    peer.roomJoined = false;
+    peer.mediaJoined = false;
+    const participant = this.deps.participants.find(peer.claims.orgId, peer.participantId);
+    if (!participant) return;
+    const stillIn = [...(this.rooms.get(peer.meetingId) ?? [])].some((p) => p !== peer && p.participantId === peer.participantId && p.roomJoined);
+    this.departing = peer;
+    try {
+      if (participant.joinedAt !== null && !stillIn) this.deps.sessions.leave(peer.meetingId, peer.participantId);
+      else this.announceLeave(participant, peer.peerId);
+    } catch (err) {
+      this.deps.logger.info({ err: (err as Error).message, peer: peer.peerId }, 'SDK peer could not leave the meeting');
+    } finally {
+      this.departing = undefined;
+    }
+  }
+
+  // --- views ------------------------------------------------------------------------------------
+
+  private participantOf(peer: Peer): Participant {
+    const p = this.deps.participants.find(peer.claims.orgId, peer.participantId);
+    if (!p) throw new Unserved(`Participant ${peer.participantId} no longer exists`);
+    return p;
+  }
+
+  private peerIdOf(meetingId: string, participantId: string): string {
+    for (const p of this.rooms.get(meetingId) ?? []) if (p.participantId === participantId && p.roomJoined) return p.peerId;
+    return participantId;
+  }
+
+  /** Everyone present in the meeting: its pages by their peer ids, scripted participants by their participant ids. */
+  private present(meetingId: string): { peerId: string; sdk: Peer | null; peer: ProtoObject & PeerView }[] {
+    const meeting = this.deps.sessions.locateMeeting(meetingId);
+    const out: { peerId: string; sdk: Peer | null; peer: ProtoObject & PeerView }[] = [];
+    const pages = [...(this.rooms.get(meetingId) ?? [])].filter((p) => p.roomJoined && !p.gone);
+    for (const participant of this.presentParticipants(meeting)) {
+      const own = pages.filter((p) => p.participantId === participant.id);
+      if (own.length === 0) out.push({ peerId: participant.id, sdk: null, peer: this.peerView(participant, participant.id) });
+      for (const p of own) out.push({ peerId: p.peerId, sdk: p, peer: this.peerView(participant, p.peerId) });
+    }
+    return out;
+  }
+
+  private others(peer: Peer) {
+    return this.present(peer.meetingId).filter((o) => o.sdk !== peer);
+  }
+
+  private presentParticipants(meeting: Meeting): Participant[] {
+    const session = this.sessionOf(meeting);
+    if (!session) return [];
+    const out: Participant[] = [];
+    for (const sp of session.participants) {
+      const p = this.deps.participants.find(meeting.orgId, sp.participantId);
+      if (p && p.joinedAt !== null && !out.includes(p)) out.push(p);
+    }
+    return out;
+  }
+
+  private sessionOf(meeting: Meeting): Session | undefined {
+    if (!meeting.session || meeting.session.endedAt !== null) return undefined;
+    return this.deps.history.get(meeting.orgId, meeting.session.id);
+  }
+
+  private peerView(participant: Participant, peerId: string): ProtoObject & PeerView {
+    return {
+      peer_id: peerId,
+      user_id: participant.id,
+      display_name: participant.name ?? 'Participant',
+      custom_participant_id: participant.customParticipantId,
+      preset_id: participant.presetId,
+      // The SDK cannot encode a null picture: absent, not null.
+      ...(participant.picture ? { display_picture_url: participant.picture } : {}),
+      waitlisted: false,
+      // "NONE": an empty recorder type makes the SDK hide the peer as a recorder.
+      flags: { preset_name: participant.presetName, recorder_type: 'NONE', hidden_participant: false },
+    };
+  }
+
+  private roomView(meetingId: string): ProtoObject {
+    const meeting = this.deps.sessions.locateMeeting(meetingId);
+    return {
+      room_id: meeting.id,
+      title: meeting.title ?? '',
+      created_at: meeting.createdAt,
+      active_recordings: [],
+      ...(meeting.session && meeting.session.endedAt === null ? { room_uuid: meeting.session.id } : {}),
+    };
+  }
+
+  private chatOf(peer: Peer): ProtoObject[] {
+    const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
+    const session = this.sessionOf(meeting);
+    return (session?.chat ?? []).map((m) =>
+      chatView({ chatId: m.id, peerId: this.peerIdOf(meeting.id, m.participantId), userId: m.participantId, name: m.displayName, text: m.payload, at: m.createdAt }),
+    );
+  }
+
+  private pollsOf(peer: Peer): ProtoObject[] {
+    const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
+    return (this.sessionOf(meeting)?.polls ?? []).map((p) => ({
+      poll_id: p.id,
+      created_by: p.createdBy,
+      created_by_user_id: p.createdBy,
+      question: p.question,
+      options: p.options.map((text) => ({ text, count: 0, votes: [] })),
+      hide_votes: p.hideVotes,
+      anonymous: p.anonymous,
+      votes: [],
+    }));
+  }
+
+  // --- token expiry on the emulator's clock ---------------------------------------------------
+
+  private queueExpiryCheck(): void {
+    if (this.expiryQueued || this.rooms.size === 0) return;
+    this.expiryQueued = true;
+    queueMicrotask(() => {
+      this.expiryQueued = false;
+      const now = this.deps.clock.now();
+      for (const room of [...this.rooms.values()])
+        for (const peer of [...room]) if (peer.claims.exp * 1000 <= now) this.drop(peer, CLOSE.expired, 'The participant token expired');
+    });
+  }
+}
+
+interface PeerView {
+  peer_id: string;
+  display_name: string;
+  custom_participant_id: string;
+  preset_id: string;
+  display_picture_url?: string;
+}
+
+function mediaView(peer: PeerView & ProtoObject): ProtoObject {
+  return { peer_id: peer.peer_id, display_name: peer.display_name, user_id: peer.user_id, producer_states: [] };
+}
+
+function chatView(m: { chatId: string; peerId: string; userId: string; name: string | null; text: string; at: number }): ProtoObject {
+  return {
+    chat_id: m.chatId,
+    peer_id: m.peerId,
+    user_id: m.userId,
+    display_name: m.name ?? 'Participant',
+    pinned: false,
+    is_edited: false,
+    payload_type: CHAT_TEXT,
+    payload: m.text,
+    target_user_ids: [],
+    created_at: Math.floor(m.at / 1000),
+    created_at_ms: m.at,
+  };
+}
+
+function isApiError(err: unknown): err is Error & { status: number } {
+  return err instanceof Error && typeof (err as { status?: unknown }).status === 'number';
+}
