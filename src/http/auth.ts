@@ -21,6 +21,7 @@ export type AuthInfo =
 const NONE: AuthInfo = { kind: 'none' };
 const PARTNER: AuthInfo = { kind: 'partner' };
 const PARTNER_FORM = 'Expected Authorization: Bearer <partner token>';
+const PARTICIPANT_FORM = 'Expected Authorization: Bearer <participant token>';
 
 function scheme(header: string): [string, string] {
   const space = header.indexOf(' ');
@@ -102,6 +103,7 @@ export function authenticate(deps: Deps, mode: AuthMode, req: Request): AuthInfo
     if (!org) throw errors.unauthorized('Invalid API key');
     return { kind: 'org', org };
   }
+  if (mode === 'participant') return participant(deps, bearer(kind, value, PARTICIPANT_FORM));
   if (kind === 'basic') return basic(deps, value);
   if (kind === 'bearer' && value && !looksLikeJwt(value)) throw errors.unauthorized(BEARER_KEY_ON_V2);
   if (kind === 'bearer' && mode === 'basic-or-participant') {

@@ -16,7 +16,10 @@ export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   // All methods, whatever the path: the actual request then gets its 404 or 405 with a message
   // the page can read, instead of failing the preflight without one.
   'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, Content-Encoding, Range, X-Request-Id',
+  // After the emulator's own, the headers the web SDKs send (web-core, RealtimeKit, their flags
+  // client): without them the browser refuses every call of init() on the SDK hosts.
+  'access-control-allow-headers':
+    'Authorization, Content-Type, Content-Encoding, Range, X-Request-Id, dyte-tracing-id, tracing-id, traceparent, x-dyte-web-core-version, x-realtimekit-version, x-environment-key',
   'access-control-max-age': '600',
 };
 

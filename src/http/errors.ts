@@ -25,7 +25,8 @@ export const realtimeKitErrorSchema = z.object({
 });
 
 export function errorBody(api: Api, err: ApiError): unknown {
-  if (api === 'v2') return { success: false, error: { code: err.status, message: err.v2Message } };
+  // The web SDKs read only the status of an error of their calls; production answers them in the v2 envelope.
+  if (api === 'v2' || api === 'sdk') return { success: false, error: { code: err.status, message: err.v2Message } };
   if (api === 'realtimekit') return { success: false, errors: [{ code: err.status, message: err.v2Message }], messages: [], result: null };
   return { error: { code: err.code, message: err.message } };
 }

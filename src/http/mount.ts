@@ -112,7 +112,7 @@ export function dispatcher(deps: Deps, table: RouteTable): RequestHandler {
     const r = resolved.route;
     if (!r) {
       const path = req.path;
-      const allowed = table.allowedOn(path);
+      const allowed = table.allowedOn(path, req.headers.host);
       if (allowed.length > 0) return next(errors.methodNotAllowed(req.method, path, allowed));
       return next(errors.routeNotFound(req.method, path, table.nearest(req.method, path)));
     }

@@ -26,7 +26,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
 
 function errorSchemaFor(api: Api): z.ZodType {
   if (api === 'realtimekit') return realtimeKitErrorSchema;
-  return api === 'v2' ? v2ErrorSchema : api === 'v1' ? v1ErrorSchema : controlErrorSchema;
+  return api === 'v2' || api === 'sdk' ? v2ErrorSchema : api === 'v1' ? v1ErrorSchema : controlErrorSchema;
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -58,6 +58,8 @@ function security(r: AnyRoute): Json[] | undefined {
       return [{ basicAuth: [] }];
     case 'basic-or-participant':
       return [{ basicAuth: [] }, { participantToken: [] }];
+    case 'participant':
+      return [{ participantToken: [] }];
     case 'v1-bearer':
       return [{ apiKey: [] }];
     case 'account-token':
@@ -119,6 +121,9 @@ function operation(r: AnyRoute): Json {
 export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
   const paths: Record<string, Json> = {};
   for (const r of routes) {
+    // The web SDK's calls on its own hosts are its internals, not an API for clients: a path
+    // cannot say which host serves it, and `/` of one would read as the emulator's own.
+    if (r.host !== undefined) continue;
     paths[r.path] ??= {};
     paths[r.path]![r.method] = operation(r);
   }

@@ -32,7 +32,7 @@ export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
     const requestId = deps.journal.nextRequestId();
     res.setHeader('x-request-id', requestId);
     const path = req.path;
-    const resolved = table.resolve(req.method, path);
+    const resolved = table.resolve(req.method, path, req.headers.host);
     setResolved(res, resolved);
     const startedReal = realNow();
     const at = deps.clock.now();

@@ -69,9 +69,21 @@ export class RouteTable {
   /** The API of each first segment the table mounts a family of routes under (`v2`, `api`, `v1`, `_emulator`, `media`). */
   private readonly mounts = new Map<string, Api>();
 
+  /** The routes served on one host only (the web SDK's hosts), by the host's first label, then by method. */
+  private readonly byHost = new Map<string, Map<string, Compiled[]>>();
+
   constructor(readonly routes: readonly AnyRoute[]) {
     for (const route of routes) {
       const method = route.method.toUpperCase();
+      if (route.host !== undefined) {
+        let methods = this.byHost.get(route.host);
+        if (!methods) this.byHost.set(route.host, (methods = new Map()));
+        let hosted = methods.get(method);
+        if (!hosted) methods.set(method, (hosted = []));
+        hosted.push(compile(route));
+        // A hosted route is no mount: on every other host its first segment is the other routes'.
+        continue;
+      }
       let list = this.byMethod.get(method);
       if (!list) this.byMethod.set(method, (list = []));
       list.push(compile(route));
@@ -87,16 +99,22 @@ export class RouteTable {
     }
   }
 
-  /** The first route (in table order) that serves the method and raw path, as Express would pick it; HEAD is served by GET routes. */
-  resolve(method: string, path: string): Resolved {
-    const candidates = this.byMethod.get(method === 'HEAD' ? 'GET' : method);
-    if (candidates) {
-      for (const c of candidates) {
-        const m = c.pattern.exec(path);
-        if (m) return { api: c.route.api, route: c.route, raw: m.slice(1), names: c.names };
-      }
-    }
-    return { api: this.apiOf(path), route: undefined, raw: [], names: [] };
+  /**
+   * The first route (in table order) that serves the method and raw path, as Express would pick it;
+   * HEAD is served by GET routes. `host` is the request's Host header: the routes of its host
+   * (by its first label) come first, then the routes of every host.
+   */
+  resolve(method: string, path: string, host?: string): Resolved {
+    const key = method === 'HEAD' ? 'GET' : method;
+    const hosted = this.hostedOn(host)?.get(key);
+    return (hosted && match(hosted, path)) ?? match(this.byMethod.get(key), path) ?? { api: this.apiOf(path), route: undefined, raw: [], names: [] };
+  }
+
+  /** The hosted routes of a Host header's first label (`api` of `api.localhost:4443`); undefined for most hosts, cheaply. */
+  private hostedOn(host: string | undefined): Map<string, Compiled[]> | undefined {
+    if (host === undefined) return undefined;
+    const dot = host.indexOf('.');
+    return dot > 0 ? this.byHost.get(host.slice(0, dot).toLowerCase()) : undefined;
   }
 
   /**
@@ -104,8 +122,10 @@ export class RouteTable {
    * route serves it. Asked only when the request's own method is not served, so that a request a
    * route serves (or a preflight) does not pay for it.
    */
-  allowedOn(path: string): readonly string[] {
-    const allowed = METHOD_ORDER.filter((method) => method !== 'HEAD' && this.byMethod.get(method)?.some((c) => c.pattern.test(path)));
+  allowedOn(path: string, host?: string): readonly string[] {
+    const hosted = this.hostedOn(host);
+    const serves = (list: Compiled[] | undefined) => list?.some((c) => c.pattern.test(path)) ?? false;
+    const allowed = METHOD_ORDER.filter((method) => method !== 'HEAD' && (serves(this.byMethod.get(method)) || serves(hosted?.get(method))));
     return allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.slice(1)] : allowed;
   }
 
@@ -123,6 +143,15 @@ export class RouteTable {
   apiOf(path: string): Api {
     return this.mounts.get(mountOf(path)) ?? DEFAULT_API;
   }
+}
+
+function match(candidates: readonly Compiled[] | undefined, path: string): Resolved | undefined {
+  if (!candidates) return undefined;
+  for (const c of candidates) {
+    const m = c.pattern.exec(path);
+    if (m) return { api: c.route.api, route: c.route, raw: m.slice(1), names: c.names };
+  }
+  return undefined;
 }
 
 /**

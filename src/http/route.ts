@@ -6,15 +6,19 @@ import type { z } from 'zod';
 import type { Deps } from '../container.js';
 import type { AuthInfo } from './auth.js';
 
-/** realtimekit: the v2 operations under the RealtimeKit prefix, and its apps (realtimekit.routes.ts). */
-export type Api = 'v2' | 'v1' | 'control' | 'media' | 'realtimekit';
+/**
+ * realtimekit: the v2 operations under the RealtimeKit prefix, and its apps (realtimekit.routes.ts).
+ * sdk: the calls the web SDKs make on their own hosts (src/sdk/sdk-api.routes.ts).
+ */
+export type Api = 'v2' | 'v1' | 'control' | 'media' | 'realtimekit' | 'sdk';
 /**
  * none: open (control API, media, discovery). basic: v2 Basic only. basic-or-participant: v2
  * Basic or a participant token (the four recording routes). v1-bearer: the v1 API key.
  * account-token: a RealtimeKit account's API token, for the account and app in the path.
  * partner-bearer: the partner token (--partner-token), over every organization (/v2/orgs).
+ * participant: a participant token only (the web SDK's own calls).
  */
-export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer' | 'account-token' | 'partner-bearer';
+export type AuthMode = 'none' | 'basic' | 'basic-or-participant' | 'v1-bearer' | 'account-token' | 'partner-bearer' | 'participant';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface Reply {
@@ -54,6 +58,12 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
    * first segment.
    */
   api: Api;
+  /**
+   * The host the route is served on, as the first label of the request's Host (`api` serves
+   * `api.localhost:4443`), for the web SDK's hosts; unset: every host. A hosted route is tried
+   * before the others on its host, and is left out of the OpenAPI document.
+   */
+  host?: string;
   auth: AuthMode;
   tag: string;
   summary: string;

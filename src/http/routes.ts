@@ -27,6 +27,7 @@ import { activeSessionRoutes } from './v2/active-session.routes.js';
 import { orgAnalyticsRoutes } from './v2/org-analytics.routes.js';
 import { sessionRoutes } from './v2/sessions.routes.js';
 import { dashboardRoutes } from './control/dashboard.routes.js';
+import { sdkRoutes } from '../sdk/sdk-api.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
@@ -56,6 +57,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...sessionActivityRoutes,
     ...sessionFileRoutes,
     ...dashboardRoutes,
+    ...sdkRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
   // Every v2 route above also answers under the RealtimeKit prefix: derived here, from the list

@@ -48,6 +48,40 @@ describe('RouteTable.resolve', () => {
   });
 });
 
+describe('RouteTable.resolve on the web SDK hosts (by the first label of Host)', () => {
+  it.each([
+    ['GET', '/v2/internals/participant-details', 'api.localhost:4443', 'GET /v2/internals/participant-details', 'sdk'],
+    ['GET', '/v2/internals/participant-details', 'API.example.test', 'GET /v2/internals/participant-details', 'sdk'],
+    ['POST', '/api/v1/identities/', 'flags.localhost:4443', 'POST /api/v1/identities', 'sdk'],
+    ['GET', '/', 'location.localhost:4443', 'GET /', 'sdk'],
+    ['POST', '/otel/logs', 'api-silos.localhost', 'POST /otel/logs', 'sdk'],
+    // The other routes answer on an SDK host too: the SDK calls v2 routes on its api host.
+    ['GET', `/v2/meetings/${ID}`, 'api.localhost:4443', 'GET /v2/meetings/{id}', 'v2'],
+    // GET / elsewhere is the landing page, on any other host.
+    ['GET', '/', 'localhost:4700', 'GET /', 'control'],
+    ['GET', '/', 'flags.localhost:4443', 'GET /', 'control'],
+  ])('%s %s on %s → %s (%s)', (method, path, host, route, api) => {
+    const r = table.resolve(method, path, host);
+    expect(r.route && `${r.route.method.toUpperCase()} ${r.route.path}`).toBe(route);
+    expect(r.api).toBe(api);
+  });
+
+  it.each([
+    ['GET', '/v2/internals/participant-details', undefined],
+    ['GET', '/v2/internals/participant-details', '127.0.0.1:4700'],
+    ['GET', '/v2/internals/participant-details', 'flags.localhost:4443'],
+    ['GET', '/v2/internals/participant-details', 'localhost'],
+    ['POST', '/otel/logs', 'api.localhost:4443'],
+  ])('%s %s on %s: no route', (method, path, host) => {
+    expect(table.resolve(method, path, host).route).toBeUndefined();
+  });
+
+  it('allowedOn counts the routes of the host', () => {
+    expect(table.allowedOn('/v2/internals/rooms', 'api.localhost:4443')).toEqual(['POST']);
+    expect(table.allowedOn('/v2/internals/rooms', 'localhost:4700')).toEqual([]);
+  });
+});
+
 describe('decodeParams', () => {
   it('decodes the parameters of the resolved route', () => {
     expect(decodeParams(table.resolve('GET', '/v2/meetings/a%20b'))).toEqual({ id: 'a b' });
