@@ -8,7 +8,7 @@ import type { AuthInfo } from './auth.js';
 
 /**
  * realtimekit: the v2 operations under the RealtimeKit prefix, and its apps (realtimekit.routes.ts).
- * sdk: the calls the web SDKs make on their own hosts (src/sdk/sdk-api.routes.ts).
+ * sdk: the calls the web SDKs make on their own hosts (src/realtime/sdk-api.routes.ts).
  */
 export type Api = 'v2' | 'v1' | 'control' | 'media' | 'realtimekit' | 'sdk';
 /**

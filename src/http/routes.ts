@@ -27,7 +27,7 @@ import { activeSessionRoutes } from './v2/active-session.routes.js';
 import { orgAnalyticsRoutes } from './v2/org-analytics.routes.js';
 import { sessionRoutes } from './v2/sessions.routes.js';
 import { dashboardRoutes } from './control/dashboard.routes.js';
-import { sdkRoutes } from '../sdk/sdk-api.routes.js';
+import { sdkRoutes } from '../realtime/sdk-api.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
