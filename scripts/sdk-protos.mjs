@@ -2,7 +2,7 @@
 // protobuf message as a protobuf-ts generated class (`super("pkg.Name", [field infos])`), every
 // enum as a TypeScript enum, and the event numbers as small tables combined per service. This
 // script turns them into .proto files (proto/sdk/, one per protobuf package) and the event table
-// (src/sdk/protocol/events.ts), so that the emulator speaks what the SDK speaks, and a new SDK
+// (src/realtime/protocol/events.ts), so that the emulator speaks what the SDK speaks, and a new SDK
 // version shows its protocol changes as a diff.
 //
 //   node scripts/sdk-protos.mjs          write the files
@@ -20,7 +20,7 @@ import * as acorn from 'acorn';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const PROTO_DIR = path.join(ROOT, 'proto', 'sdk');
-export const EVENTS_FILE = path.join(ROOT, 'src', 'sdk', 'protocol', 'events.ts');
+export const EVENTS_FILE = path.join(ROOT, 'src', 'realtime', 'protocol', 'events.ts');
 
 export const SDKS = [
   { name: '@dytesdk/web-core', bundle: 'node_modules/@dytesdk/web-core/dist/index.es.js' },

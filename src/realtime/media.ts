@@ -31,9 +31,15 @@ export class MediaTransports {
    * on every address of the machine. The endpoint lives until `close(id)`.
    */
   async answer(id: string, offerSdp: string): Promise<MediaAnswer> {
-    const { RTCPeerConnection } = await this.load();
+    const { RTCPeerConnection, useSdesMid, useSdesRTPStreamId, useRepairedRtpStreamId } = await this.load();
     this.close(id);
-    const pc = new RTCPeerConnection({ iceLite: true, bundlePolicy: 'max-bundle' });
+    const pc = new RTCPeerConnection({
+      iceLite: true,
+      bundlePolicy: 'max-bundle',
+      // A simulcast offer (the SDK's send transport) is answerable only with the RID header
+      // extensions: without them the browser refuses the answer.
+      headerExtensions: { video: [useSdesMid(), useSdesRTPStreamId(), useRepairedRtpStreamId()], audio: [useSdesMid()] },
+    });
     this.open.set(id, pc);
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });

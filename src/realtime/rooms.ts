@@ -57,6 +57,33 @@ export const CLOSE = {
 
 const { room: ROOM, chat: CHAT, plugin: PLUGIN, polls: POLLS, cfMedia: MEDIA } = SDK_EVENTS;
 const CHAT_TEXT = 0;
+/** Bounds of the SDK's key-value stores: a page cannot grow the emulator's memory without end. */
+const MAX_STORES_PER_MEETING = 100;
+const MAX_KEYS_PER_STORE = 1_000;
+
+interface StoreRequest {
+  plugin_id: string;
+  store_name: string;
+}
+interface StoreKeys {
+  store_key: string;
+  payload?: Uint8Array;
+}
+interface StoreItem {
+  timestamp: string;
+  peer_id: string;
+  store_key: string;
+  payload: Uint8Array;
+}
+
+/** A request's fields as the handler reads them (the codec checked the bytes against the type). */
+function read<T>(type: string, bytes: Uint8Array): T {
+  return decode(type, bytes) as unknown as T;
+}
+
+function storeKey(pluginId: string, storeName: string): string {
+  return `${pluginId}\u0000${storeName}`;
+}
 
 class Peer {
   roomJoined = false;
@@ -119,6 +146,8 @@ class Unserved extends Error {}
 export class RealtimeRooms {
   private readonly rooms = new Map<string, Set<Peer>>();
   private readonly media = new MediaTransports();
+  /** The SDK's key-value stores per meeting: plugin and store name → key → item. */
+  private readonly stores = new Map<string, Map<string, Map<string, StoreItem>>>();
   private ping: NodeJS.Timeout | undefined;
   private expiryQueued = false;
   /** The page whose request is being served: its own announcement reaches it as the answer, not as news. */
@@ -137,11 +166,20 @@ export class RealtimeRooms {
       [ROOM.getPeerInfo, (p, id, b) => this.peerInfo(p, id, b)],
       [ROOM.getConnectedRoomsDump, (p, id) => this.connectedRooms(p, id)],
       [ROOM.leaveRoom, (p, id) => this.leave(p, id, ROOM.leaveRoom, null)],
+      // No waiting room is emulated: nobody ever waits.
+      [ROOM.getWaitingRoomRequests, (p, id) => p.send(ROOM.getWaitingRoomRequests, id, null)],
       [CHAT.getMessages, (p, id) => p.send(CHAT.getMessages, id, 'socket.chat.GetChatMessagesResponse', { messages: this.chatOf(p) })],
-      [CHAT.getPaginatedMessages, (p, id) => p.send(CHAT.getPaginatedMessages, id, 'socket.chat.GetPaginatedChatMessageRoomResponse', { messages: this.chatOf(p), next: false })],
+      [
+        CHAT.getPaginatedMessages,
+        (p, id) => p.send(CHAT.getPaginatedMessages, id, 'socket.chat.GetPaginatedChatMessageRoomResponse', { messages: this.chatOf(p), next: false }),
+      ],
       [CHAT.sendMessageToRoom, (p, id, b) => this.sendChat(p, id, b)],
       [POLLS.getPolls, (p, id) => p.send(POLLS.getPolls, id, 'socket.polls.GetPollsResponse', { polls: this.pollsOf(p) })],
       [PLUGIN.getPlugins, (p, id) => p.send(PLUGIN.getPlugins, id, 'socket.plugin.EnablePluginsResponse', { plugins: [] })],
+      [PLUGIN.storeGetKeys, (p, id, b) => this.storeGet(p, id, b)],
+      [PLUGIN.storeInsertKeys, (p, id, b) => this.storeChange(p, id, b, PLUGIN.storeInsertKeys, 'socket.plugin.PluginStoreInsertKeysRequest')],
+      [PLUGIN.storeDeleteKeys, (p, id, b) => this.storeChange(p, id, b, PLUGIN.storeDeleteKeys, 'socket.plugin.PluginStoreDeleteKeysRequest')],
+      [PLUGIN.storeDelete, (p, id, b) => this.storeChange(p, id, b, PLUGIN.storeDelete, 'socket.plugin.PluginStoreDeleteRequest')],
       [MEDIA.joinRoom, (p, id) => p.send(MEDIA.joinRoom, id, 'media.edge.PeerJoinResponse')],
       [MEDIA.createWebRTCTransport, (p, id, b) => this.createTransport(p, id, b)],
       [MEDIA.selfJoinComplete, (p, id) => this.selfJoinComplete(p, id)],
@@ -185,6 +223,7 @@ export class RealtimeRooms {
   closeAll(code: number, reason: string): void {
     for (const room of this.rooms.values()) for (const peer of room) peer.close(code, reason);
     this.rooms.clear();
+    this.stores.clear();
     this.media.closeAll();
     clearInterval(this.ping);
     this.ping = undefined;
@@ -216,7 +255,10 @@ export class RealtimeRooms {
     peer.gone = true;
     for (const t of peer.transports) this.media.close(t);
     if (depart) this.departDomain(peer);
-    if (room.size === 0) this.rooms.delete(peer.meetingId);
+    if (room.size === 0) {
+      this.rooms.delete(peer.meetingId);
+      this.stores.delete(peer.meetingId);
+    }
     if (this.rooms.size === 0) {
       clearInterval(this.ping);
       this.ping = undefined;
@@ -246,6 +288,7 @@ export class RealtimeRooms {
     }
     const id = envelope.id ?? '';
     const handler = this.handlers.get(envelope.event);
+    this.deps.logger.debug({ peer: peer.peerId, event: SDK_EVENT_NAMES.get(envelope.event) ?? envelope.event, id }, 'SDK request');
     try {
       if (!handler) {
         const name = SDK_EVENT_NAMES.get(envelope.event);
@@ -253,9 +296,12 @@ export class RealtimeRooms {
       }
       await handler(peer, id, envelope.payload);
     } catch (err) {
-      const message = err instanceof Unserved ? err.message : err instanceof ProtocolError ? `Malformed ${err.typeName}` : 'The emulator could not serve this request';
-      if (!(err instanceof Unserved) && !(err instanceof ProtocolError) && !isApiError(err)) this.deps.logger.error({ err, peer: peer.peerId }, 'SDK request failed');
-      else if (peer.once(`error:${envelope.event}`)) this.deps.logger.info({ peer: peer.peerId, event: envelope.event, reason: isApiError(err) ? err.message : message }, 'SDK request refused');
+      const message =
+        err instanceof Unserved ? err.message : err instanceof ProtocolError ? `Malformed ${err.typeName}` : 'The emulator could not serve this request';
+      if (!(err instanceof Unserved) && !(err instanceof ProtocolError) && !isApiError(err))
+        this.deps.logger.error({ err, peer: peer.peerId }, 'SDK request failed');
+      else if (peer.once(`error:${envelope.event}`))
+        this.deps.logger.info({ peer: peer.peerId, event: envelope.event, reason: isApiError(err) ? err.message : message }, 'SDK request refused');
       peer.send(MEDIA.errorResponse, id, 'media.edge.ErrorResponse', { error_message: isApiError(err) ? err.message : message, event_id: envelope.event });
     }
   }
@@ -287,7 +333,7 @@ export class RealtimeRooms {
   }
 
   private peerInfo(peer: Peer, id: string, payload: Uint8Array): void {
-    const { peer_id } = decode('socket.room.GetPeerInfoRequest', payload) as { peer_id: string };
+    const { peer_id } = read<{ peer_id: string }>('socket.room.GetPeerInfoRequest', payload);
     const found = this.present(peer.meetingId).find((o) => o.peerId === peer_id);
     peer.send(ROOM.getPeerInfo, id, 'socket.room.PeerInfoResponse', found ? { peer: found.peer } : {});
   }
@@ -308,7 +354,7 @@ export class RealtimeRooms {
   }
 
   private sendChat(peer: Peer, id: string, payload: Uint8Array): void {
-    const { payload_type, payload: text } = decode('socket.chat.SendChatMessageToRoomRequest', payload) as { payload_type: number; payload: string };
+    const { payload_type, payload: text } = read<{ payload_type: number; payload: string }>('socket.chat.SendChatMessageToRoomRequest', payload);
     if (payload_type !== CHAT_TEXT) throw new Unserved('Only text chat messages are emulated');
     if (!peer.roomJoined) throw new Unserved('Join the room before sending chat messages');
     const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
@@ -321,7 +367,7 @@ export class RealtimeRooms {
   }
 
   private async createTransport(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
-    const request = decode('media.CreateTransportRequest', payload) as { consuming: boolean; description?: { sdp?: string; target?: number } };
+    const request = read<{ consuming: boolean; description?: { sdp?: string; target?: number } }>('media.CreateTransportRequest', payload);
     const offer = request.description?.sdp;
     if (!offer) throw new Unserved('A transport needs an SDP offer');
     const transportId = this.deps.ids.uuid();
@@ -360,7 +406,53 @@ export class RealtimeRooms {
     });
     const self = this.peerView(this.participantOf(peer), peer.peerId);
     for (const other of this.rooms.get(peer.meetingId) ?? [])
-      if (other !== peer && other.mediaJoined) other.send(MEDIA.peerJoinedBroadcast, this.deps.ids.uuid(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(self) });
+      if (other !== peer && other.mediaJoined)
+        other.send(MEDIA.peerJoinedBroadcast, this.deps.ids.uuid(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(self) });
+  }
+
+  /**
+   * The SDK's key-value stores (plugins, and the SDK's own shared state): kept per meeting while
+   * any page is connected, the way a room keeps them; a read answers the asker, a change is told
+   * to every page of the meeting (the SDK ignores its own).
+   */
+  private storeGet(peer: Peer, id: string, payload: Uint8Array): void {
+    const { plugin_id, store_name, get_keys } = read<StoreRequest & { get_keys: { store_key: string }[] }>('socket.plugin.PluginStoreGetKeysRequest', payload);
+    const store = this.stores.get(peer.meetingId)?.get(storeKey(plugin_id, store_name));
+    const wanted = get_keys.map((k) => k.store_key);
+    const items = [...(store?.values() ?? [])].filter((item) => wanted.length === 0 || wanted.includes(item.store_key));
+    peer.send(PLUGIN.storeGetKeys, id, 'socket.plugin.PluginStoreResponse', { plugin_id, store_name, store_items: items });
+  }
+
+  private storeChange(peer: Peer, id: string, payload: Uint8Array, event: number, type: string): void {
+    const request = read<StoreRequest & { insert_keys?: StoreKeys[]; delete_keys?: StoreKeys[] }>(type, payload);
+    let stores = this.stores.get(peer.meetingId);
+    if (!stores) this.stores.set(peer.meetingId, (stores = new Map()));
+    const key = storeKey(request.plugin_id, request.store_name);
+    let store = stores.get(key);
+    const timestamp = new Date(this.deps.clock.now()).toISOString();
+    let changed: StoreItem[] = [];
+    if (event === PLUGIN.storeInsertKeys) {
+      if (!store) {
+        if (stores.size >= MAX_STORES_PER_MEETING) throw new Unserved(`A meeting keeps at most ${MAX_STORES_PER_MEETING} stores`);
+        stores.set(key, (store = new Map()));
+      }
+      for (const k of request.insert_keys ?? []) {
+        if (!store.has(k.store_key) && store.size >= MAX_KEYS_PER_STORE) throw new Unserved(`A store keeps at most ${MAX_KEYS_PER_STORE} keys`);
+        const item = { timestamp, peer_id: peer.peerId, store_key: k.store_key, payload: k.payload ?? new Uint8Array() };
+        store.set(k.store_key, item);
+        changed.push(item);
+      }
+    } else if (event === PLUGIN.storeDeleteKeys) {
+      for (const k of request.delete_keys ?? []) {
+        if (store?.delete(k.store_key)) changed.push({ timestamp, peer_id: peer.peerId, store_key: k.store_key, payload: new Uint8Array() });
+      }
+    } else {
+      changed = [...(store?.values() ?? [])];
+      stores.delete(key);
+    }
+    const answer = { plugin_id: request.plugin_id, store_name: request.store_name, store_items: changed };
+    for (const other of this.rooms.get(peer.meetingId) ?? [])
+      if (!other.gone) other.send(event, other === peer ? id : this.deps.ids.uuid(), 'socket.plugin.PluginStoreResponse', answer);
   }
 
   // --- what the meeting tells every page -------------------------------------------------------
@@ -390,7 +482,8 @@ export class RealtimeRooms {
       if (other === sdkPeer || !other.roomJoined || other.gone) continue;
       other.send(ROOM.joinRoom, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', { peer: view });
       // A scripted participant is in the media room at once; a page is once its own join completes.
-      if (!sdkPeer && other.mediaJoined) other.send(MEDIA.peerJoinedBroadcast, this.deps.ids.uuid(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(view) });
+      if (!sdkPeer && other.mediaJoined)
+        other.send(MEDIA.peerJoinedBroadcast, this.deps.ids.uuid(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(view) });
     }
   }
 
@@ -404,7 +497,9 @@ export class RealtimeRooms {
       peer.roomJoined = false;
       peer.mediaJoined = false;
       // The page hears why, then its socket closes (unless it leaves first).
-      peer.send(cause === 'ended' ? ROOM.kickAll : ROOM.kick, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', { peer: this.peerView(participant, peer.peerId) });
+      peer.send(cause === 'ended' ? ROOM.kickAll : ROOM.kick, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', {
+        peer: this.peerView(participant, peer.peerId),
+      });
       peer.gone = true;
       setTimeout(() => this.drop(peer, CLOSE.removed, cause === 'ended' ? 'The host ended the meeting' : 'Removed from the meeting'), REMOVAL_GRACE_MS).unref();
     }
@@ -529,7 +624,14 @@ export class RealtimeRooms {
     const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
     const session = this.sessionOf(meeting);
     return (session?.chat ?? []).map((m) =>
-      chatView({ chatId: m.id, peerId: this.peerIdOf(meeting.id, m.participantId), userId: m.participantId, name: m.displayName, text: m.payload, at: m.createdAt }),
+      chatView({
+        chatId: m.id,
+        peerId: this.peerIdOf(meeting.id, m.participantId),
+        userId: m.participantId,
+        name: m.displayName,
+        text: m.payload,
+        at: m.createdAt,
+      }),
     );
   }
 

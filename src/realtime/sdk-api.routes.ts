@@ -35,7 +35,17 @@ function participantOf(auth: AuthInfo): Extract<AuthInfo, { kind: 'participant' 
 
 /** A sink the SDK reports to and never reads from: accepted, body unread, nothing kept. */
 function sink(host: SdkHost, method: 'get' | 'post', path: string, summary: string) {
-  return route({ method, path, api: 'sdk', host, auth: 'none', tag: TAG, summary, responses: { 204: { description: 'Accepted and discarded' } }, handler: () => NO_CONTENT });
+  return route({
+    method,
+    path,
+    api: 'sdk',
+    host,
+    auth: 'none',
+    tag: TAG,
+    summary,
+    responses: { 204: { description: 'Accepted and discarded' } },
+    handler: () => NO_CONTENT,
+  });
 }
 
 function location(host: SdkHost, method: 'get' | 'post') {

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import process from 'node:process';
 import { describe, expect, it } from 'vitest';
-import { decode, decodeEnvelope, encode, encodeEnvelope, ProtocolError } from '../../src/sdk/protocol/codec.js';
-import { SDK_ERROR_EVENT, SDK_EVENT_NAMES, SDK_EVENTS } from '../../src/sdk/protocol/events.js';
+import { decode, decodeEnvelope, encode, encodeEnvelope, ProtocolError } from '../../src/realtime/protocol/codec.js';
+import { SDK_ERROR_EVENT, SDK_EVENT_NAMES, SDK_EVENTS } from '../../src/realtime/protocol/events.js';
 import { PACKAGE_ROOT } from '../../src/core/package-info.js';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
