@@ -169,6 +169,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     participants,
     sessions,
     history: sessionHistory,
+    recordings,
+    playbackUrl: (id) => media.playbackUrl(id),
     verifyToken: (token, now) => participants.tokens.verify(token, now),
   });
   // The one list of what an organization is made of: on a load or an organization's reset each

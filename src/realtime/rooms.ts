@@ -15,9 +15,10 @@ import type { EventBus } from '../core/events.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { SessionsService } from '../domain/meetings/sessions.service.js';
-import type { Meeting, Participant, Session } from '../domain/models.js';
+import type { Livestream, LivestreamState, Meeting, Participant, RecordingStatus, Session } from '../domain/models.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
 import type { ParticipantsService } from '../domain/participants/participants.service.js';
+import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { SessionHistoryService } from '../domain/sessions/session-history.service.js';
 import type { Logger } from '../logger.js';
 import { MediaTransports } from './media.js';
@@ -34,6 +35,9 @@ export interface RoomsDeps {
   participants: Pick<ParticipantsService, 'find'>;
   sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>;
   history: Pick<SessionHistoryService, 'sendChat' | 'get'>;
+  recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
+  /** A livestream's HLS playback URL (the one the REST API hands out). */
+  playbackUrl(livestreamId: string): string;
 }
 
 /** The SDK closes a socket that stays silent for 30 s: the emulator pings well within that (real ms). */
@@ -41,7 +45,7 @@ const PING_EVERY_MS = 10_000;
 /** A page that sends more frames than this in one real second is flooding: its socket is closed. */
 const MAX_FRAMES_PER_SECOND = 200;
 /** How long a removed page gets to hear why and leave by itself before its socket is closed (real ms). */
-const REMOVAL_GRACE_MS = 2_000;
+const REMOVAL_GRACE_MS = 1_000;
 
 /** Close codes a page sees, each with its reason text. */
 export const CLOSE = {
@@ -57,6 +61,8 @@ export const CLOSE = {
 
 const { room: ROOM, chat: CHAT, plugin: PLUGIN, polls: POLLS, cfMedia: MEDIA } = SDK_EVENTS;
 const CHAT_TEXT = 0;
+/** common.RecordingType: the emulator's recordings are composite browser recordings. */
+const BROWSER_RECORDING = 0;
 /** Bounds of the SDK's key-value stores: a page cannot grow the emulator's memory without end. */
 const MAX_STORES_PER_MEETING = 100;
 const MAX_KEYS_PER_STORE = 1_000;
@@ -467,6 +473,10 @@ export class RealtimeRooms {
           return this.onLeft(e.participant, e.cause);
         case 'chat.sent':
           return this.announceChat(e.meeting.id, e.message.participantId, e.message.id, e.message.payload, e.message.createdAt, e.message.displayName);
+        case 'recording.statusChanged':
+          return this.announceRecording(e.meeting.id, e.recording.id, e.recording.status, e.previous);
+        case 'livestream.statusChanged':
+          return this.announceLivestream(e.meeting.id, e.livestream, e.previous);
         default:
           return;
       }
@@ -525,6 +535,46 @@ export class RealtimeRooms {
       if (!peer.roomJoined || peer.gone) continue;
       peer.send(CHAT.sendMessageToRoom, peer === sender?.peer ? sender.id : this.deps.ids.uuid(), 'socket.chat.SendChatMessageToRoomResponse', { message });
     }
+  }
+
+  /** The SDK shows the meeting's recording state: started (or resumed), paused, stopped. */
+  private announceRecording(meetingId: string, recordingId: string, status: RecordingStatus, previous: RecordingStatus | null): void {
+    const event =
+      status === 'RECORDING'
+        ? ROOM.recordingStarted
+        : status === 'PAUSED'
+          ? ROOM.recordingPaused
+          : previous === 'RECORDING' || previous === 'PAUSED'
+            ? ROOM.recordingStopped
+            : null;
+    if (event === null) return;
+    this.tell(meetingId, event, 'socket.recording.RecordingEvent', { recording_id: recordingId, recording_type: BROWSER_RECORDING });
+  }
+
+  /** The SDK shows the meeting's livestream: LIVE with its playback URL, then stopped or errored. */
+  private announceLivestream(meetingId: string, livestream: Livestream, previous: LivestreamState | null): void {
+    const event =
+      livestream.state === 'LIVE'
+        ? ROOM.startedLivestream
+        : livestream.state === 'ERRORED'
+          ? ROOM.erroredLivestream
+          : previous === 'LIVE'
+            ? ROOM.stoppedLivestream
+            : null;
+    if (event === null) return;
+    this.tell(meetingId, event, 'socket.livestreaming.LiveStreamingEvent', {
+      livestream_id: livestream.id,
+      name: livestream.name ?? '',
+      meeting_id: meetingId,
+      org_id: livestream.orgId,
+      room_name: meetingId,
+      ...(livestream.state === 'LIVE' ? { playback_url: this.deps.playbackUrl(livestream.id) } : {}),
+    });
+  }
+
+  /** One push to every joined page of a meeting. */
+  private tell(meetingId: string, event: number, type: string, body: ProtoObject): void {
+    for (const peer of this.rooms.get(meetingId) ?? []) if (peer.roomJoined && !peer.gone) peer.send(event, this.deps.ids.uuid(), type, body);
   }
 
   // --- the domain side of a page --------------------------------------------------------------
@@ -615,7 +665,9 @@ export class RealtimeRooms {
       room_id: meeting.id,
       title: meeting.title ?? '',
       created_at: meeting.createdAt,
-      active_recordings: [],
+      active_recordings: this.deps.recordings
+        .forMeetingWithStatus(meeting.orgId, meeting.id, ['RECORDING', 'PAUSED'])
+        .map((r) => ({ recording_id: r.id, recording_type: BROWSER_RECORDING, recording_status: r.status })),
       ...(meeting.session && meeting.session.endedAt === null ? { room_uuid: meeting.session.id } : {}),
     };
   }

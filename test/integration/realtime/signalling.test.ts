@@ -212,6 +212,29 @@ describe('a page in the meeting', () => {
     expect(new TextDecoder().decode((read.store_items as { payload: Uint8Array }[])[0]!.payload)).toBe('"dark"');
   });
 
+  it("sees the meeting's recording and livestream as the REST API drives them", async () => {
+    const m = await meeting();
+    const ada = await person(m, 'Ada');
+    const a = await tracked(open(ada, m));
+    await joinRoom(a, ada);
+    const rec = await rest<{ id: string }>('POST', '/v2/recordings', { meeting_id: m });
+    expect(rec.status).toBe(200);
+    // INVOKED → RECORDING on the simulator's schedule (manual clock).
+    await emu.advance(10_000);
+    expect(await a.push(ROOM.recordingStarted, 'socket.recording.RecordingEvent')).toMatchObject({ recording_id: rec.data.id });
+    const info = await a.request(ROOM.getRoomInfo, null, {}, 'socket.room.RoomInfoResponse');
+    expect(info.room).toMatchObject({ active_recordings: [{ recording_id: rec.data.id, recording_status: 'RECORDING' }] });
+    expect((await rest('PUT', `/v2/recordings/${rec.data.id}`, { action: 'stop' })).status).toBe(200);
+    expect(await a.push(ROOM.recordingStopped, 'socket.recording.RecordingEvent')).toMatchObject({ recording_id: rec.data.id });
+
+    const live = await rest<{ id: string }>('POST', `/v2/meetings/${m}/livestreams`, { name: 'standup' });
+    expect(live.status).toBe(201);
+    await emu.advance(60_000);
+    const started = await a.push(ROOM.startedLivestream, 'socket.livestreaming.LiveStreamingEvent');
+    expect(started).toMatchObject({ livestream_id: live.data.id, meeting_id: m });
+    expect(String(started.playback_url)).toMatch(new RegExp(`^${emu.url}/`));
+  });
+
   it('refuses to produce media with the error the SDK reads', async () => {
     const m = await meeting();
     const ada = await person(m, 'Ada');
