@@ -2,7 +2,7 @@
 // (docs/webhooks.md) need; the simulator and the webhook dispatcher subscribe.
 import type { EventBus } from '../core/events.js';
 import type { SessionFileKind } from './sessions/session-files.js';
-import type { Livestream, LivestreamState, Meeting, MeetingSession, Organization, Participant, Recording, RecordingStatus, Session, SessionChatMessage } from './models.js';
+import type { Livestream, LivestreamState, Meeting, MeetingSession, Organization, Participant, Recording, RecordingStatus, Session, SessionChatMessage, SessionPoll } from './models.js';
 
 /** Why a participant left: of their own accord, removed by the host (kick), with everyone (kick-all ends the session), or deleted. */
 export type LeaveCause = 'left' | 'kicked' | 'ended' | 'removed';
@@ -30,6 +30,8 @@ export type DomainEvent =
   | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number; cause: LeaveCause }
   // A present participant sent a chat message (a page through the SDK, or the control API).
   | { type: 'chat.sent'; at: number; org: Organization; meeting: Meeting; session: Session; message: SessionChatMessage }
+  // A poll was started in the meeting's LIVE session (the REST API or a page).
+  | { type: 'poll.created'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll }
   // A session's files became available (session history): its chat once it ended, its
   // transcript and summary when the meeting asks for them. `link` is a signed download link.
   | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink };

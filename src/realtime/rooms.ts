@@ -9,13 +9,12 @@
 //
 // Peer ids: a page names itself (the SDK's peerID); a scripted participant's peer id is its
 // participant id, as in the REST session history.
-import type { WebSocket } from 'ws';
 import { realNow, type Clock } from '../core/clock.js';
 import type { EventBus } from '../core/events.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { SessionsService } from '../domain/meetings/sessions.service.js';
-import type { Livestream, LivestreamState, Meeting, Participant, RecordingStatus, Session } from '../domain/models.js';
+import type { Livestream, LivestreamState, Meeting, Participant, RecordingStatus, Session, SessionPoll } from '../domain/models.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
 import type { ParticipantsService } from '../domain/participants/participants.service.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
@@ -34,10 +33,25 @@ export interface RoomsDeps {
   onClockChange(listener: () => void): void;
   participants: Pick<ParticipantsService, 'find'>;
   sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>;
-  history: Pick<SessionHistoryService, 'sendChat' | 'get'>;
+  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll'>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** A livestream's HLS playback URL (the one the REST API hands out). */
   playbackUrl(livestreamId: string): string;
+}
+
+/**
+ * What the rooms use of a page's WebSocket (ws's WebSocket is one): kept structural so that the
+ * package's public types do not depend on ws's.
+ */
+export interface PageSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly CONNECTING: number;
+  send(data: Uint8Array | string): void;
+  close(code: number, reason: string): void;
+  on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
 /** The SDK closes a socket that stays silent for 30 s: the emulator pings well within that (real ms). */
@@ -61,6 +75,8 @@ export const CLOSE = {
 
 const { room: ROOM, chat: CHAT, plugin: PLUGIN, polls: POLLS, cfMedia: MEDIA } = SDK_EVENTS;
 const CHAT_TEXT = 0;
+/** socket.room.StageType ON_STAGE. */
+const ON_STAGE = 1;
 /** common.RecordingType: the emulator's recordings are composite browser recordings. */
 const BROWSER_RECORDING = 0;
 /** Bounds of the SDK's key-value stores: a page cannot grow the emulator's memory without end. */
@@ -102,7 +118,7 @@ class Peer {
   private windowStart = 0;
 
   constructor(
-    readonly ws: WebSocket,
+    readonly ws: PageSocket,
     readonly claims: ParticipantClaims,
     readonly peerId: string,
   ) {}
@@ -181,6 +197,8 @@ export class RealtimeRooms {
       ],
       [CHAT.sendMessageToRoom, (p, id, b) => this.sendChat(p, id, b)],
       [POLLS.getPolls, (p, id) => p.send(POLLS.getPolls, id, 'socket.polls.GetPollsResponse', { polls: this.pollsOf(p) })],
+      [POLLS.createPoll, (p, id, b) => this.createPoll(p, id, b)],
+      [POLLS.votePoll, () => Promise.reject(new Unserved('Voting in polls is not emulated'))],
       [PLUGIN.getPlugins, (p, id) => p.send(PLUGIN.getPlugins, id, 'socket.plugin.EnablePluginsResponse', { plugins: [] })],
       [PLUGIN.storeGetKeys, (p, id, b) => this.storeGet(p, id, b)],
       [PLUGIN.storeInsertKeys, (p, id, b) => this.storeChange(p, id, b, PLUGIN.storeInsertKeys, 'socket.plugin.PluginStoreInsertKeysRequest')],
@@ -210,14 +228,14 @@ export class RealtimeRooms {
     return undefined;
   }
 
-  connect(ws: WebSocket, claims: ParticipantClaims, peerId: string): void {
+  connect(ws: PageSocket, claims: ParticipantClaims, peerId: string): void {
     const peer = new Peer(ws, claims, peerId);
     const room = this.roomOf(claims.meetingId);
     // A page that reconnects names the same peer; the newer socket is the live one.
     for (const old of room) if (old.peerId === peerId) this.drop(old, CLOSE.replaced, 'Another socket connected as this peer');
     room.add(peer);
     this.ping ??= setInterval(() => this.pingAll(), PING_EVERY_MS).unref();
-    ws.on('message', (data, isBinary) => void this.onFrame(peer, data as Buffer, isBinary));
+    ws.on('message', (data, isBinary) => void this.onFrame(peer, data, isBinary));
     ws.on('close', () => this.drop(peer, null, null));
     ws.on('error', (err) => {
       if (peer.once('socket-error')) this.deps.logger.info({ err: err.message, peer: peerId }, 'SDK socket error');
@@ -471,6 +489,8 @@ export class RealtimeRooms {
           return this.announceJoin(e.participant, this.acting?.peer.participantId === e.participant.id ? this.acting.peer : null);
         case 'participant.left':
           return this.onLeft(e.participant, e.cause);
+        case 'poll.created':
+          return this.tell(e.meeting.id, POLLS.createPoll, 'socket.polls.UpdatePollResponse', { poll: pollView(e.poll) });
         case 'chat.sent':
           return this.announceChat(e.meeting.id, e.message.participantId, e.message.id, e.message.payload, e.message.createdAt, e.message.displayName);
         case 'recording.statusChanged':
@@ -528,13 +548,9 @@ export class RealtimeRooms {
   }
 
   private announceChat(meetingId: string, participantId: string, chatId: string, text: string, at: number, name: string | null): void {
-    const room = this.rooms.get(meetingId)!;
-    const sender = this.acting?.peer.participantId === participantId ? this.acting : undefined;
-    const message = chatView({ chatId, peerId: sender?.peer.peerId ?? this.peerIdOf(meetingId, participantId), userId: participantId, name, text, at });
-    for (const peer of room) {
-      if (!peer.roomJoined || peer.gone) continue;
-      peer.send(CHAT.sendMessageToRoom, peer === sender?.peer ? sender.id : this.deps.ids.uuid(), 'socket.chat.SendChatMessageToRoomResponse', { message });
-    }
+    const sender = this.acting?.peer.participantId === participantId ? this.acting.peer : undefined;
+    const message = chatView({ chatId, peerId: sender?.peerId ?? this.peerIdOf(meetingId, participantId), userId: participantId, name, text, at });
+    this.tell(meetingId, CHAT.sendMessageToRoom, 'socket.chat.SendChatMessageToRoomResponse', { message });
   }
 
   /** The SDK shows the meeting's recording state: started (or resumed), paused, stopped. */
@@ -572,9 +588,10 @@ export class RealtimeRooms {
     });
   }
 
-  /** One push to every joined page of a meeting. */
+  /** One push to every joined page of a meeting; the page whose request caused it hears it as the answer (its request's id). */
   private tell(meetingId: string, event: number, type: string, body: ProtoObject): void {
-    for (const peer of this.rooms.get(meetingId) ?? []) if (peer.roomJoined && !peer.gone) peer.send(event, this.deps.ids.uuid(), type, body);
+    for (const peer of this.rooms.get(meetingId) ?? [])
+      if (peer.roomJoined && !peer.gone) peer.send(event, peer === this.acting?.peer ? this.acting.id : this.deps.ids.uuid(), type, body);
   }
 
   // --- the domain side of a page --------------------------------------------------------------
@@ -654,6 +671,8 @@ export class RealtimeRooms {
       // The SDK cannot encode a null picture: absent, not null.
       ...(participant.picture ? { display_picture_url: participant.picture } : {}),
       waitlisted: false,
+      // On stage: the SDK shares a camera or microphone only from the stage (none flows here).
+      stage_type: ON_STAGE,
       // "NONE": an empty recorder type makes the SDK hide the peer as a recorder.
       flags: { preset_name: participant.presetName, recorder_type: 'NONE', hidden_participant: false },
     };
@@ -689,16 +708,24 @@ export class RealtimeRooms {
 
   private pollsOf(peer: Peer): ProtoObject[] {
     const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
-    return (this.sessionOf(meeting)?.polls ?? []).map((p) => ({
-      poll_id: p.id,
-      created_by: p.createdBy,
-      created_by_user_id: p.createdBy,
-      question: p.question,
-      options: p.options.map((text) => ({ text, count: 0, votes: [] })),
-      hide_votes: p.hideVotes,
-      anonymous: p.anonymous,
-      votes: [],
-    }));
+    return (this.sessionOf(meeting)?.polls ?? []).map(pollView);
+  }
+
+  /** A page starts a poll in the LIVE session: kept with the session, told to every page (the asker included). */
+  private createPoll(peer: Peer, id: string, payload: Uint8Array): void {
+    const request = read<{ question: string; options: string[]; anonymous: boolean; hide_votes: boolean }>('socket.polls.NewPollRequest', payload);
+    if (!peer.roomJoined) throw new Unserved('Join the room before starting a poll');
+    this.acting = { peer, id };
+    try {
+      this.deps.history.createPoll(
+        peer.claims.orgId,
+        peer.meetingId,
+        { question: request.question, options: request.options, anonymous: request.anonymous, hideVotes: request.hide_votes },
+        peer.participantId,
+      );
+    } finally {
+      this.acting = undefined;
+    }
   }
 
   // --- token expiry on the emulator's clock ---------------------------------------------------
@@ -725,6 +752,19 @@ interface PeerView {
 
 function mediaView(peer: PeerView & ProtoObject): ProtoObject {
   return { peer_id: peer.peer_id, display_name: peer.display_name, user_id: peer.user_id, producer_states: [] };
+}
+
+function pollView(p: SessionPoll): ProtoObject {
+  return {
+    poll_id: p.id,
+    created_by: p.createdBy,
+    created_by_user_id: p.createdBy,
+    question: p.question,
+    options: p.options.map((text) => ({ text, count: 0, votes: [] })),
+    hide_votes: p.hideVotes,
+    anonymous: p.anonymous,
+    votes: [],
+  };
 }
 
 function chatView(m: { chatId: string; peerId: string; userId: string; name: string | null; text: string; at: number }): ProtoObject {

@@ -71,6 +71,8 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, session_id: e.session.id, file: e.file };
     case 'chat.sent':
       return { ...base, session_id: e.session.id, participant_id: e.message.participantId };
+    case 'poll.created':
+      return { ...base, session_id: e.session.id, poll_id: e.poll.id };
   }
 }
 

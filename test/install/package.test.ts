@@ -43,11 +43,16 @@ afterAll(() => {
 /** The package's dependencies, as an install would put them next to it (links to ours). */
 function linkDependencies(): void {
   mkdirSync(path.join(pkg, 'node_modules'), { recursive: true });
-  for (const dep of Object.keys(manifest.dependencies)) symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(pkg, 'node_modules', dep), 'dir');
+  for (const dep of Object.keys(manifest.dependencies)) {
+    const target = path.join(pkg, 'node_modules', dep);
+    // A scoped package (@scope/name) sits in its scope's folder.
+    mkdirSync(path.dirname(target), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules', dep), target, 'dir');
+  }
 }
 
 describe('the packed package', () => {
-  it('holds the build (library, declarations, bundled command line), the fixtures and the docs, not the sources', () => {
+  it("holds the build (library, declarations, bundled command line), the fixtures, the SDK's .proto files and the docs, not the sources", () => {
     for (const file of [
       'package.json',
       'README.md',
@@ -57,6 +62,7 @@ describe('the packed package', () => {
       'dist/ui/index.html',
       'dist/ui/main.js',
       'fixtures/default.json',
+      'proto/sdk/message.v1.proto',
       'docs/running.md',
     ])
       expect(packed).toContain(file);

@@ -243,7 +243,9 @@ export class SessionHistoryService implements OrgMember {
     if (s.polls.length >= SESSION_LIMITS.polls) throw errors.conflict(`Session ${s.id} already has ${SESSION_LIMITS.polls} polls, the most one session keeps`);
     const now = this.ctx.clock.now();
     const poll: SessionPoll = { id: this.ctx.ids.uuid(), ...input, createdBy, createdAt: now };
-    this.update(orgId, s.id, (x) => ({ ...x, polls: [...x.polls, poll], updatedAt: now }));
+    const updated = this.update(orgId, s.id, (x) => ({ ...x, polls: [...x.polls, poll], updatedAt: now }))!;
+    const data = orgData(this.ctx, orgId);
+    this.ctx.bus.publish({ type: 'poll.created', at: now, org: data.org, meeting: data.meetings.get(meetingId)!, session: updated, poll });
     return poll;
   }
 

@@ -195,8 +195,26 @@ describe('a page in the meeting', () => {
     const b = await tracked(open(bob, m));
     await joinRoom(b, bob);
     expect((await rest('POST', `/v2/meetings/${m}/active-session/poll`, { question: 'Lunch?', options: ['Yes', 'No'] })).status).toBe(201);
+    expect((await a.push(POLLS.createPoll, 'socket.polls.UpdatePollResponse')).poll).toMatchObject({ question: 'Lunch?' });
+    await b.request(
+      POLLS.createPoll,
+      'socket.polls.NewPollRequest',
+      { question: 'Tea?', options: ['Green', 'Black'], anonymous: true },
+      'socket.polls.UpdatePollResponse',
+    );
+    expect((await a.push(POLLS.createPoll, 'socket.polls.UpdatePollResponse', (x) => (x.poll as { question: string }).question === 'Tea?')).poll).toMatchObject(
+      {
+        created_by_user_id: bob.id,
+        anonymous: true,
+      },
+    );
     const polls = await a.request(POLLS.getPolls, null, {}, 'socket.polls.GetPollsResponse');
-    expect(polls.polls).toMatchObject([{ question: 'Lunch?', options: [{ text: 'Yes' }, { text: 'No' }] }]);
+    expect(polls.polls).toMatchObject([
+      { question: 'Lunch?', options: [{ text: 'Yes' }, { text: 'No' }] },
+      { question: 'Tea?', options: [{ text: 'Green' }, { text: 'Black' }] },
+    ]);
+    const session = await rest<{ id: string }>('GET', `/v2/meetings/${m}/active-session`);
+    expect(session.status).toBe(200);
     expect((await a.request(PLUGIN.getPlugins, null, {}, 'socket.plugin.EnablePluginsResponse')).plugins).toEqual([]);
 
     const item = { store_key: 'theme', payload: new TextEncoder().encode('"dark"') };
