@@ -33,9 +33,20 @@ function participantOf(auth: AuthInfo): Extract<AuthInfo, { kind: 'participant' 
   return auth;
 }
 
-/** A sink the SDK reports to and never reads from: accepted, body unread, nothing kept. */
+/** A sink the SDK reports to and never reads from: accepted, body unread, nothing kept, not even in the journal. */
 function sink(host: SdkHost, method: 'get' | 'post', path: string, summary: string) {
-  return route({ method, path, api: 'sdk', host, auth: 'none', tag: TAG, summary, responses: { 204: { description: 'Accepted and discarded' } }, handler: () => NO_CONTENT });
+  return route({
+    method,
+    path,
+    api: 'sdk',
+    host,
+    journal: false,
+    auth: 'none',
+    tag: TAG,
+    summary,
+    responses: { 204: { description: 'Accepted and discarded' } },
+    handler: () => NO_CONTENT,
+  });
 }
 
 function location(host: SdkHost, method: 'get' | 'post') {

@@ -142,5 +142,9 @@ export function createTlsListener(identity: TlsIdentity, onError: (err: unknown)
       },
     );
   });
+  // The HTTPS server never listens itself. Its checks of slow requests (headersTimeout,
+  // requestTimeout: a 408, as on the plain port) start when it hears 'listening' and stop at its close.
+  listener.on('listening', () => server.emit('listening'));
+  listener.on('close', () => server.close());
   return { server, listener };
 }
