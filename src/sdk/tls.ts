@@ -52,7 +52,9 @@ export function credentialsFromFiles(certFile: string | undefined, keyFile: stri
   try {
     createSecureContext(credentials);
   } catch (err) {
-    throw new TlsFileError(`--tls-cert ${certFile} and --tls-key ${keyFile} are not a PEM certificate and its private key (${oneLine((err as Error).message)})`);
+    throw new TlsFileError(
+      `--tls-cert ${certFile} and --tls-key ${keyFile} are not a PEM certificate and its private key (${oneLine((err as Error).message)})`,
+    );
   }
   return credentials;
 }

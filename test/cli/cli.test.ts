@@ -35,7 +35,11 @@ describe('meetings-emulator CLI', () => {
     [['--tls-port', 'https'], {}, '--tls-port must be a whole number, got "https"'],
     [['--port', '0', '--tls-cert', '/nonexistent/cert.pem'], {}, '--tls-cert and --tls-key go together: give both, or neither'],
     [['--port', '0', '--tls-cert', '/nonexistent/cert.pem', '--tls-key', '/nonexistent/key.pem'], {}, 'cannot read --tls-cert /nonexistent/cert.pem (ENOENT)'],
-    [['--port', '0', '--tls-cert', 'package.json', '--tls-key', 'package.json'], {}, '--tls-cert package.json and --tls-key package.json are not a PEM certificate and its private key'],
+    [
+      ['--port', '0', '--tls-cert', 'package.json', '--tls-key', 'package.json'],
+      {},
+      '--tls-cert package.json and --tls-key package.json are not a PEM certificate and its private key',
+    ],
   ])('exits 2 with a one-line reason for %j %j', (args, env, reason) => {
     const r = runCli(args, env);
     expect(r.status).toBe(2);

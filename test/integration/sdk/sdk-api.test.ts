@@ -32,7 +32,7 @@ const onHost = (prefix: string) => {
 const api = () => onHost('api');
 
 describe('GET api.<base>/v2/internals/participant-details', () => {
-  it("answers the participant, their whole preset as /v2/presets serves it, and their meeting", async () => {
+  it('answers the participant, their whole preset as /v2/presets serves it, and their meeting', async () => {
     const res = await api().get('/v2/internals/participant-details').set('Authorization', bearer(participant.token)).expect(200);
     const preset = (await t.api.get(`/v2/presets/${PRESETS.host.id}`).set('Authorization', BASIC).expect(200)).body.data;
     expect(res.body.success).toBe(true);
@@ -196,7 +196,16 @@ describe('telemetry sinks accept anything and keep nothing', () => {
 });
 
 describe('CORS on the SDK hosts', () => {
-  const SENT = ['authorization', 'content-type', 'dyte-tracing-id', 'tracing-id', 'traceparent', 'x-dyte-web-core-version', 'x-realtimekit-version', 'x-environment-key'];
+  const SENT = [
+    'authorization',
+    'content-type',
+    'dyte-tracing-id',
+    'tracing-id',
+    'traceparent',
+    'x-dyte-web-core-version',
+    'x-realtimekit-version',
+    'x-environment-key',
+  ];
 
   it.each(['api', 'flags', 'api-silos', 'da-collector'])('a preflight to %s.<base> from any origin allows every header the SDKs send', async (prefix) => {
     const res = await onHost(prefix)

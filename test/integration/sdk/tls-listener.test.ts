@@ -66,7 +66,8 @@ async function participantToken(e: RunningEmulator): Promise<string> {
       (r) => r.json() as Promise<{ data: { id: string; token: string } }>,
     );
   const meeting = await post(`${e.url}/v2/meetings`, { title: 'TLS' });
-  return (await post(`${e.url}/v2/meetings/${meeting.data.id}/participants`, { name: 'Ada', preset_name: 'group_call_host', custom_participant_id: 'ada' })).data.token;
+  return (await post(`${e.url}/v2/meetings/${meeting.data.id}/participants`, { name: 'Ada', preset_name: 'group_call_host', custom_participant_id: 'ada' }))
+    .data.token;
 }
 
 describe('the TLS listener of startEmulator', () => {
@@ -168,7 +169,13 @@ describe('--tls-cert and --tls-key', () => {
       writeFileSync(path.join(dir!, name), text);
       return path.join(dir!, name);
     };
-    return { own, cert: write('cert.pem', own.cert), key: write('key.pem', own.key), otherKey: write('other-key.pem', other.key), junk: write('junk.pem', 'not a pem') };
+    return {
+      own,
+      cert: write('cert.pem', own.cert),
+      key: write('key.pem', own.key),
+      otherKey: write('other-key.pem', other.key),
+      junk: write('junk.pem', 'not a pem'),
+    };
   };
 
   it('serves the given certificate and downloads it', async () => {
@@ -182,7 +189,11 @@ describe('--tls-cert and --tls-key', () => {
     ['only a certificate', (f: Awaited<ReturnType<typeof files>>) => ({ tlsCert: f.cert }), '--tls-cert and --tls-key go together'],
     ['a file that is not there', (f: Awaited<ReturnType<typeof files>>) => ({ tlsCert: path.join(dir!, 'none.pem'), tlsKey: f.key }), 'cannot read --tls-cert'],
     ['a file that is no PEM', (f: Awaited<ReturnType<typeof files>>) => ({ tlsCert: f.junk, tlsKey: f.key }), 'are not a PEM certificate and its private key'],
-    ["another certificate's key", (f: Awaited<ReturnType<typeof files>>) => ({ tlsCert: f.cert, tlsKey: f.otherKey }), 'are not a PEM certificate and its private key'],
+    [
+      "another certificate's key",
+      (f: Awaited<ReturnType<typeof files>>) => ({ tlsCert: f.cert, tlsKey: f.otherKey }),
+      'are not a PEM certificate and its private key',
+    ],
   ])('%s is a one-line start error', async (_name, options, message) => {
     const f = await files();
     const err = (await startEmulator({ tlsPort: 0, ...options(f) }).catch((e: unknown) => e)) as Error;
