@@ -10,16 +10,20 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
+# The TLS listener (the web SDK's hosts) on 4443 too, on every interface of the container: publish
+# it as -p 4443:4443, and the certificate made inside names localhost, which the host reaches.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=4700
+    PORT=4700 \
+    EMULATOR_TLS_PORT=4443
 WORKDIR /app
 COPY --chown=node:node package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node fixtures ./fixtures
+COPY --chown=node:node proto ./proto
 USER node
-EXPOSE 4700
+EXPOSE 4700 4443
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4700)+'/_emulator/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1 through the image's entrypoint (exec), so SIGTERM reaches the server directly.

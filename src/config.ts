@@ -41,6 +41,15 @@ export interface Config {
   simulator: 'auto' | 'manual';
   /** The partner credential of /v2/orgs (`Authorization: Bearer <token>`). */
   partnerToken: string;
+  /**
+   * The TLS listener's port (the web SDK's hosts, docs/frontend-offline.md): null turns it off,
+   * 0 picks a free port. On the command line 0 turns it off, as the issue of a fixed default
+   * port is a second emulator, not a free one.
+   */
+  tlsPort: number | null;
+  /** PEM files of the TLS listener's certificate and key (both or neither); neither: one made by the emulator. */
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
 }
 
 type Key = keyof Config;
@@ -216,6 +225,30 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     parse: bearerToken,
   },
   {
+    key: 'tlsPort',
+    flag: '--tls-port',
+    env: 'EMULATOR_TLS_PORT',
+    defaultText: '4443',
+    description: "HTTPS port for the web SDK's hosts (api.localhost, socket-edge.localhost, …) and every route (0 turns it off).",
+    parse: (raw) => int(0, 65535)(raw) || null,
+  },
+  {
+    key: 'tlsCert',
+    flag: '--tls-cert',
+    env: 'EMULATOR_TLS_CERT',
+    defaultText: 'unset (a self-signed one, made on first use)',
+    description: "PEM certificate of the HTTPS port (with --tls-key), e.g. from mkcert; unset: a self-signed one for localhost and the SDK's hosts.",
+    parse: nonEmpty,
+  },
+  {
+    key: 'tlsKey',
+    flag: '--tls-key',
+    env: 'EMULATOR_TLS_KEY',
+    defaultText: 'unset',
+    description: 'PEM private key of --tls-cert.',
+    parse: nonEmpty,
+  },
+  {
     key: 'webhookUrls',
     flag: '--webhook-url',
     env: 'EMULATOR_WEBHOOK_URLS',
@@ -294,6 +327,17 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+/**
+ * The TLS listener's URL, undefined when it is off. A loopback or wildcard host is named
+ * `localhost`: the web SDK calls `<prefix>.<base>`, and `api.localhost` reaches the loopback
+ * where `api.127.0.0.1` is no name at all.
+ */
+export function tlsUrl(config: Pick<Config, 'host' | 'tlsPort'>): string | undefined {
+  if (config.tlsPort === null) return undefined;
+  const loopback = ['127.0.0.1', '::1', '[::1]', 'localhost'].includes(config.host);
+  return `https://${loopback ? 'localhost' : urlHost(config.host)}:${config.tlsPort}`;
+}
+
 /** Defaults for everything; used by the in-process API and tests, which pass overrides. */
 export function defaultConfig(overrides: Partial<Config> = {}): Config {
   const base: Config = {
@@ -316,6 +360,9 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     stateSaveInterval: 30,
     simulator: 'auto',
     partnerToken: 'emulator-partner-token',
+    tlsPort: 4443,
+    tlsCert: undefined,
+    tlsKey: undefined,
     ...overrides,
     // A config spread into new overrides keeps its answer; a new non-empty URL counts as given.
     publicUrlGiven: Boolean(overrides.publicUrl) && overrides.publicUrlGiven !== false,
@@ -325,12 +372,13 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /**
- * The config once the server listens on `port` (which differs from config.port when that was 0):
- * a public URL derived from the port follows it; one that was given stays as it was.
+ * The config once the server listens on `port` (which differs from config.port when that was 0),
+ * and the TLS listener on `tlsPort`: a public URL derived from the port follows it; one that was
+ * given stays as it was.
  */
-export function withListenPort(config: Config, port: number): Config {
-  if (port === config.port) return config;
-  return config.publicUrlGiven ? defaultConfig({ ...config, port }) : defaultConfig({ ...config, port, publicUrl: '' });
+export function withListenPort(config: Config, port: number, tlsPort: number | null = config.tlsPort): Config {
+  if (port === config.port && tlsPort === config.tlsPort) return config;
+  return config.publicUrlGiven ? defaultConfig({ ...config, port, tlsPort }) : defaultConfig({ ...config, port, tlsPort, publicUrl: '' });
 }
 
 /** A reason is one line: control characters in echoed values are shown escaped. */

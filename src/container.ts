@@ -38,6 +38,7 @@ import { FaultRules } from './faults/fault-rules.js';
 import { StateService } from './state/state.service.js';
 import { LiveFeed } from './ui/live-feed.js';
 import { createSignallingServer, type SignallingServer } from './realtime/signalling.js';
+import { credentialsFromFiles, TlsIdentity } from './realtime/tls.js';
 
 export interface Deps {
   config: Config;
@@ -79,6 +80,8 @@ export interface Deps {
   state: StateService;
   /** The web SDK's signalling socket: the listeners hand it their HTTP upgrades. */
   signalling: SignallingServer;
+  /** The TLS listener's certificate and key: --tls-cert/--tls-key, or made on first use. */
+  tls: TlsIdentity;
   /** Returns every stateful piece to the fixtures (POST /_emulator/reset). */
   reset(): void;
 }
@@ -90,6 +93,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** How webhooks leave the emulator; default HTTP (node:http/https). */
   webhookTransport?: WebhookTransport;
+  /** The TLS identity, when the caller has read --tls-cert/--tls-key already (runtime.ts, before listening). */
+  tls?: TlsIdentity;
 }
 
 /**
@@ -246,6 +251,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     feed,
     state,
     signalling,
+    tls: opts.tls ?? new TlsIdentity(credentialsFromFiles(config.tlsCert, config.tlsKey)),
     reset() {
       state.reset();
     },

@@ -35,7 +35,13 @@ export { buildDeps, type Deps } from './container.js';
 export { defaultConfig, parseConfig, type Config } from './config.js';
 export type { Fixtures } from './store/fixtures.js';
 
-export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven'>> {
+export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven' | 'tlsPort'>> {
+  /**
+   * The TLS listener for the web SDK (docs/frontend-offline.md): off by default here, since test
+   * files start emulators side by side and a fixed port would let only one of them listen. 0
+   * picks a free port (its URL is `tlsUrl`), a number takes that port; null or absent: off.
+   */
+  tlsPort?: number | null;
   /** A fixtures file path or an already-built fixtures object. Default: the bundled fixtures. */
   fixtures?: string | Fixtures;
   /**
@@ -49,6 +55,11 @@ export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTi
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:53211 */
   url: string;
+  /**
+   * The TLS listener's URL, e.g. https://localhost:53212, when `tlsPort` was given; its host and
+   * port are the web SDK's `baseURI` (`localhost:53212`).
+   */
+  tlsUrl: string | undefined;
   /** The first organization of the fixtures. */
   orgId: string;
   apiKey: string;
@@ -87,6 +98,7 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
     // A free port on the loopback interface unless told otherwise.
     host: rest.host ?? '127.0.0.1',
     port: rest.port ?? 0,
+    tlsPort: rest.tlsPort ?? null,
     clock,
     startTime: start,
     fixtures: typeof fx === 'string' ? fx : defaultConfig().fixtures,
@@ -96,7 +108,7 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
 
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
   const { config, fixtures } = toConfig(options);
-  const { deps, url, close } = await listenEmulator(config, {
+  const { deps, url, tlsUrl, close } = await listenEmulator(config, {
     fixtures,
     logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel, undefined, config.logFormat),
   });
@@ -104,6 +116,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   const org = fixtures.organizations[0]!;
   return {
     url,
+    tlsUrl,
     orgId: org.id,
     apiKey: org.api_key,
     authHeader: `Basic ${Buffer.from(`${org.id}:${org.api_key}`).toString('base64')}`,

@@ -3,14 +3,16 @@
 // shut down alike.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { answerClientError } from './http/client-error.js';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createApp } from './app.js';
-import { withListenPort, type Config } from './config.js';
+import { tlsUrl, withListenPort, type Config } from './config.js';
 import { buildDeps, type BuildOptions, type Deps } from './container.js';
 import { realNow } from './core/clock.js';
 import { RealTimeDriver } from './core/scheduler.js';
 import { loadStateFile, saveStateFile } from './state/state-file.js';
 import { FixtureError } from './store/fixtures.js';
+import { createTlsListener, credentialsFromFiles, TlsFileError, TlsIdentity, type TlsListener } from './realtime/tls.js';
 
 /** How long webhook attempts in flight may still run after close() starts (real ms). */
 const ATTEMPT_GRACE_MS = 1_000;
@@ -29,6 +31,8 @@ export interface ListeningEmulator {
   deps: Deps;
   /** The public URL (config.publicUrl). */
   url: string;
+  /** The TLS listener's URL (`https://localhost:4443`), undefined when it is off (config.tlsPort null). */
+  tlsUrl: string | undefined;
   /**
    * Graceful shutdown (docs/running.md, "Shutdown"). No new connection is accepted. Requests and webhook
    * attempts in flight get up to ATTEMPT_GRACE_MS to finish. The attempts still running then are
@@ -48,20 +52,44 @@ async function within(work: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** A port of the emulator, as the messages about it name it. */
+interface PortOption {
+  flag: string;
+  env: string;
+  zero: string;
+}
+const PLAIN_PORT: PortOption = { flag: '--port', env: 'PORT', zero: '0 picks a free one' };
+const TLS_PORT: PortOption = { flag: '--tls-port', env: 'EMULATOR_TLS_PORT', zero: '0 turns it off' };
+
 /** What to do when the port or host cannot be had: the usual causes, with the flags and env vars that fix them. */
-function listenHint(code: string | undefined, config: Config): string {
+function listenHint(code: string | undefined, host: string, port: number, option: PortOption): string {
+  const pick = `${option.flag} <n> or ${option.env}=<n> (${option.zero})`;
   switch (code) {
     case 'EADDRINUSE':
-      return `: port ${config.port} is taken, by another emulator perhaps; stop it, or pick another port with --port <n> or PORT=<n> (0 picks a free one)`;
+      return `: port ${port} is taken, by another emulator perhaps; stop it, or pick another port with ${pick}`;
     case 'EACCES':
-      return `: port ${config.port} needs privileges; pick one above 1023 with --port <n> or PORT=<n> (0 picks a free one)`;
+      return `: port ${port} needs privileges; pick one above 1023 with ${pick}`;
     case 'EADDRNOTAVAIL':
-      return `: ${config.host} is not an address of this machine; pick one with --host <address> or HOST=<address> (127.0.0.1, or 0.0.0.0 for every interface)`;
+      return `: ${host} is not an address of this machine; pick one with --host <address> or HOST=<address> (127.0.0.1, or 0.0.0.0 for every interface)`;
     case 'ENOTFOUND':
-      return `: the host name ${config.host} does not resolve; pick an address with --host <address> or HOST=<address> (127.0.0.1, or 0.0.0.0 for every interface)`;
+      return `: the host name ${host} does not resolve; pick an address with --host <address> or HOST=<address> (127.0.0.1, or 0.0.0.0 for every interface)`;
     default:
       return '';
   }
+}
+
+/** Listens, or throws a StartError that says what to do. Resolves with the port listened on. */
+async function listenOn(server: NetServer, host: string, port: number, option: PortOption): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw new StartError(`cannot listen on ${host}:${port} (${err.code ?? err.message})${listenHint(err.code, host, port, option)}`, { cause: err });
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 function closeServer(server: Server): Promise<void> {
@@ -71,26 +99,46 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** The listeners of a start that stops half-way: nothing is connected yet. */
+async function closeListeners(server: Server, tls: TlsListener | undefined): Promise<void> {
+  await Promise.all([closeServer(server), tls && new Promise<void>((resolve) => tls.listener.close(() => resolve()))]);
+}
+
 /**
- * Listens on config.host:config.port, then builds the emulator. Listening comes first so that
- * with port 0 the URLs the emulator hands out carry the real port. Loads config.stateFile when
- * it exists and saves it every config.stateSaveInterval seconds.
+ * Listens on config.host:config.port (and config.tlsPort unless it is null), then builds the
+ * emulator. Listening comes first so that with port 0 the URLs the emulator hands out carry the
+ * real port. Loads config.stateFile when it exists and saves it every config.stateSaveInterval seconds.
  */
 export async function listenEmulator(initial: Config, opts: BuildOptions = {}): Promise<ListeningEmulator> {
+  let tlsIdentity: TlsIdentity;
+  try {
+    // Read and checked before anything listens: a bad file is a start error, not a failed handshake later.
+    tlsIdentity = opts.tls ?? new TlsIdentity(credentialsFromFiles(initial.tlsCert, initial.tlsKey));
+  } catch (err) {
+    throw err instanceof TlsFileError ? new StartError(err.message, { cause: err }) : err;
+  }
   const server = createServer();
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(initial.port, initial.host, () => resolve());
-  }).catch((err: NodeJS.ErrnoException) => {
-    throw new StartError(`cannot listen on ${initial.host}:${initial.port} (${err.code ?? err.message})${listenHint(err.code, initial)}`, { cause: err });
-  });
-  const config = withListenPort(initial, (server.address() as AddressInfo).port);
+  const port = await listenOn(server, initial.host, initial.port, PLAIN_PORT);
+  let deps: Deps | undefined;
+  let tls: TlsListener | undefined;
+  let tlsPort: number | null = null;
+  if (initial.tlsPort !== null) {
+    tls = createTlsListener(tlsIdentity, (err) => deps?.logger.error({ err }, 'cannot make the TLS certificate'));
+    tls.server.keepAliveTimeout = 5_000;
+    tls.server.on('clientError', answerClientError);
+    try {
+      tlsPort = await listenOn(tls.listener, initial.host, initial.tlsPort, TLS_PORT);
+    } catch (err) {
+      await closeServer(server);
+      throw err;
+    }
+  }
+  const config = withListenPort(initial, port, tlsPort);
 
-  let deps: Deps;
   try {
-    deps = buildDeps(config, opts);
+    deps = buildDeps(config, { ...opts, tls: tlsIdentity });
     if (config.stateFile) {
       try {
         if (loadStateFile(config.stateFile, deps.state)) deps.logger.info({ file: config.stateFile }, 'state loaded');
@@ -99,22 +147,32 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
       }
     }
   } catch (err) {
-    await closeServer(server);
+    await closeListeners(server, tls);
     throw err instanceof FixtureError ? new StartError(`invalid fixtures: ${err.message}`, { cause: err }) : err;
   }
 
+  const built = deps;
+  // Both listeners serve the same app, and hand their upgrades to the signalling socket.
+  const servers = tls ? [server, tls.server] : [server];
   // Responses in flight, so that a shutdown can let them finish and then close their connections.
   const inFlight = new Set<ServerResponse>();
   let closing: Promise<void> | undefined;
-  server.on('request', (_req, res: ServerResponse) => {
-    inFlight.add(res);
-    res.once('close', () => {
-      inFlight.delete(res);
-      // A keep-alive connection that just went idle would hold server.close() open until it timed out.
-      if (closing) setImmediate(() => server.closeIdleConnections());
+  const closeIdle = () => {
+    for (const s of servers) s.closeIdleConnections();
+  };
+  const app = createApp(deps);
+  for (const s of servers) {
+    s.on('request', (_req, res: ServerResponse) => {
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        // A keep-alive connection that just went idle would hold server.close() open until it timed out.
+        if (closing) setImmediate(closeIdle);
+      });
     });
-  });
-  server.on('request', createApp(deps));
+    s.on('request', app);
+    s.on('upgrade', (req, socket: Duplex, head: Buffer) => built.signalling.upgrade(req, socket, head));
+  }
 
   const driver = new RealTimeDriver(deps.scheduler, deps.clock);
   driver.start();
@@ -134,21 +192,26 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     const elapsed = () => realNow() - startedAt;
     driver.stop();
     clearInterval(saver);
-    // Event streams never finish by themselves: ended now, they hold no grace period open.
-    deps.feed.close();
-    const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    // Event streams and sockets never finish by themselves: ended now, they hold no grace period open.
+    built.feed.close();
+    const socketsClosed = built.signalling.close();
+    const requestsDone = Promise.all([
+      new Promise<void>((resolve) => server.close(() => resolve())),
+      // The TLS connections belong to its listener, which waits for them; its HTTPS server never listened.
+      tls && new Promise<void>((resolve) => tls.listener.close(() => resolve())),
+    ]);
+    closeIdle();
     // Answers not sent yet close their connection once sent.
     for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
-    await within(Promise.all([requestsDone, deps.webhooks.outbox.idle()]), ATTEMPT_GRACE_MS - elapsed());
-    await within(deps.webhooks.outbox.interrupt(), INTERRUPT_WAIT_MS);
+    await within(Promise.all([requestsDone, socketsClosed, built.webhooks.outbox.idle()]), ATTEMPT_GRACE_MS - elapsed());
+    await within(built.webhooks.outbox.interrupt(), INTERRUPT_WAIT_MS);
     await within(requestsDone, REQUEST_GRACE_MS - elapsed());
-    server.closeAllConnections();
+    for (const s of servers) s.closeAllConnections();
     // The state file carries both signing keys. Making one never used so far blocks for a moment:
     // done here, after the grace periods, so that it cuts no request or attempt short.
     if (config.stateFile) deps.keys.warm();
     saveState();
-    await requestsDone;
+    await Promise.all([requestsDone, socketsClosed]);
   };
 
   return {
@@ -156,6 +219,7 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     config,
     deps,
     url: config.publicUrl,
+    tlsUrl: tlsUrl(config),
     close() {
       closing ??= shutdown();
       return closing;

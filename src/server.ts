@@ -51,6 +51,9 @@ async function main(): Promise<void> {
       `  v1 header: Authorization: Bearer ${org.api_key}`,
       `  control API: ${config.publicUrl}/_emulator/health, OpenAPI at ${config.publicUrl}/_emulator/openapi.json`,
       `  dashboard: ${config.publicUrl}/_emulator/ui`,
+      ...(emulator.tlsUrl
+        ? [`  TLS (web SDK): ${emulator.tlsUrl}, baseURI '${new URL(emulator.tlsUrl).host}'; certificate at ${config.publicUrl}/_emulator/tls/certificate`]
+        : []),
       '',
     ].join('\n'),
   );

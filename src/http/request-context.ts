@@ -43,7 +43,8 @@ export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
       const durationMs = realNow() - startedReal;
       const orgId = (res.locals.orgId as string | undefined) ?? null;
       // The journal is of the emulated APIs (v1, v2, media): what a client under test sent.
-      if (deps.journal.enabled && resolved.api !== 'control') {
+      const journaled = resolved.api !== 'control' && resolved.route?.journal !== false;
+      if (deps.journal.enabled && journaled) {
         deps.journal.add({
           id: requestId,
           at,
@@ -61,7 +62,7 @@ export function requestContext(deps: Deps, table: RouteTable): RequestHandler {
       }
       // The dashboard hears of every request to the emulated APIs and of every control request
       // that changes something; the control API's reads (its own among them) are not news.
-      if (deps.feed.listenerCount > 0 && (resolved.api !== 'control' || !READS.has(req.method))) {
+      if (deps.feed.listenerCount > 0 && (journaled || (resolved.api === 'control' && !READS.has(req.method)))) {
         deps.feed.request({ id: requestId, api: resolved.api, method: req.method, path, status, org_id: orgId, deliveries: scope.deliveries });
       }
       // The line's fields are built only when it is written (the bench and most test runs log at warn).

@@ -64,6 +64,12 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
    * before the others on its host, and is left out of the OpenAPI document.
    */
   host?: string;
+  /**
+   * false: the request journal and the dashboard's feed leave the route's requests out. For the
+   * web SDK's telemetry, which every open page sends every few seconds: kept, it would push out of
+   * the journal the requests a test looks for.
+   */
+  journal?: false;
   auth: AuthMode;
   tag: string;
   summary: string;

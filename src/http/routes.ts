@@ -28,6 +28,7 @@ import { orgAnalyticsRoutes } from './v2/org-analytics.routes.js';
 import { sessionRoutes } from './v2/sessions.routes.js';
 import { dashboardRoutes } from './control/dashboard.routes.js';
 import { sdkRoutes } from '../realtime/sdk-api.routes.js';
+import { tlsRoutes } from '../realtime/tls.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   let document: unknown;
@@ -57,6 +58,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...sessionActivityRoutes,
     ...sessionFileRoutes,
     ...dashboardRoutes,
+    ...tlsRoutes,
     ...sdkRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];

@@ -33,13 +33,14 @@ function participantOf(auth: AuthInfo): Extract<AuthInfo, { kind: 'participant' 
   return auth;
 }
 
-/** A sink the SDK reports to and never reads from: accepted, body unread, nothing kept. */
+/** A sink the SDK reports to and never reads from: accepted, body unread, nothing kept, not even in the journal. */
 function sink(host: SdkHost, method: 'get' | 'post', path: string, summary: string) {
   return route({
     method,
     path,
     api: 'sdk',
     host,
+    journal: false,
     auth: 'none',
     tag: TAG,
     summary,

@@ -32,6 +32,14 @@ describe('meetings-emulator CLI', () => {
     [['--clock', 'sundial'], {}, '--clock must be one of real, manual, got "sundial"'],
     [[], { EMULATOR_CLOCK: 'sundial' }, 'EMULATOR_CLOCK must be one of real, manual, got "sundial"'],
     [['--port', '0', '--fixtures', '/nonexistent/fixtures.json'], {}, 'invalid fixtures: /nonexistent/fixtures.json: cannot be read (ENOENT)'],
+    [['--tls-port', 'https'], {}, '--tls-port must be a whole number, got "https"'],
+    [['--port', '0', '--tls-cert', '/nonexistent/cert.pem'], {}, '--tls-cert and --tls-key go together: give both, or neither'],
+    [['--port', '0', '--tls-cert', '/nonexistent/cert.pem', '--tls-key', '/nonexistent/key.pem'], {}, 'cannot read --tls-cert /nonexistent/cert.pem (ENOENT)'],
+    [
+      ['--port', '0', '--tls-cert', 'package.json', '--tls-key', 'package.json'],
+      {},
+      '--tls-cert package.json and --tls-key package.json are not a PEM certificate and its private key',
+    ],
   ])('exits 2 with a one-line reason for %j %j', (args, env, reason) => {
     const r = runCli(args, env);
     expect(r.status).toBe(2);
@@ -78,6 +86,40 @@ describe('meetings-emulator CLI', () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
+  });
+
+  it('a TLS port in use stops it with exit 2 and says what to do: another port, or --tls-port 0', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const r = runCli(['--port', '0', '--tls-port', String(port)]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE): port ${port} is taken`);
+      expect(r.stderr).toContain('--tls-port <n> or EMULATOR_TLS_PORT=<n> (0 turns it off)');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('names the TLS URL, the SDK base and the certificate in its start lines; none with --tls-port 0', async () => {
+    // A port free a moment ago: the command line's 0 turns the listener off rather than picking one.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((resolve) => probe.close(resolve));
+    running = await startCli(['--tls-port', String(port)]);
+    expect(running.stdout()).toContain(
+      `TLS (web SDK): https://localhost:${port}, baseURI 'localhost:${port}'; certificate at ${running.url}/_emulator/tls/certificate`,
+    );
+    const cert = await fetch(`${running.url}/_emulator/tls/certificate`);
+    expect(cert.status).toBe(200);
+    expect(await cert.text()).toContain('-----BEGIN CERTIFICATE-----');
+    await running.stop('SIGTERM');
+    running = await startCli([]);
+    expect(running.stdout()).not.toContain('TLS');
+    expect((await fetch(`${running.url}/_emulator/tls/certificate`)).status).toBe(404);
   });
 
   it('logs JSON lines to a pipe, and readable lines with --log-format pretty (the format a terminal gets)', async () => {

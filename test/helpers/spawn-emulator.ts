@@ -19,10 +19,14 @@ function entry(): string[] {
   return [BUNDLE];
 }
 
-/** A clean environment: none of the EMULATOR_* variables of the machine running the tests. */
+/**
+ * A clean environment: none of the EMULATOR_* variables of the machine running the tests. The
+ * TLS listener is off unless a test turns it on: its default port is fixed (4443), and test
+ * files run side by side, next to an emulator a developer may have running.
+ */
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMULATOR_') && k !== 'PORT' && k !== 'HOST'));
-  return { ...base, ...extra };
+  return { ...base, EMULATOR_TLS_PORT: '0', ...extra };
 }
 
 export function runCli(args: string[], extraEnv: Record<string, string> = {}) {

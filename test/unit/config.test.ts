@@ -7,6 +7,7 @@ import {
   helpText,
   manualClockStart,
   parseConfig,
+  tlsUrl,
   withListenPort,
   type Config,
 } from '../../src/config.js';
@@ -250,5 +251,43 @@ describe('--help', () => {
     const text = helpText();
     expect(text).toContain('--help');
     for (const [, flag] of GOOD) expect(text).toContain(flag);
+  });
+});
+
+describe('the TLS listener (--tls-port, --tls-cert, --tls-key)', () => {
+  it('listens on 4443 by default; 0 turns it off; the env var sets it; the flag wins', () => {
+    expect(ok([]).tlsPort).toBe(4443);
+    expect(ok(['--tls-port', '0']).tlsPort).toBeNull();
+    expect(ok([], { EMULATOR_TLS_PORT: '8443' }).tlsPort).toBe(8443);
+    expect(ok(['--tls-port', '9443'], { EMULATOR_TLS_PORT: '8443' }).tlsPort).toBe(9443);
+    expect(ok(['--tls-port=0'], { EMULATOR_TLS_PORT: '8443' }).tlsPort).toBeNull();
+  });
+
+  it.each([
+    [['--tls-port', 'https'], '--tls-port must be a whole number, got "https"'],
+    [['--tls-port', '70000'], '--tls-port must be between 0 and 65535, got 70000'],
+    [['--tls-cert', ''], '--tls-cert must not be empty'],
+    [['--tls-key'], '--tls-key needs a value; see --help'],
+  ])('%j: %s', (argv, message) => {
+    expect(reason(argv)).toBe(message);
+  });
+
+  it('takes the certificate and key files as given (they are read at start)', () => {
+    expect(ok(['--tls-cert', 'c.pem', '--tls-key', 'k.pem'])).toMatchObject({ tlsCert: 'c.pem', tlsKey: 'k.pem' });
+    expect(ok([], { EMULATOR_TLS_CERT: '/certs/c.pem', EMULATOR_TLS_KEY: '/certs/k.pem' })).toMatchObject({ tlsCert: '/certs/c.pem', tlsKey: '/certs/k.pem' });
+    expect(ok([])).toMatchObject({ tlsCert: undefined, tlsKey: undefined });
+  });
+
+  it('its URL names localhost for a loopback or wildcard host (the SDK calls api.<base>), else the host', () => {
+    expect(tlsUrl(ok([]))).toBe('https://localhost:4443');
+    expect(tlsUrl(ok(['--host', '0.0.0.0', '--tls-port', '8443']))).toBe('https://localhost:8443');
+    expect(tlsUrl(ok(['--host', '::1']))).toBe('https://localhost:4443');
+    expect(tlsUrl(ok(['--host', 'emulator.local']))).toBe('https://emulator.local:4443');
+    expect(tlsUrl(ok(['--tls-port', '0']))).toBeUndefined();
+  });
+
+  it('a TLS port picked at listen time is the one the config as run holds', () => {
+    const c = withListenPort(defaultConfig({ port: 0, tlsPort: 0 }), 53_211, 53_212);
+    expect(c).toMatchObject({ port: 53_211, tlsPort: 53_212, publicUrl: 'http://127.0.0.1:53211' });
   });
 });

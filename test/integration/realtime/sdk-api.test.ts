@@ -236,6 +236,17 @@ describe('the SDK calls are an API like the others', () => {
     expect(text).not.toContain(participant.token);
   });
 
+  it('the telemetry the SDK sends every few seconds stays out of the journal, which it would flood', async () => {
+    await onHost('api-silos').post('/otel/logs').send({ logs: [] }).expect(204);
+    await onHost('da-collector').post('/api/v1/message').send('{}').expect(204);
+    await onHost('location').get('/').expect(200);
+    const journal = (await request(t.app).get('/_emulator/requests').expect(200)).body as { data: Array<{ path: string }> };
+    const paths = JSON.stringify(journal);
+    expect(paths).not.toContain('/otel/logs');
+    expect(paths).not.toContain('/api/v1/message');
+    expect(paths).toContain('"path":"/"');
+  });
+
   it('a fault rule applies to them', async () => {
     await request(t.app).post('/_emulator/faults').send({ method: 'GET', path: '/iceservers', status: 503 }).expect(201);
     const res = await api().get('/iceservers').set('Authorization', bearer(participant.token)).expect(503);
