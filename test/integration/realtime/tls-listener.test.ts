@@ -127,12 +127,12 @@ describe('the TLS listener of startEmulator', () => {
     expect(JSON.parse(meetings.body).data[0].title).toBe('TLS');
   });
 
-  it('hands the upgrades of both listeners to the signalling socket, which refuses them with 404 until it is served', async () => {
+  it('hands the upgrades of both listeners to the signalling socket (one without a token is refused with 401)', async () => {
     emu = await startEmulator({ tlsPort: 0 });
     const ca = await (await fetch(`${emu.url}/_emulator/tls/certificate`)).text();
     const tlsPort = portOf(emu.tlsUrl!);
-    expect(await upgradeStatusLine(tlsPort, `socket-edge.localhost:${tlsPort}`, ca)).toBe('HTTP/1.1 404 Not Found');
-    expect(await upgradeStatusLine(portOf(emu.url), `socket-edge.localhost:${portOf(emu.url)}`)).toBe('HTTP/1.1 404 Not Found');
+    expect(await upgradeStatusLine(tlsPort, `socket-edge.localhost:${tlsPort}`, ca)).toBe('HTTP/1.1 401 Unauthorized');
+    expect(await upgradeStatusLine(portOf(emu.url), `socket-edge.localhost:${portOf(emu.url)}`)).toBe('HTTP/1.1 401 Unauthorized');
   });
 
   it('close() closes the TLS port too', async () => {
