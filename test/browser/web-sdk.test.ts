@@ -1,0 +1,290 @@
+// The service's real web SDKs, unmodified, joining meetings on the emulator in Debian's
+// Chromium (headless, driven by playwright-core): @dytesdk/web-core 3.x and its successor
+// @cloudflare/realtimekit 2.x. The pages are served from their own origin, as a frontend under
+// development is, and reach the emulator's TLS listener at https://*.localhost:<port>; the
+// browser trusts exactly the emulator's certificate (by its public key), nothing else.
+// What a frontend developer would see: two participants join and see each other, chat, a scripted
+// participant appears, a REST kick removes a page, one leaves; the webhooks arrive and the REST
+// API sees the pages' participants. Media stays off: enabling it fails with the SDK's own error.
+import { createHash, createPublicKey } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { Receiver } from '../helpers/webhook-receiver.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CHROMIUM = '/usr/bin/chromium';
+/** Generous: a shared CI machine can be slow; init and join times are measured by bench/, not here. */
+const WAIT = 30_000;
+
+const SDKS = [
+  { name: '@dytesdk/web-core', bundle: 'node_modules/@dytesdk/web-core/dist/index.iife.js', global: 'DyteClient' },
+  { name: '@cloudflare/realtimekit', bundle: 'node_modules/@cloudflare/realtimekit/dist/browser.js', global: 'RealtimeKitClient' },
+] as const;
+
+interface Person {
+  id: string;
+  token: string;
+  name: string;
+}
+
+/** What the tests use of the SDK's meeting object (the same in both SDKs). */
+interface SdkMeeting {
+  self: {
+    roomState: string;
+    audioEnabled: boolean;
+    videoEnabled: boolean;
+    on(event: 'roomLeft', listener: (e: { state: string }) => void): void;
+    enableAudio(): Promise<void>;
+    enableVideo(): Promise<void>;
+  };
+  participants: { joined: { on(event: string, listener: (p: { name: string }) => void): void; toArray(): { name: string }[] } };
+  chat: {
+    on(event: 'chatUpdate', listener: (e: { message: { displayName: string; message: string } }) => void): void;
+    sendTextMessage(text: string): Promise<void>;
+  };
+  join(): Promise<void>;
+  leave(): Promise<void>;
+}
+
+/** The page's globals: the SDK's client class, and what the test keeps (the test program has no DOM types). */
+interface SdkWindow {
+  meeting: SdkMeeting;
+  log: string[];
+  [client: string]: unknown;
+}
+
+/** What a test reads of a page: its state, who it sees, what it heard. */
+interface PageView {
+  roomState: string;
+  joined: string[];
+  log: string[];
+}
+
+// Skipped on a machine without Chromium, except in CI (.ci/run installs it there).
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in Chromium', (sdk) => {
+  let emu: RunningEmulator;
+  let receiver: Receiver;
+  let browser: Browser;
+  let pages: Server;
+  let pagesUrl: string;
+  let base: string;
+  const opened: Page[] = [];
+  const pageErrors: string[] = [];
+
+  async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${emu.url}${route}`, {
+      method,
+      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, `${method} ${route}`).toBeLessThan(300);
+    return ((await res.json()) as { data: T }).data;
+  }
+
+  async function person(meetingId: string, name: string): Promise<Person> {
+    const p = await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meetingId}/participants`, {
+      name,
+      preset_name: 'group_call_host',
+      custom_participant_id: name.toLowerCase(),
+    });
+    return { ...p, name };
+  }
+
+  /** A page of the frontend: init() and join() with the participant's token, media off; it records what it hears. */
+  async function join(p: Person): Promise<Page> {
+    const page = await browser.newPage();
+    opened.push(page);
+    page.on('pageerror', (e) => pageErrors.push(`${p.name}: ${e.message}`));
+    await page.goto(pagesUrl);
+    await page.evaluate(
+      async ({ token, base, global }) => {
+        const w = globalThis as unknown as SdkWindow;
+        const client = w[global] as { init(options: unknown): Promise<SdkMeeting> };
+        const meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video: false } });
+        w.meeting = meeting;
+        w.log = [];
+        meeting.participants.joined.on('participantJoined', (x: { name: string }) => w.log.push(`joined:${x.name}`));
+        meeting.participants.joined.on('participantLeft', (x: { name: string }) => w.log.push(`left:${x.name}`));
+        meeting.chat.on('chatUpdate', ({ message }: { message: { displayName: string; message: string } }) =>
+          w.log.push(`chat:${message.displayName}:${message.message}`),
+        );
+        meeting.self.on('roomLeft', ({ state }: { state: string }) => w.log.push(`roomLeft:${state}`));
+        await meeting.join();
+      },
+      { token: p.token, base, global: sdk.global },
+    );
+    return page;
+  }
+
+  function view(page: Page): Promise<PageView> {
+    return page.evaluate(() => {
+      const w = globalThis as unknown as SdkWindow;
+      return {
+        roomState: w.meeting.self.roomState,
+        joined: w.meeting.participants.joined
+          .toArray()
+          .map((x) => x.name)
+          .sort(),
+        log: w.log,
+      };
+    });
+  }
+
+  /** Waits until the page's view satisfies `ok` (the SDK updates on socket pushes, a moment after the REST call that caused them). */
+  async function until(page: Page, ok: (v: PageView) => boolean): Promise<PageView> {
+    const deadline = Date.now() + WAIT;
+    for (;;) {
+      const v = await view(page);
+      if (ok(v) || Date.now() > deadline) return v;
+      await page.waitForTimeout(50);
+    }
+  }
+
+  beforeAll(async () => {
+    receiver = await Receiver.start();
+    emu = await startEmulator({ seed: `web-sdk ${sdk.global}`, clock: 'manual', tlsPort: 0 });
+    base = new URL(emu.tlsUrl!).host;
+    await rest('POST', '/v2/webhooks', {
+      name: 'frontend',
+      url: receiver.url(),
+      events: ['meeting.started', 'meeting.participantJoined', 'meeting.participantLeft', 'meeting.ended'],
+    });
+    // The frontend's own origin: a page and the SDK's browser bundle.
+    const script = readFileSync(path.join(ROOT, sdk.bundle));
+    pages = createServer((req, res) => {
+      if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><script src="/sdk.js"></script></head><body></body></html>');
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/`;
+    // Trust the emulator's certificate by its public key: a throwaway profile's way to trust one certificate.
+    const pem = await (await fetch(`${emu.url}/_emulator/tls/certificate`)).text();
+    const spki = createHash('sha256')
+      .update(createPublicKey(pem).export({ type: 'spki', format: 'der' }))
+      .digest('base64');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => pages?.close(resolve));
+    await emu?.close();
+    await receiver?.close();
+  });
+
+  it(
+    'two pages join and see each other, chat, see a scripted participant; a REST kick removes one; the other leaves and the meeting ends',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Frontend demo' });
+      const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
+
+      const a = await join(ada);
+      const b = await join(bob);
+      expect((await until(a, (v) => v.joined.includes('Bob'))).joined).toEqual(['Bob']);
+      expect((await until(b, (v) => v.joined.includes('Ada'))).joined).toEqual(['Ada']);
+      expect((await view(a)).roomState).toBe('joined');
+
+      // The REST API sees both pages' participants in the LIVE session.
+      const session = await rest<{ id: string; live_participants: number; status: string }>('GET', `/v2/meetings/${meeting.id}/active-session`);
+      expect(session).toMatchObject({ status: 'LIVE', live_participants: 2 });
+      const inSession = await rest<{ participants: { display_name: string; custom_participant_id: string }[] }>(
+        'GET',
+        `/v2/sessions/${session.id}/participants`,
+      );
+      expect(inSession.participants.map((p) => p.custom_participant_id).sort()).toEqual(['ada', 'bob']);
+
+      await a.evaluate(() => (globalThis as unknown as SdkWindow).meeting.chat.sendTextMessage('Hello from Ada'));
+      expect((await until(b, (v) => v.log.includes('chat:Ada:Hello from Ada'))).log).toContain('chat:Ada:Hello from Ada');
+      expect((await view(a)).log).toContain('chat:Ada:Hello from Ada');
+
+      // A scripted participant (control API) appears in the pages like anyone else.
+      expect((await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${carl.id}/join`, { method: 'POST' })).status).toBe(200);
+      expect((await until(a, (v) => v.joined.includes('Carl'))).joined).toEqual(['Bob', 'Carl']);
+
+      // A REST kick removes Bob's page; Ada sees him go.
+      await rest('POST', `/v2/meetings/${meeting.id}/active-session/kick`, { participant_ids: [bob.id] });
+      expect((await until(b, (v) => v.roomState === 'kicked')).roomState).toBe('kicked');
+      expect((await until(a, (v) => !v.joined.includes('Bob'))).joined).toEqual(['Carl']);
+
+      await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${carl.id}/leave`, { method: 'POST' });
+      await a.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
+      expect((await until(a, (v) => v.log.includes('roomLeft:left'))).log).toContain('roomLeft:left');
+
+      // The webhooks a backend would get, in order, from the pages' presence.
+      await emu.deliveries();
+      const events = receiver.received.map((r) => r.json as { event: string; participant?: { customParticipantId?: string } });
+      expect(events.map((e) => e.event + (e.participant ? `:${e.participant.customParticipantId}` : ''))).toEqual([
+        'meeting.started',
+        'meeting.participantJoined:ada',
+        'meeting.participantJoined:bob',
+        'meeting.participantJoined:carl',
+        'meeting.participantLeft:bob',
+        'meeting.participantLeft:carl',
+        'meeting.participantLeft:ada',
+        'meeting.ended',
+      ]);
+      expect(pageErrors).toEqual([]);
+    },
+    4 * WAIT,
+  );
+
+  it.runIf(sdk.global === 'RealtimeKitClient')(
+    'a participant added through the RealtimeKit API (the Cloudflare prefix and API token) joins with its token',
+    async () => {
+      const kit = `${emu.url}/client/v4/accounts/00000000000000000000000000000001/realtime/kit/${emu.orgId}`;
+      const call = async <T>(route: string, body: unknown): Promise<T> => {
+        const res = await fetch(`${kit}${route}`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer emulator-api-key', 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(res.status, route).toBeLessThan(300);
+        return ((await res.json()) as { data: T }).data;
+      };
+      const meeting = await call<{ id: string }>('/meetings', { title: 'Through the prefix' });
+      const erin = await call<{ id: string; token: string }>(`/meetings/${meeting.id}/participants`, {
+        name: 'Erin',
+        preset_name: 'group_call_host',
+        custom_participant_id: 'erin',
+      });
+      const page = await join({ id: erin.id, token: erin.token, name: 'Erin' });
+      expect((await view(page)).roomState).toBe('joined');
+      const session = await rest<{ live_participants: number }>('GET', `/v2/meetings/${meeting.id}/active-session`);
+      expect(session.live_participants).toBe(1);
+      await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
+    },
+    2 * WAIT,
+  );
+
+  it(
+    'media stays off: enabling audio or video fails with the SDK\u2019s own error, naming why',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'No media' });
+      const page = await join(await person(meeting.id, 'Dana'));
+      pageErrors.length = 0;
+      const enabled = await page.evaluate(async () => {
+        const self = (globalThis as unknown as SdkWindow).meeting.self;
+        await self.enableAudio().catch(() => undefined);
+        await self.enableVideo().catch(() => undefined);
+        return { audio: self.audioEnabled, video: self.videoEnabled };
+      });
+      expect(enabled).toEqual({ audio: false, video: false });
+      const deadline = Date.now() + WAIT;
+      while (pageErrors.length < 2 && Date.now() < deadline) await page.waitForTimeout(50);
+      expect(pageErrors.length).toBeGreaterThan(0);
+      for (const e of pageErrors) expect(e).toBe('Dana: The emulator carries no audio or video: producing media is not emulated');
+      await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
+    },
+    2 * WAIT,
+  );
+});
