@@ -238,7 +238,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
     4 * WAIT,
   );
 
-  it.runIf(sdk.global === 'RealtimeKitClient')(
+  it(
     'a participant added through the RealtimeKit API (the Cloudflare prefix and API token) joins with its token',
     async () => {
       const kit = `${emu.url}/client/v4/accounts/00000000000000000000000000000001/realtime/kit/${emu.orgId}`;
