@@ -184,7 +184,7 @@ export class RealtimeRooms {
     this.handlers = new Map<number, Handler>([
       [ROOM.joinRoom, (p, id, b) => this.joinRoom(p, id, b)],
       [ROOM.getRoomInfo, (p, id) => p.send(ROOM.getRoomInfo, id, 'socket.room.RoomInfoResponse', { room: this.roomView(p.meetingId) })],
-      [ROOM.getRoomPeersInfo, (p, id) => p.send(ROOM.getRoomPeersInfo, id, 'socket.room.RoomPeersInfoResponse', { peers: this.others(p).map((o) => o.peer) })],
+      [ROOM.getRoomPeersInfo, (p, id, b) => this.roomPeers(p, id, b)],
       [ROOM.getPeerInfo, (p, id, b) => this.peerInfo(p, id, b)],
       [ROOM.getConnectedRoomsDump, (p, id) => this.connectedRooms(p, id)],
       [ROOM.leaveRoom, (p, id) => this.leave(p, id, ROOM.leaveRoom, null)],
@@ -354,6 +354,16 @@ export class RealtimeRooms {
   private leave(peer: Peer, id: string, event: number, answer: string | null): void {
     peer.send(event, id, answer, answer ? { closed: true } : {});
     this.departDomain(peer);
+  }
+
+  /** Everyone else present; a page of them when the SDK asks by limit and offset, filtered by a name search when it gives one. */
+  private roomPeers(peer: Peer, id: string, payload: Uint8Array): void {
+    const { seach_query: search, limit, offset } = read<{ seach_query: string; limit: number; offset: number }>('socket.room.RoomPeersInfoRequest', payload);
+    const needle = search.trim().toLowerCase();
+    const all = this.others(peer).filter((o) => needle === '' || o.peer.display_name.toLowerCase().includes(needle));
+    const from = Math.max(0, offset);
+    const page = limit > 0 ? all.slice(from, from + limit) : all.slice(from);
+    peer.send(ROOM.getRoomPeersInfo, id, 'socket.room.RoomPeersInfoResponse', { peers: page.map((o) => o.peer) });
   }
 
   private peerInfo(peer: Peer, id: string, payload: Uint8Array): void {

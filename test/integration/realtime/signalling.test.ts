@@ -151,6 +151,13 @@ describe('a page in the meeting', () => {
     expect((await a.push(ROOM.joinRoom, 'socket.room.PeerInfoResponse')).peer).toMatchObject({ peer_id: 'peer-bob', display_name: 'Bob' });
     const peers = await b.request(ROOM.getRoomPeersInfo, null, {}, 'socket.room.RoomPeersInfoResponse');
     expect((peers.peers as { peer_id: string }[]).map((p) => p.peer_id)).toEqual(['peer-ada']);
+    const none = await b.request(
+      ROOM.getRoomPeersInfo,
+      'socket.room.RoomPeersInfoRequest',
+      { seach_query: 'zed', limit: 10, offset: 0 },
+      'socket.room.RoomPeersInfoResponse',
+    );
+    expect(none.peers).toEqual([]);
 
     const sent = await a.request(
       CHAT.sendMessageToRoom,
