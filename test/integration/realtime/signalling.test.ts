@@ -169,6 +169,10 @@ describe('a page in the meeting', () => {
     expect((await b.push(CHAT.sendMessageToRoom, 'socket.chat.SendChatMessageToRoomResponse')).message).toMatchObject({ payload: 'hello Bob' });
     const history = await b.request(CHAT.getMessages, null, {}, 'socket.chat.GetChatMessagesResponse');
     expect((history.messages as { payload: string }[]).map((x) => x.payload)).toEqual(['hello Bob']);
+    // The page's message is the session's chat, as the REST API serves it.
+    const live = await rest<{ id: string }>('GET', `/v2/meetings/${m}/active-session`);
+    const link = await rest<{ chat_download_url: string }>('GET', `/v2/sessions/${live.data.id}/chat`);
+    expect(await (await fetch(link.data.chat_download_url)).text()).toContain('hello Bob');
 
     expect((await fetch(`${emu.url}/_emulator/meetings/${m}/participants/${carl.id}/join`, { method: 'POST' })).status).toBe(200);
     expect(
