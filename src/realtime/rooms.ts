@@ -9,19 +9,22 @@
 //
 // Peer ids: a page names itself (the SDK's peerID); a scripted participant's peer id is its
 // participant id, as in the REST session history.
-import { realNow, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { EventBus } from '../core/events.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { SessionsService } from '../domain/meetings/sessions.service.js';
-import type { Livestream, LivestreamState, Meeting, Participant, RecordingStatus, Session, SessionPoll } from '../domain/models.js';
+import type { Livestream, LivestreamState, Meeting, Participant, RecordingStatus, Session } from '../domain/models.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
 import type { ParticipantsService } from '../domain/participants/participants.service.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { SessionHistoryService } from '../domain/sessions/session-history.service.js';
 import type { Logger } from '../logger.js';
 import { MediaTransports } from './media.js';
-import { ProtocolError, decode, decodeEnvelope, encode, encodeEnvelope, type ProtoObject } from './protocol/codec.js';
+import { MAX_FRAMES_PER_SECOND, Peer, Unserved, CLOSE, type PageSocket } from './peer.js';
+import { PluginStores, type StoreChange } from './plugin-stores.js';
+import { ProtocolError, decode, decodeAs, decodeEnvelope, type ProtoObject } from './protocol/codec.js';
+import { BROWSER_RECORDING, CHAT_TEXT, chatView, mediaView, peerView, pollView, type PeerView } from './room-views.js';
 import { SDK_EVENT_NAMES, SDK_EVENTS } from './protocol/events.js';
 
 export interface RoomsDeps {
@@ -39,137 +42,19 @@ export interface RoomsDeps {
   playbackUrl(livestreamId: string): string;
 }
 
-/**
- * What the rooms use of a page's WebSocket (ws's WebSocket is one): kept structural so that the
- * package's public types do not depend on ws's.
- */
-export interface PageSocket {
-  readonly readyState: number;
-  readonly OPEN: number;
-  readonly CONNECTING: number;
-  send(data: Uint8Array | string): void;
-  close(code: number, reason: string): void;
-  on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): unknown;
-  on(event: 'close', listener: () => void): unknown;
-  on(event: 'error', listener: (err: Error) => void): unknown;
-}
-
 /** The SDK closes a socket that stays silent for 30 s: the emulator pings well within that (real ms). */
 const PING_EVERY_MS = 10_000;
-/** A page that sends more frames than this in one real second is flooding: its socket is closed. */
-const MAX_FRAMES_PER_SECOND = 200;
 /** How long a removed page gets to hear why and leave by itself before its socket is closed (real ms). */
 const REMOVAL_GRACE_MS = 1_000;
 
-/** Close codes a page sees, each with its reason text. */
-export const CLOSE = {
-  normal: 1000,
-  goingAway: 1001,
-  malformed: 1007,
-  policy: 1008,
-  reset: 4000,
-  expired: 4001,
-  removed: 4003,
-  replaced: 4009,
-} as const;
-
 const { room: ROOM, chat: CHAT, plugin: PLUGIN, polls: POLLS, cfMedia: MEDIA } = SDK_EVENTS;
-const CHAT_TEXT = 0;
-/** socket.room.StageType ON_STAGE. */
-const ON_STAGE = 1;
-/** common.RecordingType: the emulator's recordings are composite browser recordings. */
-const BROWSER_RECORDING = 0;
-/** Bounds of the SDK's key-value stores: a page cannot grow the emulator's memory without end. */
-const MAX_STORES_PER_MEETING = 100;
-const MAX_KEYS_PER_STORE = 1_000;
-
-interface StoreRequest {
-  plugin_id: string;
-  store_name: string;
-}
-interface StoreKeys {
-  store_key: string;
-  payload?: Uint8Array;
-}
-interface StoreItem {
-  timestamp: string;
-  peer_id: string;
-  store_key: string;
-  payload: Uint8Array;
-}
-
-/** A request's fields as the handler reads them (the codec checked the bytes against the type). */
-function read<T>(type: string, bytes: Uint8Array): T {
-  return decode(type, bytes) as unknown as T;
-}
-
-function storeKey(pluginId: string, storeName: string): string {
-  return `${pluginId}\u0000${storeName}`;
-}
-
-class Peer {
-  roomJoined = false;
-  mediaJoined = false;
-  /** Its socket is closed or closing: nothing more is sent to it or served for it. */
-  gone = false;
-  readonly transports = new Set<string>();
-  private readonly logged = new Set<string>();
-  private frames = 0;
-  private windowStart = 0;
-
-  constructor(
-    readonly ws: PageSocket,
-    readonly claims: ParticipantClaims,
-    readonly peerId: string,
-  ) {}
-
-  get participantId(): string {
-    return this.claims.participantId;
-  }
-
-  get meetingId(): string {
-    return this.claims.meetingId;
-  }
-
-  /** Whether this frame is over the flood limit (real time: a flood is about the machine, not the meeting). */
-  flooding(): boolean {
-    const now = realNow();
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.frames = 0;
-    }
-    return ++this.frames > MAX_FRAMES_PER_SECOND;
-  }
-
-  /** One log line per kind of problem per socket: a misbehaving page cannot flood the log. */
-  once(kind: string): boolean {
-    if (this.logged.has(kind)) return false;
-    this.logged.add(kind);
-    return true;
-  }
-
-  send(event: number, id: string, type: string | null, body: ProtoObject = {}): void {
-    if (this.ws.readyState !== this.ws.OPEN) return;
-    const payload = type ? encode(type, body) : new Uint8Array();
-    this.ws.send(encodeEnvelope({ event, id, payload }));
-  }
-
-  close(code: number, reason: string): void {
-    this.gone = true;
-    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
-  }
-}
 
 type Handler = (peer: Peer, id: string, payload: Uint8Array) => void | Promise<void>;
-
-/** A request the emulator cannot serve: answered on the SDK's error event, which rejects the page's pending call. */
-class Unserved extends Error {}
 
 export class RealtimeRooms {
   private readonly rooms = new Map<string, Set<Peer>>();
   private readonly media = new MediaTransports();
-  /** The SDK's key-value stores per meeting: plugin and store name → key → item. */
-  private readonly stores = new Map<string, Map<string, Map<string, StoreItem>>>();
+  private readonly stores = new PluginStores();
   private ping: NodeJS.Timeout | undefined;
   private expiryQueued = false;
   /** The page whose request is being served: its own announcement reaches it as the answer, not as news. */
@@ -281,7 +166,7 @@ export class RealtimeRooms {
     if (depart) this.departDomain(peer);
     if (room.size === 0) {
       this.rooms.delete(peer.meetingId);
-      this.stores.delete(peer.meetingId);
+      this.stores.forget(peer.meetingId);
     }
     if (this.rooms.size === 0) {
       clearInterval(this.ping);
@@ -333,9 +218,10 @@ export class RealtimeRooms {
   // --- what a page asks -----------------------------------------------------------------------
 
   private joinRoom(peer: Peer, id: string, payload: Uint8Array): void {
-    const request = decode('socket.room.JoinRoomRequest', payload);
+    // Read to refuse a malformed request; the peer's name and ids are the participant's own.
+    decode('socket.room.JoinRoomRequest', payload);
     const participant = this.participantOf(peer);
-    if (peer.roomJoined) return peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: this.peerView(participant, peer.peerId) });
+    if (peer.roomJoined) return peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: peerView(participant, peer.peerId) });
     peer.roomJoined = true;
     this.acting = { peer, id };
     try {
@@ -347,8 +233,7 @@ export class RealtimeRooms {
     } finally {
       this.acting = undefined;
     }
-    void request;
-    peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: this.peerView(this.participantOf(peer), peer.peerId) });
+    peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: peerView(this.participantOf(peer), peer.peerId) });
   }
 
   private leave(peer: Peer, id: string, event: number, answer: string | null): void {
@@ -358,7 +243,11 @@ export class RealtimeRooms {
 
   /** Everyone else present; a page of them when the SDK asks by limit and offset, filtered by a name search when it gives one. */
   private roomPeers(peer: Peer, id: string, payload: Uint8Array): void {
-    const { seach_query: search, limit, offset } = read<{ seach_query: string; limit: number; offset: number }>('socket.room.RoomPeersInfoRequest', payload);
+    const {
+      seach_query: search,
+      limit,
+      offset,
+    } = decodeAs<{ seach_query: string; limit: number; offset: number }>('socket.room.RoomPeersInfoRequest', payload);
     const needle = search.trim().toLowerCase();
     const all = this.others(peer).filter((o) => needle === '' || o.peer.display_name.toLowerCase().includes(needle));
     const from = Math.max(0, offset);
@@ -367,7 +256,7 @@ export class RealtimeRooms {
   }
 
   private peerInfo(peer: Peer, id: string, payload: Uint8Array): void {
-    const { peer_id } = read<{ peer_id: string }>('socket.room.GetPeerInfoRequest', payload);
+    const { peer_id } = decodeAs<{ peer_id: string }>('socket.room.GetPeerInfoRequest', payload);
     const found = this.present(peer.meetingId).find((o) => o.peerId === peer_id);
     peer.send(ROOM.getPeerInfo, id, 'socket.room.PeerInfoResponse', found ? { peer: found.peer } : {});
   }
@@ -388,7 +277,7 @@ export class RealtimeRooms {
   }
 
   private sendChat(peer: Peer, id: string, payload: Uint8Array): void {
-    const { payload_type, payload: text } = read<{ payload_type: number; payload: string }>('socket.chat.SendChatMessageToRoomRequest', payload);
+    const { payload_type, payload: text } = decodeAs<{ payload_type: number; payload: string }>('socket.chat.SendChatMessageToRoomRequest', payload);
     if (payload_type !== CHAT_TEXT) throw new Unserved('Only text chat messages are emulated');
     if (!peer.roomJoined) throw new Unserved('Join the room before sending chat messages');
     const meeting = this.deps.sessions.locateMeeting(peer.meetingId);
@@ -401,7 +290,7 @@ export class RealtimeRooms {
   }
 
   private async createTransport(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
-    const request = read<{ consuming: boolean; description?: { sdp?: string; target?: number } }>('media.CreateTransportRequest', payload);
+    const request = decodeAs<{ consuming: boolean; description?: { sdp?: string; target?: number } }>('media.CreateTransportRequest', payload);
     const offer = request.description?.sdp;
     if (!offer) throw new Unserved('A transport needs an SDP offer');
     const transportId = this.deps.ids.uuid();
@@ -438,53 +327,25 @@ export class RealtimeRooms {
       selected_peers: { audio_peers: [], compulsory_peers: [] },
       max_preferred_streams: 0,
     });
-    const self = this.peerView(this.participantOf(peer), peer.peerId);
+    const self = peerView(this.participantOf(peer), peer.peerId);
     for (const other of this.rooms.get(peer.meetingId) ?? [])
       if (other !== peer && other.mediaJoined)
         other.send(MEDIA.peerJoinedBroadcast, this.deps.ids.uuid(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(self) });
   }
 
-  /**
-   * The SDK's key-value stores (plugins, and the SDK's own shared state): kept per meeting while
-   * any page is connected, the way a room keeps them; a read answers the asker, a change is told
-   * to every page of the meeting (the SDK ignores its own).
-   */
+  /** A page reads a store: the answer is its own. */
   private storeGet(peer: Peer, id: string, payload: Uint8Array): void {
-    const { plugin_id, store_name, get_keys } = read<StoreRequest & { get_keys: { store_key: string }[] }>('socket.plugin.PluginStoreGetKeysRequest', payload);
-    const store = this.stores.get(peer.meetingId)?.get(storeKey(plugin_id, store_name));
-    const wanted = get_keys.map((k) => k.store_key);
-    const items = [...(store?.values() ?? [])].filter((item) => wanted.length === 0 || wanted.includes(item.store_key));
-    peer.send(PLUGIN.storeGetKeys, id, 'socket.plugin.PluginStoreResponse', { plugin_id, store_name, store_items: items });
+    peer.send(
+      PLUGIN.storeGetKeys,
+      id,
+      'socket.plugin.PluginStoreResponse',
+      this.stores.read(peer.meetingId, decodeAs('socket.plugin.PluginStoreGetKeysRequest', payload)),
+    );
   }
 
-  private storeChange(peer: Peer, id: string, payload: Uint8Array, event: number, type: string): void {
-    const request = read<StoreRequest & { insert_keys?: StoreKeys[]; delete_keys?: StoreKeys[] }>(type, payload);
-    let stores = this.stores.get(peer.meetingId);
-    if (!stores) this.stores.set(peer.meetingId, (stores = new Map()));
-    const key = storeKey(request.plugin_id, request.store_name);
-    let store = stores.get(key);
-    const timestamp = new Date(this.deps.clock.now()).toISOString();
-    let changed: StoreItem[] = [];
-    if (event === PLUGIN.storeInsertKeys) {
-      if (!store) {
-        if (stores.size >= MAX_STORES_PER_MEETING) throw new Unserved(`A meeting keeps at most ${MAX_STORES_PER_MEETING} stores`);
-        stores.set(key, (store = new Map()));
-      }
-      for (const k of request.insert_keys ?? []) {
-        if (!store.has(k.store_key) && store.size >= MAX_KEYS_PER_STORE) throw new Unserved(`A store keeps at most ${MAX_KEYS_PER_STORE} keys`);
-        const item = { timestamp, peer_id: peer.peerId, store_key: k.store_key, payload: k.payload ?? new Uint8Array() };
-        store.set(k.store_key, item);
-        changed.push(item);
-      }
-    } else if (event === PLUGIN.storeDeleteKeys) {
-      for (const k of request.delete_keys ?? []) {
-        if (store?.delete(k.store_key)) changed.push({ timestamp, peer_id: peer.peerId, store_key: k.store_key, payload: new Uint8Array() });
-      }
-    } else {
-      changed = [...(store?.values() ?? [])];
-      stores.delete(key);
-    }
-    const answer = { plugin_id: request.plugin_id, store_name: request.store_name, store_items: changed };
+  /** A page changes a store: every page of the meeting is told (the SDK ignores its own change). */
+  private storeChange(peer: Peer, id: string, payload: Uint8Array, event: StoreChange, type: string): void {
+    const answer = this.stores.change(peer.meetingId, peer.peerId, event, decodeAs(type, payload), new Date(this.deps.clock.now()).toISOString());
     for (const other of this.rooms.get(peer.meetingId) ?? [])
       if (!other.gone) other.send(event, other === peer ? id : this.deps.ids.uuid(), 'socket.plugin.PluginStoreResponse', answer);
   }
@@ -517,7 +378,7 @@ export class RealtimeRooms {
 
   /** Tells every joined page but the newcomer that a participant is in (the socket room, then the media room). */
   private announceJoin(participant: Participant, sdkPeer: Peer | null): void {
-    const view = this.peerView(participant, sdkPeer?.peerId ?? participant.id);
+    const view = peerView(participant, sdkPeer?.peerId ?? participant.id);
     for (const other of this.rooms.get(participant.meetingId) ?? []) {
       if (other === sdkPeer || !other.roomJoined || other.gone) continue;
       other.send(ROOM.joinRoom, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', { peer: view });
@@ -538,7 +399,7 @@ export class RealtimeRooms {
       peer.mediaJoined = false;
       // The page hears why, then its socket closes (unless it leaves first).
       peer.send(cause === 'ended' ? ROOM.kickAll : ROOM.kick, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', {
-        peer: this.peerView(participant, peer.peerId),
+        peer: peerView(participant, peer.peerId),
       });
       peer.gone = true;
       setTimeout(() => this.drop(peer, CLOSE.removed, cause === 'ended' ? 'The host ended the meeting' : 'Removed from the meeting'), REMOVAL_GRACE_MS).unref();
@@ -549,7 +410,7 @@ export class RealtimeRooms {
 
   /** Tells every joined page that a peer left (the socket room, then the media room). */
   private announceLeave(participant: Participant, peerId: string): void {
-    const view = this.peerView(participant, peerId);
+    const view = peerView(participant, peerId);
     for (const other of this.rooms.get(participant.meetingId) ?? []) {
       if (!other.roomJoined || other.gone) continue;
       other.send(ROOM.leaveRoom, this.deps.ids.uuid(), 'socket.room.PeerInfoResponse', { peer: view });
@@ -645,8 +506,8 @@ export class RealtimeRooms {
     const pages = [...(this.rooms.get(meetingId) ?? [])].filter((p) => p.roomJoined && !p.gone);
     for (const participant of this.presentParticipants(meeting)) {
       const own = pages.filter((p) => p.participantId === participant.id);
-      if (own.length === 0) out.push({ peerId: participant.id, sdk: null, peer: this.peerView(participant, participant.id) });
-      for (const p of own) out.push({ peerId: p.peerId, sdk: p, peer: this.peerView(participant, p.peerId) });
+      if (own.length === 0) out.push({ peerId: participant.id, sdk: null, peer: peerView(participant, participant.id) });
+      for (const p of own) out.push({ peerId: p.peerId, sdk: p, peer: peerView(participant, p.peerId) });
     }
     return out;
   }
@@ -669,23 +530,6 @@ export class RealtimeRooms {
   private sessionOf(meeting: Meeting): Session | undefined {
     if (!meeting.session || meeting.session.endedAt !== null) return undefined;
     return this.deps.history.get(meeting.orgId, meeting.session.id);
-  }
-
-  private peerView(participant: Participant, peerId: string): ProtoObject & PeerView {
-    return {
-      peer_id: peerId,
-      user_id: participant.id,
-      display_name: participant.name ?? 'Participant',
-      custom_participant_id: participant.customParticipantId,
-      preset_id: participant.presetId,
-      // The SDK cannot encode a null picture: absent, not null.
-      ...(participant.picture ? { display_picture_url: participant.picture } : {}),
-      waitlisted: false,
-      // On stage: the SDK shares a camera or microphone only from the stage (none flows here).
-      stage_type: ON_STAGE,
-      // "NONE": an empty recorder type makes the SDK hide the peer as a recorder.
-      flags: { preset_name: participant.presetName, recorder_type: 'NONE', hidden_participant: false },
-    };
   }
 
   private roomView(meetingId: string): ProtoObject {
@@ -723,7 +567,7 @@ export class RealtimeRooms {
 
   /** A page starts a poll in the LIVE session: kept with the session, told to every page (the asker included). */
   private createPoll(peer: Peer, id: string, payload: Uint8Array): void {
-    const request = read<{ question: string; options: string[]; anonymous: boolean; hide_votes: boolean }>('socket.polls.NewPollRequest', payload);
+    const request = decodeAs<{ question: string; options: string[]; anonymous: boolean; hide_votes: boolean }>('socket.polls.NewPollRequest', payload);
     if (!peer.roomJoined) throw new Unserved('Join the room before starting a poll');
     this.acting = { peer, id };
     try {
@@ -750,47 +594,6 @@ export class RealtimeRooms {
         for (const peer of [...room]) if (peer.claims.exp * 1000 <= now) this.drop(peer, CLOSE.expired, 'The participant token expired');
     });
   }
-}
-
-interface PeerView {
-  peer_id: string;
-  display_name: string;
-  custom_participant_id: string;
-  preset_id: string;
-  display_picture_url?: string;
-}
-
-function mediaView(peer: PeerView & ProtoObject): ProtoObject {
-  return { peer_id: peer.peer_id, display_name: peer.display_name, user_id: peer.user_id, producer_states: [] };
-}
-
-function pollView(p: SessionPoll): ProtoObject {
-  return {
-    poll_id: p.id,
-    created_by: p.createdBy,
-    created_by_user_id: p.createdBy,
-    question: p.question,
-    options: p.options.map((text) => ({ text, count: 0, votes: [] })),
-    hide_votes: p.hideVotes,
-    anonymous: p.anonymous,
-    votes: [],
-  };
-}
-
-function chatView(m: { chatId: string; peerId: string; userId: string; name: string | null; text: string; at: number }): ProtoObject {
-  return {
-    chat_id: m.chatId,
-    peer_id: m.peerId,
-    user_id: m.userId,
-    display_name: m.name ?? 'Participant',
-    pinned: false,
-    is_edited: false,
-    payload_type: CHAT_TEXT,
-    payload: m.text,
-    target_user_ids: [],
-    created_at: Math.floor(m.at / 1000),
-    created_at_ms: m.at,
-  };
 }
 
 function isApiError(err: unknown): err is Error & { status: number } {

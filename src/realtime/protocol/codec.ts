@@ -126,3 +126,8 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
 export function encodeEnvelope(envelope: Envelope): Uint8Array {
   return encode(ENVELOPE_TYPE, { ...envelope });
 }
+
+/** A message's fields as the caller reads them: `decode` with the shape the .proto gives the type. */
+export function decodeAs<T>(typeName: string, bytes: Uint8Array): T {
+  return decode(typeName, bytes) as unknown as T;
+}
