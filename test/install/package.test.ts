@@ -43,7 +43,11 @@ afterAll(() => {
 /** The package's dependencies, as an install would put them next to it (links to ours). */
 function linkDependencies(): void {
   mkdirSync(path.join(pkg, 'node_modules'), { recursive: true });
-  for (const dep of Object.keys(manifest.dependencies)) symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(pkg, 'node_modules', dep), 'dir');
+  for (const dep of Object.keys(manifest.dependencies)) {
+    // A scoped package (@peculiar/x509) sits in its scope's folder.
+    mkdirSync(path.dirname(path.join(pkg, 'node_modules', dep)), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(pkg, 'node_modules', dep), 'dir');
+  }
 }
 
 describe('the packed package', () => {
