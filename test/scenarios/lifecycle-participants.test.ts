@@ -83,6 +83,8 @@ describe('join and leave', () => {
         meeting: expect.objectContaining({ session }),
         participant: expect.objectContaining({ id: alice, joinedAt: null }),
         joinedAt: START,
+        // Of their own accord (a kick, kick-all or deletion says so, and the participant's page hears it).
+        cause: 'left',
       },
       {
         type: 'meeting.ended',
