@@ -50,6 +50,8 @@ interface Figures {
   warm: { init: number[]; join: number[] };
   room: {
     size: number;
+    /** Each page's own join() (timed in the page), the others being in the room already. */
+    joins: number[];
     /** From the first page's join() call until both pages list everyone else; null when they never did. */
     converged: number | null;
     /** What each page listed at the end of the wait (toArray().length, and the SDK's own counts). */
@@ -116,6 +118,7 @@ async function parent(): Promise<void> {
       }),
     ]);
   rows.push(
+    [`room of ${ROOM}: each page's join()`, ...results.map((r) => r.room.joins.map(ms).join(', '))],
     [`room of ${ROOM}: join() → both pages list ${ROOM - 1}`, ...results.map((r) => ms(r.room.converged))],
     ['pages list (toArray / size / participants.count)', ...results.map((r) => r.room.seen.map((s) => `${s.listed}/${s.size}/${String(s.count)}`).join(', '))],
     [`one more scripted join → both pages`, ...results.map((r) => ms(r.room.oneMore))],
@@ -172,9 +175,9 @@ async function child(sdk: Sdk): Promise<Figures> {
     }
 
     /** A fresh page (its own browser context) that has loaded the SDK; init() is timed, join() is left to the caller. */
-    async function initPage(token: string): Promise<{ page: Page; init: number }> {
+    async function initPage(token: string, name: string): Promise<{ page: Page; init: number }> {
       const page = await opened.newPage();
-      page.on('pageerror', (e) => console.error(`${sdk.global} page: ${e.message}`));
+      page.on('pageerror', (e) => console.error(`${sdk.global} page ${name}: ${e.message}`));
       await page.goto(pagesUrl);
       const init = await page.evaluate(
         async ({ token, base, global }) => {
@@ -218,7 +221,7 @@ async function child(sdk: Sdk): Promise<Figures> {
     const joined: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const p = await person(solo.id, `run-${i}`);
-      const { page, init: took } = await initPage(p.token);
+      const { page, init: took } = await initPage(p.token, `run-${i}`);
       init.push(took);
       joined.push(await join(page));
       await close(page);
@@ -231,10 +234,9 @@ async function child(sdk: Sdk): Promise<Figures> {
     const [a, b] = [await person(room.id, 'page-a'), await person(room.id, 'page-b')];
     const rssBefore = process.memoryUsage().rss;
     for (const s of scripted.slice(0, ROOM - 2)) await scriptedJoin(room.id, s.id);
-    const [pa, pb] = [await initPage(a.token), await initPage(b.token)];
+    const [pa, pb] = [await initPage(a.token, 'page-a'), await initPage(b.token, 'page-b')];
     const started = performance.now();
-    await join(pa.page);
-    await join(pb.page);
+    const joins = [await join(pa.page), await join(pb.page)];
     const both = await Promise.all([listing(pa.page, ROOM - 1), listing(pb.page, ROOM - 1)]);
     const converged = both.every(Boolean) ? performance.now() - started : null;
     const seen = [await counted(pa.page), await counted(pb.page)];
@@ -249,7 +251,7 @@ async function child(sdk: Sdk): Promise<Figures> {
       sdk: sdk.name,
       cold: { init: init[0]!, join: joined[0]! },
       warm: { init: init.slice(1), join: joined.slice(1) },
-      room: { size: ROOM, converged, seen, oneMore, rssBefore, rssAfter },
+      room: { size: ROOM, joins, converged, seen, oneMore, rssBefore, rssAfter },
     };
   } finally {
     await browser?.close();
