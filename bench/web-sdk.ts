@@ -1,0 +1,266 @@
+// The service's real web SDKs on the emulator, in Debian's Chromium (headless), the way the
+// browser test runs them: the page on its own origin, the emulator's TLS listener trusted by its
+// public key, media off. For each SDK (@dytesdk/web-core 3.x, @cloudflare/realtimekit 2.x):
+//
+// - init() and join(): timed inside the page with performance.now() around each call, over N runs
+//   (each a fresh page and a fresh participant of one meeting, which leaves after); the first run
+//   is reported apart (cold: the emulator loads its WebRTC and protobuf code on the first socket
+//   and transport), the others as median and p90.
+// - a room of 100: 98 participants joined through the control API and 2 pages. The time from the
+//   first page's join() call until both pages list 99 others, then the time for one more scripted
+//   join to reach both pages, and the emulator's RSS before the room and with it full.
+//
+// Each SDK runs in a child process of its own, so each has a cold start and its own RSS (the
+// emulator runs in that process, next to the browser driver).
+//
+//   npx tsx bench/web-sdk.ts [--runs 10] [--room 100]
+import { execFileSync } from 'node:child_process';
+import { createHash, createPublicKey } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import { startEmulator } from '../src/index.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = fileURLToPath(import.meta.url);
+const CHROMIUM = '/usr/bin/chromium';
+/** How long a page may take to show everyone; past it the room is reported as not converging. */
+const WAIT = 120_000;
+
+const SDKS = [
+  { name: '@dytesdk/web-core', bundle: 'node_modules/@dytesdk/web-core/dist/index.iife.js', global: 'DyteClient' },
+  { name: '@cloudflare/realtimekit', bundle: 'node_modules/@cloudflare/realtimekit/dist/browser.js', global: 'RealtimeKitClient' },
+] as const;
+type Sdk = (typeof SDKS)[number];
+
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '10' }, room: { type: 'string', default: '100' }, sdk: { type: 'string' } },
+});
+const RUNS = Number(args.runs);
+const ROOM = Number(args.room);
+
+/** One SDK's figures, as its child process prints them (one JSON line). */
+interface Figures {
+  sdk: string;
+  cold: { init: number; join: number };
+  warm: { init: number[]; join: number[] };
+  room: {
+    size: number;
+    /** Each page's own join() (timed in the page), the others being in the room already. */
+    joins: number[];
+    /** From the first page's join() call until both pages list everyone else; null when they never did. */
+    converged: number | null;
+    /** What each page listed at the end of the wait (toArray().length, and the SDK's own counts). */
+    seen: PageCount[];
+    /** One more scripted join, until both pages list it. */
+    oneMore: number | null;
+    rssBefore: number;
+    rssAfter: number;
+  };
+}
+
+/** What a page of the room counts. */
+interface PageCount {
+  listed: number;
+  size: number;
+  count: unknown;
+}
+
+/** The page's globals: the SDK's client class and the meeting (the bench program has no DOM types). */
+interface SdkWindow {
+  meeting: {
+    participants: { count?: number; joined: { size: number; toArray(): unknown[] } };
+    join(): Promise<void>;
+    leave(): Promise<void>;
+  };
+  [client: string]: unknown;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+// --- the parent: one child per SDK, then the table --------------------------------------------
+
+async function parent(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`web SDK bench: skipped (no ${CHROMIUM})`);
+    return;
+  }
+  const results: Figures[] = [];
+  for (const sdk of SDKS) {
+    console.error(`${sdk.name}: ${RUNS} runs, then a room of ${ROOM} …`);
+    const out = execFileSync(process.execPath, ['--import', 'tsx', SELF, '--sdk', sdk.global, '--runs', String(RUNS), '--room', String(ROOM)], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    results.push(JSON.parse(out.trim().split('\n').at(-1)!) as Figures);
+  }
+  const ms = (n: number | null) => (n === null ? 'never' : `${Math.round(n)} ms`);
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  const rows: string[][] = [
+    ['', ...results.map((r) => r.sdk)],
+    ['init(), first page (cold)', ...results.map((r) => ms(r.cold.init))],
+    ['join(), first page (cold)', ...results.map((r) => ms(r.cold.join))],
+  ];
+  for (const step of ['init', 'join'] as const)
+    rows.push([
+      `${step}(), median / p90 of ${RUNS - 1}`,
+      ...results.map((r) => {
+        const s = [...r.warm[step]].sort((a, b) => a - b);
+        return `${ms(quantile(s, 0.5))} / ${ms(quantile(s, 0.9))}`;
+      }),
+    ]);
+  rows.push(
+    [`room of ${ROOM}: each page's join()`, ...results.map((r) => r.room.joins.map(ms).join(', '))],
+    [`room of ${ROOM}: join() → both pages list ${ROOM - 1}`, ...results.map((r) => ms(r.room.converged))],
+    ['pages list (toArray / size / participants.count)', ...results.map((r) => r.room.seen.map((s) => `${s.listed}/${s.size}/${String(s.count)}`).join(', '))],
+    [`one more scripted join → both pages`, ...results.map((r) => ms(r.room.oneMore))],
+    ['RSS before the room → full', ...results.map((r) => `${mb(r.room.rssBefore)} → ${mb(r.room.rssAfter)}`)],
+  );
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+}
+
+// --- a child: one SDK ---------------------------------------------------------------------------
+
+async function child(sdk: Sdk): Promise<Figures> {
+  const { chromium } = await import('playwright-core');
+  const emu = await startEmulator({ seed: `bench web-sdk ${sdk.global}`, clock: 'manual', tlsPort: 0, logLevel: 'silent' });
+  const base = new URL(emu.tlsUrl!).host;
+  const script = readFileSync(path.join(ROOT, sdk.bundle));
+  const pages = createServer((req, res) => {
+    if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><script src="/sdk.js"></script></head><body></body></html>');
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  const pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/`;
+  let browser: Browser | undefined;
+  try {
+    const pem = await (await fetch(`${emu.url}/_emulator/tls/certificate`)).text();
+    const spki = createHash('sha256')
+      .update(createPublicKey(pem).export({ type: 'spki', format: 'der' }))
+      .digest('base64');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+    });
+    const opened = browser;
+
+    async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
+      const res = await fetch(`${emu.url}${route}`, {
+        method,
+        headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status >= 300) throw new Error(`${method} ${route}: HTTP ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { data: T }).data;
+    }
+    const person = (meetingId: string, name: string) =>
+      rest<{ id: string; token: string }>('POST', `/v2/meetings/${meetingId}/participants`, {
+        name,
+        preset_name: 'group_call_host',
+        custom_participant_id: name,
+      });
+    async function scriptedJoin(meetingId: string, participantId: string): Promise<void> {
+      const res = await fetch(`${emu.url}/_emulator/meetings/${meetingId}/participants/${participantId}/join`, { method: 'POST' });
+      if (res.status !== 200) throw new Error(`scripted join: HTTP ${res.status} ${await res.text()}`);
+    }
+
+    /** A fresh page (its own browser context) that has loaded the SDK; init() is timed, join() is left to the caller. */
+    async function initPage(token: string, name: string): Promise<{ page: Page; init: number }> {
+      const page = await opened.newPage();
+      page.on('pageerror', (e) => console.error(`${sdk.global} page ${name}: ${e.message}`));
+      await page.goto(pagesUrl);
+      const init = await page.evaluate(
+        async ({ token, base, global }) => {
+          const w = globalThis as unknown as SdkWindow;
+          const client = w[global] as { init(options: unknown): Promise<SdkWindow['meeting']> };
+          const started = performance.now();
+          w.meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video: false } });
+          return performance.now() - started;
+        },
+        { token, base, global: sdk.global },
+      );
+      return { page, init };
+    }
+    const join = (page: Page) =>
+      page.evaluate(async () => {
+        const started = performance.now();
+        await (globalThis as unknown as SdkWindow).meeting.join();
+        return performance.now() - started;
+      });
+    async function close(page: Page): Promise<void> {
+      await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
+      await page.context().close();
+    }
+    /** What the page lists: the joined map's array and size, and the SDK's own participant count when it has one. */
+    const counted = (page: Page) =>
+      page.evaluate((): PageCount => {
+        const { participants } = (globalThis as unknown as SdkWindow).meeting;
+        return { listed: participants.joined.toArray().length, size: participants.joined.size, count: participants.count };
+      });
+    const listing = (page: Page, n: number) =>
+      page
+        .waitForFunction((n) => (globalThis as unknown as SdkWindow).meeting.participants.joined.toArray().length >= n, n, { polling: 10, timeout: WAIT })
+        .then(
+          () => true,
+          () => false,
+        );
+
+    // init() and join(), one fresh page and participant at a time.
+    const solo = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'init and join' });
+    const init: number[] = [];
+    const joined: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const p = await person(solo.id, `run-${i}`);
+      const { page, init: took } = await initPage(p.token, `run-${i}`);
+      init.push(took);
+      joined.push(await join(page));
+      await close(page);
+    }
+
+    // The room: the scripted participants first, then the two pages.
+    const room = await rest<{ id: string }>('POST', '/v2/meetings', { title: `room of ${ROOM}` });
+    const scripted = [];
+    for (let i = 0; i < ROOM - 1; i++) scripted.push(await person(room.id, `scripted-${i}`));
+    const [a, b] = [await person(room.id, 'page-a'), await person(room.id, 'page-b')];
+    const rssBefore = process.memoryUsage().rss;
+    for (const s of scripted.slice(0, ROOM - 2)) await scriptedJoin(room.id, s.id);
+    const [pa, pb] = [await initPage(a.token, 'page-a'), await initPage(b.token, 'page-b')];
+    const started = performance.now();
+    const joins = [await join(pa.page), await join(pb.page)];
+    const both = await Promise.all([listing(pa.page, ROOM - 1), listing(pb.page, ROOM - 1)]);
+    const converged = both.every(Boolean) ? performance.now() - started : null;
+    const seen = [await counted(pa.page), await counted(pb.page)];
+    const extra = performance.now();
+    await scriptedJoin(room.id, scripted.at(-1)!.id);
+    const reached = await Promise.all([listing(pa.page, seen[0]!.listed + 1), listing(pb.page, seen[1]!.listed + 1)]);
+    const oneMore = reached.every(Boolean) ? performance.now() - extra : null;
+    const rssAfter = process.memoryUsage().rss;
+    await close(pa.page);
+    await close(pb.page);
+    return {
+      sdk: sdk.name,
+      cold: { init: init[0]!, join: joined[0]! },
+      warm: { init: init.slice(1), join: joined.slice(1) },
+      room: { size: ROOM, joins, converged, seen, oneMore, rssBefore, rssAfter },
+    };
+  } finally {
+    await browser?.close();
+    await new Promise((resolve) => pages.close(resolve));
+    await emu.close();
+  }
+}
+
+const chosen = SDKS.find((s) => s.global === args.sdk);
+if (args.sdk !== undefined && !chosen) throw new Error(`--sdk: one of ${SDKS.map((s) => s.global).join(', ')}`);
+if (chosen) console.log(JSON.stringify(await child(chosen)));
+else await parent();
