@@ -83,6 +83,42 @@ const jsonAsString = {
 };
 
 /**
+ * The packages of features a start does not use unless they are switched on and used (the web
+ * SDK's signalling socket, media and certificates). They stay out of the bundle: installed with
+ * the package (they are dependencies; the image keeps them), required from node_modules the first
+ * time the code that needs them runs. A start that does not use them neither reads nor evaluates
+ * them, and the bundle and its code cache do not grow with them.
+ */
+export const ON_DEMAND = ['ws', 'protobufjs', 'werift', '@peculiar/x509'];
+const isOnDemand = (specifier) => ON_DEMAND.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+
+/**
+ * Whether a start would load an on-demand package: one reached from the entry through static
+ * imports only (a module imported with `import()` is evaluated when that import runs, and what it
+ * imports with it). Returns the chain of modules that reaches one, or null.
+ */
+export function eagerOnDemandChain(metafile, entry) {
+  const from = new Map([[entry, null]]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.shift();
+    for (const imp of metafile.inputs[file]?.imports ?? []) {
+      if (imp.kind === 'dynamic-import') continue;
+      if (imp.external && isOnDemand(imp.path)) {
+        const chain = [imp.path];
+        for (let at = file; at !== null; at = from.get(at)) chain.unshift(at);
+        return chain;
+      }
+      if (!imp.external && !from.has(imp.path)) {
+        from.set(imp.path, file);
+        queue.push(imp.path);
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * One start and stop of the new bundle, so that the launcher leaves the code cache of what a start
  * compiles. Without it the first start makes it; a failure here costs the cache, not the build.
  */
@@ -113,8 +149,9 @@ export async function bundle() {
   // leave a half-written file for the other to run.
   const tmp = `${CODE}.${process.pid}.tmp`;
   try {
-    await build({
-      entryPoints: [path.join(ROOT, 'src', 'server.ts')],
+    const { metafile } = await build({
+      absWorkingDir: ROOT,
+      entryPoints: ['src/server.ts'],
       outfile: tmp,
       bundle: true,
       platform: 'node',
@@ -129,10 +166,19 @@ export async function bundle() {
       // The licence notices of the bundled packages stay, at the end of the file.
       legalComments: 'eof',
       plugins: [jsonAsString],
+      external: ON_DEMAND.flatMap((name) => [name, `${name}/*`]),
+      // import() of an on-demand package becomes a require() when it runs: vm.Script (see
+      // scripts/launcher.mjs) has no module loader for an import() of its own.
+      supported: { 'dynamic-import': false },
+      metafile: true,
       define: { 'import.meta.url': '__bundleUrl' },
       banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
       logLevel: 'warning',
     });
+    const chain = eagerOnDemandChain(metafile, 'src/server.ts');
+    if (chain) {
+      throw new Error(`${chain.at(-1)} would be loaded at every start (${chain.join(' → ')}): import it with import() where the feature that needs it starts`);
+    }
     // The shebang of src/server.ts: the bin has its own, and vm.Script takes none.
     writeFileSync(tmp, readFileSync(tmp, 'utf8').replace(/^#!.*\n/, ''));
     // A cache made for the old bundle must never meet the new one.
