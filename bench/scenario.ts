@@ -19,7 +19,7 @@ const source = argv.includes('--src') ? path.join(ROOT, 'src', 'index.ts') : dis
 measureScenario({ runs: num('--runs', 3), perRun: num('--per-run', 60), warmup: num('--warmup', 30), source })
   .then((r) => {
     process.stderr.write(
-      `scenario (${r.source}): median ${percentile(r.samples, 50).toFixed(2)} ms, p90 ${percentile(r.samples, 90).toFixed(2)} ms over ${r.samples.length} (CPU median ${percentile(r.cpuSamples, 50).toFixed(2)} ms); run medians ${r.runMedians.map((x) => x.toFixed(2)).join(' / ')} ms\n`,
+      `scenario (${r.source}): median ${percentile(r.samples, 50).toFixed(2)} ms, p90 ${percentile(r.samples, 90).toFixed(2)} ms over ${r.samples.length} (CPU median ${percentile(r.cpuSamples, 50).toFixed(2)} ms, main thread ${r.mainThreadCpuMs === null ? 'n/a' : `${r.mainThreadCpuMs.toFixed(2)} ms`}); run medians ${r.runMedians.map((x) => x.toFixed(2)).join(' / ')} ms\n`,
     );
     process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
   })
