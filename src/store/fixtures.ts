@@ -236,8 +236,17 @@ function formatPath(path: PropertyKey[]): string {
   return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '') || '(root)';
 }
 
-export function parseFixtures(data: unknown, source: string): Fixtures {
-  const result = fixturesSchema.safeParse(data);
+/**
+ * Up to this size a fixtures file is parsed without zod's compiled fast path: compiling a parser
+ * for each object schema (preset documents have dozens) costs more than it saves on a document
+ * that holds a few records of each, as the default fixtures do (over half of their parse at
+ * start). A state export with thousands of records keeps the fast path. Both paths accept and
+ * produce the same.
+ */
+const INTERPRETED_PARSE_MAX_CHARS = 64 * 1024;
+
+export function parseFixtures(data: unknown, source: string, opts: { small?: boolean } = {}): Fixtures {
+  const result = fixturesSchema.safeParse(data, opts.small ? { jitless: true } : undefined);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     throw new FixtureError(`${source}: ${formatPath(issue.path)}: ${issue.message}`);
@@ -258,5 +267,5 @@ export function loadFixturesFile(file: string): Fixtures {
   } catch (err) {
     throw new FixtureError(`${file}: (root): not valid JSON (${(err as Error).message})`);
   }
-  return parseFixtures(data, file);
+  return parseFixtures(data, file, { small: text.length <= INTERPRETED_PARSE_MAX_CHARS });
 }
