@@ -109,6 +109,9 @@ function startEmulator(): Promise<Emulator> {
     path.join(ROOT, 'src', 'server.ts'),
     '--port',
     '0',
+    // The web SDK's TLS listener is not what the soak exercises, and its fixed port could be taken.
+    '--tls-port',
+    '0',
     '--clock',
     'real',
     '--time-scale',

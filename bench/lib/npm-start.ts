@@ -10,7 +10,8 @@ export interface NpmStartResult {
   urlMs: number[];
 }
 
-const COMMAND = ['start', '--', '--port', '0'];
+// No TLS listener: its fixed default port could be taken by another emulator on the machine.
+const COMMAND = ['start', '--', '--port', '0', '--tls-port', '0'];
 const TIMEOUT_MS = 60_000;
 
 function once(): Promise<number> {

@@ -238,7 +238,8 @@ export interface ServerOptions {
 export function commandOf(kind: ServerKind, port: number | string, opts: ServerOptions = {}): { args: string[]; display: string } {
   switch (kind) {
     case 'emulator': {
-      const args = [EMULATOR_BIN, '--port', String(port), '--log-level', 'warn', ...(opts.flags ?? [])];
+      // No TLS listener (the web SDK's): its fixed default port would be taken by a second emulator of the run.
+      const args = [EMULATOR_BIN, '--port', String(port), '--tls-port', '0', '--log-level', 'warn', ...(opts.flags ?? [])];
       return { args, display: `node ${[...(opts.nodeArgs ?? []), 'dist/bin/meetings-emulator.js', ...args.slice(1)].join(' ')}` };
     }
     case 'ceiling': {
