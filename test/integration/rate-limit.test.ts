@@ -58,6 +58,14 @@ describe('--rate-limit', () => {
     for (let i = 0; i < 3; i++) await t.api.get('/_emulator/health').expect(200);
   });
 
+  it('POST /_emulator/reset forgets the counts with everything else: a client at its limit is served again', async () => {
+    const t = makeTestApp({ rateLimit: 1 });
+    await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
+    await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(429);
+    await t.api.post('/_emulator/reset').expect(200);
+    await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
+  });
+
   it('is off by default (0): a hundred requests in the same instant all pass', async () => {
     const t = makeTestApp();
     for (let i = 0; i < 100; i++) await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
