@@ -3,11 +3,11 @@
 // written by scripts/mutate.mjs) and every surviving mutant with the reason it is equivalent, or
 // a note that it still wants a test. Notes on particular mutants live in scripts/mutation-notes.mjs.
 //   node scripts/mutation-report.mjs [report.json] [out.md]
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { NOTES } from './mutation-notes.mjs';
+import { NOTES, STATUS } from './mutation-notes.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const reportFile = process.argv[2] ?? join(root, 'reports/mutation/mutation.json');
@@ -60,6 +60,13 @@ for (const [file, result] of Object.entries(report.files)) {
   }
 }
 
+// The files `npm run mutate` covers (stryker.config.mjs): every .ts file of src/ but the dashboard and declarations.
+const sourceFiles = readdirSync(join(root, 'src'), { recursive: true })
+  .map((f) => `src/${String(f).replaceAll('\\', '/')}`)
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('src/ui/app/'));
+const filesIn = (key) => sourceFiles.filter((f) => key === 'all' || folderOf(f) === key).length;
+const mutatedIn = (key) => new Set(mutants.filter((m) => key === 'all' || folderOf(m.file) === key).map((m) => m.file)).size;
+
 const counts = new Map();
 const count = (key, status) => {
   const c = counts.get(key) ?? Object.fromEntries(STATUSES.map((s) => [s, 0]));
@@ -86,20 +93,21 @@ out.push('(killed + timeout) / (killed + timeout + survived + no coverage); comp
 out.push(`rejects) do not count, nor do static mutants (code that runs when a module loads: stryker.config.mjs ignores them,
 as each would need the whole suite run again). Goal: ${GOAL} % in each of ${FOLDERS.map((f) => `\`${f}\``).join(', ')}.`);
 out.push('');
+if (STATUS.length) out.push(...STATUS, '');
 out.push('## Score per folder');
 out.push('');
-out.push('| Folder | Score | Killed | Timeout | Survived | No coverage | Compile error | Runtime error | Ignored (static) |');
-out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+out.push('| Folder | Files mutated | Score | Killed | Timeout | Survived | No coverage | Compile error | Runtime error | Ignored (static) |');
+out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const key of [...FOLDERS, 'others', 'all']) {
   const c = counts.get(key);
   const name = key === 'all' ? '**all mutated so far**' : key === 'others' ? 'others (top level, store, simulator, state, …)' : `\`${key}\``;
   if (!c) {
-    out.push(`| ${name} | not run yet | | | | | | | |`);
+    out.push(`| ${name} | 0 of ${filesIn(key)} | not run yet | | | | | | | |`);
     continue;
   }
   const s = score(c);
   const mark = key !== 'others' && key !== 'all' && s !== undefined ? (s >= GOAL ? ' ✓' : ' ✗') : '';
-  out.push(`| ${name} | ${pct(s)}${mark} | ${STATUSES.map((st) => c[st]).join(' | ')} |`);
+  out.push(`| ${name} | ${mutatedIn(key)} of ${filesIn(key)} | ${pct(s)}${mark} | ${STATUSES.map((st) => c[st]).join(' | ')} |`);
 }
 out.push('');
 out.push('## Runs');
