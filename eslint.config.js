@@ -30,7 +30,7 @@ const ambientImports = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'fixtures/**', '.scratch/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'fixtures/**', '.scratch/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

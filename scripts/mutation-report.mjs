@@ -1,0 +1,181 @@
+// bench/MUTATION.md from StrykerJS's JSON report (reports/mutation/mutation.json): the mutation
+// score per folder, the counts per status, the runs that produced it (reports/mutation/runs.json,
+// written by scripts/mutate.mjs) and every surviving mutant with the reason it is equivalent, or
+// a note that it still wants a test. Notes on particular mutants live in scripts/mutation-notes.mjs.
+//   node scripts/mutation-report.mjs [report.json] [out.md]
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { NOTES, STATUS } from './mutation-notes.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const reportFile = process.argv[2] ?? join(root, 'reports/mutation/mutation.json');
+const outFile = process.argv[3] ?? join(root, 'bench/MUTATION.md');
+const runsFile = join(root, 'reports/mutation/runs.json');
+
+/** The folders with a goal of their own; every other file counts under "others". */
+const FOLDERS = ['src/core', 'src/domain', 'src/http', 'src/webhooks'];
+const GOAL = 85;
+/** Statuses in the order of the table; Stryker's score is (killed + timeout) / (those + survived + no coverage). */
+const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'CompileError', 'RuntimeError', 'Ignored'];
+
+const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+const runs = existsSync(runsFile) ? JSON.parse(readFileSync(runsFile, 'utf8')) : [];
+
+const folderOf = (file) => FOLDERS.find((f) => file.startsWith(`${f}/`)) ?? 'others';
+const relative = (file) => (file.startsWith(root) ? file.slice(root.length + 1) : file).replaceAll('\\', '/');
+
+/** The code a mutant replaces, from the file's source (locations are 1-based lines, 1-based columns). */
+function originalOf(source, { start, end }) {
+  const lines = source.split('\n');
+  if (start.line === end.line) return lines[start.line - 1].slice(start.column - 1, end.column - 1);
+  return [lines[start.line - 1].slice(start.column - 1), ...lines.slice(start.line, end.line - 1), lines[end.line - 1].slice(0, end.column - 1)].join('\n');
+}
+
+const squash = (text, max = 70) => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+};
+const code = (text) => `\`${squash(text).replaceAll('`', "'").replaceAll('|', '\\|')}\``;
+
+const testNames = new Map();
+for (const [file, { tests }] of Object.entries(report.testFiles ?? {})) {
+  for (const t of tests) testNames.set(t.id, `${relative(file)} › ${t.name}`);
+}
+
+const noteFor = (m) =>
+  NOTES.find(
+    (n) =>
+      n.file === m.file &&
+      n.mutator === m.mutatorName &&
+      squash(n.original, 1e9) === squash(m.original, 1e9) &&
+      squash(n.replacement, 1e9) === squash(m.replacement ?? '', 1e9),
+  );
+
+const mutants = [];
+for (const [file, result] of Object.entries(report.files)) {
+  for (const m of result.mutants) {
+    mutants.push({ ...m, file: relative(file), original: originalOf(result.source, m.location) });
+  }
+}
+
+// The files `npm run mutate` covers (stryker.config.mjs): every .ts file of src/ but the dashboard and declarations.
+const sourceFiles = readdirSync(join(root, 'src'), { recursive: true })
+  .map((f) => `src/${String(f).replaceAll('\\', '/')}`)
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('src/ui/app/'));
+const filesIn = (key) => sourceFiles.filter((f) => key === 'all' || folderOf(f) === key).length;
+const mutatedIn = (key) => new Set(mutants.filter((m) => key === 'all' || folderOf(m.file) === key).map((m) => m.file)).size;
+
+const counts = new Map();
+const count = (key, status) => {
+  const c = counts.get(key) ?? Object.fromEntries(STATUSES.map((s) => [s, 0]));
+  c[status] = (c[status] ?? 0) + 1;
+  counts.set(key, c);
+};
+for (const m of mutants) {
+  count(folderOf(m.file), m.status);
+  count('all', m.status);
+}
+const score = (c) => {
+  const detected = c.Killed + c.Timeout;
+  const valid = detected + c.Survived + c.NoCoverage;
+  return valid === 0 ? undefined : (100 * detected) / valid;
+};
+const pct = (s) => (s === undefined ? '–' : `${s.toFixed(1)} %`);
+
+const out = [];
+out.push('# Mutation testing');
+out.push('');
+out.push("Written by `scripts/mutation-report.mjs` from StrykerJS's report (`reports/mutation/mutation.json`, not committed);");
+out.push('`npm run mutate` writes it after each run. How to run it: CONTRIBUTING.md, "Mutation testing". The score is');
+out.push('(killed + timeout) / (killed + timeout + survived + no coverage); compile errors (mutants the TypeScript checker');
+out.push(`rejects) do not count, nor do static mutants (code that runs when a module loads: stryker.config.mjs ignores them,
+as each would need the whole suite run again). Goal: ${GOAL} % in each of ${FOLDERS.map((f) => `\`${f}\``).join(', ')}.`);
+out.push('');
+if (STATUS.length) out.push(...STATUS, '');
+out.push('## Score per folder');
+out.push('');
+out.push('| Folder | Files mutated | Score | Killed | Timeout | Survived | No coverage | Compile error | Runtime error | Ignored (static) |');
+out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const key of [...FOLDERS, 'others', 'all']) {
+  const c = counts.get(key);
+  const name = key === 'all' ? '**all mutated so far**' : key === 'others' ? 'others (top level, store, simulator, state, …)' : `\`${key}\``;
+  if (!c) {
+    out.push(`| ${name} | 0 of ${filesIn(key)} | not run yet | | | | | | | |`);
+    continue;
+  }
+  const s = score(c);
+  const mark = key !== 'others' && key !== 'all' && s !== undefined ? (s >= GOAL ? ' ✓' : ' ✗') : '';
+  out.push(`| ${name} | ${mutatedIn(key)} of ${filesIn(key)} | ${pct(s)}${mark} | ${STATUSES.map((st) => c[st]).join(' | ')} |`);
+}
+out.push('');
+out.push('## Runs');
+out.push('');
+if (runs.length === 0) {
+  out.push('No run recorded by `npm run mutate` on this machine (reports/mutation/runs.json).');
+} else {
+  out.push('Each run reuses the results of the runs before it (incremental mode) for code and tests that did not change.');
+  out.push('');
+  out.push('| Started (UTC) | Command | Duration | Exit |');
+  out.push('|---|---|---:|---:|');
+  for (const r of runs) {
+    const min = Math.floor(r.seconds / 60);
+    out.push(`| ${r.started.slice(0, 16).replace('T', ' ')} | \`${r.command.replaceAll('|', '\\|')}\` | ${min} min ${r.seconds % 60} s | ${r.exitCode} |`);
+  }
+}
+out.push('');
+
+const survivors = mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage');
+const equivalent = survivors.filter((m) => noteFor(m)?.equivalent);
+const open = survivors.filter((m) => !noteFor(m)?.equivalent);
+const byPlace = (a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column;
+const where = (m) => `\`${m.file}:${m.location.start.line}\``;
+const what = (m) => `${m.mutatorName}: ${code(m.original)} → ${code(m.replacement ?? '')}`;
+
+out.push('## Surviving mutants');
+out.push('');
+out.push(
+  `${survivors.length} survive: ${equivalent.length} equivalent (no caller can tell them from the code), ${open.length} without a test or a reason yet.`,
+);
+out.push('');
+if (equivalent.length) {
+  out.push('### Equivalent');
+  out.push('');
+  out.push('| Where | Mutant | Why no test can kill it |');
+  out.push('|---|---|---|');
+  for (const m of equivalent.sort(byPlace)) out.push(`| ${where(m)} | ${what(m)} | ${noteFor(m).equivalent} |`);
+  out.push('');
+}
+if (open.length) {
+  out.push('### Without a test or a reason yet');
+  out.push('');
+  out.push('| Where | Mutant | Status |');
+  out.push('|---|---|---|');
+  for (const m of open.sort(byPlace)) out.push(`| ${where(m)} | ${what(m)} | ${m.status === 'NoCoverage' ? 'no test reaches it' : 'survived'} |`);
+  out.push('');
+}
+
+const pinned = NOTES.filter((n) => n.killedBy);
+if (pinned.length) {
+  out.push('## Survivors of earlier runs that a test now kills');
+  out.push('');
+  out.push('| Where | Mutant | Killed by |');
+  out.push('|---|---|---|');
+  for (const n of pinned) {
+    const m = mutants.find((x) => noteFor(x) === n);
+    const killers = m ? (m.killedBy ?? []).map((id) => testNames.get(id) ?? id) : [];
+    const ok = m && (m.status === 'Killed' || m.status === 'Timeout') && killers.some((k) => k.includes(n.killedBy));
+    const place = m ? where(m) : `\`${n.file}\``;
+    out.push(
+      `| ${place} | ${n.mutator}: ${code(n.original)} → ${code(n.replacement)} | ${ok ? n.killedBy : `**not confirmed by this report** (${m ? m.status : 'mutant not found'}); expected: ${n.killedBy}`} |`,
+    );
+  }
+  out.push('');
+}
+
+writeFileSync(outFile, `${out.join('\n').trimEnd()}\n`);
+const all = counts.get('all');
+process.stdout.write(
+  `${`mutation-report: ${relative(outFile)} (score ${pct(all && score(all))} over ${mutants.length} mutants, ${open.length} survivors without a note)`}\n`,
+);
