@@ -2,7 +2,19 @@
 // (docs/webhooks.md) need; the simulator and the webhook dispatcher subscribe.
 import type { EventBus } from '../core/events.js';
 import type { SessionFileKind } from './sessions/session-files.js';
-import type { Livestream, LivestreamState, Meeting, MeetingSession, Organization, Participant, Recording, RecordingStatus, Session, SessionChatMessage, SessionPoll } from './models.js';
+import type {
+  Livestream,
+  LivestreamState,
+  Meeting,
+  MeetingSession,
+  Organization,
+  Participant,
+  Recording,
+  RecordingStatus,
+  Session,
+  SessionChatMessage,
+  SessionPoll,
+} from './models.js';
 
 /** Why a participant left: of their own accord, removed by the host (kick), with everyone (kick-all ends the session), or deleted. */
 export type LeaveCause = 'left' | 'kicked' | 'ended' | 'removed';
