@@ -15,27 +15,18 @@
 //
 //   npx tsx bench/web-sdk.ts [--runs 10] [--room 100]
 import { execFileSync } from 'node:child_process';
-import { createHash, createPublicKey } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startEmulator } from '../src/index.js';
+import { CHROMIUM, SDKS, launchTrusting, servePages, type Sdk } from '../test/helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
-const CHROMIUM = '/usr/bin/chromium';
 /** How long a page may take to show everyone; past it the room is reported as not converging. */
 const WAIT = 120_000;
-
-const SDKS = [
-  { name: '@dytesdk/web-core', bundle: 'node_modules/@dytesdk/web-core/dist/index.iife.js', global: 'DyteClient' },
-  { name: '@cloudflare/realtimekit', bundle: 'node_modules/@cloudflare/realtimekit/dist/browser.js', global: 'RealtimeKitClient' },
-] as const;
-type Sdk = (typeof SDKS)[number];
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '10' }, room: { type: 'string', default: '100' }, sdk: { type: 'string' } },
@@ -131,27 +122,12 @@ async function parent(): Promise<void> {
 // --- a child: one SDK ---------------------------------------------------------------------------
 
 async function child(sdk: Sdk): Promise<Figures> {
-  const { chromium } = await import('playwright-core');
   const emu = await startEmulator({ seed: `bench web-sdk ${sdk.global}`, clock: 'manual', tlsPort: 0, logLevel: 'silent' });
   const base = new URL(emu.tlsUrl!).host;
-  const script = readFileSync(path.join(ROOT, sdk.bundle));
-  const pages = createServer((req, res) => {
-    if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><script src="/sdk.js"></script></head><body></body></html>');
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  const pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/`;
+  const { url: pagesUrl, server: pages } = await servePages(sdk);
   let browser: Browser | undefined;
   try {
-    const pem = await (await fetch(`${emu.url}/_emulator/tls/certificate`)).text();
-    const spki = createHash('sha256')
-      .update(createPublicKey(pem).export({ type: 'spki', format: 'der' }))
-      .digest('base64');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
-    });
+    browser = await launchTrusting(emu.url);
     const opened = browser;
 
     async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {

@@ -6,26 +6,16 @@
 // What a frontend developer would see: two participants join and see each other, chat, a scripted
 // participant appears, a REST kick removes a page, one leaves; the webhooks arrive and the REST
 // API sees the pages' participants. Media stays off: enabling it fails with the SDK's own error.
-import { createHash, createPublicKey } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { CHROMIUM, SDKS, launchTrusting, servePages } from '../helpers/web-sdk.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
 /** Generous: a shared CI machine can be slow; init and join times are measured by bench/, not here. */
 const WAIT = 30_000;
-
-const SDKS = [
-  { name: '@dytesdk/web-core', bundle: 'node_modules/@dytesdk/web-core/dist/index.iife.js', global: 'DyteClient' },
-  { name: '@cloudflare/realtimekit', bundle: 'node_modules/@cloudflare/realtimekit/dist/browser.js', global: 'RealtimeKitClient' },
-] as const;
 
 interface Person {
   id: string;
@@ -156,23 +146,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       events: ['meeting.started', 'meeting.participantJoined', 'meeting.participantLeft', 'meeting.ended'],
     });
     // The frontend's own origin: a page and the SDK's browser bundle.
-    const script = readFileSync(path.join(ROOT, sdk.bundle));
-    pages = createServer((req, res) => {
-      if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><script src="/sdk.js"></script></head><body></body></html>');
-    });
-    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-    pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/`;
+    ({ url: pagesUrl, server: pages } = await servePages(sdk));
     // Trust the emulator's certificate by its public key: a throwaway profile's way to trust one certificate.
-    const pem = await (await fetch(`${emu.url}/_emulator/tls/certificate`)).text();
-    const spki = createHash('sha256')
-      .update(createPublicKey(pem).export({ type: 'spki', format: 'der' }))
-      .digest('base64');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
-    });
+    browser = await launchTrusting(emu.url);
   }, 60_000);
 
   afterAll(async () => {
