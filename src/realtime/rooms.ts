@@ -116,9 +116,19 @@ export class RealtimeRooms {
   connect(ws: PageSocket, claims: ParticipantClaims, peerId: string): void {
     const peer = new Peer(ws, claims, peerId);
     const room = this.roomOf(claims.meetingId);
-    // A page that reconnects names the same peer; the newer socket is the live one.
-    for (const old of room) if (old.peerId === peerId) this.drop(old, CLOSE.replaced, 'Another socket connected as this peer');
-    room.add(peer);
+    const old = [...room].find((p) => p.peerId === peerId);
+    if (old && old.participantId === claims.participantId) {
+      // The SDK reconnecting names the same peer: the newer socket takes the page's place in the
+      // room, and the participant does not leave the meeting (nobody else hears of it).
+      room.delete(old);
+      for (const t of old.transports) this.media.close(t);
+      old.close(CLOSE.replaced, 'Another socket connected as this peer');
+      peer.roomJoined = old.roomJoined;
+      peer.mediaJoined = old.mediaJoined;
+    } else if (old) {
+      this.drop(old, CLOSE.replaced, 'Another socket connected as this peer');
+    }
+    this.roomOf(claims.meetingId).add(peer);
     this.ping ??= setInterval(() => this.pingAll(), PING_EVERY_MS).unref();
     ws.on('message', (data, isBinary) => void this.onFrame(peer, data, isBinary));
     ws.on('close', () => this.drop(peer, null, null));

@@ -314,13 +314,30 @@ describe('bad input', () => {
     expect((await a.closed).code).toBe(CLOSED.policy);
   });
 
-  it('a second socket for the same peer replaces the first (4009)', async () => {
+  it('a second socket for the same peer replaces the first (4009): a reconnect, not a leave', async () => {
     const m = await meeting();
-    const ada = await person(m, 'Ada');
+    const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
+    await rest('POST', '/v2/webhooks', { name: 'presence', url: 'http://127.0.0.1:9/hook', events: ['meeting.participantJoined', 'meeting.participantLeft'] });
+    const b = await tracked(open(bob, m));
+    await joinRoom(b, bob);
     const first = await tracked(open(ada, m, 'same'));
+    await joinRoom(first, ada);
     const second = await tracked(open(ada, m, 'same'));
     expect((await first.closed).code).toBe(CLOSED.replaced);
-    expect((await second.request(ROOM.getRoomInfo, null, {}, 'socket.room.RoomInfoResponse')).room).toMatchObject({ room_id: m });
+    // Still in the room: Bob's chat reaches the new socket; nobody left.
+    await b.request(
+      CHAT.sendMessageToRoom,
+      'socket.chat.SendChatMessageToRoomRequest',
+      { payload_type: 0, payload: 'still there?' },
+      'socket.chat.SendChatMessageToRoomResponse',
+    );
+    expect((await second.push(CHAT.sendMessageToRoom, 'socket.chat.SendChatMessageToRoomResponse')).message).toMatchObject({ payload: 'still there?' });
+    expect(b.frames.filter((f) => f.event === ROOM.leaveRoom)).toEqual([]);
+    // The page's leave, from the new socket, is the participant's leave.
+    await second.close();
+    expect((await b.push(ROOM.leaveRoom, 'socket.room.PeerInfoResponse')).peer).toMatchObject({ peer_id: 'same', user_id: ada.id });
+    const events = (await emu.deliveries()).map((d) => `${d.event}`).reverse();
+    expect(events).toEqual(['meeting.participantJoined', 'meeting.participantJoined', 'meeting.participantLeft']);
   });
 
   it('a token that expires on the emulator clock closes its socket (4001); a deleted participant is removed (4003)', async () => {
