@@ -138,9 +138,13 @@ export class RealtimeRooms {
     this.deps.logger.info({ meeting: claims.meetingId, participant: claims.participantId, peer: peerId }, 'SDK socket connected');
   }
 
-  /** Closes every socket with one code (shutdown, reset) and forgets every room. */
-  closeAll(code: number, reason: string): void {
-    for (const room of this.rooms.values()) for (const peer of room) peer.close(code, reason);
+  /**
+   * Closes every socket with one code and forgets every room. On a shutdown (`depart`) each page
+   * leaves the meeting, as a page whose socket closes does; on a reset or import the state the
+   * pages were in is being replaced, so there is nothing to leave.
+   */
+  closeAll(code: number, reason: string, depart: boolean): void {
+    for (const room of [...this.rooms.values()]) for (const peer of [...room]) this.drop(peer, code, reason, depart);
     this.rooms.clear();
     this.stores.clear();
     this.media.closeAll();

@@ -130,11 +130,11 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
       for (const s of pending) s.destroy();
       if (!loaded) return;
       const { wss, rooms } = await loaded;
-      rooms.closeAll(1001, 'The emulator is shutting down');
+      rooms.closeAll(1001, 'The emulator is shutting down', true);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
     reset() {
-      void loaded?.then(({ rooms }) => rooms.closeAll(CLOSE_RESET, RESET_REASON));
+      void loaded?.then(({ rooms }) => rooms.closeAll(CLOSE_RESET, RESET_REASON, false));
     },
     resetOrg(orgId) {
       void loaded?.then(({ rooms }) => rooms.closeOrg(orgId, CLOSE_RESET, RESET_REASON));

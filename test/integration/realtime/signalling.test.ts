@@ -352,6 +352,16 @@ describe('bad input', () => {
     expect((await a.closed).code).toBe(CLOSED.expired);
   });
 
+  it('a shutdown closes every socket (1001), and its participant leaves the meeting', async () => {
+    const m = await meeting();
+    const ada = await person(m, 'Ada');
+    const a = await tracked(open(ada, m));
+    await joinRoom(a, ada);
+    await emu.close();
+    expect((await a.closed).code).toBe(1001);
+    expect(emu.deps.services.participants.find(emu.orgId, ada.id)?.joinedAt).toBeNull();
+  });
+
   it('a reset closes every socket (4000); nothing one room says reaches another', async () => {
     const [m1, m2] = [await meeting('One'), await meeting('Two')];
     const [ada, eve] = [await person(m1, 'Ada'), await person(m2, 'Eve')];
