@@ -15,7 +15,8 @@
 //
 //   npx tsx bench/web-sdk.ts [--runs 10] [--room 100]
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -29,7 +30,14 @@ const SELF = fileURLToPath(import.meta.url);
 const WAIT = 120_000;
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '10' }, room: { type: 'string', default: '100' }, sdk: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '10' },
+    room: { type: 'string', default: '100' },
+    sdk: { type: 'string' },
+    // Also write the table to bench/WEB-SDK.md (or --out FILE), with the command, the time and the load.
+    write: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
 });
 const RUNS = Number(args.runs);
 const ROOM = Number(args.room);
@@ -82,6 +90,8 @@ async function parent(): Promise<void> {
     console.log(`web SDK bench: skipped (no ${CHROMIUM})`);
     return;
   }
+  const started = new Date();
+  const loadBefore = loadavg();
   const results: Figures[] = [];
   for (const sdk of SDKS) {
     console.error(`${sdk.name}: ${RUNS} runs, then a room of ${ROOM} …`);
@@ -117,6 +127,33 @@ async function parent(): Promise<void> {
   );
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+  if (args.write) write(rows, started, loadBefore);
+}
+
+/** The results file: the table as Markdown, with what made it. */
+function write(rows: string[][], started: Date, loadBefore: number[]): void {
+  const file = args.out ?? path.join(ROOT, 'bench', 'WEB-SDK.md');
+  const cell = (c: string) => c.replaceAll('|', '\\|');
+  const table = [
+    `| ${rows[0]!.map(cell).join(' | ')} |`,
+    `|${rows[0]!.map(() => '---').join('|')}|`,
+    ...rows.slice(1).map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ];
+  const command = ['npx tsx bench/web-sdk.ts', ...process.argv.slice(2)].join(' ');
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+  writeFileSync(
+    file,
+    [
+      '# Web SDK benchmark results',
+      '',
+      `Written by \`${command}\` on ${started.toISOString()} (what it measures: [README.md](README.md#the-web-sdk-npx-tsx-benchweb-sdkts)).`,
+      `Machine: ${cpus().length} cores, node ${process.version}; load average ${load(loadBefore)} at the start, ${load(loadavg())} at the end.`,
+      '',
+      ...table,
+      '',
+    ].join('\n'),
+  );
+  console.error(`wrote ${path.relative(process.cwd(), file)}`);
 }
 
 // --- a child: one SDK ---------------------------------------------------------------------------
