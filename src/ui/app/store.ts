@@ -112,6 +112,15 @@ async function readAll(): Promise<void> {
   }
 }
 
+/**
+ * Shows a tab. The journal is read again as it opens: while it was hidden, reads by other clients
+ * were not worth a refresh (see flush), so what it holds may be behind.
+ */
+export function openTab(tab: Tab): void {
+  setState({ tab });
+  if (tab === 'journal') void refresh();
+}
+
 export function selectOrg(orgId: string): void {
   setState({ orgId, meetingId: null, deliveryId: null });
   void refresh();

@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { control } from '../api';
 import { time } from '../format';
-import { act, selectOrg, setState, type State, type Tab } from '../store';
+import { act, openTab, selectOrg, setState, type State, type Tab } from '../store';
 
 const STEPS: Array<[string, number]> = [
   ['+1 s', 1_000],
@@ -97,7 +97,7 @@ export function Header({ s }: { s: State }) {
     <nav class="tabs" aria-label="Views">
       ${TABS.map(
         ([tab, label]) =>
-          html`<button type="button" class="tab" aria-current=${s.tab === tab ? 'page' : undefined} onClick=${() => setState({ tab })}>${label}</button>`,
+          html`<button type="button" class="tab" aria-current=${s.tab === tab ? 'page' : undefined} onClick=${() => openTab(tab)}>${label}</button>`,
       )}
     </nav>
     ${s.error && html`<p class="error" role="alert">${s.error} <button type="button" onClick=${() => setState({ error: null })}>Dismiss</button></p>`}
