@@ -20,6 +20,8 @@ import type { DeliveryView } from './index.js';
 
 /** The port the image listens on (its EXPOSE). */
 export const EMULATOR_PORT = 4700;
+/** The image's TLS listener, for the web SDK (its other EXPOSE). */
+export const EMULATOR_TLS_PORT = 4443;
 
 /** The tag an image built from the Dockerfile gets; rebuilding it is quick once its layers are cached. */
 export const DEFAULT_BUILT_IMAGE = 'meetings-emulator:testcontainers';
@@ -43,7 +45,7 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     this.buildContext = image === undefined ? PACKAGE_ROOT : undefined;
     // The image's own fixtures are the bundled ones; withFixtures() replaces both.
     this.fixtures = loadFixturesFile(DEFAULT_FIXTURES);
-    this.withExposedPorts(EMULATOR_PORT)
+    this.withExposedPorts(EMULATOR_PORT, EMULATOR_TLS_PORT)
       .withWaitStrategy(Wait.forHttp('/_emulator/health', EMULATOR_PORT).forStatusCode(200))
       .withStartupTimeout(DEFAULT_STARTUP_TIMEOUT_MS)
       // Tests move time themselves, as with startEmulator(); withClock('real') lets it flow.
@@ -112,6 +114,11 @@ export class MeetingsEmulatorContainer extends GenericContainer {
 export class StartedMeetingsEmulatorContainer extends AbstractStartedContainer {
   /** Base URL on the mapped port, e.g. http://127.0.0.1:32771 */
   readonly url: string;
+  /**
+   * The TLS listener on its mapped port, e.g. https://localhost:32772: its host and port are the web
+   * SDK's `baseURI`. The certificate made in the container names localhost and the SDK's hosts.
+   */
+  readonly tlsUrl: string;
   /** The first organization of the fixtures. */
   readonly orgId: string;
   readonly apiKey: string;
@@ -121,6 +128,8 @@ export class StartedMeetingsEmulatorContainer extends AbstractStartedContainer {
   constructor(started: StartedTestContainer, orgId: string, apiKey: string) {
     super(started);
     this.url = `http://${started.getHost()}:${started.getMappedPort(EMULATOR_PORT)}`;
+    const host = started.getHost() === '127.0.0.1' ? 'localhost' : started.getHost();
+    this.tlsUrl = `https://${host}:${started.getMappedPort(EMULATOR_TLS_PORT)}`;
     this.orgId = orgId;
     this.apiKey = apiKey;
     this.authHeader = `Basic ${Buffer.from(`${orgId}:${apiKey}`).toString('base64')}`;

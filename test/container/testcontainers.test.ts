@@ -2,6 +2,7 @@
 // repository's Dockerfile, driven over HTTP as an integration-test author would drive it.
 // Without an engine the suite cannot say anything, so under CI that is a failure, not a skip.
 import { existsSync, readFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer, type StartedMeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
 
@@ -52,6 +53,20 @@ if (engineMissing && inCi) {
       expect(emu!.apiKey).toBe(API_KEY);
       expect(emu!.authHeader).toBe(`Basic ${Buffer.from(`${ORG_ID}:${API_KEY}`).toString('base64')}`);
       expect(emu!.url).toMatch(/^http:\/\/[^/]+:\d+$/);
+    });
+
+    it("serves the web SDK's TLS listener on its own mapped port, with the certificate it serves", async () => {
+      const e = emu!;
+      const ca = await (await fetch(`${e.url}/_emulator/tls/certificate`)).text();
+      const tls = new URL(e.tlsUrl);
+      expect(tls.protocol).toBe('https:');
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        httpsGet({ host: '127.0.0.1', port: Number(tls.port), path: '/_emulator/health', servername: tls.hostname, ca }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        }).on('error', reject);
+      });
+      expect(status).toBe(200);
     });
 
     it('records on the manual clock moved by advance(), and reset() forgets the meeting', async () => {
