@@ -49,6 +49,8 @@ export class Peer {
     readonly ws: PageSocket,
     readonly claims: ParticipantClaims,
     readonly peerId: string,
+    /** Real time, for the flood limit (tests give their own). */
+    private readonly now: () => number = realNow,
   ) {}
 
   get participantId(): string {
@@ -61,7 +63,7 @@ export class Peer {
 
   /** Whether this frame is over the flood limit (real time: a flood is about the machine, not the meeting). */
   flooding(): boolean {
-    const now = realNow();
+    const now = this.now();
     if (now - this.windowStart >= 1000) {
       this.windowStart = now;
       this.frames = 0;
