@@ -2,7 +2,7 @@
 // noted in reports/mutation/runs.json, then bench/MUTATION.md written from the report
 // (scripts/mutation-report.mjs). Durations are not in Stryker's own report, hence this wrapper.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,29 @@ mkdirSync(dirname(runsFile), { recursive: true });
 writeFileSync(runsFile, `${JSON.stringify(runs, null, 2)}\n`);
 process.stdout.write(`mutate: ${seconds} s\n`);
 
-if (existsSync(join(root, 'reports/mutation/mutation.json'))) {
+// Stryker's report holds only the files of this run's --mutate; the merged report keeps every
+// file's latest result, so folder-by-folder runs add up. Each file remembers the run that
+// measured it: a run limited by --testFiles gives a lower bound of its score.
+const reportFile = join(root, 'reports/mutation/mutation.json');
+const mergedFile = join(root, 'reports/mutation/merged.json');
+if (stryker.status === 0 && existsSync(reportFile) && statSync(reportFile).mtimeMs >= started.getTime()) {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const merged = existsSync(mergedFile) ? JSON.parse(readFileSync(mergedFile, 'utf8')) : { files: {}, testFiles: {} };
+  const run = runs.length - 1;
+  // Stryker numbers the tests of each run from 0: the run's index keeps them apart.
+  const ids = (list) => list?.map((id) => `${run}:${id}`);
+  for (const [file, result] of Object.entries(report.files)) {
+    const mutants = result.mutants.map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) }));
+    merged.files[file] = { ...result, mutants, run };
+  }
+  for (const [file, result] of Object.entries(report.testFiles ?? {})) {
+    const tests = result.tests.map((t) => ({ ...t, id: `${run}:${t.id}` }));
+    merged.testFiles[`${run}:${file}`] = { ...result, tests };
+  }
+  writeFileSync(mergedFile, JSON.stringify(merged));
+}
+
+if (existsSync(mergedFile)) {
   const report = spawnSync(process.execPath, [join(root, 'scripts/mutation-report.mjs')], { cwd: root, stdio: 'inherit' });
   if (report.status !== 0) process.exit(report.status ?? 1);
 }

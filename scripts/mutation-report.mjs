@@ -1,4 +1,5 @@
-// bench/MUTATION.md from StrykerJS's JSON report (reports/mutation/mutation.json): the mutation
+// bench/MUTATION.md from StrykerJS's reports, merged file by file (reports/mutation/merged.json,
+// written by scripts/mutate.mjs after each run, so folder-by-folder runs add up): the mutation
 // score per folder, the counts per status, the runs that produced it (reports/mutation/runs.json,
 // written by scripts/mutate.mjs) and every surviving mutant with the reason it is equivalent, or
 // a note that it still wants a test. Notes on particular mutants live in scripts/mutation-notes.mjs.
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { NOTES, STATUS } from './mutation-notes.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const reportFile = process.argv[2] ?? join(root, 'reports/mutation/mutation.json');
+const reportFile = process.argv[2] ?? join(root, 'reports/mutation/merged.json');
 const outFile = process.argv[3] ?? join(root, 'bench/MUTATION.md');
 const runsFile = join(root, 'reports/mutation/runs.json');
 
@@ -41,7 +42,8 @@ const code = (text) => `\`${squash(text).replaceAll('`', "'").replaceAll('|', '\
 
 const testNames = new Map();
 for (const [file, { tests }] of Object.entries(report.testFiles ?? {})) {
-  for (const t of tests) testNames.set(t.id, `${relative(file)} › ${t.name}`);
+  // Merged reports key test files by run (`3:/path/test.ts`): each run numbers its tests from 0.
+  for (const t of tests) testNames.set(t.id, `${relative(file.replace(/^\d+:/, ''))} › ${t.name}`);
 }
 
 const noteFor = (m) =>
@@ -87,8 +89,9 @@ const pct = (s) => (s === undefined ? '–' : `${s.toFixed(1)} %`);
 const out = [];
 out.push('# Mutation testing');
 out.push('');
-out.push("Written by `scripts/mutation-report.mjs` from StrykerJS's report (`reports/mutation/mutation.json`, not committed);");
-out.push('`npm run mutate` writes it after each run. How to run it: CONTRIBUTING.md, "Mutation testing". The score is');
+out.push("Written by `scripts/mutation-report.mjs` from StrykerJS's reports, each file's latest result kept");
+out.push('(`reports/mutation/merged.json`, not committed); `npm run mutate` writes it after each run. How to run it:');
+out.push('CONTRIBUTING.md, "Mutation testing". The score is');
 out.push('(killed + timeout) / (killed + timeout + survived + no coverage); compile errors (mutants the TypeScript checker');
 out.push(`rejects) do not count, nor do static mutants (code that runs when a module loads: stryker.config.mjs ignores them,
 as each would need the whole suite run again). Goal: ${GOAL} % in each of ${FOLDERS.map((f) => `\`${f}\``).join(', ')}.`);
@@ -117,14 +120,40 @@ if (runs.length === 0) {
 } else {
   out.push('Each run reuses the results of the runs before it (incremental mode) for code and tests that did not change.');
   out.push('');
-  out.push('| Started (UTC) | Command | Duration | Exit |');
-  out.push('|---|---|---:|---:|');
-  for (const r of runs) {
+  out.push('| Run | Started (UTC) | Command | Duration | Exit |');
+  out.push('|---:|---|---|---:|---:|');
+  for (const [i, r] of runs.entries()) {
     const min = Math.floor(r.seconds / 60);
-    out.push(`| ${r.started.slice(0, 16).replace('T', ' ')} | \`${r.command.replaceAll('|', '\\|')}\` | ${min} min ${r.seconds % 60} s | ${r.exitCode} |`);
+    out.push(
+      `| ${i + 1} | ${r.started.slice(0, 16).replace('T', ' ')} | \`${r.command.replaceAll('|', '\\|')}\` | ${min} min ${r.seconds % 60} s | ${r.exitCode} |`,
+    );
   }
 }
 out.push('');
+
+// Which run measured each file: a run limited by --testFiles tried each mutant against those tests
+// only, so its score is a lower bound of what the whole suite kills.
+const fileRuns = new Map(Object.entries(report.files).map(([file, result]) => [relative(file), result.run]));
+if ([...fileRuns.values()].some((r) => r !== undefined)) {
+  out.push('## Files and the run that measured them');
+  out.push('');
+  out.push('| File | Score | Mutants tested | Run | Tests it ran |');
+  out.push('|---|---:|---:|---:|---|');
+  for (const [file, run] of [...fileRuns].sort(([a], [b]) => a.localeCompare(b))) {
+    const c = Object.fromEntries(STATUSES.map((st) => [st, 0]));
+    for (const m of mutants) if (m.file === file) c[m.status] += 1;
+    const command = run === undefined ? '' : (runs[run]?.command ?? '');
+    const limited = /--testFiles\s+(\S+)/.exec(command);
+    const tests = limited
+      ? limited[1]
+          .split(',')
+          .map((t) => `\`${t}\``)
+          .join(', ')
+      : 'the whole suite';
+    out.push(`| \`${file}\` | ${pct(score(c))} | ${c.Killed + c.Timeout + c.Survived + c.NoCoverage} | ${run === undefined ? '–' : run + 1} | ${tests} |`);
+  }
+  out.push('');
+}
 
 const survivors = mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage');
 const equivalent = survivors.filter((m) => noteFor(m)?.equivalent);
