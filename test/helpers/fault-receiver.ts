@@ -4,6 +4,10 @@
 // a hit, counted per dyte-uuid the moment its headers are read, whatever happens next.
 import { createServer, type Server, type Socket } from 'node:net';
 
+/** Ports below Linux's default range for `listen(0)` (32768-60999): see deadPort(). */
+const DEAD_PORTS = { first: 20_000, count: 12_000 };
+let deadPortCalls = 0;
+
 export type Fault =
   /** A complete answer, optionally after a delay (real ms, from when the request was read). */
   | { kind: 'status'; code: number; afterMs?: number }
@@ -55,13 +59,25 @@ export class FaultReceiver {
     return receiver;
   }
 
-  /** A port nothing listens on (taken, then given back at once). */
+  /**
+   * A port nothing listens on, and that no other test's server will be given meanwhile: it lies
+   * below the kernel's range for `listen(0)`. A port from that range, given back at once, went
+   * to the next server another test process started (Linux hands out the same free port again),
+   * and the "refused" attempt then reached that server. Each call tries the next port of this
+   * process's own run of ports, skipping any that something holds.
+   */
   static async deadPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    const { port } = server.address() as { port: number };
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return port;
+    for (;;) {
+      const port = DEAD_PORTS.first + ((process.pid * 37 + deadPortCalls++) % DEAD_PORTS.count);
+      const server = createServer();
+      const free = await new Promise<boolean>((resolve) => {
+        server.once('error', () => resolve(false));
+        server.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (!free) continue;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return port;
+    }
   }
 
   get port(): number {
