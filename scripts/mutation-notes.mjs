@@ -63,6 +63,40 @@ export const NOTES = [
   },
 ];
 
+const SIGNER = 'src/webhooks/signer.ts';
+const REMEMBER_SMALL = 'body.length <= RECENT_BODY_MAX_CHARS';
+const EVICT = 'this.recent.size >= RECENT_SIGNATURES';
+const CACHE_ONLY =
+  'which signatures are remembered, and for how long, only changes memory and CPU time: RSA-SHA256 with PKCS#1 v1.5 padding is deterministic, so a signature made again is byte for byte the remembered one';
+const SCHED = 'src/core/scheduler.ts';
+const NEVER_TIED =
+  'compare() never returns 0 for two different jobs (each has its own sequence number), so a strict and a non-strict comparison of two heap entries always agree';
+
+NOTES.push(
+  { file: SIGNER, mutator: 'ConditionalExpression', original: REMEMBER_SMALL, replacement: 'true', equivalent: CACHE_ONLY },
+  { file: SIGNER, mutator: 'EqualityOperator', original: REMEMBER_SMALL, replacement: 'body.length < RECENT_BODY_MAX_CHARS', equivalent: CACHE_ONLY },
+  { file: SIGNER, mutator: 'ConditionalExpression', original: EVICT, replacement: 'true', equivalent: CACHE_ONLY },
+  { file: SIGNER, mutator: 'ConditionalExpression', original: EVICT, replacement: 'false', equivalent: CACHE_ONLY },
+  { file: SIGNER, mutator: 'EqualityOperator', original: EVICT, replacement: 'this.recent.size > RECENT_SIGNATURES', equivalent: CACHE_ONLY },
+  { file: SIGNER, mutator: 'EqualityOperator', original: EVICT, replacement: 'this.recent.size < RECENT_SIGNATURES', equivalent: CACHE_ONLY },
+  {
+    file: SCHED,
+    mutator: 'EqualityOperator',
+    original: 'compare(h[i]!, h[parent]!) >= 0',
+    replacement: 'compare(h[i]!, h[parent]!) > 0',
+    equivalent: NEVER_TIED,
+  },
+  { file: SCHED, mutator: 'EqualityOperator', original: 'compare(h[l]!, h[m]!) < 0', replacement: 'compare(h[l]!, h[m]!) <= 0', equivalent: NEVER_TIED },
+  { file: SCHED, mutator: 'EqualityOperator', original: 'compare(h[r]!, h[m]!) < 0', replacement: 'compare(h[r]!, h[m]!) <= 0', equivalent: NEVER_TIED },
+  {
+    file: SCHED,
+    mutator: 'EqualityOperator',
+    original: 'compare(this.heap[k]!, this.heap[parent]!) >= 0',
+    replacement: 'compare(this.heap[k]!, this.heap[parent]!) > 0',
+    equivalent: NEVER_TIED,
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: only src/core/rate-limiter.ts and src/core/utc-days.ts have a complete run, and that run is',

@@ -54,7 +54,11 @@ function passesTrialDivision(n: bigint): boolean {
   return true;
 }
 
-function millerRabin(n: bigint, nextBytes: (len: number) => Uint8Array, rounds: number): boolean {
+/**
+ * Miller-Rabin: false when one of `rounds` bases drawn from `nextBytes` proves the odd n > 4
+ * composite; true otherwise (n is prime but for a chance of at most 4^-rounds).
+ */
+export function millerRabin(n: bigint, nextBytes: (len: number) => Uint8Array, rounds: number): boolean {
   let d = n - 1n;
   let s = 0;
   while ((d & 1n) === 0n) {

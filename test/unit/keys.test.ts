@@ -1,8 +1,9 @@
-import { createPublicKey, sign, verify } from 'node:crypto';
+import { createHash, createPublicKey, sign, verify } from 'node:crypto';
 import { calculateJwkThumbprint, importJWK, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { SeededIds } from '../../src/core/ids.js';
 import { KeySlot, signingKeyFrom } from '../../src/core/keys.js';
+import { millerRabin } from '../../src/core/rsa-keygen.js';
 
 const privateKey = new SeededIds('keys-test').rsaKey('participant-tokens');
 const key = signingKeyFrom(privateKey);
@@ -79,5 +80,47 @@ describe('KeySlot', () => {
     slot.warm();
     expect(made).toBe(0);
     expect(slot.get()).toBe(other);
+  });
+});
+
+describe('keys derived from a seed', () => {
+  // `--seed` promises the same key, and so byte-identical signatures, in every run and every
+  // version (docs/webhooks.md): a receiver may keep the public key of a seeded emulator. This is
+  // the key the seed "keys-test" has always given for participant tokens; two runs of a changed
+  // derivation would agree with each other, so only a pinned value notices the change.
+  it('a seed gives the key it has always given (the SHA-256 of its public key, pinned)', () => {
+    const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
+    expect(createHash('sha256').update(spki).digest('hex')).toBe('bda1868e364208b2f875aa253a9f22f1c3315cb121fa1e70d541e5e64b4277ea');
+  });
+
+  it('stores the larger prime first, so the private key exports the same bytes in every run', () => {
+    const jwk = privateKey.export({ format: 'jwk' });
+    const [p, q] = [BigInt(`0x${Buffer.from(jwk.p!, 'base64url').toString('hex')}`), BigInt(`0x${Buffer.from(jwk.q!, 'base64url').toString('hex')}`)];
+    expect(p > q).toBe(true);
+    expect(p * q).toBe(BigInt(`0x${Buffer.from(jwk.n!, 'base64url').toString('hex')}`));
+  });
+});
+
+describe('the primality test behind seeded keys', () => {
+  // The bases come from a byte stream, as in key derivation: here SHA-256 of a counter.
+  let drawn = 0;
+  const draw = (len: number) => {
+    let out = Buffer.alloc(0);
+    while (out.length < len) out = Buffer.concat([out, createHash('sha256').update(`miller-rabin:${drawn++}`).digest()]);
+    return out.subarray(0, len);
+  };
+  // Primes, including ones just below a power of two (Mersenne primes 2^61-1 and 2^89-1).
+  const PRIMES = [7n, 13n, 1_000_003n, 2n ** 61n - 1n, 2n ** 89n - 1n, 170_141_183_460_469_231_731_687_303_715_884_105_727n];
+  // Composites a single Fermat test to base 2 lets through: Carmichael numbers (561 = 3·11·17,
+  // 41041, 825265) and strong pseudoprimes to base 2 (2047 = 23·89, 3215031751 = 151·751·28351),
+  // and a product of two large primes.
+  const COMPOSITES = [561n, 2047n, 41_041n, 825_265n, 3_215_031_751n, (2n ** 61n - 1n) * 1_000_003n];
+
+  it.each(PRIMES)('%s is prime', (n) => {
+    expect(millerRabin(n, draw, 8)).toBe(true);
+  });
+
+  it.each(COMPOSITES)('%s is composite', (n) => {
+    expect(millerRabin(n, draw, 8)).toBe(false);
   });
 });
