@@ -131,9 +131,27 @@ if (runs.length === 0) {
 }
 out.push('');
 
-// Which run measured each file: a run limited by --testFiles tried each mutant against those tests
-// only, so its score is a lower bound of what the whole suite kills.
-const fileRuns = new Map(Object.entries(report.files).map(([file, result]) => [relative(file), result.run]));
+// Which run measured each file: the last successful run whose --mutate names it (Stryker's report
+// also carries, unchanged, the files of earlier runs). A run limited by --testFiles tried each
+// mutant against those tests only, so its score is a lower bound of what the whole suite kills.
+const globRegex = (glob) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replaceAll('\u0000', '(?:.*/)?')}$`,
+  );
+const mutatedBy = (run) => {
+  const named = /--mutate\s+(\S+)/.exec(run.command);
+  const globs = named ? named[1].replace(/^'|'$/g, '').split(',') : ['src/**/*.ts'];
+  return (file) => globs.some((g) => globRegex(g).test(file));
+};
+const runOf = (file) => {
+  for (let i = runs.length - 1; i >= 0; i--) if (runs[i].exitCode === 0 && mutatedBy(runs[i])(file)) return i;
+  return undefined;
+};
+const fileRuns = new Map(Object.keys(report.files).map((file) => [relative(file), runOf(relative(file))]));
 if ([...fileRuns.values()].some((r) => r !== undefined)) {
   out.push('## Files and the run that measured them');
   out.push('');
