@@ -3,7 +3,7 @@ import { calculateJwkThumbprint, importJWK, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { SeededIds } from '../../src/core/ids.js';
 import { KeySlot, signingKeyFrom } from '../../src/core/keys.js';
-import { millerRabin } from '../../src/core/rsa-keygen.js';
+import { deterministicRsaKey, millerRabin } from '../../src/core/rsa-keygen.js';
 
 const privateKey = new SeededIds('keys-test').rsaKey('participant-tokens');
 const key = signingKeyFrom(privateKey);
@@ -91,6 +91,23 @@ describe('keys derived from a seed', () => {
   it('a seed gives the key it has always given (the SHA-256 of its public key, pinned)', () => {
     const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
     expect(createHash('sha256').update(spki).digest('hex')).toBe('bda1868e364208b2f875aa253a9f22f1c3315cb121fa1e70d541e5e64b4277ea');
+  });
+
+  // SeededIds memoizes keys per seed for the whole process, so the pin above sees a key derived
+  // once, possibly before a change: this one derives afresh from its own byte stream, and also
+  // pins how many SHA-256 blocks the derivation drew (every candidate, test and base it used).
+  it('the derivation itself gives the key it has always given for a fixed byte stream, drawing the same bytes', () => {
+    let blocks = 0;
+    let pool = Buffer.alloc(0);
+    const next = (len: number) => {
+      while (pool.length < len) pool = Buffer.concat([pool, createHash('sha256').update(`pinned-stream:${blocks++}`).digest()]);
+      const out = pool.subarray(0, len);
+      pool = pool.subarray(len);
+      return out;
+    };
+    const spki = createPublicKey(deterministicRsaKey(next)).export({ format: 'der', type: 'spki' });
+    expect(createHash('sha256').update(spki).digest('hex')).toBe('285e6d192fa4a51dc88caba68c22d6f970d8674ba6a7364c1a4934ab6acd8102');
+    expect(blocks).toBe(1260);
   });
 
   it('stores the larger prime first, so the private key exports the same bytes in every run', () => {
