@@ -39,7 +39,7 @@ function limitText(bytes: number | undefined): string {
  * Where the body stops being JSON, as position, line and column, and what is wrong there. Found
  * by json-syntax.ts rather than read from the parser's message, which may quote the body.
  */
-function malformedJson(body: unknown): ApiError {
+export function malformedJson(body: unknown): ApiError {
   const found = typeof body === 'string' ? findJsonSyntaxError(body) : undefined;
   return errors.malformedJson(found && `at position ${found.offset} (line ${found.line}, column ${found.column}): ${found.reason}`);
 }

@@ -6,6 +6,7 @@ import type { RequestScopeData } from '../core/request-scope.js';
 import type { Deps } from '../container.js';
 import { authenticate, hasOrg } from './auth.js';
 import { fromBodyParserError } from './errors.js';
+import { readPlainJson } from './json-body.js';
 import { LIMITS } from './limits.js';
 import type { Reply } from './route.js';
 import { decodeParams, resolvedOf, type RouteTable } from './route-table.js';
@@ -69,8 +70,12 @@ export function protoKeyPath(value: unknown): string | undefined {
 
 async function readBody(req: Request, res: Response, large = false): Promise<unknown> {
   if (!hasBody(req)) return {};
-  if (!req.is(['application/json', 'application/*+json'])) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
-  await readJson(req, res, large);
+  const direct = readPlainJson(req, large ? LIMITS.stateBodyBytes : LIMITS.bodyBytes);
+  if (direct) await direct;
+  else {
+    if (!req.is(['application/json', 'application/*+json'])) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
+    await readJson(req, res, large);
+  }
   const depth = large ? LIMITS.stateBodyDepth : LIMITS.bodyDepth;
   // Emulator decision: a body nested deeper than LIMITS.bodyDepth is a 400. Without the limit a
   // deep `recording_config` was stored and then every answer that echoes it failed (500).
