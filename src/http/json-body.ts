@@ -50,8 +50,10 @@ export function readPlainJson(req: Request, limit: number): Promise<void> | unde
   if (!(length <= limit)) return undefined;
   // What body-parser does not read as usual (a body already read, a connection that no longer
   // reads, a stream with an encoding set) stays its own to answer.
-  if (req.upgrade || !req.socket?.readable || !req.readable || req.readableEncoding !== null) return undefined;
-  if (!('body' in req)) req.body = undefined;
+  // (Node marks an upgrade request it hands to the app as a plain one with `upgrade`, which its types omit.)
+  const upgrade = (req as { upgrade?: unknown }).upgrade === true;
+  if (upgrade || !req.socket?.readable || !req.readable || req.readableEncoding !== null) return undefined;
+  if (!('body' in (req as object))) req.body = undefined;
   return new Promise((resolve, reject) => {
     const decoder = new StringDecoder('utf8');
     let text = '';
