@@ -97,8 +97,17 @@ export function realSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+let lastIsoMs = Number.NaN;
+let lastIso = '';
+
 export function toIso(ms: number): string {
-  return new Date(ms).toISOString();
+  // A manual clock stands still between advances, so the same time is written out many times
+  // over (every timestamp of an answer, a payload, the live feed): the last one is kept.
+  if (ms !== lastIsoMs) {
+    lastIso = new Date(ms).toISOString(); // throws for NaN or an out-of-range time, before anything is kept
+    lastIsoMs = ms;
+  }
+  return lastIso;
 }
 
 /** The clock as the control API, the health check and the live feed show it. */

@@ -27,6 +27,8 @@ export type ResourceKind = 'meeting' | 'participant' | 'recording' | 'livestream
 export const errors = {
   validation: (detail: string) => new ApiError(400, 'BAD_REQUEST', detail, true),
   badRequest: (message: string, code = 'BAD_REQUEST') => new ApiError(400, code, message),
+  /** A body cut off, of another length than declared, or that failed to decode. */
+  bodyUnreadable: () => new ApiError(400, 'BAD_REQUEST', 'The request body could not be read'),
   /** `where`: the position and what is wrong there (`at position 7 (line 1, column 8): …`); never a quote of the body. */
   malformedJson: (where?: string) =>
     new ApiError(400, 'BAD_REQUEST', where ? `Request body is not valid JSON ${where}` : 'Request body is not valid JSON', true),

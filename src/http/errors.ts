@@ -59,10 +59,10 @@ export function fromBodyParserError(err: unknown): ApiError | undefined {
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
-      return errors.badRequest('The request body could not be read');
+      return errors.bodyUnreadable();
   }
   // body-parser wraps stream failures without a type, e.g. a gzip body that does not inflate.
-  if (e?.status === 400 && e.expose === true) return errors.badRequest('The request body could not be read');
+  if (e?.status === 400 && e.expose === true) return errors.bodyUnreadable();
   return undefined;
 }
 

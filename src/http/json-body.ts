@@ -13,8 +13,6 @@ import { malformedJson } from './errors.js';
 /** The content types read here, lower-cased: JSON without a charset (UTF-8, RFC 8259) or with UTF-8 named. */
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
 
-const UNREADABLE = 'The request body could not be read';
-
 /** The first character that is not JSON whitespace, or undefined (body-parser's strict check). */
 function firstNonWhitespace(text: string): string | undefined {
   return /^[ \t\n\r]*([^ \t\n\r]|$)/.exec(text)?.[1] || undefined;
@@ -66,7 +64,7 @@ export function readPlainJson(req: Request, limit: number): Promise<void> | unde
     };
     const fail = () => {
       cleanup();
-      reject(errors.badRequest(UNREADABLE));
+      reject(errors.bodyUnreadable());
     };
     const onAborted = fail;
     const onError = fail;
@@ -76,7 +74,7 @@ export function readPlainJson(req: Request, limit: number): Promise<void> | unde
     };
     const onEnd = () => {
       cleanup();
-      if (received !== length) return reject(errors.badRequest(UNREADABLE));
+      if (received !== length) return reject(errors.bodyUnreadable());
       text += decoder.end();
       try {
         req.body = parseStrict(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -106,4 +106,18 @@ describe('toIso', () => {
   it('renders epoch ms as ISO 8601 UTC with milliseconds', () => {
     expect(toIso(START + 3_007)).toBe('2026-01-01T00:00:03.007Z');
   });
+
+  it('writes each time anew, the same time twice in a row and after another', () => {
+    expect(toIso(START)).toBe('2026-01-01T00:00:00.000Z');
+    expect(toIso(START)).toBe('2026-01-01T00:00:00.000Z');
+    expect(toIso(START + 1)).toBe('2026-01-01T00:00:00.001Z');
+    expect(toIso(START)).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('refuses a time that is not one, also right after a good one', () => {
+    expect(toIso(START)).toBe('2026-01-01T00:00:00.000Z');
+    expect(() => toIso(Number.NaN)).toThrow(RangeError);
+    expect(() => toIso(8.64e15 + 1)).toThrow(RangeError);
+    expect(toIso(START)).toBe('2026-01-01T00:00:00.000Z');
+  });
 });
