@@ -119,6 +119,65 @@ NOTES.push({
     'the extra squaring computes a^(n-1) mod n, which is never n-1 for an odd n: that would need every prime p of n to have p-1 divisible by 2^(t+1), where 2^t is the power of 2 in n-1, and then so would n-1',
 });
 
+const HEAP_HOLE = 'runs the other jobs in time order, each at its own time, after one is cancelled';
+const TIMER_CLEARED = 'clearTimeout(undefined) does nothing, so clearing the timer without first checking that one is armed changes nothing';
+
+NOTES.push(
+  {
+    file: SCHED,
+    mutator: 'ConditionalExpression',
+    original: 'job.at > this.clock.now()',
+    replacement: 'true',
+    killedBy: 'runs a job whose time has already passed at the current time, never moving the clock back',
+  },
+  {
+    file: SCHED,
+    mutator: 'EqualityOperator',
+    original: 'job.at > this.clock.now()',
+    replacement: 'job.at >= this.clock.now()',
+    killedBy: 'an advance by 0 on a real clock sped up 1.5 times runs the job due that millisecond and leaves the clock running as before',
+  },
+  {
+    file: SCHED,
+    mutator: 'ConditionalExpression',
+    original: 'target > this.clock.now()',
+    replacement: 'true',
+    killedBy: 'leaves the clock where it is when asked to advance to a time it has already passed',
+  },
+  {
+    file: SCHED,
+    mutator: 'ConditionalExpression',
+    original: 'job?.kind === kind.kind',
+    replacement: 'true',
+    killedBy: 'finds, reports and cancels nothing through another kind whose jobs are named the same way',
+  },
+  {
+    file: SCHED,
+    mutator: 'ConditionalExpression',
+    original: 'jobs.length > 0',
+    replacement: 'false',
+    killedBy: 'tells its listeners when cancelOrg or cancelKind dropped jobs',
+  },
+  { file: SCHED, mutator: 'ConditionalExpression', original: 'k > 0', replacement: 'false', killedBy: HEAP_HOLE },
+  { file: SCHED, mutator: 'ArithmeticOperator', original: 'k - 1', replacement: 'k + 1', killedBy: HEAP_HOLE },
+  {
+    file: SCHED,
+    mutator: 'ConditionalExpression',
+    original: 'compare(this.heap[k]!, this.heap[parent]!) >= 0',
+    replacement: 'true',
+    killedBy: HEAP_HOLE,
+  },
+  {
+    file: SCHED,
+    mutator: 'BooleanLiteral',
+    original: 'false',
+    replacement: 'true',
+    equivalent:
+      'a driver that begins stopped behaves the same once started: the one caller (src/runtime.ts) calls start() on the next line after constructing it, with nothing in between that could change the scheduler, and start() sets stopped to false before it arms the timer',
+  },
+  { file: SCHED, mutator: 'ConditionalExpression', original: 'this.timer', replacement: 'true', equivalent: TIMER_CLEARED },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/core` and `src/webhooks` have a complete run (every file), each with the tests of its own',

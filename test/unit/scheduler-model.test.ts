@@ -113,6 +113,23 @@ describe('Scheduler, as a model says', () => {
     expect(scheduler.cancelOrg('nobody')).toBe(0);
     expect(changes).toBe(2);
   });
+
+  // The real-time driver re-arms its timer on every change, and the dashboard's clock feed
+  // listens too: dropping an organization's jobs (its reset) or a kind's is a change.
+  it('tells its listeners when cancelOrg or cancelKind dropped jobs', () => {
+    const clock = new ManualClock(START);
+    const scheduler = new Scheduler(clock);
+    scheduler.handle(TICK, () => {});
+    scheduler.schedule(TICK, { name: 'x', org: 'org-1' }, START + 10);
+    scheduler.schedule(TICK, { name: 'y', org: 'org-2' }, START + 20);
+    let changes = 0;
+    scheduler.onChange(() => (changes += 1));
+    expect(scheduler.cancelOrg('org-1')).toBe(1);
+    expect(changes).toBe(1);
+    expect(scheduler.cancelKind(TICK)).toBe(1);
+    expect(changes).toBe(2);
+    expect(scheduler.nextAt()).toBeUndefined();
+  });
 });
 
 describe('RealTimeDriver, started and stopped', () => {

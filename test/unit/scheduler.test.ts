@@ -111,6 +111,61 @@ describe('Scheduler', () => {
     expect(ran.map((r) => r.at - START)).toEqual([0, 10, 20, 30, 50, 60, 70, 90]);
   });
 
+  // A job taken out of the middle of the queue leaves a hole that the last job in the queue
+  // fills; with these times that job is due before the one above it, so it must move up, or
+  // the later job runs first and the earlier one sees the clock already past its time.
+  it.each([
+    ['cancelled', (scheduler: Scheduler) => scheduler.cancel(LOG, { name: 's5' })],
+    ['scheduled again for later', (scheduler: Scheduler) => scheduler.schedule(LOG, { name: 's5' }, START + 9_000)],
+  ])('runs the other jobs in time order, each at its own time, after one is %s', (_how, takeOut) => {
+    const { scheduler, ran, log } = setup();
+    for (const s of [3, 4, 7, 5, 6, 1, 2]) log(`s${s}`, START + s * 1_000);
+    takeOut(scheduler);
+    scheduler.advanceTo(START + 8_000);
+    expect(ran.map((r) => [r.key, r.now - START])).toEqual([
+      ['s1', 1_000],
+      ['s2', 2_000],
+      ['s3', 3_000],
+      ['s4', 4_000],
+      ['s6', 6_000],
+      ['s7', 7_000],
+    ]);
+  });
+
+  it('runs a job whose time has already passed at the current time, never moving the clock back', () => {
+    const { scheduler, ran, clock, log } = setup();
+    scheduler.advanceTo(START + 100_000);
+    log('overdue', START + 10_000);
+    expect(scheduler.advanceTo(START + 200_000)).toBe(1);
+    expect(ran).toEqual([{ key: 'overdue', at: START + 10_000, now: START + 100_000 }]);
+    expect(clock.now()).toBe(START + 200_000);
+  });
+
+  it('leaves the clock where it is when asked to advance to a time it has already passed', () => {
+    const { scheduler, clock, log } = setup();
+    log('later', START + 150_000);
+    scheduler.advanceTo(START + 100_000);
+    expect(scheduler.advanceTo(START + 50_000)).toBe(0);
+    expect(clock.now()).toBe(START + 100_000);
+    expect(scheduler.list().map((j) => j.key)).toEqual(['later']);
+  });
+
+  it('an advance by 0 on a real clock sped up 1.5 times runs the job due that millisecond and leaves the clock running as before', () => {
+    // The real time is read from a variable: 1 real ms is 1.5 emulated ms, so the emulated time
+    // is START + 1.5 (shown as START + 1) after 1 real ms, and START + 3 after 2.
+    let real = 1_700_000_000_000;
+    const clock = new SystemClock(1.5, START, () => real);
+    const scheduler = new Scheduler(clock);
+    const ran: number[] = [];
+    scheduler.handle(LOG, () => ran.push(clock.now()));
+    real += 1;
+    scheduler.schedule(LOG, { name: 'now' }, START + 1);
+    expect(scheduler.advanceTo(clock.now() + 0)).toBe(1);
+    expect(ran).toEqual([START + 1]);
+    real += 1;
+    expect(clock.now()).toBe(START + 3);
+  });
+
   it('reset drops every job; list and restore round-trip pending jobs', () => {
     const { scheduler, ran } = setup();
     scheduler.schedule(LOG, { name: 'a', n: 1 }, START + 2);
@@ -180,6 +235,22 @@ describe('Scheduler: job kinds declared once', () => {
     expect(scheduler.cancel(STEP, { stepId: 'x' })).toBe(false);
     expect(scheduler.cancel(STOP, { stopId: 'x' })).toBe(true);
     expect(scheduler.list()).toEqual([]);
+  });
+
+  it('finds, reports and cancels nothing through another kind whose jobs are named the same way', () => {
+    const { scheduler } = registry();
+    // Names a job exactly as STOP does: the same key for the same id.
+    const HALT = defineJob({
+      kind: 'test.halt',
+      payload: z.object({ orgId: z.string(), haltId: z.string() }).strict(),
+      key: ({ haltId }: { haltId: string }) => `stop:${haltId}`,
+      orgId: (p) => p.orgId,
+    });
+    scheduler.schedule(STOP, { orgId: 'org-a', stopId: 'x' }, START + 10);
+    expect(scheduler.has(HALT, { haltId: 'x' })).toBe(false);
+    expect(scheduler.get(HALT, { haltId: 'x' })).toBeUndefined();
+    expect(scheduler.cancel(HALT, { haltId: 'x' })).toBe(false);
+    expect(scheduler.list().map((j) => [j.kind, j.key])).toEqual([['test.stop', 'stop:x']]);
   });
 
   it('refuses a payload its schema does not accept', () => {
