@@ -178,6 +178,55 @@ NOTES.push(
   { file: SCHED, mutator: 'ConditionalExpression', original: 'this.timer', replacement: 'true', equivalent: TIMER_CLEARED },
 );
 
+const CLOCK = 'src/core/clock.ts';
+const KEY_PINNED = 'the derivation itself gives the key it has always given for a fixed byte stream, drawing the same bytes';
+
+NOTES.push(
+  {
+    file: CLOCK,
+    mutator: 'ArithmeticOperator',
+    original: 'Math.floor(Date.now() / 1000) * 1000',
+    replacement: 'Math.floor(Date.now() / 1000) / 1000',
+    killedBy: 'realNowWholeSecond is the wall clock cut to its whole second, never ahead of it',
+  },
+  {
+    file: CLOCK,
+    mutator: 'ArithmeticOperator',
+    original: 'Date.now() / 1000',
+    replacement: 'Date.now() * 1000',
+    killedBy: 'realNowWholeSecond is the wall clock cut to its whole second, never ahead of it',
+  },
+  {
+    file: CLOCK,
+    mutator: 'ArrowFunction',
+    original: '(resolve) => setTimeout(resolve, ms)',
+    replacement: '() => undefined',
+    killedBy: 'realSleep resolves after the time asked for, and not before',
+  },
+  {
+    file: IDS,
+    mutator: 'BlockStatement',
+    original: '{ this.draws = position; }',
+    replacement: '{}',
+    killedBy: 'counts its draws; a saved position is put back, and counting goes on from it',
+  },
+  {
+    file: 'src/core/rsa-keygen.ts',
+    mutator: 'ArithmeticOperator',
+    original: 'n.toString(16).length / 2',
+    replacement: 'n.toString(16).length * 2',
+    killedBy: KEY_PINNED,
+  },
+  { file: 'src/core/rsa-keygen.ts', mutator: 'EqualityOperator', original: 'i < rounds', replacement: 'i <= rounds', killedBy: KEY_PINNED },
+  {
+    file: 'src/core/rsa-keygen.ts',
+    mutator: 'ConditionalExpression',
+    original: 'modPow(2n, candidate - 1n, candidate) !== 1n',
+    replacement: 'false',
+    killedBy: KEY_PINNED,
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/core` and `src/webhooks` have a complete run (every file), each with the tests of its own',
