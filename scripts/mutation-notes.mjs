@@ -227,6 +227,169 @@ NOTES.push(
   },
 );
 
+const ERRORS = 'src/core/errors.ts';
+const CODE_UNSEEN = (where) =>
+  `only ${where} raise it, and those answers show the HTTP status as the code (v2 envelope, or RealtimeKit's numeric code): the symbolic code is never shown, and nothing else reads it`;
+
+NOTES.push(
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'ApiError'",
+    replacement: '""',
+    killedBy: 'are ApiErrors, named so where they are printed, with the status and code an answer would carry',
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'UNAUTHORIZED'",
+    replacement: '""',
+    killedBy: 'GET answers 401 UNAUTHORIZED with no Authorization header',
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'UNSUPPORTED_MEDIA_TYPE'",
+    replacement: '""',
+    killedBy: 'answers 415 UNSUPPORTED_MEDIA_TYPE for a Content-Encoding other than identity, gzip, deflate or br',
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'TOO_MANY_REQUESTS'",
+    replacement: '""',
+    killedBy: 'answers a v1 client over its limit in the v1 shape: 429 TOO_MANY_REQUESTS with Retry-After',
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'INJECTED_FAULT'",
+    replacement: '""',
+    killedBy: 'answers a v1 request in the v1 shape, with the code INJECTED_FAULT',
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'The request was not received in time'",
+    replacement: '""',
+    killedBy: 'a request that did not arrive in time: 408 in the v2 envelope',
+  },
+  { file: ERRORS, mutator: 'StringLiteral', original: "'DELIVERY_IN_FLIGHT'", replacement: '""', killedBy: 'answers 409 while an attempt is in flight' },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: '`Delivery ${id} has an attempt in flight; try again once it has finished`',
+    replacement: '``',
+    killedBy: 'answers 409 while an attempt is in flight',
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'INTERNAL_ERROR'",
+    replacement: '""',
+    killedBy: 'answers 500 INTERNAL_ERROR in the v1 shape, without the failure’s own text, and logs it with the request id',
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'Internal error in the emulator'",
+    replacement: '""',
+    killedBy: 'answers 500 INTERNAL_ERROR in the v1 shape, without the failure’s own text, and logs it with the request id',
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'BAD_REQUEST'",
+    replacement: '""',
+    equivalent:
+      "two survive, neither shown: badRequest's default code is never used, since its one caller (the state import, src/http/control/state.routes.ts) passes INVALID_STATE; malformedRequest is raised only by src/http/client-error.ts, whose answer is always in the v2 envelope, which shows the status as the code",
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'Request body is not valid JSON'",
+    replacement: '""',
+    equivalent:
+      "the message without a position is never given: malformedJson is only called with a body text that failed the strict JSON check or JSON.parse (the direct reader passes its decoded text; body-parser sets the decoded string as the error's body, having refused every charset it cannot decode beforehand), and findJsonSyntaxError finds an error in every text that is not a JSON object or array (test/unit/json-syntax.test.ts holds it to JSON.parse), so `where` is always given",
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'Unauthorized'",
+    replacement: '""',
+    equivalent:
+      "the default message is never used: it is raised without one only by orgOf, accountOf and participantOf, and each is called only by routes whose auth mode already guarantees the kind it checks for (orgOf: basic, basic-or-participant, v1-bearer, and account-token with an {app_id} in the path; accountOf: the account's /apps routes, which have no {app_id}; participantOf: participant routes)",
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'FORBIDDEN'",
+    replacement: '""',
+    equivalent: CODE_UNSEEN(
+      'the v2 recording routes (a participant token without can_record, or for another meeting) and the RealtimeKit routes (an API token for another account)',
+    ),
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'(none)'",
+    replacement: '""',
+    equivalent:
+      "the survivor is the one in unsupportedEncoding: body-parser names the encoding it refuses as `(header || 'identity').toLowerCase()`, never an empty string, and the direct reader hands every request with a Content-Encoding header to body-parser. (The same literal in unsupportedMediaType, a body without a Content-Type, is killed by 'answers 415 for a body sent without a Content-Type, saying none was sent'.)",
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'REQUEST_HEADER_FIELDS_TOO_LARGE'",
+    replacement: '""',
+    equivalent: CODE_UNSEEN('the answers to requests Node refuses (src/http/client-error.ts)'),
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'REQUEST_TIMEOUT'",
+    replacement: '""',
+    equivalent: CODE_UNSEEN('the answers to requests Node refuses (src/http/client-error.ts)'),
+  },
+  {
+    file: ERRORS,
+    mutator: 'BooleanLiteral',
+    original: 'false',
+    replacement: 'true',
+    equivalent:
+      "the survivor is rangeNotSatisfiable's v2Prefixed: a 416 is raised only on the /media routes, which answer in the control shape (code and plain message); the prefixed v2Message is read only for v2, SDK and RealtimeKit answers",
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'LIMIT_EXCEEDED'",
+    replacement: '""',
+    equivalent: CODE_UNSEEN('the v2 webhook routes (POST /v2/webhooks and its RealtimeKit twin)'),
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'WEBHOOK_URL_TAKEN'",
+    replacement: '""',
+    equivalent: CODE_UNSEEN('the v2 webhook routes that create or change a webhook, and their RealtimeKit twins'),
+  },
+  {
+    file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'PRESET_NAME_TAKEN'",
+    replacement: '""',
+    equivalent: CODE_UNSEEN('the v2 preset routes that create or change a preset, and their RealtimeKit twins'),
+  },
+  {
+    file: 'src/core/package-info.ts',
+    mutator: 'StringLiteral',
+    original: '`no package.json above ${from}`',
+    replacement: '``',
+    equivalent:
+      "the throw is never reached: packageRoot runs once, when the module loads, from the module's own folder, and every way the emulator runs (the repository, the npm package, which always holds its package.json, the bundled command line in dist/, the container image, which copies package.json to /app) has a package.json above that folder",
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/core` and `src/webhooks` have a complete run (every file), each with the tests of its own',

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createMeeting, getRecording, recordingAction, startRecording, v2Error } from '../helpers/builders.js';
-import { API_KEY, BASIC, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { API_KEY, BASIC, ORG_ID, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
 const ID = '9f1b7c1e-0000-4000-8000-00000000dead';
 const v1Error = (code: string, message: string) => ({ error: { code, message } });
@@ -216,5 +216,34 @@ describe('CORS headers on every answer a browser can get', () => {
     await request(t.app).options('/v2/meetings').expect(204);
     await request(t.app).options('/v2/meetings').expect(204);
     expect((await t.api.get('/v2/meetings').set('Authorization', BASIC)).status).toBe(500);
+  });
+});
+
+describe('a failure the emulator did not foresee', () => {
+  it('answers 500 INTERNAL_ERROR in the v1 shape, without the failure’s own text, and logs it with the request id', async () => {
+    const t = makeTestApp();
+    // A bug in a handler, as no catalogued error would describe it: its text must not reach the client.
+    t.deps.services.products.get = () => {
+      throw new TypeError('cannot read the secret field of undefined');
+    };
+    const logged: unknown[] = [];
+    t.deps.logger.error = ((fields: unknown, message: string) => void logged.push([fields, message])) as typeof t.deps.logger.error;
+    const res = await request(t.app).get('/api/v1/products/101-COLDBREW330').set('Authorization', `Bearer ${API_KEY}`).expect(500);
+    expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal error in the emulator' } });
+    expect(logged).toEqual([[expect.objectContaining({ requestId: res.headers['x-request-id'] }), 'unhandled error']]);
+  });
+});
+
+describe('errors thrown to code that calls the services in process (startEmulator’s deps)', () => {
+  it('are ApiErrors, named so where they are printed, with the status and code an answer would carry', () => {
+    const t = makeTestApp();
+    let thrown: unknown;
+    try {
+      t.deps.services.meetings.get(ORG_ID, ID);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(String(thrown)).toBe(`ApiError: No meeting found with id ${ID}`);
+    expect(thrown).toMatchObject({ name: 'ApiError', status: 404, code: 'NOT_FOUND' });
   });
 });

@@ -58,6 +58,15 @@ describe('--rate-limit', () => {
     for (let i = 0; i < 3; i++) await t.api.get('/_emulator/health').expect(200);
   });
 
+  it('answers a v1 client over its limit in the v1 shape: 429 TOO_MANY_REQUESTS with Retry-After', async () => {
+    const t = makeTestApp({ rateLimit: 1 });
+    await t.api.get(V1_UNKNOWN).set('Authorization', `Bearer ${API_KEY}`).expect(404);
+    t.advance(15 * SECOND);
+    const res = await t.api.get(V1_UNKNOWN).set('Authorization', `Bearer ${API_KEY}`).expect(429);
+    expect(res.headers['retry-after']).toBe('45');
+    expect(res.body).toEqual({ error: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests' } });
+  });
+
   it('POST /_emulator/reset forgets the counts with everything else: a client at its limit is served again', async () => {
     const t = makeTestApp({ rateLimit: 1 });
     await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);

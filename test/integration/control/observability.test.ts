@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
-import { BASIC, makeTestApp } from '../../helpers/test-app.js';
+import { API_KEY, BASIC, makeTestApp } from '../../helpers/test-app.js';
 
 describe('request journal', () => {
   it('records method, path, query, status, org and body, newest first, with x-request-id on every response', async () => {
@@ -126,6 +126,14 @@ describe('fault rules', () => {
     expect((await t.api.get('/_emulator/faults').expect(200)).body).toEqual([]);
     // The faulted requests changed nothing.
     expect((await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200)).body.paging.total_count).toBe(1);
+  });
+
+  it('answers a v1 request in the v1 shape, with the code INJECTED_FAULT', async () => {
+    const t = makeTestApp();
+    await t.api.post('/_emulator/faults').send({ method: 'GET', path: '/api/v1/products/*', status: 503 }).expect(201);
+    const res = await t.api.get('/api/v1/products/101-COLDBREW330').set('Authorization', `Bearer ${API_KEY}`).expect(503);
+    expect(res.body).toEqual({ error: { code: 'INJECTED_FAULT', message: 'Injected fault (fault_1)' } });
+    await t.api.get('/api/v1/products/101-COLDBREW330').set('Authorization', `Bearer ${API_KEY}`).expect(200);
   });
 
   it('matches path patterns and any method, and never applies to the control API', async () => {

@@ -331,6 +331,28 @@ describe.each(PREFIXES)('request bodies under %s', (prefix) => {
     await expectAbsent(api, '701-NB5');
   });
 
+  it('answers 415 for a body sent without a Content-Type, saying none was sent', async () => {
+    const { api } = makeTestApp();
+    const res = await api.post(`${prefix}/products`).set('Authorization', BEARER).send(JSON.stringify(validProduct())).unset('Content-Type').expect(415);
+    expect(res.body).toEqual({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type (none) is not supported; send application/json' } });
+    await expectAbsent(api, '701-NB5');
+  });
+
+  it('answers 415 UNSUPPORTED_MEDIA_TYPE for a Content-Encoding other than identity, gzip, deflate or br', async () => {
+    const { api } = makeTestApp();
+    const res = await api
+      .post(`${prefix}/products`)
+      .set('Authorization', BEARER)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'compress')
+      .send(JSON.stringify(validProduct()))
+      .expect(415);
+    expect(res.body).toEqual({
+      error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Encoding compress is not supported; send identity, gzip, deflate or br' },
+    });
+    await expectAbsent(api, '701-NB5');
+  });
+
   it.each([
     ['{"name": ', 'at position 9 (line 1, column 10): the body ends too early'],
     ['{name: "x"}', 'at position 1 (line 1, column 2): expected a property name in double quotes'],
