@@ -210,12 +210,16 @@ if (pinned.length) {
   out.push('| Where | Mutant | Killed by |');
   out.push('|---|---|---|');
   for (const n of pinned) {
-    const m = mutants.find((x) => noteFor(x) === n);
-    const killers = m ? (m.killedBy ?? []).map((id) => testNames.get(id) ?? id) : [];
-    const ok = m && (m.status === 'Killed' || m.status === 'Timeout') && killers.some((k) => k.includes(n.killedBy));
-    const place = m ? where(m) : `\`${n.file}\``;
+    // A note names a mutant by its code, which can occur more than once in a file (the same
+    // literal in two places): it holds when every such mutant is killed, the named test among the killers.
+    const matching = mutants.filter((x) => noteFor(x) === n);
+    const killers = matching.flatMap((m) => (m.killedBy ?? []).map((id) => testNames.get(id) ?? id));
+    const alive = matching.find((m) => m.status !== 'Killed' && m.status !== 'Timeout');
+    const ok = matching.length > 0 && !alive && killers.some((k) => k.includes(n.killedBy));
+    const place = matching.length > 0 ? matching.map(where).join(', ') : `\`${n.file}\``;
+    const why = matching.length === 0 ? 'mutant not found' : alive ? alive.status : 'not killed by that test';
     out.push(
-      `| ${place} | ${n.mutator}: ${code(n.original)} → ${code(n.replacement)} | ${ok ? n.killedBy : `**not confirmed by this report** (${m ? m.status : 'mutant not found'}); expected: ${n.killedBy}`} |`,
+      `| ${place} | ${n.mutator}: ${code(n.original)} → ${code(n.replacement)} | ${ok ? n.killedBy : `**not confirmed by this report** (${why}); expected: ${n.killedBy}`} |`,
     );
   }
   out.push('');
