@@ -390,6 +390,125 @@ NOTES.push(
   },
 );
 
+const TRANSPORT = 'src/webhooks/transport.ts';
+const OUTBOX = 'src/webhooks/outbox.ts';
+const DISPATCHER = 'src/webhooks/dispatcher.ts';
+const SETTLED_ONCE =
+  "finish() only resolves the send's promise, and a promise settles once: a second resolve() is ignored, so skipping or keeping the settled flag changes nothing a caller can see";
+const KEY_REPLACED = 'never reuses a signature made with a key that was replaced while it was being made';
+const CRASHED = 'logs an attempt that crashed at error level, with the error and the delivery';
+const DISPATCH_FAILED = 'the API call that caused it still succeeds, and the log says which event failed and why';
+const STOPPED_REDELIVERED = 'sends a delivery that a disabled or deleted webhook stopped: an explicit redelivery still goes to its url';
+
+// A note names a mutant by file, mutator, code and replacement, so where the same code is mutated
+// in two places of a file, one note stands for both, and a killedBy note is checked against the
+// first of them the report lists. These survivors of the last run are killed by tests, but have no
+// note of their own because another mutant of the same file, listed before them, has their name:
+// - transport.ts `{ keepAlive: true }` → `{}` and `true` → `false` of the https agent and of the two
+//   agents close() makes (the http agent's is listed first): 'keeps the connection alive over TLS
+//   too: successive deliveries to an https receiver share a socket', 'after close(), deliveries to
+//   an http receiver again share one kept-alive socket', and the same for an https receiver;
+// - transport.ts `'error'` → `""` of the answer's error listener (the request's is listed first) and
+//   `() => clearTimeout(timer)` → `() => undefined` of that listener: 'an answer whose body the
+//   receiver cuts short by closing the connection (the attempt is delivered)';
+// - outbox.ts `d.status === 'pending'` → `false` and → `d.status !== 'pending'` in redeliver()
+//   (attempt()'s is listed first): 'on a pending delivery, takes the retry it brings forward off the
+//   schedule while the redelivery is under way';
+// - outbox.ts `d.status !== 'pending'` → `false` in onRetryDue() (restore()'s is listed first):
+//   'restore: a retry job left over for a delivery that is already delivered sends nothing';
+// - outbox.ts `this.inFlight.has(id)` → `false` in trim() (redeliver()'s is listed first): 'keeps a
+//   delivered record whose redelivery is under way, dropping the next oldest one instead'.
+NOTES.push(
+  {
+    file: SIGNER,
+    mutator: 'ConditionalExpression',
+    original: 'body.length <= RECENT_BODY_MAX_CHARS && this.cachedKid === key.kid',
+    replacement: 'true',
+    killedBy: KEY_REPLACED,
+  },
+  {
+    file: SIGNER,
+    mutator: 'LogicalOperator',
+    original: 'body.length <= RECENT_BODY_MAX_CHARS && this.cachedKid === key.kid',
+    replacement: 'body.length <= RECENT_BODY_MAX_CHARS || this.cachedKid === key.kid',
+    killedBy: KEY_REPLACED,
+  },
+  { file: SIGNER, mutator: 'ConditionalExpression', original: 'this.cachedKid === key.kid', replacement: 'true', killedBy: KEY_REPLACED },
+  { file: TRANSPORT, mutator: 'ConditionalExpression', original: 'settled', replacement: 'false', equivalent: SETTLED_ONCE },
+  // The note's name fits every `true` of the file; only the one of `settled = true` survives the tests.
+  {
+    file: TRANSPORT,
+    mutator: 'BooleanLiteral',
+    original: 'true',
+    replacement: 'false',
+    equivalent: `only for the \`true\` of \`settled = true\` in finish() (the keepAlive ones and \`written = true\` are killed by tests): ${SETTLED_ONCE}`,
+  },
+  { file: TRANSPORT, mutator: 'StringLiteral', original: "'end'", replacement: '""', killedBy: 'an answer read to its end' },
+  { file: TRANSPORT, mutator: 'ArrowFunction', original: '() => clearTimeout(timer)', replacement: '() => undefined', killedBy: 'an answer read to its end' },
+  {
+    file: OUTBOX,
+    mutator: 'ConditionalExpression',
+    original: "d.status === 'pending'",
+    replacement: 'true',
+    equivalent:
+      'redeliver() on a delivered or failed delivery: finish() cancelled its retry job when it finished, and restore() schedules none for it, so the cancel finds nothing (in every state the emulator makes; a hand-made state document can carry a stray job, which onRetryDue ignores for a finished delivery)',
+  },
+  {
+    file: OUTBOX,
+    mutator: 'ArrowFunction',
+    original: "(err: unknown) => this.opts.logger?.error({ err, deliveryId: d.id }, 'webhook attempt crashed')",
+    replacement: '() => undefined',
+    killedBy: CRASHED,
+  },
+  { file: OUTBOX, mutator: 'ObjectLiteral', original: '{ err, deliveryId: d.id }', replacement: '{}', killedBy: CRASHED },
+  { file: OUTBOX, mutator: 'StringLiteral', original: "'webhook attempt crashed'", replacement: '""', killedBy: CRASHED },
+  {
+    file: OUTBOX,
+    mutator: 'ConditionalExpression',
+    original: 'this.records.get(d.id) === d',
+    replacement: 'true',
+    killedBy: 'reset: an attempt it dropped reports no further change of its delivery (the dashboard feed)',
+  },
+  {
+    file: OUTBOX,
+    mutator: 'ConditionalExpression',
+    original: "'stop' in resolved && trigger === 'redeliver'",
+    replacement: 'false',
+    killedBy: STOPPED_REDELIVERED,
+  },
+  { file: OUTBOX, mutator: 'StringLiteral', original: "'stop'", replacement: '""', killedBy: STOPPED_REDELIVERED },
+  {
+    file: OUTBOX,
+    mutator: 'ConditionalExpression',
+    original: 'this.records.get(d.id) !== d',
+    replacement: 'false',
+    killedBy: 'says nothing about a delivery that a reset dropped before its first attempt started',
+  },
+  {
+    file: OUTBOX,
+    mutator: 'ConditionalExpression',
+    original: 'this.interrupted',
+    replacement: 'false',
+    killedBy: 'decides nothing afterwards: a due retry whose webhook was disabled meanwhile stays pending, and is stopped after the restart',
+  },
+  {
+    file: OUTBOX,
+    mutator: 'ConditionalExpression',
+    original: 'result.statusCode === null',
+    replacement: 'true',
+    killedBy: 'records an answer that came in as the shutdown began as that answer, not as an interruption',
+  },
+  {
+    file: DISPATCHER,
+    mutator: 'BlockStatement',
+    original: "{ this.logger?.error({ err, event: e.type }, 'webhook dispatch failed'); }",
+    replacement: '{}',
+    killedBy: DISPATCH_FAILED,
+  },
+  { file: DISPATCHER, mutator: 'ObjectLiteral', original: '{ err, event: e.type }', replacement: '{}', killedBy: DISPATCH_FAILED },
+  { file: DISPATCHER, mutator: 'StringLiteral', original: "'webhook dispatch failed'", replacement: '""', killedBy: DISPATCH_FAILED },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/core` and `src/webhooks` have a complete run (every file), each with the tests of its own',

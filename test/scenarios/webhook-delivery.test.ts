@@ -1,7 +1,7 @@
 // Webhooks as a receiver sees them: a real HTTP receiver on 127.0.0.1 (port 0), the manual
 // clock, and the emulator's own HTTP transport. Signatures, headers and every event's payload.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configWebhooks } from '../../src/webhooks/dispatcher.js';
 import { BASIC, ORG_ID, START, fixtures, type TestApp } from '../helpers/test-app.js';
 import { Receiver, advanceAndSettle, deliveries, registerWebhook, type Received, trackNetwork } from '../helpers/webhook-receiver.js';
@@ -296,5 +296,21 @@ describe('webhooks from configuration', () => {
     expect(rx.received.map((r) => [r.path, r.headers['dyte-webhook-id'], r.json.event])).toEqual([
       ['/fx', '00000000-0000-4000-8000-0000000000f1', 'recording.statusUpdate'],
     ]);
+  });
+});
+
+describe('when an event cannot be dispatched', () => {
+  it('the API call that caused it still succeeds, and the log says which event failed and why', async () => {
+    const t = app();
+    await registerWebhook(t, 'http://127.0.0.1:9/hook', ['recording.statusUpdate']);
+    const failure = new Error('the delivery could not be recorded');
+    vi.spyOn(t.deps.webhooks.outbox, 'enqueue').mockImplementation(() => {
+      throw failure;
+    });
+    const logged = vi.spyOn(t.deps.logger, 'error');
+    const recording = await startRecording(t.api, (await createMeeting(t.api)).id);
+    expect(recording.status).toBe('INVOKED');
+    expect(logged.mock.calls).toEqual([[{ err: failure, event: 'recording.statusChanged' }, 'webhook dispatch failed']]);
+    expect((await deliveries(t)).deliveries).toEqual([]);
   });
 });

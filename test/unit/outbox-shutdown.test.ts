@@ -7,7 +7,7 @@ import { SeededIds } from '../../src/core/ids.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
 import { Scheduler } from '../../src/core/scheduler.js';
 import { deliveryRecord } from '../../src/store/state-records.js';
-import { Outbox, retriesOf } from '../../src/webhooks/outbox.js';
+import { Outbox, retriesOf, type DeliveryTarget } from '../../src/webhooks/outbox.js';
 import { WebhookSigner } from '../../src/webhooks/signer.js';
 import type { TransportRequest, TransportResult, WebhookTransport } from '../../src/webhooks/transport.js';
 import { INTERRUPTED_ERROR, RETRY_DELAYS_MS } from '../helpers/documented.js';
@@ -44,11 +44,11 @@ class HoldingTransport implements WebhookTransport {
   }
 }
 
-function setup(answer: (i: number) => TransportResult | 'hold') {
+function setup(answer: (i: number) => TransportResult | 'hold', resolveTarget?: () => DeliveryTarget) {
   const clock = new ManualClock(START);
   const scheduler = new Scheduler(clock);
   const transport = new HoldingTransport(answer);
-  const outbox = new Outbox({ clock, scheduler, ids: new SeededIds('outbox-shutdown'), signer: new WebhookSigner(KEY), transport });
+  const outbox = new Outbox({ clock, scheduler, ids: new SeededIds('outbox-shutdown'), signer: new WebhookSigner(KEY), transport, resolveTarget });
   let enqueued = 0;
   const enqueue = () => {
     enqueued += 1;
@@ -104,6 +104,45 @@ describe('Outbox.interrupt() (server shutdown)', () => {
     await next.outbox.idle();
     expect(next.transport.sent.map((r) => r.headers['dyte-uuid'])).toEqual([d.id]);
     expect(next.outbox.get(d.id)).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 200, trigger: 'initial' }] });
+  });
+
+  it('records an answer that came in as the shutdown began as that answer, not as an interruption', async () => {
+    const { outbox, enqueue, transport, started } = setup(() => 'hold');
+    // The receiver's 500 arrives as the transport closes: the attempt ended with an answer.
+    transport.onClose = { statusCode: 500, error: null };
+    const d = enqueue();
+    await started();
+    await outbox.interrupt();
+    expect(d.attempts).toEqual([{ at: START, statusCode: 500, error: 'Non-2xx answer: HTTP 500', durationMs: expect.any(Number), trigger: 'initial' }]);
+    expect(d).toMatchObject({ status: 'pending', nextAttemptAt: START + RETRY_DELAYS_MS[0] });
+  });
+
+  it('decides nothing afterwards: a due retry whose webhook was disabled meanwhile stays pending, and is stopped after the restart', async () => {
+    const reason = 'The webhook was disabled; no further attempts';
+    let target: DeliveryTarget = { url: 'http://receiver.test/hook' };
+    const { outbox, enqueue, transport, scheduler, clock } = setup(
+      () => FAIL,
+      () => target,
+    );
+    const d = enqueue();
+    await outbox.idle();
+    await outbox.interrupt();
+    target = { stop: reason };
+    scheduler.advanceTo(clock.now() + 60_000);
+    await outbox.idle();
+    expect(transport.sent).toHaveLength(1);
+    expect(d).toMatchObject({ status: 'pending', failureReason: null, nextAttemptAt: START + 1_000 });
+    expect(d.attempts).toHaveLength(1);
+    // After a restart from the state saved now, the retry falls due and finds the webhook disabled.
+    const next = setup(
+      () => OK,
+      () => target,
+    );
+    next.outbox.restore(outbox.snapshot());
+    next.scheduler.advanceTo(START + 1_000);
+    await next.outbox.idle();
+    expect(next.transport.sent).toHaveLength(0);
+    expect(next.outbox.get(d.id)).toMatchObject({ status: 'failed', failureReason: reason, nextAttemptAt: null });
   });
 
   it('starts nothing afterwards: new deliveries and due retries stay pending, with their retry not counted', async () => {

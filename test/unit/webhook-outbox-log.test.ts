@@ -1,6 +1,7 @@
 // What the outbox tells the emulator's log, and where a 2xx ends: the log lines an operator reads
 // to follow a delivery (one per attempt, one when a disabled webhook stops it, one when it gives up
-// after its retries), and the status codes that count as delivered (200 to 299, nothing else).
+// after its retries, one when an attempt crashes), and the status codes that count as delivered
+// (200 to 299, nothing else).
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { SeededIds } from '../../src/core/ids.js';
@@ -10,6 +11,7 @@ import type { Logger } from '../../src/logger.js';
 import { Outbox, type DeliveryTarget } from '../../src/webhooks/outbox.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
 import { WebhookSigner } from '../../src/webhooks/signer.js';
+import type { WebhookTransport } from '../../src/webhooks/transport.js';
 import { RETRY_DELAYS_MS } from '../helpers/documented.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
@@ -31,7 +33,11 @@ function captureLog() {
   return { lines, logger };
 }
 
-function setup(statusCode: number, target: () => DeliveryTarget = () => ({ url: 'http://receiver.test/hook' })) {
+function setup(
+  statusCode: number,
+  target: () => DeliveryTarget = () => ({ url: 'http://receiver.test/hook' }),
+  transport: WebhookTransport = new RecordingTransport(() => ({ statusCode, error: null })),
+) {
   const clock = new ManualClock(START);
   const scheduler = new Scheduler(clock);
   const { lines, logger } = captureLog();
@@ -40,7 +46,7 @@ function setup(statusCode: number, target: () => DeliveryTarget = () => ({ url: 
     scheduler,
     ids: new SeededIds('outbox-log'),
     signer: new WebhookSigner(KEY),
-    transport: new RecordingTransport(() => ({ statusCode, error: null })),
+    transport,
     logger,
     resolveTarget: target,
   });
@@ -106,5 +112,24 @@ describe('Outbox: its log', () => {
     expect(lines).toEqual([
       { level: 'info', msg: 'webhook delivery stopped', fields: { deliveryId: delivery.id, webhookId: WEBHOOK, event: 'meeting.started', reason } },
     ]);
+  });
+
+  // A reset in the same turn as the event that made the delivery (in-process use) drops it before
+  // its first attempt starts; here its webhook is gone too. Nothing is sent, nothing is stopped.
+  it('says nothing about a delivery that a reset dropped before its first attempt started', async () => {
+    const { outbox, lines } = setup(200, () => ({ stop: 'The webhook was deleted; no further attempts' }));
+    outbox.reset();
+    await outbox.idle();
+    expect(lines).toEqual([]);
+  });
+
+  it('logs an attempt that crashed at error level, with the error and the delivery (here a scripted transport that throws)', async () => {
+    const failure = new Error('the scripted answer could not be made');
+    const crashing = new RecordingTransport(() => {
+      throw failure;
+    });
+    const { outbox, delivery, lines } = setup(200, undefined, crashing);
+    await outbox.idle();
+    expect(lines).toEqual([{ level: 'error', msg: 'webhook attempt crashed', fields: { err: failure, deliveryId: delivery.id } }]);
   });
 });

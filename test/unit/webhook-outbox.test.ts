@@ -18,7 +18,15 @@ const FAIL: TransportResult = { statusCode: 500, error: null };
 const ORG = '00000000-0000-4000-8000-000000000001';
 const WEBHOOK = '00000000-0000-4000-8000-0000000000b1';
 
-function setup(options: { responder?: Responder; maxRecords?: number; clock?: Clock; resolveTarget?: (d: Delivery) => DeliveryTarget } = {}) {
+function setup(
+  options: {
+    responder?: Responder;
+    maxRecords?: number;
+    clock?: Clock;
+    resolveTarget?: (d: Delivery) => DeliveryTarget;
+    onChanged?: (d: Delivery) => void;
+  } = {},
+) {
   const clock = options.clock ?? new ManualClock(START);
   const scheduler = new Scheduler(clock);
   const transport = new RecordingTransport(options.responder ?? (() => OK));
@@ -30,6 +38,7 @@ function setup(options: { responder?: Responder; maxRecords?: number; clock?: Cl
     transport,
     maxRecords: options.maxRecords,
     resolveTarget: options.resolveTarget,
+    onChanged: options.onChanged,
   };
   const outbox = new Outbox(opts);
   const enqueue = (url = 'http://receiver.test/hook', orgId: string | null = ORG) =>
@@ -46,6 +55,11 @@ function setup(options: { responder?: Responder; maxRecords?: number; clock?: Cl
     await outbox.idle();
   };
   return { clock, scheduler, transport, outbox, enqueue, advance, signer: opts.signer };
+}
+
+/** Waits until `ready()` holds: an attempt starts on the next turn and is signed on the thread pool first. Bounded. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let turns = 0; turns < 100_000 && !ready(); turns++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** Drives every documented retry of a delivery that keeps failing. */
@@ -267,6 +281,31 @@ describe('Outbox: redeliver', () => {
     expect(scheduler.list().map((j) => j.at)).toEqual([START + 5_400]);
   });
 
+  it('on a pending delivery, takes the retry it brings forward off the schedule while the redelivery is under way', async () => {
+    const { outbox, enqueue, advance, scheduler } = setup({ responder: () => FAIL });
+    const d = enqueue();
+    await outbox.idle();
+    await advance(400);
+    expect(scheduler.list().map((j) => j.at)).toEqual([START + 1_000]);
+    const redelivery = outbox.redeliver(d.id);
+    // What a state export taken now holds: no retry at 1 s, that retry is the attempt under way.
+    expect(scheduler.list()).toEqual([]);
+    await redelivery;
+    expect(scheduler.list().map((j) => j.at)).toEqual([START + 5_400]);
+  });
+
+  it('sends a delivery that a disabled or deleted webhook stopped: an explicit redelivery still goes to its url', async () => {
+    const reason = 'The webhook was disabled; no further attempts';
+    const { outbox, enqueue, transport } = setup({ resolveTarget: () => ({ stop: reason }) });
+    const d = enqueue();
+    await outbox.idle();
+    expect(d).toMatchObject({ status: 'failed', failureReason: reason, attempts: [] });
+    expect(transport.requests).toHaveLength(0);
+    await outbox.redeliver(d.id);
+    expect(transport.requests.map((r) => r.url)).toEqual(['http://receiver.test/hook']);
+    expect(d).toMatchObject({ status: 'delivered', failureReason: null, attempts: [{ trigger: 'redeliver', statusCode: 200, error: null }] });
+  });
+
   it('answers 404 for an unknown id and 409 while an attempt is in flight', async () => {
     let release: ((r: TransportResult) => void) | undefined;
     const { outbox, enqueue } = setup({ responder: () => new Promise<TransportResult>((resolve) => (release = resolve)) });
@@ -331,6 +370,26 @@ describe('Outbox: the bounded log', () => {
     expect(outbox.size).toBe(2);
   });
 
+  it('keeps a delivered record whose redelivery is under way, dropping the next oldest one instead', async () => {
+    let release: ((r: TransportResult) => void) | undefined;
+    const { outbox, enqueue, transport } = setup({ maxRecords: 2 });
+    const a = enqueue();
+    await outbox.idle();
+    const b = enqueue();
+    await outbox.idle();
+    transport.respondWith((r) => (r.headers['dyte-uuid'] === a.id ? new Promise<TransportResult>((resolve) => (release = resolve)) : OK));
+    const redelivery = outbox.redeliver(a.id);
+    // Over the bound: a is the oldest delivered record, but its redelivery has not ended.
+    const c = enqueue();
+    expect(outbox.list().items.map((d) => d.id)).toEqual([c.id, a.id]);
+    await until(() => release !== undefined);
+    release!(OK);
+    expect(await redelivery).toBe(a);
+    await outbox.idle();
+    expect(outbox.get(b.id)).toBeUndefined();
+    expect(outbox.get(a.id)).toMatchObject({ status: 'delivered', attempts: [{ trigger: 'initial' }, { trigger: 'redeliver', statusCode: 200 }] });
+  });
+
   it('filters by webhook, event, status and organization, newest first, with a total', async () => {
     const { outbox } = setup({ responder: (r) => (r.url.includes('fail') ? FAIL : OK) });
     const a = outbox.enqueue({ orgId: ORG, webhookId: 'w1', url: 'http://ok.test/', event: 'meeting.started', payload: {} });
@@ -361,6 +420,22 @@ describe('Outbox: reset, organization reset, snapshot', () => {
     expect(scheduler.list()).toEqual([]);
   });
 
+  it('reset: an attempt it dropped reports no further change of its delivery (the dashboard feed)', async () => {
+    let release: ((r: TransportResult) => void) | undefined;
+    const changes: Array<[string, string]> = [];
+    const { outbox, enqueue } = setup({
+      responder: () => new Promise<TransportResult>((resolve) => (release = resolve)),
+      onChanged: (d) => changes.push([d.id, d.status]),
+    });
+    const d = enqueue();
+    await until(() => release !== undefined);
+    outbox.reset();
+    release!(OK);
+    await outbox.idle();
+    expect(changes).toEqual([[d.id, 'pending']]);
+    expect(d.attempts).toEqual([]);
+  });
+
   it("resetOrg drops one organization's records and their retry jobs", async () => {
     const { outbox, enqueue, scheduler } = setup({ responder: () => FAIL });
     enqueue('http://a.test/', ORG);
@@ -385,5 +460,21 @@ describe('Outbox: reset, organization reset, snapshot', () => {
     expect(second.scheduler.list().map((j) => j.at)).toEqual([START + 1_000]);
     await second.advance(1_000);
     expect(second.outbox.get(d.id)).toMatchObject({ status: 'delivered', attempts: [{ trigger: 'initial' }, { trigger: 'retry', at: START + 1_000 }] });
+  });
+
+  it('restore: a retry job left over for a delivery that is already delivered sends nothing', async () => {
+    const first = setup();
+    const d = first.enqueue();
+    await first.outbox.idle();
+    expect(d.status).toBe('delivered');
+    // A state document whose jobs and deliveries disagree (edited by hand, or put together from
+    // two exports): the delivery is delivered, yet a retry job for it remains.
+    const second = setup();
+    second.scheduler.restore([{ key: `webhook:${d.id}:retry`, at: START + 1_000, kind: 'webhook.retry', payload: { deliveryId: d.id, orgId: ORG }, seq: 0 }]);
+    second.outbox.restore(first.outbox.snapshot());
+    await second.advance(1_000);
+    expect(second.transport.requests).toHaveLength(0);
+    expect(second.outbox.get(d.id)).toMatchObject({ status: 'delivered', attempts: [{ trigger: 'initial', statusCode: 200 }] });
+    expect(second.outbox.get(d.id)!.attempts).toHaveLength(1);
   });
 });

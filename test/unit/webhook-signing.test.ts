@@ -62,6 +62,25 @@ describe('WebhookSigner signature reuse', () => {
     expect(second).not.toBe(first);
     expect(verify('sha256', Buffer.from(text, 'utf8'), key.publicKey, Buffer.from(second, 'base64'))).toBe(true);
   });
+
+  // A state import (PUT /_emulator/state) can bring another signing key while a delivery's body
+  // is being signed with the one before.
+  it('never reuses a signature made with a key that was replaced while it was being made', async () => {
+    const before = signingKeyFrom(new SeededIds('reuse-a').rsaKey('webhooks'));
+    const after = signingKeyFrom(new SeededIds('reuse-b').rsaKey('webhooks'));
+    let key = before;
+    const signer = new WebhookSigner(() => key);
+    const text = JSON.stringify({ event: 'meeting.started', meeting: { id: 'm1', title: 'Key change' } });
+    const signing = signer.sign(text);
+    key = after;
+    // Another body signed with the new key meanwhile; then the old signing ends.
+    await signer.sign('{"event":"meeting.ended"}');
+    const old = await signing;
+    expect(verify('sha256', Buffer.from(text, 'utf8'), before.publicKey, Buffer.from(old, 'base64'))).toBe(true);
+    const now = await signer.sign(text);
+    expect(verify('sha256', Buffer.from(text, 'utf8'), after.publicKey, Buffer.from(now, 'base64'))).toBe(true);
+    expect(now).toBe(sign('sha256', Buffer.from(text, 'utf8'), after.privateKey).toString('base64'));
+  });
 });
 
 describe('WebhookSigner when signing fails', () => {
