@@ -56,7 +56,7 @@ interface Delivery {
 }
 
 /** A webhook receiver: keeps each delivery's raw body and signature; answers 200. */
-async function startReceiver() {
+export async function startReceiver() {
   const received: Delivery[] = [];
   let waiter: { match: (d: Delivery) => boolean; resolve: (d: Delivery) => void } | undefined;
   const server = http.createServer((req, res) => {
@@ -99,7 +99,7 @@ async function startReceiver() {
       }),
   };
 }
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 interface Recording {
   id: string;
@@ -113,7 +113,7 @@ function check(ok: boolean, what: string): void {
 }
 
 /** One scenario, as the README's vitest example runs it: what it downloaded and how many requests it made. */
-async function scenario(emu: RunningEmulator, receiver: Receiver, i: number): Promise<{ bytes: number; requests: number }> {
+export async function scenario(emu: RunningEmulator, receiver: Receiver, i: number): Promise<{ bytes: number; requests: number }> {
   let requests = 0;
   const get = (url: string) => {
     requests += 1;
@@ -157,7 +157,7 @@ async function scenario(emu: RunningEmulator, receiver: Receiver, i: number): Pr
   return { bytes: bytes.length, requests };
 }
 
-async function registerWebhook(emu: RunningEmulator, receiver: Receiver): Promise<void> {
+export async function registerWebhook(emu: RunningEmulator, receiver: Receiver): Promise<void> {
   const res = await fetch(`${emu.url}/v2/webhooks`, {
     method: 'POST',
     headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
