@@ -82,6 +82,13 @@ describe("a meeting's recording_config", () => {
     expect(m.recording_config).toEqual({ max_seconds: 600, storage_config: { type: 'sftp', host: 'h', port: 0 } });
   });
 
+  it.each(['KEY', 'PASSWORD'])('keeps the storage auth_method %s on the recording it starts', async (method) => {
+    const t = makeTestApp();
+    const m = await createMeeting(t.api, { recording_config: { storage_config: { type: 'sftp', host: 'files.example', auth_method: method } } });
+    const r = await startRecording(t.api, m.id);
+    expect(r.storage_config).toEqual({ id: expect.any(String), type: 'sftp', host: 'files.example', auth_method: method });
+  });
+
   it.each([
     [{ video_config: { codec: 'VP9' } }, '"recording_config.video_config.codec" must be one of [H264, VP8]'],
     [{ video_config: { width: 1921 } }, '"recording_config.video_config.width" must be less than or equal to 1920'],
@@ -113,6 +120,42 @@ describe("a meeting's recording_config", () => {
       .send({ meeting_id: m.id, ...body })
       .expect(400);
     expect(res.body).toEqual(v2Error(400, `BAD_REQUEST: ${message}`));
+  });
+});
+
+describe("a meeting's recording_config in an imported state", () => {
+  /** Imports the emulator's own state with the meeting's recording config replaced. */
+  async function imported(recordingConfig: Record<string, unknown>) {
+    const t = makeTestApp();
+    const meeting = await createMeeting(t.api, { title: 'Imported' });
+    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+    const kept = doc.organizations.flatMap((o: { meetings?: Array<Record<string, unknown>> }) => o.meetings ?? []);
+    kept[0].recordingConfig = recordingConfig;
+    await t.api.put('/_emulator/state').send(doc).expect(200);
+    return { t, meetingId: meeting.id };
+  }
+
+  it.each([
+    [
+      'with a storage secret',
+      { max_seconds: 600, storage_config: { type: 'aws', bucket: 'b', secret_key: 'imported-secret' } },
+      { max_seconds: 600, storage_config: { type: 'aws', bucket: 'b' } },
+    ],
+    ['with storage_config null', { max_seconds: 600, storage_config: null }, { max_seconds: 600, storage_config: null }],
+    ['without storage_config', { max_seconds: 600 }, { max_seconds: 600 }],
+  ])('%s is kept as given, less the secrets', async (_name, given, shown) => {
+    const { t, meetingId } = await imported(given);
+    const got = await t.api.get(`/v2/meetings/${meetingId}`).set('Authorization', BASIC).expect(200);
+    expect(got.body.data.recording_config).toEqual(shown);
+    expect((await t.api.get('/_emulator/state').expect(200)).text).not.toContain('imported-secret');
+  });
+
+  // The import takes any JSON object as a recording config; a storage_config that is not an
+  // object says nothing, so the recordings keep to the emulator's own bucket.
+  it('a storage_config that is not an object gives the recordings no storage config', async () => {
+    const { t, meetingId } = await imported({ storage_config: 'none' });
+    const r = await startRecording(t.api, meetingId);
+    expect(r.storage_config).toBeNull();
   });
 });
 
@@ -179,13 +222,27 @@ describe('GET /v2/recordings query options', () => {
     expect(board.id).toBeDefined();
   });
 
+  it('search: a meeting without a title matches by its ids and file names only', async () => {
+    const t = makeTestApp();
+    const titled = await createMeeting(t.api, { title: 'Where next' });
+    const untitled = await createMeeting(t.api, {});
+    expect(untitled).not.toHaveProperty('title'); // without a title, `title` is left out
+    const a = await startRecording(t.api, titled.id);
+    const b = await startRecording(t.api, untitled.id);
+    const q = async (s: string) => ids((await t.api.get(`/v2/recordings?search=${s}`).set('Authorization', BASIC).expect(200)).body);
+    expect(await q('here')).toEqual([a.id]);
+    expect(await q(untitled.id)).toEqual([b.id]);
+  });
+
   it('start_time and end_time bound the invoked time, both inclusive', async () => {
-    const { t, r2, r3 } = await three();
+    const { t, r1, r2, r3 } = await three();
     const r2At = new Date(START + RECORDER_JOINS_MS + 120_000).toISOString();
     const res = await t.api.get(`/v2/recordings?start_time=${r2At}&end_time=${r2At}`).set('Authorization', BASIC).expect(200);
     expect(ids(res.body)).toEqual([r2.id]);
     const later = await t.api.get(`/v2/recordings?start_time=${r2At}`).set('Authorization', BASIC).expect(200);
     expect(ids(later.body)).toEqual([r3.id, r2.id]);
+    const earlier = await t.api.get(`/v2/recordings?end_time=${r2At}`).set('Authorization', BASIC).expect(200);
+    expect(ids(earlier.body)).toEqual([r2.id, r1.id]);
   });
 
   it('expired: the recordings whose links have expired on the emulator clock, or the others', async () => {

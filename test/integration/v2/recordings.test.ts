@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASIC, START, START_ISO, makeTestApp, type TestApp } from '../../helpers/test-app.js';
+import { BASIC, ORG_ID, START, START_ISO, makeTestApp, type TestApp } from '../../helpers/test-app.js';
 import { RECORDER_JOINS_MS, SAMPLE_CLIP_BYTES } from '../../helpers/documented.js';
 import { MISSING_ID, createMeeting, getRecording, recordingAction, startRecording, v2Error, type Resource } from '../../helpers/builders.js';
 
@@ -141,6 +141,20 @@ describe('POST /v2/recordings', () => {
     expect(active.body.data.id).toBe(second.id);
   });
 
+  it('the saved state keeps whether each recording was started with allow_multiple_recordings', async () => {
+    const t = makeTestApp();
+    const m = await createMeeting(t.api);
+    const first = await startRecording(t.api, m.id);
+    const second = await startRecording(t.api, m.id, { allow_multiple_recordings: true });
+    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+    const kept = doc.organizations.flatMap((o: { recordings?: Resource[] }) => o.recordings ?? []);
+    // Left out of the start request, it is false: the recording was the meeting's only one.
+    expect(kept.map((r: Resource) => [r.id, r.allowMultipleRecordings])).toEqual([
+      [first.id, false],
+      [second.id, true],
+    ]);
+  });
+
   it('starts a new recording once the previous one is stopped', async () => {
     const t = makeTestApp();
     const { meeting, r } = await recording(t);
@@ -225,6 +239,64 @@ describe('the recording lifecycle through the API', () => {
     t.advance(1);
     const stopped = await getRecording(t.api, r.id);
     expect(stopped).toMatchObject({ status: 'UPLOADING', stopped_time: iso(START + RECORDER_JOINS_MS + 60_000) });
+  });
+
+  it('max_seconds counts recorded time: after a pause the recording stops once the rest is recorded, named as a max_seconds stop', async () => {
+    const t = makeTestApp();
+    const { r } = await recording(t, { max_seconds: 60 });
+    t.advance(20_000); // 20 s recorded
+    await recordingAction(t.api, r.id, 'pause');
+    t.advance(10 * 60_000); // paused: not recorded
+    await recordingAction(t.api, r.id, 'resume');
+    const resumedAt = t.now();
+    t.advance(40_000 - 1);
+    expect((await getRecording(t.api, r.id)).status).toBe('RECORDING');
+    t.advance(1);
+    // The documented reason stays API_CALL; the caller says it was max_seconds.
+    expect(await getRecording(t.api, r.id)).toMatchObject({
+      status: 'UPLOADING',
+      stopped_time: iso(resumedAt + 40_000),
+      stop_reason: { reason: 'API_CALL', caller: { type: 'ORGANIZATION', name: 'max_seconds' } },
+    });
+  });
+
+  it('max_seconds stops each recording at its own time, whatever else is recording', async () => {
+    const t = makeTestApp();
+    const a = await recording(t, { max_seconds: 60 }); // RECORDING from START + 3 s
+    t.advance(10_000);
+    const b = await recording(t, { max_seconds: 60 }); // RECORDING from START + 16 s
+    t.advance(60_000 - 13_000 - 1);
+    expect((await getRecording(t.api, a.r.id)).status).toBe('RECORDING');
+    t.advance(1);
+    expect(await getRecording(t.api, a.r.id)).toMatchObject({ status: 'UPLOADING', stopped_time: iso(START + 63_000) });
+    expect((await getRecording(t.api, b.r.id)).status).toBe('RECORDING');
+    t.advance(13_000);
+    expect(await getRecording(t.api, b.r.id)).toMatchObject({ status: 'UPLOADING', stopped_time: iso(START + 76_000) });
+  });
+
+  it('the pending max_seconds stop is saved with the state while recording, and only then', async () => {
+    const t = makeTestApp();
+    const { r } = await recording(t, { max_seconds: 60 }); // RECORDING from START + 3 s
+    const jobs = async () => (await t.api.get('/_emulator/state').expect(200)).body.runtime.jobs as Array<{ kind: string; at: number; key: string }>;
+    const maxSecondsJob = (at: number) => ({
+      key: `recording:${r.id}:max-seconds`,
+      at,
+      kind: 'recording.maxSeconds',
+      payload: { orgId: ORG_ID, recordingId: r.id },
+    });
+    expect(await jobs()).toEqual([maxSecondsJob(START + 63_000)]);
+    t.advance(20_000);
+    await recordingAction(t.api, r.id, 'pause');
+    expect(await jobs()).toEqual([]); // a paused recording records nothing, so nothing can run out
+    t.advance(60_000);
+    await recordingAction(t.api, r.id, 'resume'); // 40 s left to record
+    expect(await jobs()).toEqual([maxSecondsJob(t.now() + 40_000)]);
+    t.advance(10_000);
+    await recordingAction(t.api, r.id, 'stop'); // 30 s recorded: the upload takes 10 s + 2.5 s
+    expect((await jobs()).map((j) => j.kind)).toEqual(['sim.recording.upload']);
+    t.advance(12_500);
+    expect((await getRecording(t.api, r.id)).status).toBe('UPLOADED');
+    expect(await jobs()).toEqual([]);
   });
 });
 
@@ -325,6 +397,8 @@ describe('GET /v2/recordings', () => {
     ['status=RECORDING,INVOKED', ['r2', 'r3']],
     ['status=RECORDING&status=UPLOADING', ['r3', 'r1']],
     ['status=UPLOADED', []],
+    // An empty status filter filters nothing.
+    ['status=', ['r2', 'r3', 'r1']],
     ['meeting_id={m1}&status=UPLOADING,INVOKED', ['r1']],
   ])('filters with %s', async (query, expected) => {
     const t = await three();
