@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { BASIC, START, makeTestApp } from '../helpers/test-app.js';
 import { DAY, MINUTE, SECOND, iso, patchSimulator, recordEvents } from '../helpers/lifecycle-helpers.js';
-import { createLivestream, createMeeting, getLivestream, getRecording, recordingAction, startRecording } from '../helpers/builders.js';
+import { join, leave } from '../helpers/session-helpers.js';
+import { addParticipant, createLivestream, createMeeting, getLivestream, getRecording, recordingAction, startRecording } from '../helpers/builders.js';
 
 describe('automatic recording lifecycle', () => {
   it('INVOKED → RECORDING after 3 s → UPLOADING on stop → UPLOADED 10 s + 5 s/min later, every field at its exact time', async () => {
@@ -113,6 +114,52 @@ describe('automatic recording lifecycle', () => {
     expect((await getRecording(t.api, id)).status).toBe('UPLOADING');
     t.advance(1);
     expect((await getRecording(t.api, id)).status).toBe('UPLOADED');
+  });
+});
+
+describe("recordings and the meeting's session", () => {
+  it("a recording joins the meeting's running session; when everyone leaves only the recording still running is stopped", async () => {
+    const t = makeTestApp();
+    const meetingId = (await createMeeting(t.api)).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
+    const sessionId = await join(t, meetingId, alice);
+
+    // A first recording, stopped and uploaded while the session runs.
+    const first = await startRecording(t.api, meetingId);
+    t.advance(3 * SECOND);
+    expect(await getRecording(t.api, first.id)).toMatchObject({ status: 'RECORDING', session_id: sessionId });
+    t.advance(MINUTE);
+    await recordingAction(t.api, first.id, 'stop');
+    t.advance(15 * SECOND);
+    const uploaded = await getRecording(t.api, first.id);
+    expect(uploaded).toMatchObject({ status: 'UPLOADED', stop_reason: { reason: 'API_CALL' } });
+
+    // A second one, running when the last participant leaves.
+    const second = await startRecording(t.api, meetingId);
+    t.advance(3 * SECOND);
+    expect(await getRecording(t.api, second.id)).toMatchObject({ status: 'RECORDING', session_id: sessionId });
+    await leave(t, meetingId, alice);
+    const leftAt = t.now();
+    t.advance(MINUTE);
+    expect(await getRecording(t.api, second.id)).toMatchObject({
+      status: 'UPLOADING',
+      stopped_time: iso(leftAt + MINUTE),
+      stop_reason: { reason: 'ALL_PEERS_LEFT', caller: { type: 'ORGANIZATION' } },
+    });
+    expect(await getRecording(t.api, first.id)).toEqual(uploaded);
+  });
+
+  it('a recording started after the session ended gets a session id of its own', async () => {
+    const t = makeTestApp();
+    const meetingId = (await createMeeting(t.api)).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
+    const ended = await join(t, meetingId, alice);
+    await leave(t, meetingId, alice);
+    const { id } = await startRecording(t.api, meetingId);
+    t.advance(3 * SECOND);
+    const rec = await getRecording(t.api, id);
+    expect(rec).toMatchObject({ status: 'RECORDING', session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(rec.session_id).not.toBe(ended);
   });
 });
 

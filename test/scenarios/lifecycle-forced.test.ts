@@ -170,6 +170,17 @@ describe('POST /_emulator/recordings/{id}/transition', () => {
     });
   });
 
+  it.each([
+    ['the reason given', { to: 'ERRORED', reason: 'disk full' }, 'disk full'],
+    ["'forced' when none is given", { to: 'ERRORED' }, 'forced'],
+  ])('a forced ERRORED saves as its error reason %s', async (_name, body, expected) => {
+    const { t, id } = await recordingIn('RECORDING');
+    await force(t, id, body).expect(200);
+    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+    const saved = doc.organizations.flatMap((o: { recordings?: Array<Record<string, unknown>> }) => o.recordings ?? []);
+    expect(saved.find((r: Record<string, unknown>) => r.id === id)).toMatchObject({ status: 'ERRORED', errorReason: expected });
+  });
+
   it('publishes a status event for every forced move', async () => {
     const { t, id } = await recordingIn('INVOKED');
     const events = recordEvents(t);

@@ -98,6 +98,26 @@ describe('state import: pending jobs', () => {
     expect(delivered.requests.length).toBeGreaterThan(0);
   });
 
+  // A saved state edited by hand can hold a max_seconds stop for a recording that no longer
+  // records: when it falls due, it leaves the recording as the document says it is.
+  it('a pending max_seconds stop leaves a recording the imported state shows as paused', async () => {
+    const source = makeTestApp();
+    const meeting = await createMeeting(source.api);
+    const recording = await startRecording(source.api, meeting.id, { max_seconds: 60 });
+    source.advance(3_000 + 20_000); // the recorder joined at +3 s; 20 s recorded
+    const doc = (await source.api.get('/_emulator/state').expect(200)).body;
+    expect(doc.runtime.jobs.map((j: JobDoc) => j.kind)).toEqual(['recording.maxSeconds']);
+    const saved = doc.organizations.flatMap((o: { recordings?: Array<Record<string, unknown>> }) => o.recordings ?? [])[0];
+    Object.assign(saved, { status: 'PAUSED', recordedMs: 20_000, spanStartedAt: null });
+
+    const t = makeTestApp();
+    await t.api.put('/_emulator/state').send(doc).expect(200);
+    t.advance(60_000);
+    const after = await t.api.get(`/v2/recordings/${recording.id}`).set('Authorization', BASIC).expect(200);
+    expect(after.body.data).toMatchObject({ status: 'PAUSED', stopped_time: null });
+    expect((await t.api.get('/_emulator/state').expect(200)).body.runtime.jobs).toEqual([]);
+  });
+
   it('a saved state used as the fixtures to start from (--fixtures state.json) passes the same checks', async () => {
     const { doc, retry } = await stateWithJobs(makeTestApp());
     doc.runtime.jobs[retry]!.key = 'webhook:someone-else:retry';
