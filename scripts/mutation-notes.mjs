@@ -509,6 +509,259 @@ NOTES.push(
   { file: DISPATCHER, mutator: 'StringLiteral', original: "'webhook dispatch failed'", replacement: '""', killedBy: DISPATCH_FAILED },
 );
 
+const REC_CONFIG = 'src/domain/recordings/recording-config.ts';
+const RECORDINGS = 'src/domain/recordings/recordings.service.ts';
+const IMPORTED_STORAGE = "storage === null || typeof storage !== 'object' || Array.isArray(storage)";
+const IMPORTED_STORAGE_NULL = 'with storage_config null is kept as given, less the secrets';
+const IMPORTED_SECRET = 'with a storage secret is kept as given, less the secrets';
+const NOT_AN_OBJECT = 'a storage_config that is not an object gives the recordings no storage config';
+const OBJECT_AT = "v !== null && typeof v === 'object' && !Array.isArray(v)";
+const FINISHED_LEFT = "a recording joins the meeting's running session; when everyone leaves only the recording still running is stopped";
+const PENDING_MAX_SECONDS = 'the pending max_seconds stop is saved with the state while recording, and only then';
+const AFTER_PAUSE = 'max_seconds counts recorded time: after a pause the recording stops once the rest is recorded, named as a max_seconds stop';
+const IMPORTED_PAUSED = 'a pending max_seconds stop leaves a recording the imported state shows as paused';
+const EMPTY_STATUS = 'filters with status=';
+const NEVER_REFUSED = (event, checks) =>
+  `never thrown, so never answered: the only callers ${checks}, and the transition table accepts ${event} from each status they allow`;
+const EVERY_ID_KNOWN = 'every id in the order and per-meeting lists names a recording (recordings are never deleted), so';
+
+NOTES.push(
+  { file: REC_CONFIG, mutator: 'ConditionalExpression', original: IMPORTED_STORAGE, replacement: 'true', killedBy: IMPORTED_SECRET },
+  { file: REC_CONFIG, mutator: 'ConditionalExpression', original: IMPORTED_STORAGE, replacement: 'false', killedBy: IMPORTED_STORAGE_NULL },
+  {
+    file: REC_CONFIG,
+    mutator: 'LogicalOperator',
+    original: IMPORTED_STORAGE,
+    replacement: "(storage === null || typeof storage !== 'object') && Array.isArray(storage)",
+    killedBy: IMPORTED_STORAGE_NULL,
+  },
+  {
+    file: REC_CONFIG,
+    mutator: 'ConditionalExpression',
+    original: "storage === null || typeof storage !== 'object'",
+    replacement: 'false',
+    killedBy: IMPORTED_STORAGE_NULL,
+  },
+  {
+    file: REC_CONFIG,
+    mutator: 'LogicalOperator',
+    original: "storage === null || typeof storage !== 'object'",
+    replacement: "storage === null && typeof storage !== 'object'",
+    killedBy: IMPORTED_STORAGE_NULL,
+  },
+  {
+    file: REC_CONFIG,
+    mutator: 'ConditionalExpression',
+    original: 'storage === null',
+    replacement: 'false',
+    equivalent: `in meetingRecordingOptions: a null storage_config then reads as undefined (objectAt gives undefined for null), and its one caller resolves the storage config as start ?? meeting ?? null, where null and undefined both end as null. (The same code in recordingConfigWithoutSecrets is killed by "${IMPORTED_STORAGE_NULL}".)`,
+  },
+  {
+    file: REC_CONFIG,
+    mutator: 'ConditionalExpression',
+    original: "typeof storage !== 'object'",
+    replacement: 'false',
+    killedBy: 'without storage_config is kept as given, less the secrets',
+  },
+  {
+    file: REC_CONFIG,
+    mutator: 'EqualityOperator',
+    original: "typeof storage !== 'object'",
+    replacement: "typeof storage === 'object'",
+    killedBy: IMPORTED_SECRET,
+  },
+  {
+    file: REC_CONFIG,
+    mutator: 'ObjectLiteral',
+    original: '{ ...config, storage_config: withoutStorageSecrets(storage as Record<string, unknown>) }',
+    replacement: '{}',
+    killedBy: IMPORTED_SECRET,
+  },
+  { file: REC_CONFIG, mutator: 'ConditionalExpression', original: OBJECT_AT, replacement: 'true', killedBy: NOT_AN_OBJECT },
+  {
+    file: REC_CONFIG,
+    mutator: 'LogicalOperator',
+    original: OBJECT_AT,
+    replacement: "v !== null && typeof v === 'object' || !Array.isArray(v)",
+    killedBy: NOT_AN_OBJECT,
+  },
+  { file: REC_CONFIG, mutator: 'ConditionalExpression', original: "v !== null && typeof v === 'object'", replacement: 'true', killedBy: NOT_AN_OBJECT },
+  {
+    file: REC_CONFIG,
+    mutator: 'LogicalOperator',
+    original: "v !== null && typeof v === 'object'",
+    replacement: "v !== null || typeof v === 'object'",
+    killedBy: NOT_AN_OBJECT,
+  },
+  {
+    file: REC_CONFIG,
+    mutator: 'ConditionalExpression',
+    original: 'v !== null',
+    replacement: 'true',
+    equivalent:
+      'objectAt then gives null instead of undefined for a null value, and no reader can tell: storage_config is checked for null before objectAt is called for it, and dyte_bucket_config and audio_config are read through ?., which gives undefined for null as for undefined',
+  },
+  { file: REC_CONFIG, mutator: 'ConditionalExpression', original: "typeof v === 'object'", replacement: 'true', killedBy: NOT_AN_OBJECT },
+  {
+    file: REC_CONFIG,
+    mutator: 'ConditionalExpression',
+    original: "sc.auth_method === 'KEY'",
+    replacement: 'false',
+    killedBy: 'keeps the storage auth_method KEY on the recording it starts',
+  },
+  {
+    file: REC_CONFIG,
+    mutator: 'ConditionalExpression',
+    original: "sc.auth_method === 'PASSWORD'",
+    replacement: 'false',
+    killedBy: 'keeps the storage auth_method PASSWORD on the recording it starts',
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'StringLiteral',
+    original: '`recording:${recordingId}:max-seconds`',
+    replacement: '``',
+    killedBy: 'max_seconds stops each recording at its own time, whatever else is recording',
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'BooleanLiteral',
+    original: 'false',
+    replacement: 'true',
+    killedBy: 'the saved state keeps whether each recording was started with allow_multiple_recordings',
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'MethodExpression',
+    original: '(data.recordingsByMeeting.get(meetingId) ?? []).map((id) => data.recordings.get(id)!).filter((r) => r && statuses.includes(r.status))',
+    replacement: '(data.recordingsByMeeting.get(meetingId) ?? []).map(id => data.recordings.get(id)!)',
+    killedBy: FINISHED_LEFT,
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'ArrayDeclaration',
+    original: '[]',
+    replacement: '["Stryker was here"]',
+    equivalent: `for a meeting without recordings (forMeetingWithStatus, activeFor): the made-up id names no recording, and both skip an id without one (r && …), so the answer is still none`,
+  },
+  { file: RECORDINGS, mutator: 'ArrowFunction', original: '(r) => r && statuses.includes(r.status)', replacement: '() => undefined', killedBy: FINISHED_LEFT },
+  { file: RECORDINGS, mutator: 'ConditionalExpression', original: 'r && statuses.includes(r.status)', replacement: 'true', killedBy: FINISHED_LEFT },
+  { file: RECORDINGS, mutator: 'ConditionalExpression', original: 'r && statuses.includes(r.status)', replacement: 'false', killedBy: FINISHED_LEFT },
+  { file: RECORDINGS, mutator: 'ConditionalExpression', original: 'q.statuses.length > 0', replacement: 'true', killedBy: EMPTY_STATUS },
+  { file: RECORDINGS, mutator: 'EqualityOperator', original: 'q.statuses.length > 0', replacement: 'q.statuses.length >= 0', killedBy: EMPTY_STATUS },
+  {
+    file: RECORDINGS,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    killedBy: 'search: a meeting without a title matches by its ids and file names only',
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'ConditionalExpression',
+    original: 'statuses !== undefined || needle !== undefined || q.startTime !== undefined || q.endTime !== undefined || q.expired !== undefined',
+    replacement: 'true',
+    equivalent: `without any filter, matches() accepts every recording, and ${EVERY_ID_KNOWN} paginate's filtering walk gives the same items, total and offsets as its direct one: only the cost differs`,
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'ConditionalExpression',
+    original: 'q.endTime !== undefined',
+    replacement: 'false',
+    killedBy: 'start_time and end_time bound the invoked time, both inclusive',
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'EqualityOperator',
+    original: 'q.endTime !== undefined',
+    replacement: 'q.endTime === undefined',
+    killedBy: 'start_time and end_time bound the invoked time, both inclusive',
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'ArithmeticOperator',
+    original: 'ids.length - 1',
+    replacement: 'ids.length + 1',
+    equivalent: `activeFor then first looks at the two indexes past the end, which hold no id and so no recording (skipped by r && …); from the last id down it is the same walk`,
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'ConditionalExpression',
+    original: 'meeting.session.endedAt === null',
+    replacement: 'true',
+    killedBy: 'a recording started after the session ended gets a session id of its own',
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'EqualityOperator',
+    original: 'meeting.session.endedAt === null',
+    replacement: 'meeting.session.endedAt !== null',
+    killedBy: FINISHED_LEFT,
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'StringLiteral',
+    original: '`Cannot start a recording that is ${r.status}`',
+    replacement: '``',
+    equivalent: NEVER_REFUSED('START', 'begin only INVOKED recordings (the simulator checks the status first; a forced move asks for START only from INVOKED)'),
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'StringLiteral',
+    original: '`Cannot stop a recording that is ${r.status}`',
+    replacement: '``',
+    equivalent: NEVER_REFUSED(
+      'STOP',
+      'stop RECORDING or PAUSED recordings (the ALL_PEERS_LEFT stop lists only those, the max_seconds stop checks for RECORDING, a forced move asks for STOP only from those)',
+    ),
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'StringLiteral',
+    original: '`Cannot complete the upload of a recording that is ${r.status}`',
+    replacement: '``',
+    equivalent: NEVER_REFUSED(
+      'UPLOAD_COMPLETE',
+      'complete only UPLOADING recordings (the simulator checks the status first; a forced move asks for it only from UPLOADING)',
+    ),
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'StringLiteral',
+    original: '`Cannot fail a recording that is ${r.status}`',
+    replacement: '``',
+    equivalent: NEVER_REFUSED(
+      'FAIL',
+      'fail recordings that are INVOKED or UPLOADING (the simulator, after checking) or not yet final (a forced move asks for FAIL only where the table has it)',
+    ),
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'StringLiteral',
+    original: "'forced'",
+    replacement: '""',
+    killedBy: "a forced ERRORED saves as its error reason 'forced' when none is given",
+  },
+  { file: RECORDINGS, mutator: 'ConditionalExpression', original: "r.status === 'RECORDING'", replacement: 'true', killedBy: PENDING_MAX_SECONDS },
+  {
+    file: RECORDINGS,
+    mutator: 'ArithmeticOperator',
+    original: 'r.maxSeconds * 1000 - recordedMsAt(r, now)',
+    replacement: 'r.maxSeconds * 1000 + recordedMsAt(r, now)',
+    killedBy: AFTER_PAUSE,
+  },
+  {
+    file: RECORDINGS,
+    mutator: 'BlockStatement',
+    original: '{ this.ctx.scheduler.cancel(MAX_SECONDS_JOB, { recordingId: r.id }); }',
+    replacement: '{}',
+    killedBy: PENDING_MAX_SECONDS,
+  },
+  { file: RECORDINGS, mutator: 'ConditionalExpression', original: "!r || r.status !== 'RECORDING'", replacement: 'false', killedBy: IMPORTED_PAUSED },
+  { file: RECORDINGS, mutator: 'ConditionalExpression', original: "r.status !== 'RECORDING'", replacement: 'false', killedBy: IMPORTED_PAUSED },
+  { file: RECORDINGS, mutator: 'StringLiteral', original: "'max_seconds'", replacement: '""', killedBy: AFTER_PAUSE },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/core` and `src/webhooks` have a complete run (every file), each with the tests of its own',
