@@ -1,0 +1,64 @@
+// node scripts/mutation-fold.mjs DIR...: folds the mutation runs made in other checkouts of this
+// repository (git worktrees, each with its own reports/mutation/) into this one's report, then
+// writes bench/MUTATION.md. Two folders can be mutated at once that way, one per worktree, on a
+// machine with the cores for it.
+//
+// A worktree's runs.json starts as a copy of this checkout's (copy reports/mutation/ into it before
+// its first run); the runs after that copy are its own. They are added here in the order they
+// started, renumbered after this checkout's runs, with each file they measured: a file's newest
+// result wins, as in `npm run mutate`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const readJson = (file, fallback) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : fallback);
+const runsFile = join(root, 'reports/mutation/runs.json');
+const mergedFile = join(root, 'reports/mutation/merged.json');
+const runs = readJson(runsFile, []);
+const merged = readJson(mergedFile, { files: {}, testFiles: {} });
+const sameRun = (a, b) => a.started === b.started && a.command === b.command;
+
+const dirs = process.argv.slice(2).map((d) => resolve(d));
+if (dirs.length === 0) {
+  process.stderr.write('usage: node scripts/mutation-fold.mjs DIR... (checkouts whose reports/mutation/ to fold in)\n');
+  process.exit(2);
+}
+
+// Every run of the other checkouts that this one does not hold yet, with where it came from.
+const incoming = [];
+for (const dir of dirs) {
+  const theirRuns = readJson(join(dir, 'reports/mutation/runs.json'), []);
+  const theirs = readJson(join(dir, 'reports/mutation/merged.json'), { files: {}, testFiles: {} });
+  theirRuns.forEach((run, index) => {
+    if (!runs.some((r) => sameRun(r, run))) incoming.push({ dir, run, index, report: theirs });
+  });
+}
+incoming.sort((a, b) => a.run.started.localeCompare(b.run.started));
+
+for (const { dir, run, index, report } of incoming) {
+  const renumbered = runs.length;
+  runs.push(run);
+  const ids = (list) => list?.map((id) => id.replace(/^\d+:/, `${renumbered}:`));
+  let files = 0;
+  for (const [file, result] of Object.entries(report.files)) {
+    if (result.run !== index) continue;
+    merged.files[file] = { ...result, run: renumbered, mutants: result.mutants.map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) })) };
+    files += 1;
+  }
+  for (const [key, result] of Object.entries(report.testFiles ?? {})) {
+    if (!key.startsWith(`${index}:`)) continue;
+    merged.testFiles[`${renumbered}:${key.slice(key.indexOf(':') + 1)}`] = {
+      ...result,
+      tests: result.tests.map((t) => ({ ...t, id: t.id.replace(/^\d+:/, `${renumbered}:`) })),
+    };
+  }
+  process.stdout.write(`run ${renumbered + 1} (${dir}, its run ${index + 1}): ${files} file(s), exit ${run.exitCode}\n`);
+}
+
+writeFileSync(runsFile, `${JSON.stringify(runs, null, 2)}\n`);
+writeFileSync(mergedFile, JSON.stringify(merged));
+const report = spawnSync(process.execPath, [join(root, 'scripts/mutation-report.mjs')], { cwd: root, stdio: 'inherit' });
+process.exit(report.status ?? 1);
