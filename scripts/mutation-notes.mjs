@@ -507,6 +507,30 @@ NOTES.push(
   },
   { file: DISPATCHER, mutator: 'ObjectLiteral', original: '{ err, event: e.type }', replacement: '{}', killedBy: DISPATCH_FAILED },
   { file: DISPATCHER, mutator: 'StringLiteral', original: "'webhook dispatch failed'", replacement: '""', killedBy: DISPATCH_FAILED },
+  {
+    file: OUTBOX,
+    mutator: 'ConditionalExpression',
+    original: "trigger !== 'redeliver'",
+    replacement: 'false',
+    equivalent:
+      "an automatic attempt (the first or a retry) starts only on a pending delivery, and nothing finishes it while it is in flight: a redelivery then answers 409, a stopped webhook ends the attempt before it is sent, and a reset drops the record, which the attempt checks first; so whenever the trigger is not 'redeliver', d.status === 'pending' already makes it automatic",
+  },
+  {
+    file: OUTBOX,
+    mutator: 'ConditionalExpression',
+    original: 'this.records.size <= this.maxRecords',
+    replacement: 'false',
+    equivalent:
+      'the same check opens the loop over each pool and returns before any record is dropped, so the early return before the loop only saves the walk',
+  },
+  {
+    file: OUTBOX,
+    mutator: 'EqualityOperator',
+    original: 'this.records.size <= this.maxRecords',
+    replacement: 'this.records.size < this.maxRecords',
+    equivalent:
+      'at exactly maxRecords the check inside the loop returns before any record is dropped (and an empty pool drops nothing), so the log keeps the same records',
+  },
 );
 
 const REC_CONFIG = 'src/domain/recordings/recording-config.ts';

@@ -211,10 +211,11 @@ if (pinned.length) {
   out.push('|---|---|---|');
   for (const n of pinned) {
     // A note names a mutant by its code, which can occur more than once in a file (the same
-    // literal in two places): it holds when every such mutant is killed, the named test among the killers.
+    // literal in two places): it holds when none of them survives (one the type checker rejects
+    // never ran) and the named test is among the killers.
     const matching = mutants.filter((x) => noteFor(x) === n);
     const killers = matching.flatMap((m) => (m.killedBy ?? []).map((id) => testNames.get(id) ?? id));
-    const alive = matching.find((m) => m.status !== 'Killed' && m.status !== 'Timeout');
+    const alive = matching.find((m) => m.status === 'Survived' || m.status === 'NoCoverage');
     const ok = matching.length > 0 && !alive && killers.some((k) => k.includes(n.killedBy));
     const place = matching.length > 0 ? matching.map(where).join(', ') : `\`${n.file}\``;
     const why = matching.length === 0 ? 'mutant not found' : alive ? alive.status : 'not killed by that test';
