@@ -786,6 +786,104 @@ NOTES.push(
   { file: RECORDINGS, mutator: 'StringLiteral', original: "'max_seconds'", replacement: '""', killedBy: AFTER_PAUSE },
 );
 
+const LIVESTREAMS = 'src/domain/livestreams/livestreams.service.ts';
+const FORCED_FROM_FINAL = 'a stopped or failed livestream cannot be forced anywhere (409); the answer names what it is';
+const MOVE_REFUSED = "`Cannot move a livestream from ${l.state === 'STOPPED' ? 'OFFLINE (stopped)' : l.state} to ${to}`";
+const IS_STOPPED = "l.state === 'STOPPED'";
+const LATEST = 'the lists carry the session that started last, whichever livestream in the page has it';
+const NEWER_START = 's.startedTime > latest.startedTime';
+const APPLY_REFUSED = "`Cannot ${event.type.toLowerCase().replace('_', ' ')} a livestream that is ${l.state}`";
+const APPLY_NEVER_REFUSED =
+  "never thrown, so never answered: apply() is called by stopActive (the meeting's active livestream, OFFLINE, LIVE or IDLE, and the table takes STOP from each), goLive (from force() only when the table gave GO_LIVE for the state, from the simulator only for an OFFLINE one), fail (from the simulator only for an OFFLINE one, which the table takes FAIL from), force() (with the event the table gave for the state) and disable (END_INGEST only when LIVE); nothing changes the livestream between the check and the call";
+const LIVESTREAM_IDS_KNOWN = 'every id in the order and per-meeting lists names a livestream (livestreams are never deleted), so';
+
+NOTES.push(
+  {
+    file: LIVESTREAMS,
+    mutator: 'ArrayDeclaration',
+    original: '[]',
+    replacement: '["Stryker was here"]',
+    equivalent:
+      "the survivor is activeFor's, for a meeting without livestreams: the made-up id names no livestream, and the walk skips an id without one (l && …), so the answer is still none for each caller (create, active and stopActive, a session's live_stream_on_start)",
+  },
+  {
+    file: LIVESTREAMS,
+    mutator: 'ArithmeticOperator',
+    original: 'ids.length - 1',
+    replacement: 'ids.length + 1',
+    equivalent:
+      "the survivor is activeFor's: the walk then first looks at the two indexes past the end, which hold no id and so no livestream (skipped by l && …); from the last id down it is the same walk. (The same code in lastSessionOf is not a survivor: it would never find a session.)",
+  },
+  {
+    file: LIVESTREAMS,
+    mutator: 'ConditionalExpression',
+    original: 'q.status !== undefined || q.excludeMeetings === true || q.startTime !== undefined || q.endTime !== undefined',
+    replacement: 'true',
+    equivalent: `without any filter the filter function accepts every livestream (each clause is true when its bound is absent), and ${LIVESTREAM_IDS_KNOWN} paginate's filtering walk gives the same items, total and offsets as its direct one: only the cost differs`,
+  },
+  { file: LIVESTREAMS, mutator: 'StringLiteral', original: MOVE_REFUSED, replacement: '``', killedBy: FORCED_FROM_FINAL },
+  { file: LIVESTREAMS, mutator: 'ConditionalExpression', original: IS_STOPPED, replacement: 'true', killedBy: FORCED_FROM_FINAL },
+  { file: LIVESTREAMS, mutator: 'ConditionalExpression', original: IS_STOPPED, replacement: 'false', killedBy: FORCED_FROM_FINAL },
+  { file: LIVESTREAMS, mutator: 'EqualityOperator', original: IS_STOPPED, replacement: "l.state !== 'STOPPED'", killedBy: FORCED_FROM_FINAL },
+  { file: LIVESTREAMS, mutator: 'StringLiteral', original: "'OFFLINE (stopped)'", replacement: '""', killedBy: FORCED_FROM_FINAL },
+  {
+    file: LIVESTREAMS,
+    mutator: 'ConditionalExpression',
+    original: 'before.disabled',
+    replacement: 'true',
+    killedBy: 'enabling a livestream that is already enabled leaves its ingest delay running',
+  },
+  {
+    file: LIVESTREAMS,
+    mutator: 'ConditionalExpression',
+    original: `s && (!latest || ${NEWER_START})`,
+    replacement: 'true',
+    killedBy: LATEST,
+  },
+  { file: LIVESTREAMS, mutator: 'ConditionalExpression', original: `!latest || ${NEWER_START}`, replacement: 'true', killedBy: LATEST },
+  { file: LIVESTREAMS, mutator: 'ConditionalExpression', original: NEWER_START, replacement: 'false', killedBy: LATEST },
+  { file: LIVESTREAMS, mutator: 'EqualityOperator', original: NEWER_START, replacement: 's.startedTime <= latest.startedTime', killedBy: LATEST },
+  {
+    file: LIVESTREAMS,
+    mutator: 'ConditionalExpression',
+    original: 'm.session?.id === meetingSessionId',
+    replacement: 'true',
+    killedBy: 'answers 404 for a session id that is no meeting session, while meetings have sessions of their own',
+  },
+  {
+    file: LIVESTREAMS,
+    mutator: 'EqualityOperator',
+    original: 's.startedTime >= from',
+    replacement: 's.startedTime > from',
+    killedBy: 'start_time takes a session that started at that very millisecond',
+  },
+  { file: LIVESTREAMS, mutator: 'StringLiteral', original: APPLY_REFUSED, replacement: '``', equivalent: APPLY_NEVER_REFUSED },
+  {
+    file: LIVESTREAMS,
+    mutator: 'MethodExpression',
+    original: 'event.type.toLowerCase()',
+    replacement: 'event.type.toUpperCase()',
+    equivalent: APPLY_NEVER_REFUSED,
+  },
+  { file: LIVESTREAMS, mutator: 'StringLiteral', original: "'_'", replacement: '""', equivalent: APPLY_NEVER_REFUSED },
+  { file: LIVESTREAMS, mutator: 'StringLiteral', original: "' '", replacement: '""', equivalent: APPLY_NEVER_REFUSED },
+  {
+    file: LIVESTREAMS,
+    mutator: 'ConditionalExpression',
+    original: 'meetingSession.endedAt === null',
+    replacement: 'true',
+    killedBy: 'a livestream that goes LIVE after the meeting session ended is not one of its livestream sessions',
+  },
+  {
+    file: LIVESTREAMS,
+    mutator: 'ConditionalExpression',
+    original: 'ids.length > 0',
+    replacement: 'true',
+    equivalent:
+      'an empty list then reads ids[-1], which is undefined, and livestreamSessions.get(undefined) is undefined: the same answer as the one the check gives, no session',
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/core` and `src/webhooks` have a complete run (every file), each with the tests of its own',

@@ -49,6 +49,16 @@ describe('GET /v2/analytics/livestreams/overall', () => {
     expect(await get(t, `/v2/analytics/livestreams/overall${query}`)).toEqual({ success: true, data: totals });
   });
 
+  it('start_time takes a session that started at that very millisecond', async () => {
+    const t = await timeline();
+    // A went LIVE again at 01:00:00 on day 2 and is still running at 01:00:45.
+    expect((await get(t, '/v2/analytics/livestreams/overall?start_time=2026-01-02T01:00:00.000Z')).data).toEqual({
+      count: 1,
+      total_ingest_seconds: 45,
+      total_viewer_seconds: 90,
+    });
+  });
+
   it('a running session keeps counting with the clock', async () => {
     const t = await timeline();
     t.advance(15_000);

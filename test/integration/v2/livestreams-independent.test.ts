@@ -158,6 +158,33 @@ describe('PUT /v2/livestreams/{livestream_id}/disable and /enable', () => {
     expect(again.body).toMatchObject({ status: 'LIVE', disabled: false });
   });
 
+  it('a stopped or failed livestream cannot be forced anywhere (409); the answer names what it is', async () => {
+    const t = makeTestApp();
+    await patchSimulator(t, { livestream: { mode: 'manual' } });
+    const stopped = await createIndependentLivestream(t.api);
+    const failed = await createIndependentLivestream(t.api);
+    await t.api.post(`/_emulator/livestreams/${stopped.id}/transition`).send({ to: 'OFFLINE' }).expect(200);
+    await t.api.post(`/_emulator/livestreams/${failed.id}/transition`).send({ to: 'ERRORED' }).expect(200);
+    // A stopped livestream reads OFFLINE on the wire, like one waiting for ingest: the answer says which.
+    const fromStopped = await t.api.post(`/_emulator/livestreams/${stopped.id}/transition`).send({ to: 'LIVE' }).expect(409);
+    expect(fromStopped.body).toEqual({ error: { code: 'CONFLICT', message: 'Cannot move a livestream from OFFLINE (stopped) to LIVE' } });
+    const fromFailed = await t.api.post(`/_emulator/livestreams/${failed.id}/transition`).send({ to: 'LIVE' }).expect(409);
+    expect(fromFailed.body).toEqual({ error: { code: 'CONFLICT', message: 'Cannot move a livestream from ERRORED to LIVE' } });
+  });
+
+  it('enabling a livestream that is already enabled leaves its ingest delay running', async () => {
+    const t = makeTestApp();
+    const events = recordEvents(t);
+    const l = await createIndependentLivestream(t.api);
+    t.advance(GO_LIVE_MS - 2_000);
+    await t.api.put(`/v2/livestreams/${l.id}/enable`).set('Authorization', BASIC).expect(200);
+    // The encoder still connects at the delay counted from creation, not from the enable.
+    t.advance(2_000);
+    expect(await getLivestream(t.api, l.id)).toMatchObject({ status: 'LIVE', updated_at: iso(START + GO_LIVE_MS) });
+    // Nothing was enabled: the livestream never was disabled.
+    expect(events).toEqual([`${iso(START)} livestream - → OFFLINE`, `${iso(START + GO_LIVE_MS)} livestream OFFLINE → LIVE`]);
+  });
+
   it('are idempotent: disabling twice or enabling an enabled livestream answers it as it is', async () => {
     const t = makeTestApp();
     const l = await createIndependentLivestream(t.api);

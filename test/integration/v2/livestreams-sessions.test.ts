@@ -224,6 +224,27 @@ describe('GET /v2/sessions/{session_id}/livestream-sessions', () => {
     expect(res.body).toEqual({ success: true, data: { data: [], paging: EMPTY_PAGE } });
   });
 
+  it('answers 404 for a session id that is no meeting session, while meetings have sessions of their own', async () => {
+    const t = await meetingSessions();
+    const res = await t.api.get(`/v2/sessions/${MISSING_ID}/livestream-sessions`).set('Authorization', BASIC).expect(404);
+    expect(res.body).toEqual(v2Error(404, `No session found with id ${MISSING_ID}`));
+  });
+
+  it('a livestream that goes LIVE after the meeting session ended is not one of its livestream sessions', async () => {
+    const t = makeTestApp();
+    await patchSimulator(t, { livestream: { mode: 'manual' } });
+    const m = await createMeeting(t.api);
+    const p = await addParticipant(t.api, m.id);
+    const session = (await t.api.post(`/_emulator/meetings/${m.id}/participants/${p.id}/join`).expect(200)).body.session.id as string;
+    t.advance(10_000);
+    await t.api.post(`/_emulator/meetings/${m.id}/participants/${p.id}/leave`).expect(200);
+    t.advance(1_000);
+    const l = await createLivestream(t.api, m.id);
+    await force(t, l.id, 'LIVE');
+    const res = await t.api.get(`/v2/sessions/${session}/livestream-sessions`).set('Authorization', BASIC).expect(200);
+    expect(res.body).toEqual({ success: true, data: { data: [], paging: EMPTY_PAGE } });
+  });
+
   it('answers 404 for an unknown session and 400 for a bad id', async () => {
     const { api } = makeTestApp();
     const missing = await api.get(`/v2/sessions/${MISSING_ID}/livestream-sessions`).set('Authorization', BASIC).expect(404);
@@ -243,6 +264,27 @@ describe('the newest session in the lists', () => {
     await createLivestream(t.api, m.id);
     const ofMeeting = await t.api.get(`/v2/meetings/${m.id}/livestream`).set('Authorization', BASIC).expect(200);
     expect(ofMeeting.body.data).not.toHaveProperty('session');
+  });
+
+  it('the lists carry the session that started last, whichever livestream in the page has it', async () => {
+    const t = makeTestApp();
+    await patchSimulator(t, { livestream: { mode: 'manual' } });
+    // Created a, b, c: the list shows c, b, a. Sessions start c at 10 s, a at 20 s, b at 30 s.
+    const a = await createIndependentLivestream(t.api, { name: 'a' });
+    const b = await createIndependentLivestream(t.api, { name: 'b' });
+    const c = await createIndependentLivestream(t.api, { name: 'c' });
+    t.advance(10_000);
+    await force(t, c.id, 'LIVE');
+    t.advance(10_000);
+    await force(t, a.id, 'LIVE');
+    t.advance(10_000);
+    await force(t, b.id, 'LIVE');
+    t.advance(5_000);
+    for (const query of ['', '?sort_order=ASC']) {
+      const res = await t.api.get(`/v2/livestreams${query}`).set('Authorization', BASIC).expect(200);
+      expect(res.body.data.livestreams).toHaveLength(3);
+      expect(res.body.data.session).toMatchObject({ livestream_id: b.id, started_time: iso(START + 30_000), ingest_seconds: 5 });
+    }
   });
 });
 
