@@ -6,9 +6,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { mutatedBy } from './mutation-runs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runsFile = join(root, 'reports/mutation/runs.json');
+const relative = (file) => (file.startsWith(root) ? file.slice(root.length + 1) : file).replaceAll('\\', '/');
 const args = process.argv.slice(2);
 
 const started = new Date();
@@ -37,7 +39,9 @@ if (stryker.status === 0 && existsSync(reportFile) && statSync(reportFile).mtime
   const run = runs.length - 1;
   // Stryker numbers the tests of each run from 0: the run's index keeps them apart.
   const ids = (list) => list?.map((id) => `${run}:${id}`);
+  const measured = mutatedBy(runs[run]);
   for (const [file, result] of Object.entries(report.files)) {
+    if (!measured(relative(file))) continue;
     const mutants = result.mutants.map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) }));
     merged.files[file] = { ...result, mutants, run };
   }

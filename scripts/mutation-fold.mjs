@@ -12,8 +12,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { mutatedBy } from './mutation-runs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const relative = (dir, file) => (file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file).replaceAll('\\', '/');
 const readJson = (file, fallback) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : fallback);
 const runsFile = join(root, 'reports/mutation/runs.json');
 const mergedFile = join(root, 'reports/mutation/merged.json');
@@ -38,24 +40,47 @@ for (const dir of dirs) {
 }
 incoming.sort((a, b) => a.run.started.localeCompare(b.run.started));
 
-for (const { dir, run, index, report } of incoming) {
-  const renumbered = runs.length;
+// The new numbers of the incoming runs, per checkout.
+const renumbered = new Map(dirs.map((dir) => [dir, new Map()]));
+for (const { dir, run, index } of incoming) {
+  renumbered.get(dir).set(index, runs.length);
   runs.push(run);
-  const ids = (list) => list?.map((id) => id.replace(/^\d+:/, `${renumbered}:`));
-  let files = 0;
+}
+for (const dir of dirs) {
+  const numbers = renumbered.get(dir);
+  if (numbers.size === 0) continue;
+  const theirRuns = readJson(join(dir, 'reports/mutation/runs.json'), []);
+  const report = readJson(join(dir, 'reports/mutation/merged.json'), { files: {}, testFiles: {} });
+  // A file's result belongs to the last successful run that named it in --mutate; a later run may
+  // have carried it over unchanged (and written its own number on it), so the number is not proof.
+  const measuring = (file) => {
+    for (let i = theirRuns.length - 1; i >= 0; i--) if (theirRuns[i].exitCode === 0 && mutatedBy(theirRuns[i])(file)) return i;
+    return undefined;
+  };
+  const counts = new Map();
   for (const [file, result] of Object.entries(report.files)) {
-    if (result.run !== index) continue;
-    merged.files[file] = { ...result, run: renumbered, mutants: result.mutants.map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) })) };
-    files += 1;
+    const run = measuring(relative(dir, file));
+    if (run === undefined || !numbers.has(run)) continue;
+    const carrier = numbers.get(result.run);
+    const ids = (list) => (carrier === undefined ? list : list?.map((id) => id.replace(/^\d+:/, `${carrier}:`)));
+    merged.files[file] = {
+      ...result,
+      run: numbers.get(run),
+      mutants: result.mutants.map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) })),
+    };
+    counts.set(run, (counts.get(run) ?? 0) + 1);
   }
   for (const [key, result] of Object.entries(report.testFiles ?? {})) {
-    if (!key.startsWith(`${index}:`)) continue;
-    merged.testFiles[`${renumbered}:${key.slice(key.indexOf(':') + 1)}`] = {
+    const to = numbers.get(Number(key.slice(0, key.indexOf(':'))));
+    if (to === undefined) continue;
+    merged.testFiles[`${to}:${key.slice(key.indexOf(':') + 1)}`] = {
       ...result,
-      tests: result.tests.map((t) => ({ ...t, id: t.id.replace(/^\d+:/, `${renumbered}:`) })),
+      tests: result.tests.map((t) => ({ ...t, id: t.id.replace(/^\d+:/, `${to}:`) })),
     };
   }
-  process.stdout.write(`run ${renumbered + 1} (${dir}, its run ${index + 1}): ${files} file(s), exit ${run.exitCode}\n`);
+  for (const [index, to] of numbers) {
+    process.stdout.write(`run ${to + 1} (${dir}, its run ${index + 1}): measured ${counts.get(index) ?? 0} file(s), exit ${theirRuns[index].exitCode}\n`);
+  }
 }
 
 writeFileSync(runsFile, `${JSON.stringify(runs, null, 2)}\n`);

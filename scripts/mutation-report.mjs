@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES, STATUS } from './mutation-notes.mjs';
+import { mutatedBy } from './mutation-runs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const reportFile = process.argv[2] ?? join(root, 'reports/mutation/merged.json');
@@ -134,19 +135,6 @@ out.push('');
 // Which run measured each file: the last successful run whose --mutate names it (Stryker's report
 // also carries, unchanged, the files of earlier runs). A run limited by --testFiles tried each
 // mutant against those tests only, so its score is a lower bound of what the whole suite kills.
-const globRegex = (glob) =>
-  new RegExp(
-    `^${glob
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*\*\//g, '\u0000')
-      .replace(/\*/g, '[^/]*')
-      .replaceAll('\u0000', '(?:.*/)?')}$`,
-  );
-const mutatedBy = (run) => {
-  const named = /--mutate\s+(\S+)/.exec(run.command);
-  const globs = named ? named[1].replace(/^'|'$/g, '').split(',') : ['src/**/*.ts'];
-  return (file) => globs.some((g) => globRegex(g).test(file));
-};
 const runOf = (file) => {
   for (let i = runs.length - 1; i >= 0; i--) if (runs[i].exitCode === 0 && mutatedBy(runs[i])(file)) return i;
   return undefined;
