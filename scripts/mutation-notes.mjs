@@ -790,8 +790,8 @@ const LIVESTREAMS = 'src/domain/livestreams/livestreams.service.ts';
 const FORCED_FROM_FINAL = 'a stopped or failed livestream cannot be forced anywhere (409); the answer names what it is';
 const MOVE_REFUSED = "`Cannot move a livestream from ${l.state === 'STOPPED' ? 'OFFLINE (stopped)' : l.state} to ${to}`";
 const IS_STOPPED = "l.state === 'STOPPED'";
-const LATEST = 'the lists carry the session that started last, whichever livestream in the page has it';
-const NEWER_START = 's.startedTime > latest.startedTime';
+const SESSION_OPEN_WHILE_LIVE =
+  "a livestream's last session is open exactly while it is LIVE: the service opens one on entering LIVE and closes it on leaving, and an import refuses a document where it is not so ('an import refuses sessions the emulator could not have made')";
 const APPLY_REFUSED = "`Cannot ${event.type.toLowerCase().replace('_', ' ')} a livestream that is ${l.state}`";
 const APPLY_NEVER_REFUSED =
   "never thrown, so never answered: apply() is called by stopActive (the meeting's active livestream, OFFLINE, LIVE or IDLE, and the table takes STOP from each), goLive (from force() only when the table gave GO_LIVE for the state, from the simulator only for an OFFLINE one), fail (from the simulator only for an OFFLINE one, which the table takes FAIL from), force() (with the event the table gave for the state) and disable (END_INGEST only when LIVE); nothing changes the livestream between the check and the call";
@@ -836,13 +836,17 @@ NOTES.push(
   {
     file: LIVESTREAMS,
     mutator: 'ConditionalExpression',
-    original: `s && (!latest || ${NEWER_START})`,
+    original: "l.state === 'LIVE'",
     replacement: 'true',
-    killedBy: LATEST,
+    equivalent: `${SESSION_OPEN_WHILE_LIVE}: closing the sessions of a livestream that was not LIVE finds none open and changes nothing`,
   },
-  { file: LIVESTREAMS, mutator: 'ConditionalExpression', original: `!latest || ${NEWER_START}`, replacement: 'true', killedBy: LATEST },
-  { file: LIVESTREAMS, mutator: 'ConditionalExpression', original: NEWER_START, replacement: 'false', killedBy: LATEST },
-  { file: LIVESTREAMS, mutator: 'EqualityOperator', original: NEWER_START, replacement: 's.startedTime <= latest.startedTime', killedBy: LATEST },
+  {
+    file: LIVESTREAMS,
+    mutator: 'ConditionalExpression',
+    original: 'open.stoppedTime === null',
+    replacement: 'true',
+    equivalent: `${SESSION_OPEN_WHILE_LIVE}: closeSession is only called for a livestream that was LIVE, whose last session is open`,
+  },
   {
     file: LIVESTREAMS,
     mutator: 'ConditionalExpression',

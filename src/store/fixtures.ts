@@ -200,13 +200,33 @@ export const fixturesSchema = z
       sameOrg('recordings', o.recordings);
       sameOrg('livestreams', o.livestreams);
       sameOrg('livestream_sessions', o.livestream_sessions);
-      const livestreams = new Set((o.livestreams ?? []).map((l) => l.id));
+      // Sessions are held as the emulator makes them: in the order they started, each ended before
+      // its livestream's next one starts, and open exactly while the livestream is LIVE. The lists
+      // (newest first) and the newest session of a page read them so.
+      const liveState = new Map((o.livestreams ?? []).map((l) => [l.id, l.state === 'LIVE']));
+      const lastOf = new Map<string, { stoppedTime: number | null }>();
+      let startedBefore = -Infinity;
       (o.livestream_sessions ?? []).forEach((ls, j) => {
-        if (!livestreams.has(ls.livestreamId))
+        const path = ['organizations', i, 'livestream_sessions', j];
+        if (!liveState.has(ls.livestreamId))
+          ctx.addIssue({ code: 'custom', path: [...path, 'livestreamId'], message: 'not a livestream of this organization' });
+        if (ls.startedTime < startedBefore)
+          ctx.addIssue({ code: 'custom', path: [...path, 'startedTime'], message: 'sessions are listed in the order they started' });
+        if (ls.stoppedTime !== null && ls.stoppedTime < ls.startedTime)
+          ctx.addIssue({ code: 'custom', path: [...path, 'stoppedTime'], message: 'a session stops after it starts' });
+        const previous = lastOf.get(ls.livestreamId);
+        if (previous && (previous.stoppedTime === null || previous.stoppedTime > ls.startedTime))
+          ctx.addIssue({ code: 'custom', path: [...path, 'startedTime'], message: "a session starts after its livestream's previous session stopped" });
+        startedBefore = Math.max(startedBefore, ls.startedTime);
+        lastOf.set(ls.livestreamId, ls);
+      });
+      (o.livestreams ?? []).forEach((l, j) => {
+        const open = lastOf.get(l.id)?.stoppedTime === null;
+        if (open !== (l.state === 'LIVE'))
           ctx.addIssue({
             code: 'custom',
-            path: ['organizations', i, 'livestream_sessions', j, 'livestreamId'],
-            message: 'not a livestream of this organization',
+            path: ['organizations', i, 'livestreams', j, 'state'],
+            message: open ? 'a livestream with an open session is LIVE' : 'a LIVE livestream has an open session (its last one, stoppedTime null)',
           });
       });
       sameOrg('sessions', o.sessions);

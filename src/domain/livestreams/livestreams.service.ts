@@ -212,14 +212,19 @@ export class LivestreamsService implements OrgMember {
     return paginate(data.livestreamSessionsByLivestream.get(id) ?? [], (sid) => data.livestreamSessions.get(sid), page, { newestFirst: true });
   }
 
-  /** The newest session of any of the livestreams (by start). */
+  /**
+   * The newest session of any of the livestreams: the one that started last, and of two that
+   * started at the same instant the one that went live second, whatever the page's order.
+   */
   latestSessionOf(orgId: string, livestreams: readonly Livestream[]): LivestreamSession | undefined {
-    let latest: LivestreamSession | undefined;
-    for (const l of livestreams) {
-      const s = this.withSession(orgId, l.id).session;
-      if (s && (!latest || s.startedTime > latest.startedTime)) latest = s;
+    const data = orgData(this.ctx, orgId);
+    const ids = new Set(livestreams.map((l) => l.id));
+    // The organization's sessions are held in the order they started (an import checks it).
+    for (let i = data.livestreamSessionOrder.length - 1; i >= 0; i--) {
+      const s = data.livestreamSessions.get(data.livestreamSessionOrder[i]!)!;
+      if (ids.has(s.livestreamId)) return s;
     }
-    return latest;
+    return undefined;
   }
 
   getSession(orgId: string, sessionId: string): LivestreamSession {

@@ -286,6 +286,25 @@ describe('the newest session in the lists', () => {
       expect(res.body.data.session).toMatchObject({ livestream_id: b.id, started_time: iso(START + 30_000), ingest_seconds: 5 });
     }
   });
+
+  it('of two sessions that started at the same instant, the lists carry the one that went live second, in either sort order', async () => {
+    const t = makeTestApp();
+    await patchSimulator(t, { livestream: { mode: 'manual' } });
+    const a = await createIndependentLivestream(t.api, { name: 'a' });
+    const b = await createIndependentLivestream(t.api, { name: 'b' });
+    t.advance(10_000);
+    // b goes live first, a second, at the same millisecond of the emulator's clock.
+    await force(t, b.id, 'LIVE');
+    await force(t, a.id, 'LIVE');
+    const second = (await detail(t, a.id)).session;
+    expect(second).toMatchObject({ livestream_id: a.id, started_time: iso(START + 10_000) });
+    expect((await detail(t, b.id)).session.started_time).toBe(second.started_time);
+    for (const query of ['', '?sort_order=ASC']) {
+      const res = await t.api.get(`/v2/livestreams${query}`).set('Authorization', BASIC).expect(200);
+      expect(res.body.data.livestreams.map((l: Resource) => l.id)).toEqual(query ? [a.id, b.id] : [b.id, a.id]);
+      expect(res.body.data.session).toEqual(second);
+    }
+  });
 });
 
 describe('state and organizations', () => {
@@ -307,6 +326,61 @@ describe('state and organizations', () => {
     const res = await t.api.put('/_emulator/state').set('content-type', 'application/json').send(JSON.stringify(doc)).expect(400);
     expect(JSON.stringify(res.body)).toContain('livestreamId');
     expect((await detail(t, t.l.id)).paging.total_count).toBe(2);
+  });
+
+  describe('an import refuses sessions the emulator could not have made (400 naming the place), and changes nothing', () => {
+    // twoSessions' export: the livestream LIVE, its sessions [10 s → 70 s, 100 s → open].
+    type Saved = { startedTime: number; stoppedTime: number | null };
+    type SavedOrg = { livestreams: [{ state: string }]; livestream_sessions: [Saved, Saved] };
+    const cases: Array<[string, (org: SavedOrg) => void, string]> = [
+      [
+        'sessions out of start order',
+        (o) => o.livestream_sessions.reverse(),
+        'livestream_sessions[1].startedTime: sessions are listed in the order they started',
+      ],
+      [
+        'a session stopped before it started',
+        (o) => (o.livestream_sessions[0].stoppedTime = o.livestream_sessions[0].startedTime - 1),
+        'livestream_sessions[0].stoppedTime: a session stops after it starts',
+      ],
+      [
+        "a session that starts before its livestream's previous one stopped",
+        (o) => (o.livestream_sessions[0].stoppedTime = o.livestream_sessions[1].startedTime + 1),
+        "livestream_sessions[1].startedTime: a session starts after its livestream's previous session stopped",
+      ],
+      [
+        'an open session followed by another',
+        (o) => (o.livestream_sessions[0].stoppedTime = null),
+        "livestream_sessions[1].startedTime: a session starts after its livestream's previous session stopped",
+      ],
+      [
+        'a LIVE livestream whose last session is stopped',
+        (o) => (o.livestream_sessions[1].stoppedTime = o.livestream_sessions[1].startedTime + 1),
+        'livestreams[0].state: a LIVE livestream has an open session (its last one, stoppedTime null)',
+      ],
+      [
+        'a livestream with an open session that is not LIVE',
+        (o) => (o.livestreams[0].state = 'IDLE'),
+        'livestreams[0].state: a livestream with an open session is LIVE',
+      ],
+    ];
+    it.each(cases)('%s', async (_name, change, message) => {
+      const t = await twoSessions();
+      const before = await detail(t, t.l.id);
+      const doc = JSON.parse((await t.api.get('/_emulator/state').expect(200)).text);
+      change(doc.organizations[0]);
+      const res = await t.api.put('/_emulator/state').set('content-type', 'application/json').send(JSON.stringify(doc)).expect(400);
+      expect(JSON.stringify(res.body)).toContain(`organizations[0].${message}`);
+      expect(await detail(t, t.l.id)).toEqual(before);
+    });
+
+    it('a LIVE livestream with no session at all', async () => {
+      const t = await twoSessions();
+      const doc = JSON.parse((await t.api.get('/_emulator/state').expect(200)).text);
+      doc.organizations[0].livestream_sessions = [];
+      const res = await t.api.put('/_emulator/state').set('content-type', 'application/json').send(JSON.stringify(doc)).expect(400);
+      expect(JSON.stringify(res.body)).toContain('organizations[0].livestreams[0].state: a LIVE livestream has an open session');
+    });
   });
 
   it("an organization's reset drops its livestream sessions", async () => {
