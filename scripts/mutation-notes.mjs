@@ -888,7 +888,6 @@ NOTES.push(
   },
 );
 
-/** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 NOTES.push({
   file: SCHED,
   mutator: 'ConditionalExpression',
@@ -898,6 +897,82 @@ NOTES.push({
     'every job remove() is given is in the heap: the map of keys and the heap always hold the same jobs (insert adds to both, pop and remove take from both), and its callers pass a job found through that map (cancel, a replacing schedule) or taken from the heap itself (cancelOrg, cancelKind)',
 });
 
+const BODY = 'src/http/json-body.ts';
+const FAST_START = "text[0] !== '{' && text[0] !== '['";
+const SAME_FIRST =
+  'the first character is looked for again by firstNonWhitespace, which finds the same one: the check only spares a body that starts with { or [ the regular expression';
+const ARRAY_AFTER_SPACE = 'an array after whitespace: the same answer and journal entry either way';
+const HTTP_ERRORS = 'src/http/errors.ts';
+const SDK_ENVELOPE = 'an unknown path on the api host is a 404 in the v2 envelope';
+const UNFORESEEN = 'answers 500 INTERNAL_ERROR in the v1 shape, without the failure’s own text, and logs it with the request id';
+const LOGGED_WITH = "{ err, requestId: res.getHeader('x-request-id'), method: req.method, path: req.path }";
+NOTES.push(
+  { file: BODY, mutator: 'ConditionalExpression', original: FAST_START, replacement: 'true', equivalent: SAME_FIRST },
+  { file: BODY, mutator: 'ConditionalExpression', original: "text[0] !== '{'", replacement: 'true', equivalent: SAME_FIRST },
+  { file: BODY, mutator: 'ConditionalExpression', original: "text[0] !== '['", replacement: 'true', equivalent: SAME_FIRST },
+  { file: BODY, mutator: 'StringLiteral', original: "'{'", replacement: '""', equivalent: SAME_FIRST },
+  { file: BODY, mutator: 'StringLiteral', original: "'['", replacement: '""', equivalent: SAME_FIRST },
+  { file: BODY, mutator: 'ConditionalExpression', original: "first !== '['", replacement: 'true', killedBy: ARRAY_AFTER_SPACE },
+  {
+    file: BODY,
+    mutator: 'ConditionalExpression',
+    original: '(req as { upgrade?: unknown }).upgrade === true',
+    replacement: 'false',
+    killedBy: 'leaves to body-parser what it does not read as usual',
+  },
+  {
+    file: BODY,
+    mutator: 'StringLiteral',
+    original: "'body'",
+    replacement: '""',
+    equivalent:
+      "the request never has a body property when it is read (nothing before the reader sets one), so `'' in req` and `'body' in req` are both false and req.body is defined as undefined either way",
+  },
+  {
+    file: BODY,
+    mutator: 'StringLiteral',
+    original: "'error'",
+    replacement: '""',
+    killedBy: 'leaves no listener on the request once the body is read, or could not be',
+  },
+  { file: HTTP_ERRORS, mutator: 'ConditionalExpression', original: "api === 'sdk'", replacement: 'false', killedBy: SDK_ENVELOPE },
+  {
+    file: HTTP_ERRORS,
+    mutator: 'ConditionalExpression',
+    original: 'bytes === LIMITS.bodyBytes',
+    replacement: 'false',
+    equivalent: 'the limit is 1 MiB, which the general rule also writes as 1mb (LIMITS.bodyText)',
+  },
+  {
+    file: HTTP_ERRORS,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    equivalent:
+      "body-parser gives every 'encoding.unsupported' error its encoding and every 'charset.unsupported' one its charset, so the fallback never applies",
+  },
+  { file: HTTP_ERRORS, mutator: 'ConditionalExpression', original: 'e?.status === 400 && e.expose === true', replacement: 'true', killedBy: UNFORESEEN },
+  {
+    file: HTTP_ERRORS,
+    mutator: 'ConditionalExpression',
+    original: 'e.expose === true',
+    replacement: 'true',
+    equivalent: 'every error with status 400 that reaches here was made by http-errors (body-parser, raw-body), which exposes every status below 500',
+  },
+  { file: HTTP_ERRORS, mutator: 'ObjectLiteral', original: LOGGED_WITH, replacement: '{}', killedBy: UNFORESEEN },
+  { file: HTTP_ERRORS, mutator: 'StringLiteral', original: "'x-request-id'", replacement: '""', killedBy: UNFORESEEN },
+  { file: HTTP_ERRORS, mutator: 'StringLiteral', original: "'unhandled error'", replacement: '""', killedBy: UNFORESEEN },
+  {
+    file: HTTP_ERRORS,
+    mutator: 'BlockStatement',
+    original: '{\n      res.end();\n      return;\n    }',
+    replacement: '{}',
+    equivalent:
+      'no error reaches the handler once an answer began: every route writes its answer whole with one call (the reply, the media files, the dashboard), and the event stream never passes an error on',
+  },
+);
+
+/** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12) and `src/core` (runs 7 to 9 and 15) have complete runs with the tests',
   'written for their survivors: every survivor is killed or noted as equivalent, except three in',

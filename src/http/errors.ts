@@ -56,12 +56,11 @@ export function fromBodyParserError(err: unknown): ApiError | undefined {
       return errors.unsupportedEncoding(String(e.encoding ?? ''));
     case 'charset.unsupported':
       return errors.unsupportedMediaType(`application/json; charset=${String(e.charset ?? '')}`);
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-      return errors.bodyUnreadable();
   }
-  // body-parser wraps stream failures without a type, e.g. a gzip body that does not inflate.
+  // Every other 400 of body-parser's is a body that did not arrive whole or did not decode: cut
+  // off by the client ('request.aborted'), shorter or longer than its Content-Length
+  // ('request.size.invalid'), or a gzip body that does not inflate (no type at all). Its 500s
+  // (a stream already read, or with an encoding set) would be the emulator's own fault: logged.
   if (e?.status === 400 && e.expose === true) return errors.bodyUnreadable();
   return undefined;
 }

@@ -23,6 +23,7 @@ const BODIES: Array<[string, Buffer]> = [
   ['a bare string', utf8('"just a string"')],
   ['null', utf8('null')],
   ['an array', utf8('[]')],
+  ['an array after whitespace', utf8(' \n[1]')],
   ['a value after whitespace', utf8('  42')],
   ['trailing whitespace', utf8('{"title":"e"}\n\n')],
 ];

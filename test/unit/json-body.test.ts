@@ -45,6 +45,25 @@ describe('readPlainJson', () => {
     const encoded = request(json(2));
     encoded.setEncoding('utf8');
     expect(readPlainJson(encoded, 1000)).toBeUndefined();
+    // An upgrade request Node hands to the app as a plain one (no upgrade listener): its bytes
+    // after the headers are the upgraded protocol's, not a body.
+    expect(readPlainJson(Object.assign(request(json(2)), { upgrade: true }), 1000)).toBeUndefined();
+  });
+
+  it('leaves no listener on the request once the body is read, or could not be', async () => {
+    const events = ['data', 'end', 'error', 'aborted'] as const;
+    const before = request(json(2));
+    const counts = () => events.map((e) => before.listenerCount(e));
+    const untouched = counts();
+    const read = readPlainJson(before, 1000)!;
+    before.end('{}');
+    await read;
+    expect(counts()).toEqual(untouched);
+    const cut = request(json(10));
+    const failing = readPlainJson(cut, 1000)!;
+    cut.emit('aborted');
+    await failure(failing);
+    expect(events.map((e) => cut.listenerCount(e))).toEqual(untouched);
   });
 
   it('takes a body of exactly the limit', async () => {
