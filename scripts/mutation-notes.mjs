@@ -903,8 +903,10 @@ const SAME_FIRST =
   'the first character is looked for again by firstNonWhitespace, which finds the same one: the check only spares a body that starts with { or [ the regular expression';
 const ARRAY_AFTER_SPACE = 'an array after whitespace: the same answer and journal entry either way';
 const HTTP_ERRORS = 'src/http/errors.ts';
-const SDK_ENVELOPE = 'an unknown path on the api host is a 404 in the v2 envelope';
+const SDK_ENVELOPE = 'refuses every credential but a valid participant token (401)';
 const UNFORESEEN = 'answers 500 INTERNAL_ERROR in the v1 shape, without the failure’s own text, and logs it with the request id';
+const ANSWER_BEGUN =
+  'no error reaches the handler once an answer began: every route writes its answer whole with one call (the reply, the media files, the dashboard), and the event stream never passes an error on';
 const LOGGED_WITH = "{ err, requestId: res.getHeader('x-request-id'), method: req.method, path: req.path }";
 NOTES.push(
   { file: BODY, mutator: 'ConditionalExpression', original: FAST_START, replacement: 'true', equivalent: SAME_FIRST },
@@ -920,20 +922,28 @@ NOTES.push(
     replacement: 'false',
     killedBy: 'leaves to body-parser what it does not read as usual',
   },
-  {
-    file: BODY,
-    mutator: 'StringLiteral',
-    original: "'body'",
-    replacement: '""',
-    equivalent:
-      "the request never has a body property when it is read (nothing before the reader sets one), so `'' in req` and `'body' in req` are both false and req.body is defined as undefined either way",
-  },
+
   {
     file: BODY,
     mutator: 'StringLiteral',
     original: "'error'",
     replacement: '""',
     killedBy: 'leaves no listener on the request once the body is read, or could not be',
+  },
+  {
+    file: BODY,
+    mutator: 'Regex',
+    original: '/^[ \\t\\n\\r]*([^ \\t\\n\\r]|$)/',
+    replacement: '/[ \\t\\n\\r]*([^ \\t\\n\\r]|$)/',
+    equivalent:
+      'the expression matches at the start of any text (whitespace or none, then a character or the end), so exec finds that match first with or without the anchor',
+  },
+  {
+    file: BODY,
+    mutator: 'Regex',
+    original: '/^[ \\t\\n\\r]*([^ \\t\\n\\r]|$)/',
+    replacement: '/^[ \\t\\n\\r]*([^ \\t\\n\\r])/',
+    equivalent: 'for a text of whitespace only, no match gives undefined and the empty match gives "", which `|| undefined` also makes undefined',
   },
   { file: HTTP_ERRORS, mutator: 'ConditionalExpression', original: "api === 'sdk'", replacement: 'false', killedBy: SDK_ENVELOPE },
   {
@@ -951,7 +961,13 @@ NOTES.push(
     equivalent:
       "body-parser gives every 'encoding.unsupported' error its encoding and every 'charset.unsupported' one its charset, so the fallback never applies",
   },
-  { file: HTTP_ERRORS, mutator: 'ConditionalExpression', original: 'e?.status === 400 && e.expose === true', replacement: 'true', killedBy: UNFORESEEN },
+  {
+    file: HTTP_ERRORS,
+    mutator: 'ConditionalExpression',
+    original: 'e?.status === 400 && e.expose === true',
+    replacement: 'true',
+    killedBy: 'an error handler that itself failed',
+  },
   {
     file: HTTP_ERRORS,
     mutator: 'ConditionalExpression',
@@ -967,9 +983,9 @@ NOTES.push(
     mutator: 'BlockStatement',
     original: '{\n      res.end();\n      return;\n    }',
     replacement: '{}',
-    equivalent:
-      'no error reaches the handler once an answer began: every route writes its answer whole with one call (the reply, the media files, the dashboard), and the event stream never passes an error on',
+    equivalent: ANSWER_BEGUN,
   },
+  { file: HTTP_ERRORS, mutator: 'ConditionalExpression', original: 'res.headersSent', replacement: 'false', equivalent: ANSWER_BEGUN },
 );
 
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */

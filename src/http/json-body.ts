@@ -50,8 +50,7 @@ export function readPlainJson(req: Request, limit: number): Promise<void> | unde
   // reads, a stream with an encoding set) stays its own to answer.
   // (Node marks an upgrade request it hands to the app as a plain one with `upgrade`, which its types omit.)
   const upgrade = (req as { upgrade?: unknown }).upgrade === true;
-  if (upgrade || !req.socket?.readable || !req.readable || req.readableEncoding !== null) return undefined;
-  if (!('body' in (req as object))) req.body = undefined;
+  if (upgrade || !req.socket.readable || !req.readable || req.readableEncoding !== null) return undefined;
   return new Promise((resolve, reject) => {
     const decoder = new StringDecoder('utf8');
     let text = '';
