@@ -304,6 +304,31 @@ describe('the newest session in the lists', () => {
       expect(res.body.data.livestreams.map((l: Resource) => l.id)).toEqual(query ? [a.id, b.id] : [b.id, a.id]);
       expect(res.body.data.session).toEqual(second);
     }
+    // A state export keeps them so: an import takes two sessions that started at the same instant.
+    const exported = (await t.api.get('/_emulator/state').expect(200)).text;
+    const other = makeTestApp();
+    await other.api.put('/_emulator/state').set('content-type', 'application/json').send(exported).expect(200);
+    expect((await other.api.get('/v2/livestreams').set('Authorization', BASIC).expect(200)).body.data.session).toEqual(second);
+  });
+
+  it('sessions that start the instant the one before stopped, or stop the instant they started, are kept by an export and taken by an import', async () => {
+    const t = makeTestApp();
+    await patchSimulator(t, { livestream: { mode: 'manual' } });
+    const l = await createIndependentLivestream(t.api, { name: 'obs' });
+    t.advance(10_000);
+    await force(t, l.id, 'LIVE');
+    t.advance(10_000);
+    for (const to of ['IDLE', 'LIVE', 'IDLE', 'LIVE']) await force(t, l.id, to);
+    const before = await detail(t, l.id);
+    expect(before.sessions.map((s: Resource) => [s.started_time, s.stopped_time])).toEqual([
+      [iso(START + 20_000), undefined],
+      [iso(START + 20_000), iso(START + 20_000)],
+      [iso(START + 10_000), iso(START + 20_000)],
+    ]);
+    const exported = (await t.api.get('/_emulator/state').expect(200)).text;
+    const other = makeTestApp();
+    await other.api.put('/_emulator/state').set('content-type', 'application/json').send(exported).expect(200);
+    expect(await detail(other, l.id)).toEqual(before);
   });
 });
 
