@@ -988,6 +988,48 @@ NOTES.push(
   { file: HTTP_ERRORS, mutator: 'ConditionalExpression', original: 'res.headersSent', replacement: 'false', equivalent: ANSWER_BEGUN },
 );
 
+const RULES = 'src/domain/sessions/session-rules.ts';
+const ONE_OF_EACH = 'plain text without a title: the summary of the meeting, one line from one speaker';
+const CUT_AT_LIMIT = 'plain text is cut at exactly word_limit words; lines that fill the limit end it with no empty line';
+NOTES.push(
+  {
+    file: RULES,
+    mutator: 'ConditionalExpression',
+    original: 'i === p.spans.length - 1',
+    replacement: 'true',
+    killedBy: 'a second leave after a rejoin closes only the new stay: the first keeps its end',
+  },
+  {
+    file: RULES,
+    mutator: 'EqualityOperator',
+    original: 'limit <= 1000',
+    replacement: 'limit < 1000',
+    killedBy: 'takes a word_limit of 1000, the top of the documented range',
+  },
+  {
+    file: RULES,
+    mutator: 'MethodExpression',
+    original: 'text.split(/\\s+/).filter(Boolean)',
+    replacement: 'text.split(/\\s+/)',
+    killedBy: 'counts words as a reader does: spaces around and between them are not words',
+  },
+  {
+    file: RULES,
+    mutator: 'Regex',
+    original: '/\\s+/',
+    replacement: '/\\s/',
+    equivalent:
+      'words() drops the empty pieces (filter(Boolean)), and splitting at each whitespace character leaves the same non-empty pieces, in the same order, as splitting at runs of it; its callers use only that list (its length, a slice joined with single spaces)',
+  },
+  { file: RULES, mutator: 'StringLiteral', original: "'the meeting'", replacement: '""', killedBy: ONE_OF_EACH },
+  { file: RULES, mutator: 'ConditionalExpression', original: 's.transcript.length === 1', replacement: 'false', killedBy: ONE_OF_EACH },
+  { file: RULES, mutator: 'StringLiteral', original: "''", replacement: '"Stryker was here!"', killedBy: ONE_OF_EACH },
+  { file: RULES, mutator: 'ConditionalExpression', original: 'speakers.size === 1', replacement: 'false', killedBy: ONE_OF_EACH },
+  { file: RULES, mutator: 'StringLiteral', original: "''", replacement: '"Stryker was here!"', killedBy: ONE_OF_EACH },
+  { file: RULES, mutator: 'StringLiteral', original: "' '", replacement: '""', killedBy: CUT_AT_LIMIT },
+  { file: RULES, mutator: 'EqualityOperator', original: 'budget <= 0', replacement: 'budget < 0', killedBy: CUT_AT_LIMIT },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12) and `src/core` (runs 7 to 9 and 15) have complete runs with the tests',

@@ -82,6 +82,19 @@ describe('stays', () => {
     expect(presentIn(s).map((p) => p.participantId)).toEqual(['c']);
   });
 
+  it('a second leave after a rejoin closes only the new stay: the first keeps its end', () => {
+    let s = openSession('s-1', meeting(), T0);
+    s = joinSession(s, person('a'), T0);
+    s = leaveSession(s, 'a', T0 + MIN);
+    s = joinSession(s, person('a'), T0 + 2 * MIN);
+    s = leaveSession(s, 'a', T0 + 5 * MIN);
+    expect(s.participants[0]!.spans).toEqual([
+      { joinedAt: T0, leftAt: T0 + MIN },
+      { joinedAt: T0 + 2 * MIN, leftAt: T0 + 5 * MIN },
+    ]);
+    expect(sessionMinutes(s, T0 + 100 * MIN)).toBe(4);
+  });
+
   it('a leave of someone not in the session changes nothing', () => {
     const s = joinSession(openSession('s-1', meeting(), T0), person('a'), T0);
     expect(leaveSession(s, 'zed', T0 + MIN)).toBe(s);
@@ -145,6 +158,10 @@ describe("what the meeting's ai_config asks for", () => {
   ])('%j, summarize_on_end %s → %j', (over, summarizeOnEnd, wishes) => {
     expect(aiWishes(meeting({ ...(over as Partial<Meeting>), summarizeOnEnd }))).toEqual(wishes);
   });
+
+  it('takes a word_limit of 1000, the top of the documented range', () => {
+    expect(aiWishes(meeting({ aiConfig: { summarization: { word_limit: 1000 } } })).wordLimit).toBe(1000);
+  });
 });
 
 function withTranscript(lines: [string, string][]): Session {
@@ -177,6 +194,64 @@ describe('the summary', () => {
         '  ann: We ship on Friday',
         '  ben: Agreed',
         '  ann: Then the retro',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('plain text without a title: the summary of the meeting, one line from one speaker', () => {
+    const s = withTranscript([['ann', 'Hello']]);
+    expect(summarize(s, null, { format: 'plain_text', wordLimit: 500 })).toBe(
+      [
+        'Summary of the meeting',
+        '',
+        '1 transcript line from 1 speaker.',
+        '',
+        'Speakers:',
+        '  ann: 1 line, 1 word',
+        '',
+        'What was said:',
+        '  ann: Hello',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('counts words as a reader does: spaces around and between them are not words', () => {
+    const s = withTranscript([['ann', ' We ship  on Friday ']]);
+    expect(summarize(s, 'Planning', { format: 'plain_text', wordLimit: 500 })).toBe(
+      [
+        'Summary of Planning',
+        '',
+        '1 transcript line from 1 speaker.',
+        '',
+        'Speakers:',
+        '  ann: 1 line, 4 words',
+        '',
+        'What was said:',
+        '  ann: We ship on Friday',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('plain text is cut at exactly word_limit words; lines that fill the limit end it with no empty line', () => {
+    const line = 'one two three four five six seven eight nine ten';
+    const s = withTranscript(Array.from({ length: 13 }, () => ['ann', line] as [string, string]));
+    const text = summarize(s, 'Planning', { format: 'plain_text', wordLimit: 150 });
+    expect(text.split(/\s+/).filter(Boolean)).toHaveLength(150);
+    // 18 words of head, then 12 whole lines of 11 words: the limit is reached at the end of the 12th.
+    expect(text).toBe(
+      [
+        'Summary of Planning',
+        '',
+        '13 transcript lines from 1 speaker.',
+        '',
+        'Speakers:',
+        '  ann: 13 lines, 130 words',
+        '',
+        'What was said:',
+        ...Array.from({ length: 12 }, () => `  ann: ${line}`),
         '',
       ].join('\n'),
     );
