@@ -1025,9 +1025,104 @@ NOTES.push(
   { file: RULES, mutator: 'ConditionalExpression', original: 's.transcript.length === 1', replacement: 'false', killedBy: ONE_OF_EACH },
   { file: RULES, mutator: 'StringLiteral', original: "''", replacement: '"Stryker was here!"', killedBy: ONE_OF_EACH },
   { file: RULES, mutator: 'ConditionalExpression', original: 'speakers.size === 1', replacement: 'false', killedBy: ONE_OF_EACH },
-  { file: RULES, mutator: 'StringLiteral', original: "''", replacement: '"Stryker was here!"', killedBy: ONE_OF_EACH },
   { file: RULES, mutator: 'StringLiteral', original: "' '", replacement: '""', killedBy: CUT_AT_LIMIT },
   { file: RULES, mutator: 'EqualityOperator', original: 'budget <= 0', replacement: 'budget < 0', killedBy: CUT_AT_LIMIT },
+);
+
+const HISTORY = 'src/domain/sessions/session-history.service.ts';
+const SORT_KEY = '(a.k - b.k) * sign';
+const SORT_TIE = '(a.i - b.i) * sign';
+const SIGN_IS_ONE =
+  'sign is 1 or -1 (sortOrder ASC or DESC), and x * 1 === x / 1, x * -1 === x / -1 for every number x (0 gives -0 both ways): the comparator answers the same';
+const TIES_LATER_FIRST =
+  "the tie-break runs only for equal keys, and V8's stable sort (binary insertion, runs, merges, galloping) always calls the comparator with the later element first, so a.i > b.i >= 0: a.i - b.i and a.i + b.i are both positive, same sign, same order (checked: 4 million tie comparisons on arrays of 1 to 3000, never the earlier first)";
+const PARTICIPANT_SEARCH = "(p.name ?? '').toLowerCase().includes(needle) || p.customParticipantId.toLowerCase().includes(needle)";
+const BY_DURATION = "q.sortBy === 'duration'";
+const SORTS_PARTICIPANTS = 'sorts by first join by default and by duration with sort_by=duration';
+const SEARCH_CASE = 'search matches the display name or the custom participant id, whatever the case';
+NOTES.push(
+  {
+    file: HISTORY,
+    mutator: 'EqualityOperator',
+    original: 's.startedAt < q.startTime',
+    replacement: 's.startedAt <= q.startTime',
+    killedBy: 'filters and sorts: start_time at a session start',
+  },
+  {
+    file: HISTORY,
+    mutator: 'EqualityOperator',
+    original: 's.startedAt > q.endTime',
+    replacement: 's.startedAt >= q.endTime',
+    killedBy: 'filters and sorts: end_time at a session start',
+  },
+  {
+    file: HISTORY,
+    mutator: 'ConditionalExpression',
+    original: 's.participants.length > q.participants.max',
+    replacement: 'false',
+    killedBy: 'filters and sorts: participants=1:1',
+  },
+  {
+    file: HISTORY,
+    mutator: 'EqualityOperator',
+    original: 's.participants.length > q.participants.max',
+    replacement: 's.participants.length >= q.participants.max',
+    killedBy: 'filters and sorts: participants=1:1',
+  },
+  // The same mutant twice in the file: the title of a meeting without one (session search) and the
+  // name of a participant without one (participant search); each of the two tests kills its own.
+  { file: HISTORY, mutator: 'StringLiteral', original: "''", replacement: '"Stryker was here!"', killedBy: 'search matches the' },
+  { file: HISTORY, mutator: 'ArithmeticOperator', original: SORT_KEY, replacement: '(a.k - b.k) / sign', equivalent: SIGN_IS_ONE },
+  { file: HISTORY, mutator: 'ArithmeticOperator', original: SORT_TIE, replacement: '(a.i - b.i) / sign', equivalent: SIGN_IS_ONE },
+  { file: HISTORY, mutator: 'ArithmeticOperator', original: 'a.i - b.i', replacement: 'a.i + b.i', equivalent: TIES_LATER_FIRST },
+  {
+    file: HISTORY,
+    mutator: 'LogicalOperator',
+    original: PARTICIPANT_SEARCH,
+    replacement: "(p.name ?? '').toLowerCase().includes(needle) && p.customParticipantId.toLowerCase().includes(needle)",
+    killedBy: SEARCH_CASE,
+  },
+  { file: HISTORY, mutator: 'MethodExpression', original: "(p.name ?? '').toLowerCase()", replacement: "(p.name ?? '').toUpperCase()", killedBy: SEARCH_CASE },
+  {
+    file: HISTORY,
+    mutator: 'MethodExpression',
+    original: 'p.customParticipantId.toLowerCase()',
+    replacement: 'p.customParticipantId.toUpperCase()',
+    killedBy: SEARCH_CASE,
+  },
+  { file: HISTORY, mutator: 'ConditionalExpression', original: BY_DURATION, replacement: 'true', killedBy: SORTS_PARTICIPANTS },
+  { file: HISTORY, mutator: 'ConditionalExpression', original: BY_DURATION, replacement: 'false', killedBy: SORTS_PARTICIPANTS },
+  { file: HISTORY, mutator: 'EqualityOperator', original: BY_DURATION, replacement: "q.sortBy !== 'duration'", killedBy: SORTS_PARTICIPANTS },
+  {
+    file: HISTORY,
+    mutator: 'LogicalOperator',
+    original: `${SORT_KEY} || ${SORT_TIE}`,
+    replacement: `${SORT_KEY} && ${SORT_TIE}`,
+    killedBy: SORTS_PARTICIPANTS,
+  },
+  { file: HISTORY, mutator: 'ArithmeticOperator', original: 'a.k - b.k', replacement: 'a.k + b.k', killedBy: SORTS_PARTICIPANTS },
+  {
+    file: HISTORY,
+    mutator: 'EqualityOperator',
+    original: 'i >= 0',
+    replacement: 'i > 0',
+    killedBy: 'peer-report finds a peer whose only session is the first of the organization',
+  },
+  { file: HISTORY, mutator: 'BooleanLiteral', original: 'true', replacement: 'false', killedBy: 'mute keeps the mute on the participant in the session' },
+  {
+    file: HISTORY,
+    mutator: 'StringLiteral',
+    original: '`Participant ${participantId} is not in meeting ${meeting.id}`',
+    replacement: '``',
+    killedBy: 'chat and speech need the participant in the meeting (409)',
+  },
+  {
+    file: HISTORY,
+    mutator: 'StringLiteral',
+    original: '`No summary found for session_id ${sessionId}`',
+    replacement: '``',
+    killedBy: 'a summary link handed out before an import that has no summary for the session answers 404',
+  },
 );
 
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */

@@ -254,6 +254,19 @@ describe('POST …/active-session/mute and mute-all', () => {
       { type: 'audio_off', timestamp: iso(START + 5 * SECOND) },
     ]);
     expect(await stats(ids.alice!)).toEqual([{ type: 'call_join', timestamp: iso(START) }]);
+    // A participant the host muted may unmute (mute takes no allow_unmute): the state export keeps both.
+    const state = (await t.api.get('/_emulator/state').expect(200)).body;
+    const saved = state.organizations[0].sessions.find((s: { id: string }) => s.id === sessionId);
+    expect(
+      saved.participants.map((p: { customParticipantId: string; mutedAt: number | null; allowUnmute: boolean }) => [
+        p.customParticipantId,
+        p.mutedAt,
+        p.allowUnmute,
+      ]),
+    ).toEqual([
+      ['alice', null, true],
+      ['bob', START + 5 * SECOND, true],
+    ]);
     // Muting does not change who is in the meeting.
     expect(await presentIds(t, meetingId)).toEqual([ids.alice, ids.bob]);
   });

@@ -81,6 +81,10 @@ describe('GET /v2/sessions', () => {
     ['search by session id', (h: Awaited<ReturnType<typeof history>>) => `search=${h.first}`, (h: Awaited<ReturnType<typeof history>>) => [h.first]],
     ['start_time', () => `start_time=${iso(START + DAY)}`, (h: Awaited<ReturnType<typeof history>>) => [h.second, h.retro]],
     ['end_time', () => `end_time=${iso(START + DAY)}`, (h: Awaited<ReturnType<typeof history>>) => [h.first]],
+    // Both bounds and the participant range are inclusive.
+    ['start_time at a session start', () => `start_time=${iso(START + MINUTE + DAY)}`, (h: Awaited<ReturnType<typeof history>>) => [h.second, h.retro]],
+    ['end_time at a session start', () => `end_time=${iso(START + MINUTE + DAY)}`, (h: Awaited<ReturnType<typeof history>>) => [h.retro, h.first]],
+    ['participants=1:1', () => 'participants=1:1', (h: Awaited<ReturnType<typeof history>>) => [h.second, h.retro]],
     ['sort_order=ASC', () => 'sort_order=ASC', (h: Awaited<ReturnType<typeof history>>) => [h.first, h.retro, h.second]],
     ['sort_by=minutesConsumed', () => 'sort_by=minutesConsumed', (h: Awaited<ReturnType<typeof history>>) => [h.retro, h.first, h.second]],
     ['per_page and page_no', () => 'per_page=1&page_no=2', (h: Awaited<ReturnType<typeof history>>) => [h.retro]],
@@ -100,6 +104,15 @@ describe('GET /v2/sessions', () => {
   ])('rejects %s with 400', async (query, message) => {
     const t = makeTestApp();
     expect((await get(t, `/v2/sessions?${query}`).expect(400)).body).toEqual(v2Error(400, message));
+  });
+
+  it('search matches the title, the meeting id or the session id, nothing else (a meeting without a title)', async () => {
+    const t = makeTestApp();
+    await liveMeeting(t, ['alice'], {});
+    expect((await get(t, '/v2/sessions?search=here').expect(200)).body.data).toEqual({
+      sessions: [],
+      paging: { total_count: 0, start_offset: 0, end_offset: 0 },
+    });
   });
 
   it('an organization sees only its own sessions; no credentials is 401', async () => {
@@ -219,6 +232,56 @@ describe('GET /v2/sessions/{session_id}/participants', () => {
     expect(await order('sort_by=duration')).toEqual([ids.alice, ids.bob]);
   });
 
+  it('search matches the display name or the custom participant id, whatever the case', async () => {
+    const t = makeTestApp();
+    const meetingId = (await createMeeting(t.api)).id;
+    const ada = (await addParticipant(t.api, meetingId, { name: 'Ada Lovelace', custom_participant_id: 'u-1' })).id;
+    const bob = (await addParticipant(t.api, meetingId, { name: 'Bob', custom_participant_id: 'EXT-42' })).id;
+    const nameless = (await addParticipant(t.api, meetingId, { name: undefined, custom_participant_id: 'u-3' })).id;
+    await join(t, meetingId, ada);
+    await join(t, meetingId, bob);
+    const sessionId = await join(t, meetingId, nameless);
+    const found = async (search: string) =>
+      (await get(t, `/v2/sessions/${sessionId}/participants?search=${search}`).expect(200)).body.data.participants.map((p: { id: string }) => p.id);
+    expect(await found('LOVELACE')).toEqual([ada]);
+    expect(await found('ext-4')).toEqual([bob]);
+    expect(await found('u-')).toEqual([ada, nameless]);
+    // A participant without a display name is found by its ids only.
+    expect(await found('here')).toEqual([]);
+  });
+
+  it('sorts by first join by default and by duration with sort_by=duration', async () => {
+    const t = makeTestApp();
+    // alice joins first and stays 10 minutes; bob joins a minute later and stays 1 minute; carol
+    // joins last and stays 4 minutes.
+    const m = await liveMeeting(t, ['alice']);
+    t.advance(MINUTE);
+    const bob = (await addParticipant(t.api, m.meetingId, { name: 'bob', custom_participant_id: 'bob' })).id;
+    await join(t, m.meetingId, bob);
+    t.advance(MINUTE);
+    await leave(t, m.meetingId, bob);
+    const carol = (await addParticipant(t.api, m.meetingId, { name: 'carol', custom_participant_id: 'carol' })).id;
+    await join(t, m.meetingId, carol);
+    t.advance(4 * MINUTE);
+    await leave(t, m.meetingId, carol);
+    t.advance(4 * MINUTE);
+    await leave(t, m.meetingId, m.ids.alice!);
+    const order = async (q: string) =>
+      (await get(t, `/v2/sessions/${m.sessionId}/participants?${q}`).expect(200)).body.data.participants.map((p: { id: string }) => p.id);
+    expect(await order('')).toEqual([m.ids.alice, bob, carol]);
+    expect(await order('sort_order=DESC')).toEqual([carol, bob, m.ids.alice]);
+    expect(await order('sort_by=duration')).toEqual([bob, carol, m.ids.alice]);
+    expect(await order('sort_by=duration&sort_order=DESC')).toEqual([m.ids.alice, carol, bob]);
+  });
+
+  it('peer-report finds a peer whose only session is the first of the organization', async () => {
+    const t = makeTestApp();
+    const { ids } = await liveMeeting(t, ['alice']);
+    await liveMeeting(t, ['bob'], { title: 'Retro' });
+    const res = await get(t, `/v2/sessions/peer-report/${ids.alice}`).expect(200);
+    expect(res.body.data.participant).toMatchObject({ id: ids.alice, custom_participant_id: 'alice', joined_at: iso(START) });
+  });
+
   it('one participant with call statistics: events only with filters=events; no media stats to show', async () => {
     const t = makeTestApp();
     const { sessionId, ids } = await rejoined(t);
@@ -322,8 +385,8 @@ describe('chat, transcript and summary', () => {
             .post(path(absent))
             .send({ [field]: 'hi' })
             .expect(409)
-        ).body.error.code,
-      ).toBe('CONFLICT');
+        ).body,
+      ).toEqual({ error: { code: 'CONFLICT', message: `Participant ${absent} is not in meeting ${meetingId}` } });
       expect(
         (
           await t.api
@@ -524,6 +587,17 @@ describe('the history in the state', () => {
     await t.api.post(`/_emulator/orgs/${other.id}/reset`).expect(200);
     await get(t, `/v2/sessions/${otherSession}`, other.auth).expect(404);
     await get(t, `/v2/sessions/${sessionId}`).expect(200);
+  });
+
+  it('a summary link handed out before an import that has no summary for the session answers 404', async () => {
+    const t = makeTestApp();
+    const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice']);
+    const before = (await t.api.get('/_emulator/state').expect(200)).body;
+    await speak(t, meetingId, ids.alice!, 'Ship it');
+    await t.api.post(`/v2/sessions/${sessionId}/summary`).set('Authorization', BASIC).expect(200);
+    const link = (await get(t, `/v2/sessions/${sessionId}/summary`).expect(200)).body.data.summaryDownloadUrl;
+    await t.api.put('/_emulator/state').send(before).expect(200);
+    expect((await download(t, link).expect(404)).body).toEqual({ error: { code: 'NOT_FOUND', message: `No summary found for session_id ${sessionId}` } });
   });
 
   it('an import whose session names a meeting of another organization is refused', async () => {
