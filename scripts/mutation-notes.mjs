@@ -1125,6 +1125,121 @@ NOTES.push(
   },
 );
 
+const MEETINGS_SVC = 'src/domain/meetings/meetings.service.ts';
+const SESSIONS_SVC = 'src/domain/meetings/sessions.service.ts';
+const TOKENS = 'src/domain/participants/participant-tokens.ts';
+const PARTICIPANTS_SVC = 'src/domain/participants/participants.service.ts';
+const NO_PEERS_STOP = 'a stop that falls due while someone is present (as a state document may say) leaves the recording running';
+const SWALLOWED =
+  "the Error is thrown inside verify's try and the catch drops it for the same 401 'Invalid or expired participant token': its message is never seen";
+NOTES.push(
+  {
+    file: MEETINGS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'needle !== undefined || q.startTime !== undefined || q.endTime !== undefined',
+    replacement: 'true',
+    equivalent:
+      'without search, start_time or end_time the filter accepts every meeting, and every id in meetingOrder names a meeting (putMeeting pushes the id exactly when it first stores the meeting; nothing deletes a meeting from OrgData; an import or reset builds new OrgData): the filtered walk of paginate then gives the same items, total and offsets as the unfiltered one, only at O(all) instead of O(page)',
+  },
+  {
+    file: MEETINGS_SVC,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    killedBy: 'search finds a meeting without a title by its id only, never by a title word',
+  },
+
+  {
+    file: SESSIONS_SVC,
+    mutator: 'StringLiteral',
+    original: '`meeting:${meetingId}:all-peers-left`',
+    replacement: '``',
+    killedBy: "a rejoin in one meeting does not cancel another meeting's pending stop",
+  },
+  {
+    file: SESSIONS_SVC,
+    mutator: 'StringLiteral',
+    original: '`Participant ${participant.id} has already joined meeting ${meeting.id}`',
+    replacement: '``',
+    killedBy: 'the 409 of join twice names the participant and the meeting',
+  },
+  {
+    file: SESSIONS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'opens',
+    replacement: 'true',
+    killedBy: 'only the first join starts them: a later join in the same session does not restart a stopped recording or livestream',
+  },
+  {
+    file: SESSIONS_SVC,
+    mutator: 'StringLiteral',
+    original: '`Participant ${participant.id} is not in meeting ${meeting.id}`',
+    replacement: '``',
+    killedBy: 'the 409 of leave without joining names the participant and the meeting',
+  },
+  {
+    file: SESSIONS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'meeting.session.endedAt !== null',
+    replacement: 'false',
+    killedBy: 'a leave after the session has ended (a state document shows the participant still present) does not end it again',
+  },
+  {
+    file: SESSIONS_SVC,
+    mutator: 'ArrayDeclaration',
+    original: '[]',
+    replacement: '["Stryker was here"]',
+    equivalent:
+      'the fallback list only holds an id no participant has: participants.get("Stryker was here") is undefined and the `p && …` filter right after drops it, so present() answers [] as before',
+  },
+  {
+    file: SESSIONS_SVC,
+    mutator: 'ConditionalExpression',
+    original: '!meeting || this.present(meeting).length > 0',
+    replacement: 'false',
+    killedBy: NO_PEERS_STOP,
+  },
+  { file: SESSIONS_SVC, mutator: 'ConditionalExpression', original: 'this.present(meeting).length > 0', replacement: 'false', killedBy: NO_PEERS_STOP },
+  {
+    file: TOKENS,
+    mutator: 'ArrayDeclaration',
+    original: '[this.key.publicJwk]',
+    replacement: '[]',
+    killedBy: 'are RS256 JWTs with the contract claims, 100 days on the emulator clock, verifiable with the JWKS',
+  },
+  {
+    file: TOKENS,
+    mutator: 'StringLiteral',
+    original: "'JWT'",
+    replacement: '""',
+    killedBy: 'are RS256 JWTs with the contract claims, 100 days on the emulator clock, verifiable with the JWKS',
+  },
+  { file: TOKENS, mutator: 'StringLiteral', original: "'alg'", replacement: '""', equivalent: SWALLOWED },
+  {
+    file: TOKENS,
+    mutator: 'ConditionalExpression',
+    original: "header.alg !== 'RS256'",
+    replacement: 'false',
+    equivalent:
+      "jwtVerify right after is given algorithms: ['RS256'] and refuses any other alg itself (alg none, HS256 with the PEM or the JWK modulus: the auth tests still pass with the mutant), with the same 401 from the catch",
+  },
+  { file: TOKENS, mutator: 'StringLiteral', original: "'claims'", replacement: '""', equivalent: SWALLOWED },
+  {
+    file: TOKENS,
+    mutator: 'StringLiteral',
+    original: "'Invalid or expired participant token'",
+    replacement: '""',
+    killedBy: 'a token issued later lives 100 days from its own issue time',
+  },
+  {
+    file: PARTICIPANTS_SVC,
+    mutator: 'StringLiteral',
+    original: "'(none)'",
+    replacement: '""',
+    killedBy: 'an unknown preset_name in an organization that has no presets left says it has none',
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12) and `src/core` (runs 7 to 9 and 15) have complete runs with the tests',

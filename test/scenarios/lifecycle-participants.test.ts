@@ -130,6 +130,36 @@ describe('join and leave', () => {
     expectControlError(res.body, code);
   });
 
+  it.each([
+    ['join twice', async (t: TestApp, m: string, p: string) => (await join(t, m, p).expect(200), join(t, m, p))],
+    ['leave without joining', async (t: TestApp, m: string, p: string) => leave(t, m, p)],
+  ])('the 409 of %s names the participant and the meeting', async (_name, act) => {
+    const t = makeTestApp();
+    const meetingId = (await createMeeting(t.api)).id;
+    const pid = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
+    const res = await act(t, meetingId, pid);
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('CONFLICT');
+    expect(res.body.error.message).toContain(pid);
+    expect(res.body.error.message).toContain(meetingId);
+  });
+
+  it('a leave after the session has ended (a state document shows the participant still present) does not end it again', async () => {
+    const t = makeTestApp();
+    const meetingId = (await createMeeting(t.api)).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
+    await join(t, meetingId, alice).expect(200);
+    await leave(t, meetingId, alice).expect(200);
+    const state = (await t.api.get('/_emulator/state').expect(200)).body;
+    state.organizations[0].participants.find((p: { id: string }) => p.id === alice).joinedAt = START;
+    await t.api.put('/_emulator/state').send(state).expect(200);
+    const events = recordEvents(t);
+    t.advance(MINUTE);
+    const res = await leave(t, meetingId, alice).expect(200);
+    expect(res.body.session.ended_at).toBe(iso(START));
+    expect(events.filter((e) => e.includes('meeting.'))).toEqual([]);
+  });
+
   it('a participant of another meeting is not found in this one', async () => {
     const t = makeTestApp();
     const m1 = (await createMeeting(t.api)).id;
@@ -194,6 +224,24 @@ describe('record_on_start and live_stream_on_start', () => {
     await t.api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
     await join(t, meetingId, alice).expect(200);
     expect(await meetingRecordings(t, meetingId)).toHaveLength(1);
+    const lives = await t.api.get(`/v2/meetings/${meetingId}/livestream`).set('Authorization', BASIC).expect(200);
+    expect(lives.body.data.paging.total_count).toBe(1);
+  });
+
+  it('only the first join starts them: a later join in the same session does not restart a stopped recording or livestream', async () => {
+    const t = makeTestApp();
+    const meetingId = (await createMeeting(t.api, { record_on_start: true, live_stream_on_start: true })).id;
+    const alice = (await addParticipant(t.api, meetingId, { name: 'alice', custom_participant_id: 'alice' })).id;
+    const bob = (await addParticipant(t.api, meetingId, { name: 'bob', custom_participant_id: 'bob' })).id;
+    await join(t, meetingId, alice).expect(200);
+    t.advance(MINUTE);
+    const rec = await activeRecording(t, meetingId);
+    await t.api.put(`/v2/recordings/${rec.id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
+    await t.api.post(`/v2/meetings/${meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
+    await join(t, meetingId, bob).expect(200);
+    t.advance(MINUTE);
+    expect(await meetingRecordings(t, meetingId)).toHaveLength(1);
+    await t.api.get(`/v2/recordings/active-recording/${meetingId}`).set('Authorization', BASIC).expect(404);
     const lives = await t.api.get(`/v2/meetings/${meetingId}/livestream`).set('Authorization', BASIC).expect(200);
     expect(lives.body.data.paging.total_count).toBe(1);
   });
@@ -313,6 +361,33 @@ describe('ALL_PEERS_LEFT', () => {
     expect(await getRecording(t.api, id)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
     t.advance(60 * MINUTE);
     expect((await getRecording(t.api, id)).status).toBe('UPLOADING'); // and manual holds the upload
+  });
+
+  it("a rejoin in one meeting does not cancel another meeting's pending stop", async () => {
+    const t = makeTestApp();
+    const first = await recordingMeeting(t);
+    const second = await recordingMeeting(t);
+    await leave(t, first.meetingId, first.alice).expect(200);
+    await leave(t, first.meetingId, first.bob).expect(200);
+    await leave(t, second.meetingId, second.alice).expect(200);
+    await leave(t, second.meetingId, second.bob).expect(200);
+    t.advance(30 * SECOND);
+    await join(t, second.meetingId, second.bob).expect(200);
+    t.advance(30 * SECOND);
+    expect(await getRecording(t.api, first.recordingId)).toMatchObject({ status: 'UPLOADING', stop_reason: { reason: 'ALL_PEERS_LEFT' } });
+    expect(await getRecording(t.api, second.recordingId)).toMatchObject({ status: 'RECORDING', stopped_time: null });
+  });
+
+  it('a stop that falls due while someone is present (as a state document may say) leaves the recording running', async () => {
+    const t = makeTestApp();
+    const { meetingId, alice, bob, recordingId } = await recordingMeeting(t);
+    await leave(t, meetingId, alice).expect(200);
+    await leave(t, meetingId, bob).expect(200);
+    const state = (await t.api.get('/_emulator/state').expect(200)).body;
+    state.organizations[0].participants.find((p: { id: string }) => p.id === alice).joinedAt = START + MINUTE;
+    await t.api.put('/_emulator/state').send(state).expect(200);
+    t.advance(MINUTE);
+    expect(await getRecording(t.api, recordingId)).toMatchObject({ status: 'RECORDING', stopped_time: null });
   });
 
   it('nothing is scheduled when no recording is active at the last leave', async () => {

@@ -99,11 +99,6 @@ export class MeetingsService implements OrgMember {
     return next;
   }
 
-  /** Saves a meeting changed by another service (sessions). */
-  save(meeting: Meeting): void {
-    orgData(this.ctx, meeting.orgId).putMeeting(meeting);
-  }
-
   /**
    * The meetings a state document holds for the organization, as saved (OrgMember); a storage
    * secret a hand-written document carries is dropped here too, so it is never kept.

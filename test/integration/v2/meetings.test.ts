@@ -178,6 +178,16 @@ describe('GET /v2/meetings', () => {
     );
   });
 
+  it('search finds a meeting without a title by its id only, never by a title word', async () => {
+    const { api } = makeTestApp();
+    const untitled = await createMeeting(api, {});
+    const titled = await createMeeting(api, { title: 'Where we are' });
+    const byWord = await api.get('/v2/meetings?search=here').set('Authorization', BASIC).expect(200);
+    expect(byWord.body).toEqual({ success: true, data: [titled], paging: { total_count: 1, start_offset: 1, end_offset: 1 } });
+    const byId = await api.get(`/v2/meetings?search=${untitled.id}`).set('Authorization', BASIC).expect(200);
+    expect(byId.body.data).toEqual([untitled]);
+  });
+
   it('pages a filtered list', async () => {
     const { api, a } = await threeMeetings();
     const res = await api.get('/v2/meetings?search=standup&page_no=2&per_page=1').set('Authorization', BASIC).expect(200);

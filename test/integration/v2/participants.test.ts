@@ -72,6 +72,15 @@ describe('POST /v2/meetings/{meeting_id}/participants', () => {
     expect(list.body.paging.total_count).toBe(0);
   });
 
+  it('an unknown preset_name in an organization that has no presets left says it has none', async () => {
+    const { api } = makeTestApp();
+    const m = await createMeeting(api);
+    const presets = (await api.get('/v2/presets?per_page=100').set('Authorization', BASIC).expect(200)).body.data as { id: string }[];
+    for (const p of presets) await api.delete(`/v2/presets/${p.id}`).set('Authorization', BASIC).expect(200);
+    const res = await api.post(path(m.id)).set('Authorization', BASIC).send({ preset_name: 'group_call_host', custom_participant_id: 'u' }).expect(400);
+    expect(res.body).toEqual(v2Error(400, "BAD_REQUEST: No preset found with name group_call_host; the organization's presets are: (none)"));
+  });
+
   it('answers 400 for a meeting id that is not a GUID', async () => {
     const { api } = makeTestApp();
     const res = await api.post(path('123')).set('Authorization', BASIC).send({ preset_name: 'group_call_host', custom_participant_id: 'u' }).expect(400);
