@@ -886,6 +886,21 @@ NOTES.push(
     equivalent:
       'an empty list then reads ids[-1], which is undefined, and livestreamSessions.get(undefined) is undefined: the same answer as the one the check gives, no session',
   },
+  {
+    file: LIVESTREAMS,
+    mutator: 'EqualityOperator',
+    original: 'ids.length > 0',
+    replacement: 'ids.length >= 0',
+    equivalent:
+      'an empty list then reads ids[-1], which is undefined, and livestreamSessions.get(undefined) is undefined: the same answer as the one the check gives, no session',
+  },
+  {
+    file: LIVESTREAMS,
+    mutator: 'EqualityOperator',
+    original: 'i >= 0',
+    replacement: 'i > 0',
+    killedBy: "carry the organization's very first session when it is the newest of the page",
+  },
 );
 
 NOTES.push({
@@ -1243,12 +1258,14 @@ NOTES.push(
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12) and `src/core` (runs 7 to 9 and 15) have complete runs with the tests',
-  'written for their survivors: every survivor is killed or noted as equivalent, except three in',
-  '`src/core/rsa-keygen.ts`, whose killing tests (checked by applying each mutant by hand) await a rerun of that slow',
-  'file. `src/domain` has runs of `recordings` and `livestreams` (6 of its 30 files), whose survivors got tests and',
-  'notes the same way, also awaiting a rerun; three livestream survivors stay open (a tie-break between two sessions',
-  'started in the same millisecond, which the docs do not state, and two states only a hand-made state document can',
-  'hold). The rest of `src/domain` and all of `src/http` have not been run. Every run used `--testFiles` (the folder',
-  'tests and the scenarios that drive it), so each score is a lower bound. At the rates seen on this 2-core machine',
-  '(one test runner, 4 to 12 mutants a minute), a folder takes one to three hours.',
+  'written for their survivors. `src/domain` has runs of `recordings`, `livestreams` (rerun as run 20), `meetings`,',
+  '`participants` and `sessions` (14 of its 30 files); `src/http` has runs of `json-body.ts` and `errors.ts` (runs 17',
+  'and 19). Every survivor of those runs is killed by a test written for it (checked by applying the mutant by hand)',
+  'or noted as equivalent; the kills listed below as "not confirmed" await the next run of their file (the',
+  'recordings folder, the meetings, participants and sessions folders, and the slow `src/core/rsa-keygen.ts`).',
+  'The code of `MeetingsService.save`, listed once as a survivor, is gone: it had no caller. Not run yet: the',
+  'presets, webhooks, organizations, accounts, products and media parts of `src/domain`, 53 files of `src/http`.',
+  'Every run used `--testFiles` (the folder tests and the scenarios that drive it), so each score is a lower bound.',
+  'At the rates seen on this 2-core machine (one test runner, 4 to 12 mutants a minute), a folder takes one to',
+  'three hours.',
 ];

@@ -287,6 +287,17 @@ describe('the newest session in the lists', () => {
     }
   });
 
+  it("carry the organization's very first session when it is the newest of the page", async () => {
+    const t = makeTestApp();
+    await patchSimulator(t, { livestream: { mode: 'manual' } });
+    const l = await createIndependentLivestream(t.api, { name: 'first' });
+    t.advance(10_000);
+    await force(t, l.id, 'LIVE');
+    t.advance(4_000);
+    const res = await t.api.get('/v2/livestreams').set('Authorization', BASIC).expect(200);
+    expect(res.body.data.session).toMatchObject({ livestream_id: l.id, started_time: iso(START + 10_000), ingest_seconds: 4 });
+  });
+
   it('of two sessions that started at the same instant, the lists carry the one that went live second, in either sort order', async () => {
     const t = makeTestApp();
     await patchSimulator(t, { livestream: { mode: 'manual' } });
