@@ -13,6 +13,15 @@ const force = (t: TestApp, id: string, to: string) => t.api.post(`/_emulator/liv
 const detail = async (t: TestApp, id: string, query = '') =>
   (await t.api.get(`/v2/livestreams/${id}${query}`).set('Authorization', BASIC).expect(200)).body.data;
 const EMPTY_PAGE = { total_count: 0, start_offset: 0, end_offset: 0 };
+const exportState = async (t: TestApp) => (await t.api.get('/_emulator/state').expect(200)).text;
+/** A fresh emulator that imported `state` (200). */
+async function importedFrom(state: string): Promise<TestApp> {
+  const other = makeTestApp();
+  await other.api.put('/_emulator/state').set('content-type', 'application/json').send(state).expect(200);
+  return other;
+}
+/** The 400 of importing `doc` into `t`. */
+const refusedImport = (t: TestApp, doc: unknown) => t.api.put('/_emulator/state').set('content-type', 'application/json').send(JSON.stringify(doc)).expect(400);
 
 /**
  * A manual-mode script on the clock: an RTMP livestream LIVE 10 s → 70 s (IDLE), LIVE again at
@@ -316,9 +325,7 @@ describe('the newest session in the lists', () => {
       expect(res.body.data.session).toEqual(second);
     }
     // A state export keeps them so: an import takes two sessions that started at the same instant.
-    const exported = (await t.api.get('/_emulator/state').expect(200)).text;
-    const other = makeTestApp();
-    await other.api.put('/_emulator/state').set('content-type', 'application/json').send(exported).expect(200);
+    const other = await importedFrom(await exportState(t));
     expect((await other.api.get('/v2/livestreams').set('Authorization', BASIC).expect(200)).body.data.session).toEqual(second);
   });
 
@@ -336,9 +343,7 @@ describe('the newest session in the lists', () => {
       [iso(START + 20_000), iso(START + 20_000)],
       [iso(START + 10_000), iso(START + 20_000)],
     ]);
-    const exported = (await t.api.get('/_emulator/state').expect(200)).text;
-    const other = makeTestApp();
-    await other.api.put('/_emulator/state').set('content-type', 'application/json').send(exported).expect(200);
+    const other = await importedFrom(await exportState(t));
     expect(await detail(other, l.id)).toEqual(before);
   });
 });
@@ -347,19 +352,18 @@ describe('state and organizations', () => {
   it('a state export holds the sessions; an import brings them back exactly', async () => {
     const t = await twoSessions();
     const before = await detail(t, t.l.id);
-    const exported = (await t.api.get('/_emulator/state').expect(200)).text;
+    const exported = await exportState(t);
     expect(JSON.parse(exported).organizations[0].livestream_sessions).toHaveLength(2);
-    const other = makeTestApp();
-    await other.api.put('/_emulator/state').set('content-type', 'application/json').send(exported).expect(200);
+    const other = await importedFrom(exported);
     expect(await detail(other, t.l.id)).toEqual(before);
-    expect((await other.api.get('/_emulator/state').expect(200)).text).toBe(exported);
+    expect(await exportState(other)).toBe(exported);
   });
 
   it('an import refuses a session of a livestream the organization does not have (400), and changes nothing', async () => {
     const t = await twoSessions();
-    const doc = JSON.parse((await t.api.get('/_emulator/state').expect(200)).text);
+    const doc = JSON.parse(await exportState(t));
     doc.organizations[0].livestream_sessions[0].livestreamId = MISSING_ID;
-    const res = await t.api.put('/_emulator/state').set('content-type', 'application/json').send(JSON.stringify(doc)).expect(400);
+    const res = await refusedImport(t, doc);
     expect(JSON.stringify(res.body)).toContain('livestreamId');
     expect((await detail(t, t.l.id)).paging.total_count).toBe(2);
   });
@@ -403,18 +407,18 @@ describe('state and organizations', () => {
     it.each(cases)('%s', async (_name, change, message) => {
       const t = await twoSessions();
       const before = await detail(t, t.l.id);
-      const doc = JSON.parse((await t.api.get('/_emulator/state').expect(200)).text);
+      const doc = JSON.parse(await exportState(t));
       change(doc.organizations[0]);
-      const res = await t.api.put('/_emulator/state').set('content-type', 'application/json').send(JSON.stringify(doc)).expect(400);
+      const res = await refusedImport(t, doc);
       expect(JSON.stringify(res.body)).toContain(`organizations[0].${message}`);
       expect(await detail(t, t.l.id)).toEqual(before);
     });
 
     it('a LIVE livestream with no session at all', async () => {
       const t = await twoSessions();
-      const doc = JSON.parse((await t.api.get('/_emulator/state').expect(200)).text);
+      const doc = JSON.parse(await exportState(t));
       doc.organizations[0].livestream_sessions = [];
-      const res = await t.api.put('/_emulator/state').set('content-type', 'application/json').send(JSON.stringify(doc)).expect(400);
+      const res = await refusedImport(t, doc);
       expect(JSON.stringify(res.body)).toContain('organizations[0].livestreams[0].state: a LIVE livestream has an open session');
     });
   });
