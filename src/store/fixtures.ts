@@ -203,12 +203,12 @@ export const fixturesSchema = z
       // Sessions are held as the emulator makes them: in the order they started, each ended before
       // its livestream's next one starts, and open exactly while the livestream is LIVE. The lists
       // (newest first) and the newest session of a page read them so.
-      const liveState = new Map((o.livestreams ?? []).map((l) => [l.id, l.state === 'LIVE']));
+      const livestreamIds = new Set((o.livestreams ?? []).map((l) => l.id));
       const lastOf = new Map<string, { stoppedTime: number | null }>();
       let startedBefore = -Infinity;
       (o.livestream_sessions ?? []).forEach((ls, j) => {
         const path = ['organizations', i, 'livestream_sessions', j];
-        if (!liveState.has(ls.livestreamId))
+        if (!livestreamIds.has(ls.livestreamId))
           ctx.addIssue({ code: 'custom', path: [...path, 'livestreamId'], message: 'not a livestream of this organization' });
         if (ls.startedTime < startedBefore)
           ctx.addIssue({ code: 'custom', path: [...path, 'startedTime'], message: 'sessions are listed in the order they started' });

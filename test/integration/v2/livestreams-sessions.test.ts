@@ -364,7 +364,7 @@ describe('state and organizations', () => {
     const doc = JSON.parse(await exportState(t));
     doc.organizations[0].livestream_sessions[0].livestreamId = MISSING_ID;
     const res = await refusedImport(t, doc);
-    expect(JSON.stringify(res.body)).toContain('livestreamId');
+    expect(JSON.stringify(res.body)).toContain('organizations[0].livestream_sessions[0].livestreamId: not a livestream of this organization');
     expect((await detail(t, t.l.id)).paging.total_count).toBe(2);
   });
 
