@@ -155,6 +155,7 @@ export function aiWishes(meeting: Meeting): AiWishes {
 // --- the summary --------------------------------------------------------------------------------
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
+const bullet = (markdown: boolean, text: string) => (markdown ? `- ${text}` : `  ${text}`);
 
 /**
  * The summary of a transcript, made deterministically from it (the emulator has no language
@@ -170,24 +171,28 @@ export function summarize(s: Session, title: string | null, wishes: Pick<AiWishe
     entry.words += words(line.text).length;
     speakers.set(line.participantId, entry);
   }
-  const heading = (text: string) => (md ? `## ${text}` : `${text}:`);
-  const bullet = (text: string) => (md ? `- ${text}` : `  ${text}`);
-  const head = [
-    md ? `# Summary of ${title ?? 'the meeting'}` : `Summary of ${title ?? 'the meeting'}`,
-    '',
-    `${s.transcript.length} transcript line${s.transcript.length === 1 ? '' : 's'} from ${speakers.size} speaker${speakers.size === 1 ? '' : 's'}.`,
-    '',
-    heading('Speakers'),
-    ...[...speakers.values()].map((v) => bullet(`${v.name}: ${v.lines} line${v.lines === 1 ? '' : 's'}, ${v.words} word${v.words === 1 ? '' : 's'}`)),
-    '',
-    heading('What was said'),
-  ];
-  let budget = wishes.wordLimit - words(head.join(' ')).length;
+  // The head in either format; its plain-text form is what counts against the word limit, since
+  // markdown's marks (`#`, `##`, `- `) are not words to a reader.
+  const headIn = (markdown: boolean) => {
+    const heading = (text: string) => (markdown ? `## ${text}` : `${text}:`);
+    return [
+      markdown ? `# Summary of ${title ?? 'the meeting'}` : `Summary of ${title ?? 'the meeting'}`,
+      '',
+      `${s.transcript.length} transcript line${s.transcript.length === 1 ? '' : 's'} from ${speakers.size} speaker${speakers.size === 1 ? '' : 's'}.`,
+      '',
+      heading('Speakers'),
+      ...[...speakers.values()].map((v) => bullet(markdown, `${v.name}: ${v.lines} line${v.lines === 1 ? '' : 's'}, ${v.words} word${v.words === 1 ? '' : 's'}`)),
+      '',
+      heading('What was said'),
+    ];
+  };
+  const head = headIn(md);
+  let budget = wishes.wordLimit - words(headIn(false).join(' ')).length;
   const said: string[] = [];
   for (const line of s.transcript) {
     const text = words(`${line.name ?? line.customParticipantId}: ${line.text}`);
     if (budget <= 0) break;
-    said.push(bullet(text.slice(0, budget).join(' ')));
+    said.push(bullet(md, text.slice(0, budget).join(' ')));
     budget -= text.length;
   }
   return [...head, ...said, ''].join('\n');
