@@ -12,6 +12,8 @@ import { isoTime } from '../v2/schemas.js';
 const TAG = 'Control: lifecycles';
 const participantParams = z.object({ meeting_id: z.uuid(), participant_id: z.uuid() });
 const text = z.string().min(1).max(SESSION_LIMITS.textChars);
+// A chat message may be any text; a spoken line, as speech-to-text gives it, holds a word.
+const spoken = text.regex(/\S/, 'a spoken line holds at least one word');
 
 const conflict = { 409: { description: 'The participant is not in the meeting, or the session keeps no more of these' } };
 
@@ -66,7 +68,7 @@ export const sessionActivityRoutes = [
     tag: TAG,
     summary: "A participant in the meeting speaks a line (kept in the session's transcript; the summary is made from it)",
     params: participantParams,
-    body: z.strictObject({ text }),
+    body: z.strictObject({ text: spoken }),
     responses: {
       200: {
         description: 'The transcript line as kept',

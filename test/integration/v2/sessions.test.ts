@@ -415,6 +415,18 @@ describe('chat, transcript and summary', () => {
     expect(t.deps.store.org(ORG_ID)!.sessions.values().next().value!.chat).toEqual([]);
   });
 
+  it('a spoken line holds a word (400 for only spaces, nothing kept); a chat message of spaces is kept as sent', async () => {
+    const t = makeTestApp();
+    const { meetingId, ids } = await liveMeeting(t, ['alice']);
+    const path = (kind: string) => `/_emulator/meetings/${meetingId}/participants/${ids.alice!}/${kind}`;
+    const res = await t.api.post(path('transcript')).send({ text: ' \n\t ' }).expect(400);
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: '"text" fails to match the required pattern' } });
+    expect((await t.api.post(path('chat')).send({ message: '  ' }).expect(200)).body.message).toBe('  ');
+    const session = t.deps.store.org(ORG_ID)!.sessions.values().next().value!;
+    expect(session.transcript).toEqual([]);
+    expect(session.chat.map((m) => m.payload)).toEqual(['  ']);
+  });
+
   it('a session keeps at most 10 000 chat messages and 10 000 transcript lines (409 past them, nothing kept)', async () => {
     const t = makeTestApp();
     const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice']);
