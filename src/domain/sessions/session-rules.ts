@@ -181,7 +181,9 @@ export function summarize(s: Session, title: string | null, wishes: Pick<AiWishe
       `${s.transcript.length} transcript line${s.transcript.length === 1 ? '' : 's'} from ${speakers.size} speaker${speakers.size === 1 ? '' : 's'}.`,
       '',
       heading('Speakers'),
-      ...[...speakers.values()].map((v) => bullet(markdown, `${v.name}: ${v.lines} line${v.lines === 1 ? '' : 's'}, ${v.words} word${v.words === 1 ? '' : 's'}`)),
+      ...[...speakers.values()].map((v) =>
+        bullet(markdown, `${v.name}: ${v.lines} line${v.lines === 1 ? '' : 's'}, ${v.words} word${v.words === 1 ? '' : 's'}`),
+      ),
       '',
       heading('What was said'),
     ];
