@@ -1255,6 +1255,131 @@ NOTES.push(
   },
 );
 
+const HLS = 'src/domain/media/hls-playlist.ts';
+const MEDIA_LINKS = 'src/domain/media/media-links.ts';
+const PAGING = 'src/domain/paging.ts';
+const PRODUCT_CODE = 'src/domain/products/product-code.ts';
+const PRODUCTS_SVC = 'src/domain/products/products.service.ts';
+const NO_SEGMENTS = 'without sample segments (a media folder with no hls/segments.json) the playlist lists none';
+const ZERO_LENGTH = 'sample segments of no length (durations 0) keep the playlist on segment 0';
+const CYCLE_GUARD = 'n === 0 || cycleMs <= 0';
+const LAST_SEGMENT = 'i < n - 1';
+const LAST_SEGMENT_ANYWAY =
+  "the walk stops at the last segment anyway: it reaches i = n - 1 only with the first n - 1 durations taken off rest, and rest < cycleMs (the sum of all n), so what is left is below the last duration and rest >= segments[n - 1] is false. Exact in doubles for the one caller's segments (the media routes pass deps.media.files.hls, whose durations are whole ms from Math.round): every subtraction is of whole numbers from a number at least as large, so none rounds";
+const EXPIRES_DIGITS = '/^\\d{1,16}$/';
+const NOT_A_CHARACTER = 'refuses a character that is neither letter nor digit: ';
+const A_AND_Z = 'reads the first and last letters, a and z, like A and Z';
+NOTES.push(
+  { file: HLS, mutator: 'ConditionalExpression', original: CYCLE_GUARD, replacement: 'false', killedBy: NO_SEGMENTS },
+  { file: HLS, mutator: 'LogicalOperator', original: CYCLE_GUARD, replacement: 'n === 0 && cycleMs <= 0', killedBy: ZERO_LENGTH },
+  {
+    file: HLS,
+    mutator: 'ConditionalExpression',
+    original: 'n === 0',
+    replacement: 'false',
+    equivalent: `in liveSegmentAt: no segments make cycleMs the reduce's start value 0, so cycleMs <= 0 already holds whenever n === 0. (The same code in livePlaylist's EXT-X-DISCONTINUITY-SEQUENCE is killed by "${NO_SEGMENTS}".)`,
+  },
+  { file: HLS, mutator: 'ConditionalExpression', original: 'cycleMs <= 0', replacement: 'false', killedBy: ZERO_LENGTH },
+  { file: HLS, mutator: 'EqualityOperator', original: 'cycleMs <= 0', replacement: 'cycleMs < 0', killedBy: ZERO_LENGTH },
+  { file: HLS, mutator: 'ConditionalExpression', original: LAST_SEGMENT, replacement: 'true', equivalent: LAST_SEGMENT_ANYWAY },
+  { file: HLS, mutator: 'EqualityOperator', original: LAST_SEGMENT, replacement: 'i <= n - 1', equivalent: LAST_SEGMENT_ANYWAY },
+  { file: HLS, mutator: 'ArithmeticOperator', original: 'n - 1', replacement: 'n + 1', equivalent: LAST_SEGMENT_ANYWAY },
+  {
+    file: HLS,
+    mutator: 'ConditionalExpression',
+    original: 'segments.length === 0',
+    replacement: 'false',
+    equivalent:
+      'segmentIndexOf has one caller, the segment route (src/http/media/media.routes.ts), which answers 404 when there are no segments (hls.length === 0) before it calls it',
+  },
+  { file: HLS, mutator: 'ConditionalExpression', original: 'n > 0', replacement: 'true', killedBy: NO_SEGMENTS },
+  { file: HLS, mutator: 'EqualityOperator', original: 'n > 0', replacement: 'n >= 0', killedBy: NO_SEGMENTS },
+  {
+    file: MEDIA_LINKS,
+    mutator: 'Regex',
+    original: '/\\.mp4$/',
+    replacement: '/\\.mp4/',
+    killedBy: 'audio_download_url turns only the final .mp4 of an output_file_name into .m4a',
+  },
+  {
+    file: MEDIA_LINKS,
+    mutator: 'Regex',
+    original: EXPIRES_DIGITS,
+    replacement: '/\\d{1,16}$/',
+    killedBy: 'answers 403 INVALID_SIGNATURE for the same expiry written with a plus sign',
+  },
+  {
+    file: MEDIA_LINKS,
+    mutator: 'Regex',
+    original: EXPIRES_DIGITS,
+    replacement: '/^\\d{1,16}/',
+    killedBy: 'answers 403 INVALID_SIGNATURE for the same expiry written with a decimal fraction',
+  },
+  {
+    file: MEDIA_LINKS,
+    mutator: 'ConditionalExpression',
+    original: 'expected.length !== given.length',
+    replacement: 'false',
+    killedBy: 'answers 403 INVALID_SIGNATURE for a signature one character short',
+  },
+  {
+    file: PAGING,
+    mutator: 'EqualityOperator',
+    original: 'k < ids.length',
+    replacement: 'k <= ids.length',
+    equivalent:
+      'the one step past the end reads ids[-1] or ids[ids.length], which is undefined, and every caller that passes a filter (recordings, meetings and livestreams lists) gets items from a Map keyed by id strings: get(undefined) is undefined, the walk skips it and neither the items nor total change',
+  },
+  {
+    file: PAGING,
+    mutator: 'ArithmeticOperator',
+    original: '(req.page - 1) * req.perPage',
+    replacement: '(req.page - 1) / req.perPage',
+    killedBy: 'pages, searches and sorts',
+  },
+  { file: PRODUCT_CODE, mutator: 'ConditionalExpression', original: 'code >= 65', replacement: 'true', killedBy: `${NOT_A_CHARACTER}"@"` },
+  { file: PRODUCT_CODE, mutator: 'ConditionalExpression', original: 'code >= 97', replacement: 'true', killedBy: `${NOT_A_CHARACTER}"["` },
+  { file: PRODUCT_CODE, mutator: 'EqualityOperator', original: 'code >= 97', replacement: 'code > 97', killedBy: A_AND_Z },
+  { file: PRODUCT_CODE, mutator: 'EqualityOperator', original: 'code <= 122', replacement: 'code < 122', killedBy: A_AND_Z },
+  {
+    file: PRODUCT_CODE,
+    mutator: 'StringLiteral',
+    original: '`mod97CheckDigits: "${text[i]}" is not a letter or digit`',
+    replacement: '``',
+    killedBy: 'names the character it refuses',
+  },
+  { file: PRODUCT_CODE, mutator: 'ConditionalExpression', original: 'v < 0', replacement: 'false', killedBy: 'mod97Valid rejects 101-COLDBREW330-43' },
+  {
+    file: PRODUCTS_SVC,
+    mutator: 'EqualityOperator',
+    original: 'code.length > 80',
+    replacement: 'code.length >= 80',
+    killedBy: 'echoes an invalid code of exactly 80 characters whole, without an ellipsis',
+  },
+  {
+    file: PRODUCTS_SVC,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    equivalent:
+      "in get(): parsed.expected ?? '' is read only for INVALID_CHECK_DIGITS, and parseProductCode's one INVALID_CHECK_DIGITS answer always carries expected (the code with the right check digits), so the fallback is never used",
+  },
+  {
+    file: PRODUCTS_SVC,
+    mutator: 'StringLiteral',
+    original: '`"product_id" must be 1 to ${PRODUCT_ID_MAX} letters or digits`',
+    replacement: '``',
+    killedBy: 'refuses a fixture product whose product_id is not 1 to 32 letters or digits',
+  },
+  {
+    file: 'src/domain/context.ts',
+    mutator: 'StringLiteral',
+    original: "'Unknown organization'",
+    replacement: '""',
+    killedBy: 'answers 401 Unknown organization when a reset removes the organization after the credentials were checked',
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12) and `src/core` (runs 7 to 9 and 15) have complete runs with the tests',

@@ -1,8 +1,12 @@
 // The media behind download_url, audio_download_url and playback_url: real bytes, the right
 // types and lengths, signed links that expire on the emulator clock, HLS only while LIVE.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { livePlaylist, liveSegmentAt } from '../../src/domain/media/hls-playlist.js';
+import { mediaFilesIn } from '../../src/domain/media/media-links.js';
 import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
 import { createLivestream, createMeeting, getRecording, recordingAction, startRecording, type Resource } from '../helpers/builders.js';
 
@@ -102,6 +106,9 @@ describe('recording downloads', () => {
     ['no signature', (u: string) => withQuery(u, (q) => q.delete('signature'))],
     ['no expiry', (u: string) => withQuery(u, (q) => q.delete('expires'))],
     ['a non-numeric expiry', (u: string) => withQuery(u, (q) => q.set('expires', 'soon'))],
+    ['the same expiry written with a plus sign', (u: string) => withQuery(u, (q) => q.set('expires', `+${q.get('expires')}`))],
+    ['the same expiry written with a decimal fraction', (u: string) => withQuery(u, (q) => q.set('expires', `${q.get('expires')}.0`))],
+    ['a signature one character short', (u: string) => withQuery(u, (q) => q.set('signature', q.get('signature')!.slice(0, -1)))],
     ['another recording in the path', (u: string) => u.replace(/recordings\/[0-9a-f-]{36}/, 'recordings/00000000-0000-4000-8000-000000000bad')],
     ['another file name in the path', (u: string) => u.replace(/\/[^/]+\.mp4\?/, '/other.mp4?')],
     ['the video signature on the audio path', (u: string) => u.replace('.mp4?', '.m4a?')],
@@ -141,6 +148,28 @@ describe('recording downloads', () => {
     const res = await getJson(t, r.download_url).set('Range', range).expect(416);
     expect(res.headers['content-range']).toBe('bytes */29944');
     expect(res.body).toEqual({ error: { code: 'RANGE_NOT_SATISFIABLE', message: expect.stringContaining('29944 bytes') } });
+  });
+
+  it('audio_download_url turns only the final .mp4 of an output_file_name into .m4a (a state document may name it freely)', async () => {
+    const t = makeTestApp();
+    const r = await startRecording(t.api, (await createMeeting(t.api, {})).id);
+    t.advance(3 * SECOND + 60 * SECOND);
+    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+    const stored = doc.organizations
+      .flatMap((o: { recordings: Array<{ id: string; outputFileName: string }> }) => o.recordings)
+      .find((x: { id: string }) => x.id === r.id);
+    stored.outputFileName = 'take.mp4.final.mp4';
+    await t.api.put('/_emulator/state').send(doc).expect(200);
+    await recordingAction(t.api, r.id, 'stop');
+    t.advance(15 * SECOND);
+    const imported = await getRecording(t.api, r.id);
+    expect(imported.status).toBe('UPLOADED');
+    expect(imported.output_file_name).toBe('take.mp4.final.mp4');
+    expect(new URL(imported.download_url as string).pathname).toBe(`/media/recordings/${r.id}/take.mp4.final.mp4`);
+    expect(new URL(imported.audio_download_url as string).pathname).toBe(`/media/recordings/${r.id}/take.mp4.final.m4a`);
+    const audio = await get(t, imported.audio_download_url as string).expect(200);
+    expect(audio.headers['content-type']).toBe('audio/mp4');
+    expect((audio.body as Buffer).length).toBe(AUDIO_BYTES);
   });
 
   it('answers 404 once the recording is gone (reset), even with a valid link', async () => {
@@ -287,6 +316,32 @@ describe('live playlist arithmetic (uneven sample segments)', () => {
     [65_000 + 5_000, 32], // ten loops (30 segments) + 5 s into the next
   ])('at %d ms live the newest segment is %d', (liveMs, seq) => {
     expect(liveSegmentAt(segments, liveMs)).toBe(seq);
+  });
+
+  it('without sample segments (a media folder with no hls/segments.json) the playlist lists none and stays at sequence 0', () => {
+    const none = mediaFilesIn(mkdtempSync(path.join(os.tmpdir(), 'media-'))).hls;
+    expect(none).toEqual([]);
+    expect(liveSegmentAt(none, 9_000)).toBe(0);
+    expect(livePlaylist(none, 9_000)).toBe(
+      ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-DISCONTINUITY-SEQUENCE:0', ''].join('\n'),
+    );
+  });
+
+  it('sample segments of no length (durations 0) keep the playlist on segment 0', () => {
+    const empty = [{ durationMs: 0 }, { durationMs: 0 }];
+    expect(liveSegmentAt(empty, 9_000)).toBe(0);
+    expect(livePlaylist(empty, 9_000)).toBe(
+      [
+        '#EXTM3U',
+        '#EXT-X-VERSION:3',
+        '#EXT-X-TARGETDURATION:1',
+        '#EXT-X-MEDIA-SEQUENCE:0',
+        '#EXT-X-DISCONTINUITY-SEQUENCE:0',
+        '#EXTINF:0.000,',
+        'segments/0.ts',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('lists each segment with its own duration and the target duration rounded up', () => {

@@ -54,15 +54,26 @@ describe('mod97CheckDigits (ISO 7064 MOD 97-10)', () => {
     expect(mod97CheckDigits('101coldbrew330')).toBe('73');
   });
 
-  it.each(['-', ' ', 'ä', '1-2'])('refuses a character that is neither letter nor digit: %j', (text) => {
+  it('reads the first and last letters, a and z, like A and Z', () => {
+    expect(mod97CheckDigits('101AZ')).toBe('86');
+    expect(mod97CheckDigits('101az')).toBe('86');
+  });
+
+  // ':' and '@' lie between the digits and A, '[' and '`' between Z and a.
+  it.each(['-', ' ', 'ä', '1-2', ':', '@', '[', '`'])('refuses a character that is neither letter nor digit: %j', (text) => {
     expect(() => mod97CheckDigits(text)).toThrow(RangeError);
+  });
+
+  it('names the character it refuses', () => {
+    expect(() => mod97CheckDigits('101-X')).toThrow('mod97CheckDigits: "-" is not a letter or digit');
   });
 
   it.each(['101075', '101COLDBREW33073', 'WEST12345698765432GB82'])('mod97Valid accepts %s', (text) => {
     expect(mod97Valid(text)).toBe(true);
   });
 
-  it.each(['101COLDBREW33074', '101COLDBREW33037', 'WEST12345698765432GB83', '101-X'])('mod97Valid rejects %s', (text) => {
+  // 101-COLDBREW330-43 would pass if its hyphens were counted as numbers.
+  it.each(['101COLDBREW33074', '101COLDBREW33037', 'WEST12345698765432GB83', '101-X', '101-COLDBREW330-43'])('mod97Valid rejects %s', (text) => {
     expect(mod97Valid(text)).toBe(false);
   });
 });

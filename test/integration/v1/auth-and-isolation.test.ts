@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { API_KEY, BASIC, ORG_ID, basicAuth, makeTestApp } from '../../helpers/test-app.js';
 import { BEARER, PREFIXES, SECOND_ORG_ID, SECOND_ORG_KEY, expectedCode, twoOrgFixtures, validProduct } from '../../helpers/v1-helpers.js';
@@ -123,5 +125,51 @@ describe('isolation between two organizations', () => {
     expect(v2.body).toMatchObject({ success: true, data: [] });
     const mixed = await api.get('/v2/meetings').set('Authorization', basicAuth(ORG_ID, SECOND_ORG_KEY)).expect(401);
     expect(mixed.body).toEqual({ success: false, error: { code: 401, message: 'Invalid organization id or API key' } });
+  });
+});
+
+describe('an organization that goes away while its request is in flight', () => {
+  it('answers 401 Unknown organization when a reset removes the organization after the credentials were checked', async () => {
+    const t = makeTestApp();
+    const org = (await t.api.post('/_emulator/orgs').send({ name: 'Short-lived' }).expect(201)).body as { api_key: string };
+    const server = createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const body = JSON.stringify(validProduct());
+      const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest({
+          host: '127.0.0.1',
+          port: (server.address() as AddressInfo).port,
+          method: 'POST',
+          path: '/v1/products',
+          headers: {
+            authorization: `Bearer ${org.api_key}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            expect: '100-continue',
+          },
+        });
+        // Node sends 100 Continue as it hands the request to the emulator, which checks the
+        // credentials at once and then waits for the body; the reset comes before the body.
+        req.on('continue', () => {
+          t.deps.reset();
+          req.end(body);
+        });
+        req.on('response', (r) => {
+          let text = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => (text += c));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+      });
+      expect(res.status).toBe(401);
+      expect(JSON.parse(res.text)).toEqual({ error: { code: 'UNAUTHORIZED', message: 'Unknown organization' } });
+      // The reset left the fixture organization only: the key is unknown from now on.
+      const after = await t.api.post('/v1/products').set('Authorization', `Bearer ${org.api_key}`).send(validProduct()).expect(401);
+      expect(after.body).toEqual({ error: { code: 'UNAUTHORIZED', message: 'Invalid API key' } });
+    } finally {
+      server.close();
+    }
   });
 });

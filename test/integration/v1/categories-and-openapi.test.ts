@@ -60,6 +60,12 @@ describe('fixtures with products', () => {
     expect(() => makeTestApp({}, { fixtures: f })).toThrow(/products\[3\]: "attributes.carbon_footprint" must read/);
   });
 
+  it('refuses a fixture product whose product_id is not 1 to 32 letters or digits (fixtures handed to buildDeps as an object)', () => {
+    const f = fixtures();
+    f.organizations[0]!.products.push({ category_code: '101', product_id: 'COLD-BREW', name: 'n', brand: 'b', description: '', attributes: {} });
+    expect(() => makeTestApp({}, { fixtures: f })).toThrow(/products\[3\]: "product_id" must be 1 to 32 letters or digits$/);
+  });
+
   it('refuses two fixture products with the same code (in any letter case)', () => {
     const f = fixtures();
     f.organizations[0]!.products.push({ category_code: '101', product_id: 'coldbrew330', name: 'n', brand: 'b', description: '', attributes: {} });

@@ -97,6 +97,17 @@ describe.each(PREFIXES)('GET %s/products/{svc_code}', (prefix) => {
     });
   });
 
+  it('echoes an invalid code of exactly 80 characters whole, without an ellipsis', async () => {
+    const { api } = makeTestApp();
+    const code = `101-${'A'.repeat(76)}`;
+    expect(code).toHaveLength(80);
+    const res = await api.get(`${prefix}/products/${code}`).set('Authorization', BEARER).expect(400);
+    expect(res.body.error).toEqual({
+      code: 'INVALID_PRODUCT_CODE',
+      message: `"${code}" is not a product code: expected {category_code}-{PRODUCT_ID} or {category_code}-{PRODUCT_ID}-{check digits}`,
+    });
+  });
+
   it.each([
     ['short form of an unknown product', '101-NOPE', 'No product found with code 101-NOPE'],
     ['short form in lower case', '101-nope', 'No product found with code 101-NOPE'],
