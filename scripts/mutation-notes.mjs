@@ -1348,7 +1348,6 @@ NOTES.push(
     replacement: '``',
     killedBy: 'names the character it refuses',
   },
-  { file: PRODUCT_CODE, mutator: 'ConditionalExpression', original: 'v < 0', replacement: 'false', killedBy: 'mod97Valid rejects 101-COLDBREW330-43' },
   {
     file: PRODUCTS_SVC,
     mutator: 'EqualityOperator',

@@ -44,17 +44,6 @@ export function mod97CheckDigits(text: string): string {
   return String(98 - ((rem * 100) % 97)).padStart(2, '0');
 }
 
-/** True when `text` followed by its check digits passes the MOD 97-10 check (remainder 1). */
-export function mod97Valid(textWithCheckDigits: string): boolean {
-  let rem = 0;
-  for (let i = 0; i < textWithCheckDigits.length; i++) {
-    const v = charValue(textWithCheckDigits.charCodeAt(i));
-    if (v < 0) return false;
-    rem = (rem * (v < 10 ? 10 : 100) + v) % 97;
-  }
-  return rem === 1;
-}
-
 /** ASCII upper case only (product ids are ASCII letters and digits). */
 export function normalizeProductId(productId: string): string {
   return productId.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
