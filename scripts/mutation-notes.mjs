@@ -1358,14 +1358,6 @@ NOTES.push(
   {
     file: PRODUCTS_SVC,
     mutator: 'StringLiteral',
-    original: "''",
-    replacement: '"Stryker was here!"',
-    equivalent:
-      "in get(): parsed.expected ?? '' is read only for INVALID_CHECK_DIGITS, and parseProductCode's one INVALID_CHECK_DIGITS answer always carries expected (the code with the right check digits), so the fallback is never used",
-  },
-  {
-    file: PRODUCTS_SVC,
-    mutator: 'StringLiteral',
     original: '`"product_id" must be 1 to ${PRODUCT_ID_MAX} letters or digits`',
     replacement: '``',
     killedBy: 'refuses a fixture product whose product_id is not 1 to 32 letters or digits',

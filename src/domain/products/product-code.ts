@@ -65,7 +65,9 @@ export function fullCode(categoryCode: string, productId: string): string {
 
 export type ParsedCode =
   | { ok: true; form: 'short' | 'full'; categoryCode: string; productId: string; short: string; full: string }
-  | { ok: false; reason: 'INVALID_PRODUCT_CODE' | 'INVALID_CHECK_DIGITS'; expected?: string };
+  | { ok: false; reason: 'INVALID_PRODUCT_CODE' }
+  /** `expected`: the full code with the right check digits. */
+  | { ok: false; reason: 'INVALID_CHECK_DIGITS'; expected: string };
 
 /**
  * Reads a lookup code in either form, in any letter case. A full code whose check digits do

@@ -65,7 +65,7 @@ export class ProductsService implements OrgMember {
     if (!parsed.ok) {
       // Echo at most 80 characters of what the client sent.
       const shown = code.length > 80 ? `${code.slice(0, 80)}…` : code;
-      throw parsed.reason === 'INVALID_CHECK_DIGITS' ? errors.invalidCheckDigits(shown, parsed.expected ?? '') : errors.invalidProductCode(shown);
+      throw parsed.reason === 'INVALID_CHECK_DIGITS' ? errors.invalidCheckDigits(shown, parsed.expected) : errors.invalidProductCode(shown);
     }
     const product = data.products.get(parsed.short);
     if (!product) throw errors.productNotFound(parsed.form === 'short' ? parsed.short : parsed.full);
