@@ -69,6 +69,21 @@ const sourceFiles = readdirSync(join(root, 'src'), { recursive: true })
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('src/ui/app/'));
 const filesIn = (key) => sourceFiles.filter((f) => key === 'all' || folderOf(f) === key).length;
 const mutatedIn = (key) => new Set(mutants.filter((m) => key === 'all' || folderOf(m.file) === key).map((m) => m.file)).size;
+// Which run measured each file: the last successful run whose --mutate names it (Stryker's report
+// also carries, unchanged, the files of earlier runs). A run limited by --testFiles tried each
+// mutant against those tests only, so its score is a lower bound of what the whole suite kills.
+const runOf = (file) => {
+  for (let i = runs.length - 1; i >= 0; i--) if (runs[i].exitCode === 0 && mutatedBy(runs[i])(file)) return i;
+  return undefined;
+};
+// Files a run named in which Stryker found nothing to mutate (types, `as const` tables): measured, with no mutant.
+const withMutants = new Set(mutants.map((m) => m.file));
+const withoutMutants = sourceFiles.filter((f) => !withMutants.has(f) && runOf(f) !== undefined);
+const withoutMutantsIn = (key) => withoutMutants.filter((f) => key === 'all' || folderOf(f) === key).length;
+const measuredIn = (key) => {
+  const none = withoutMutantsIn(key);
+  return `${mutatedIn(key) + none} of ${filesIn(key)}${none ? ` (${none} without a mutant)` : ''}`;
+};
 
 const counts = new Map();
 const count = (key, status) => {
@@ -111,7 +126,7 @@ for (const key of [...FOLDERS, 'others', 'all']) {
   }
   const s = score(c);
   const mark = key !== 'others' && key !== 'all' && s !== undefined ? (s >= GOAL ? ' ✓' : ' ✗') : '';
-  out.push(`| ${name} | ${mutatedIn(key)} of ${filesIn(key)} | ${pct(s)}${mark} | ${STATUSES.map((st) => c[st]).join(' | ')} |`);
+  out.push(`| ${name} | ${measuredIn(key)} | ${pct(s)}${mark} | ${STATUSES.map((st) => c[st]).join(' | ')} |`);
 }
 out.push('');
 out.push('## Runs');
@@ -132,14 +147,7 @@ if (runs.length === 0) {
 }
 out.push('');
 
-// Which run measured each file: the last successful run whose --mutate names it (Stryker's report
-// also carries, unchanged, the files of earlier runs). A run limited by --testFiles tried each
-// mutant against those tests only, so its score is a lower bound of what the whole suite kills.
-const runOf = (file) => {
-  for (let i = runs.length - 1; i >= 0; i--) if (runs[i].exitCode === 0 && mutatedBy(runs[i])(file)) return i;
-  return undefined;
-};
-const fileRuns = new Map(Object.keys(report.files).map((file) => [relative(file), runOf(relative(file))]));
+const fileRuns = new Map([...Object.keys(report.files).map(relative), ...withoutMutants].map((file) => [file, runOf(file)]));
 if ([...fileRuns.values()].some((r) => r !== undefined)) {
   out.push('## Files and the run that measured them');
   out.push('');
