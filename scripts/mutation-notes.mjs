@@ -1372,6 +1372,51 @@ NOTES.push(
 );
 
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
+const JSON_SYNTAX = 'src/http/json-syntax.ts';
+const JS_HEX = '/^[0-9a-fA-F]$/';
+const JS_ONE_CHAR =
+  'isHex is only given text[i], one UTF-16 code unit (undefined is answered before the test): for a string of one character, the regular expression with either anchor alone matches exactly what it matches with both';
+const JS_NO_JSON = 'is JSON: no error';
+const JS_END_TOO_EARLY =
+  "readString gives it only when its loop ran off the end of the text (i >= n), and fail() then answers 'the body ends too early' instead of the reason it is given: the text is never shown";
+const JS_NOTHING_TO_READ =
+  "at the end of the text (empty, or only whitespace) both ways give the same answer at the same offset: the check refuses undefined as not { or [, and without it the value state's readNumber refuses undefined as no value; fail() answers 'the body ends too early' for either, since i >= n";
+NOTES.push(
+  { file: JSON_SYNTAX, mutator: 'Regex', original: JS_HEX, replacement: '/[0-9a-fA-F]$/', equivalent: JS_ONE_CHAR },
+  { file: JSON_SYNTAX, mutator: 'Regex', original: JS_HEX, replacement: '/^[0-9a-fA-F]/', equivalent: JS_ONE_CHAR },
+  { file: JSON_SYNTAX, mutator: 'EqualityOperator', original: 'i >= 0', replacement: 'i > 0', killedBy: 'lines are counted from a newline at the very start' },
+  {
+    file: JSON_SYNTAX,
+    mutator: 'EqualityOperator',
+    original: 'i < offset',
+    replacement: 'i <= offset',
+    killedBy: 'a newline that is itself the offending character still belongs to its line',
+  },
+  {
+    file: JSON_SYNTAX,
+    mutator: 'ConditionalExpression',
+    original: 'i < n',
+    replacement: 'true',
+    equivalent:
+      "in skipSpace, text[n] is undefined, which equals none of ' ', '\\t', '\\n', '\\r', so the loop stops at the end of the text anyway; at the first character, see the note on i < n → i <= n",
+  },
+  { file: JSON_SYNTAX, mutator: 'ConditionalExpression', original: "text[i] === '\\t'", replacement: 'false', killedBy: JS_NO_JSON },
+  { file: JSON_SYNTAX, mutator: 'ConditionalExpression', original: "text[i] === '\\r'", replacement: 'false', killedBy: JS_NO_JSON },
+  { file: JSON_SYNTAX, mutator: 'StringLiteral', original: "'\\r'", replacement: '""', killedBy: JS_NO_JSON },
+  { file: JSON_SYNTAX, mutator: 'ConditionalExpression', original: "text[i] === 'E'", replacement: 'false', killedBy: JS_NO_JSON },
+  { file: JSON_SYNTAX, mutator: 'StringLiteral', original: "'E'", replacement: '""', killedBy: JS_NO_JSON },
+  { file: JSON_SYNTAX, mutator: 'EqualityOperator', original: 'i < end', replacement: 'i <= end', killedBy: JS_NO_JSON },
+  { file: JSON_SYNTAX, mutator: 'StringLiteral', original: "'a string is not closed'", replacement: '""', equivalent: JS_END_TOO_EARLY },
+  { file: JSON_SYNTAX, mutator: 'EqualityOperator', original: 'i < n', replacement: 'i <= n', equivalent: JS_NOTHING_TO_READ },
+  {
+    file: JSON_SYNTAX,
+    mutator: 'StringLiteral',
+    original: `"expected ':' after a property name"`,
+    replacement: '""',
+    killedBy: 'a property name without its colon is named so',
+  },
+);
+
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12) and `src/core` (runs 7 to 9 and 15) have complete runs with the tests',
   'written for their survivors. `src/domain` has runs of `recordings`, `livestreams` (rerun as run 20), `meetings`,',

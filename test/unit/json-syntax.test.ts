@@ -65,6 +65,25 @@ describe('findJsonSyntaxError', () => {
     expect(findJsonSyntaxError(text)).toEqual(expected);
   });
 
+  it.each([
+    ['lines are counted from a newline at the very start', '\n{"a":tru}', { offset: 9, line: 2, column: 9, reason: 'expected true' }],
+    [
+      'a newline that is itself the offending character still belongs to its line',
+      '{"a":"x\ny"}',
+      { offset: 7, line: 1, column: 8, reason: 'a control character inside a string must be escaped' },
+    ],
+    ['a property name without its colon is named so', '{"a" 1}', { offset: 5, line: 1, column: 6, reason: "expected ':' after a property name" }],
+  ])('%s', (_name, text, expected) => {
+    expect(findJsonSyntaxError(text)).toEqual(expected);
+  });
+
+  // What the generated texts above never hold (JSON.stringify writes none of it): tabs and CRLF
+  // between tokens, an upper-case exponent, a \u escape followed by more text.
+  it.each(['{\t"a":1}', '{\r\n  "a": 1\r\n}', '{"a":1E5}', '[1E+2,1e-2,0E0]', '{"a":"\\u00e9x"}', '["\\uABCDz","\\u0041"]'])('%j is JSON: no error', (text) => {
+    expect(isBody(text)).toBe(true);
+    expect(findJsonSyntaxError(text)).toBeUndefined();
+  });
+
   it('reads 100 000 unclosed arrays without overflowing the stack', () => {
     expect(findJsonSyntaxError('['.repeat(100_000))).toEqual({ offset: 100_000, line: 1, column: 100_001, reason: 'the body ends too early' });
   });
