@@ -1371,6 +1371,115 @@ NOTES.push(
   },
 );
 
+const ACCOUNTS_SVC = 'src/domain/accounts/accounts.service.ts';
+const ORGS_SVC = 'src/domain/organizations/organizations.service.ts';
+const ACCOUNTS_NAMELESS = 'an account the document gives no name is named after the last 8 digits of its id';
+const ACCOUNTS_OLDEST_FIRST = 'lists apps oldest first by their created_at even when the document lists them in another order';
+const ORGS_BASELINE_ORG = '!this.fixtures.organizations.some((b) => b.id === o.id)';
+const ORGS_SAME_ID = 'b.id === o.id';
+const ORGS_IMPORTED_ONLY = 'resetting an organization that only an imported state holds brings back the presets it was imported with';
+const ORGS_UNUSED_START_PRESETS =
+  'the condition only decides whether an organization of the baseline fixtures also gets a start-presets entry, and reset() never reads one for it: it finds the organization in this.fixtures (the same list the condition reads, which changes only in a baseline load, and that clears startPresets first) and reseeds it from there. An organization only the loaded document holds still gets its entry, since the baseline list is never empty (fixtures and state documents need at least one organization, and every document is parsed: loadFixturesFile, startEmulator, PUT /_emulator/state)';
+const ORGS_CACHE_SIZE = 'this.verified.size >= 1_000';
+const ORGS_CACHE_ONLY =
+  'verified only remembers credentials that sameSecret already accepted, and a pair that is not remembered is checked again: when the set is cleared changes memory and hashing time, never an answer. No remembered pair goes stale: an API key never changes while its organization exists, and a reset or a load clears the set';
+NOTES.push(
+  { file: ACCOUNTS_SVC, mutator: 'StringLiteral', original: '`Account ${a.id.slice(-8)}`', replacement: '``', killedBy: ACCOUNTS_NAMELESS },
+  { file: ACCOUNTS_SVC, mutator: 'MethodExpression', original: 'a.id.slice(-8)', replacement: 'a.id', killedBy: ACCOUNTS_NAMELESS },
+  { file: ACCOUNTS_SVC, mutator: 'UnaryOperator', original: '-8', replacement: '+8', killedBy: ACCOUNTS_NAMELESS },
+  {
+    file: ACCOUNTS_SVC,
+    mutator: 'MethodExpression',
+    original: 'out.sort((a, b) => a.createdAt - b.createdAt)',
+    replacement: 'out',
+    killedBy: ACCOUNTS_OLDEST_FIRST,
+  },
+  {
+    file: ACCOUNTS_SVC,
+    mutator: 'ArithmeticOperator',
+    original: 'a.createdAt - b.createdAt',
+    replacement: 'a.createdAt + b.createdAt',
+    killedBy: ACCOUNTS_OLDEST_FIRST,
+  },
+  {
+    file: ORGS_SVC,
+    mutator: 'BooleanLiteral',
+    original: 'true',
+    replacement: 'false',
+    equivalent:
+      "load()'s default options: the one caller in src/, StateService.load, always passes { baseline }; the only other caller, test/unit/org-members.test.ts, loads once into a fresh service, where !this.fixtures makes that load the baseline either way",
+  },
+  {
+    file: ORGS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'opts.baseline || !this.fixtures',
+    replacement: 'true',
+    killedBy: 'survives export → import; an organization reset drops its sessions only',
+  },
+  {
+    file: ORGS_SVC,
+    mutator: 'ArrayDeclaration',
+    original: '[...c.certifications]',
+    replacement: '[]',
+    killedBy: 'lists the fixture categories in fixture order, with their default sustainability data',
+  },
+  {
+    file: ORGS_SVC,
+    mutator: 'BooleanLiteral',
+    original: ORGS_BASELINE_ORG,
+    replacement: 'this.fixtures.organizations.some(b => b.id === o.id)',
+    killedBy: ORGS_IMPORTED_ONLY,
+  },
+  { file: ORGS_SVC, mutator: 'ConditionalExpression', original: ORGS_BASELINE_ORG, replacement: 'true', equivalent: ORGS_UNUSED_START_PRESETS },
+  { file: ORGS_SVC, mutator: 'ConditionalExpression', original: ORGS_BASELINE_ORG, replacement: 'false', killedBy: ORGS_IMPORTED_ONLY },
+  {
+    file: ORGS_SVC,
+    mutator: 'MethodExpression',
+    original: 'this.fixtures.organizations.some((b) => b.id === o.id)',
+    replacement: 'this.fixtures.organizations.every(b => b.id === o.id)',
+    equivalent: `${ORGS_UNUSED_START_PRESETS}; for an organization the baseline does not hold, every() over that non-empty list is false, as some() is`,
+  },
+  { file: ORGS_SVC, mutator: 'ArrowFunction', original: '(b) => b.id === o.id', replacement: '() => undefined', equivalent: ORGS_UNUSED_START_PRESETS },
+  { file: ORGS_SVC, mutator: 'ConditionalExpression', original: ORGS_SAME_ID, replacement: 'true', killedBy: ORGS_IMPORTED_ONLY },
+  { file: ORGS_SVC, mutator: 'ConditionalExpression', original: ORGS_SAME_ID, replacement: 'false', equivalent: ORGS_UNUSED_START_PRESETS },
+  { file: ORGS_SVC, mutator: 'EqualityOperator', original: ORGS_SAME_ID, replacement: 'b.id !== o.id', killedBy: ORGS_IMPORTED_ONLY },
+  {
+    file: ORGS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'patch.name !== data.org.name',
+    replacement: 'true',
+    killedBy: 'an edit that gives the organization its own name is no rename',
+  },
+  {
+    file: ORGS_SVC,
+    mutator: 'ObjectLiteral',
+    original: '{ featureFlags: [...profile.featureFlags] }',
+    replacement: '{}',
+    equivalent:
+      "without the copy the profile holds the very array the edit was given, which the spread of the defined fields above already put there: the one caller, PATCH /v2/orgs/{org_id} (src/http/v2/orgs.routes.ts), passes the feature_flags of its parsed body, which nothing keeps or changes afterwards, and nothing changes a profile's featureFlags in place (orgDto and the state export copy it)",
+  },
+  {
+    file: ORGS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'd.org.id !== exceptId',
+    replacement: 'true',
+    equivalent:
+      "exceptId is undefined for createNamed (no organization id is undefined) and the edited organization for edit(), which calls assertNameFree only when the new name differs from that organization's own: the one organization this part spares fails the name test anyway",
+  },
+  {
+    file: ORGS_SVC,
+    mutator: 'StringLiteral',
+    original: "'ORGANIZATION_EXISTS'",
+    replacement: '""',
+    equivalent:
+      "the symbolic code is never shown: assertNameFree is reached only from POST and PATCH /v2/orgs, v2 routes (the partner API has no RealtimeKit twin), and a v2 error answers the status as its code and the message, without the code's prefix (errorBody, src/http/errors.ts); the journal keeps the status only",
+  },
+  { file: ORGS_SVC, mutator: 'ConditionalExpression', original: ORGS_CACHE_SIZE, replacement: 'true', equivalent: ORGS_CACHE_ONLY },
+  { file: ORGS_SVC, mutator: 'ConditionalExpression', original: ORGS_CACHE_SIZE, replacement: 'false', equivalent: ORGS_CACHE_ONLY },
+  { file: ORGS_SVC, mutator: 'EqualityOperator', original: ORGS_CACHE_SIZE, replacement: 'this.verified.size > 1_000', equivalent: ORGS_CACHE_ONLY },
+  { file: ORGS_SVC, mutator: 'EqualityOperator', original: ORGS_CACHE_SIZE, replacement: 'this.verified.size < 1_000', equivalent: ORGS_CACHE_ONLY },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 const JSON_SYNTAX = 'src/http/json-syntax.ts';
 const JS_HEX = '/^[0-9a-fA-F]$/';

@@ -223,6 +223,21 @@ describe('apps', () => {
     await t.api.post(`${kit()}/apps`).set('Authorization', BEARER).send({}).expect(400);
   });
 
+  it('lists apps oldest first by their created_at even when the document lists them in another order', async () => {
+    const f = fixtures();
+    // The default organization has no created_at: it was made when the emulator loaded (2026-01-01).
+    f.organizations.push(
+      { id: '00000000-0000-4000-8000-000000000003', name: 'Summer', api_key: 'summer-app-key', created_at: '2025-06-01T00:00:00.000Z', products: [] },
+      { id: '00000000-0000-4000-8000-000000000004', name: 'Spring', api_key: 'spring-app-key', created_at: '2025-03-01T00:00:00.000Z', products: [] },
+      { id: '00000000-0000-4000-8000-000000000005', name: 'Autumn', api_key: 'autumn-app-key', created_at: '2025-09-01T00:00:00.000Z', products: [] },
+    );
+    const t = makeTestApp({}, { fixtures: f });
+    const names = async (query: string) =>
+      ((await t.api.get(`${kit()}/apps${query}`).set('Authorization', BEARER).expect(200)).body.data as Array<{ name: string }>).map((a) => a.name);
+    expect(await names('')).toEqual(['Spring', 'Summer', 'Autumn', 'Emulator Org']);
+    expect(await names('?sort_order=DESC')).toEqual(['Emulator Org', 'Autumn', 'Summer', 'Spring']);
+  });
+
   it('an organization made through the control API belongs to the account named, or the default one', async () => {
     const t = twoAccounts();
     const theirs = (await t.api.post('/_emulator/orgs').send({ name: 'worker', account_id: OTHER_ACCOUNT }).expect(201)).body;
@@ -268,6 +283,18 @@ describe('state, journal, webhooks', () => {
     ).body.data;
     expect(listed.map((a: { id: string }) => a.id)).toEqual(['00000000-0000-4000-8000-000000000002', made.id]);
     expect((await fresh.api.get('/_emulator/state').expect(200)).text).toBe((await t.api.get('/_emulator/state').expect(200)).text);
+  });
+
+  it('an account the document gives no name is named after the last 8 digits of its id; the export imports again', async () => {
+    const f = fixtures();
+    f.accounts = [{ id: OTHER_ACCOUNT, api_tokens: [OTHER_TOKEN] }];
+    const t = makeTestApp({}, { fixtures: f });
+    const state = (await t.api.get('/_emulator/state').expect(200)).body;
+    expect(state.accounts).toEqual([
+      { id: OTHER_ACCOUNT, name: 'Account 89abcdef', api_tokens: [OTHER_TOKEN] },
+      { id: ACCOUNT, name: 'Emulator Account', api_tokens: [TOKEN] },
+    ]);
+    await makeTestApp().api.put('/_emulator/state').send(state).expect(200);
   });
 
   it('a fixtures file without accounts keeps working: the default account holds every organization', async () => {

@@ -170,6 +170,15 @@ describe('GET|PATCH /v2/orgs/{org_id}', () => {
     await t.api.patch(`/v2/orgs/${org.id}`).set('Authorization', PARTNER).send({ name: 'Acme' }).expect(200);
   });
 
+  it('an edit that gives the organization its own name is no rename: no 409 even when another organization has that name too', async () => {
+    const t = makeTestApp();
+    // The control API does not refuse a name that is taken: two organizations share one.
+    const first = (await t.api.post('/_emulator/orgs').send({ name: 'Twin' }).expect(201)).body;
+    await t.api.post('/_emulator/orgs').send({ name: 'Twin' }).expect(201);
+    const res = await t.api.patch(`/v2/orgs/${first.id}`).set('Authorization', PARTNER).send({ name: 'Twin', contact: 'kept' }).expect(200);
+    expect(res.body.data).toMatchObject({ id: first.id, name: 'Twin', contact: 'kept' });
+  });
+
   it.each([
     ['get', {}],
     ['patch', { contact: 'x' }],

@@ -600,6 +600,26 @@ describe('presets in state export, import and organization reset', () => {
     const after = (await t.api.get('/v2/presets').set('Authorization', b).expect(200)).body.data;
     expect(after.map((p: { id: string; name: string }) => [p.id, p.name])).toEqual(start.map((p: { id: string; name: string }) => [p.id, p.name]));
   });
+
+  it('resetting an organization that only an imported state holds brings back the presets it was imported with, same ids', async () => {
+    const source = makeTestApp();
+    const org = (await source.api.post('/_emulator/orgs').send({ name: 'B' }).expect(201)).body as { id: string; api_key: string };
+    const b = basicAuth(org.id, org.api_key);
+    await createPreset(source, { ...BODY, name: 'imported_preset' }, b);
+    const t = makeTestApp();
+    await t.api
+      .put('/_emulator/state')
+      .set('content-type', 'application/json')
+      .send((await source.api.get('/_emulator/state').expect(200)).text)
+      .expect(200);
+    const imported = (await t.api.get('/v2/presets').set('Authorization', b).expect(200)).body.data as Array<{ id: string; name: string }>;
+    expect(imported.map((p) => p.name)).toEqual([...FIXTURE_NAMES, 'imported_preset']);
+    await createPreset(t, { ...BODY, name: 'made_after_the_import' }, b);
+    await t.api.delete(`/v2/presets/${imported[0]!.id}`).set('Authorization', b).expect(200);
+    await t.api.post(`/_emulator/orgs/${org.id}/reset`).expect(200);
+    const after = (await t.api.get('/v2/presets').set('Authorization', b).expect(200)).body.data as Array<{ id: string; name: string }>;
+    expect(after.map((p) => [p.id, p.name])).toEqual(imported.map((p) => [p.id, p.name]));
+  });
 });
 
 describe('fixture presets', () => {
