@@ -1480,7 +1480,133 @@ NOTES.push(
   { file: ORGS_SVC, mutator: 'EqualityOperator', original: ORGS_CACHE_SIZE, replacement: 'this.verified.size < 1_000', equivalent: ORGS_CACHE_ONLY },
 );
 
-/** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
+const PRESET_DOC = 'src/domain/presets/preset-document.ts';
+const PRESET_DOC_PARTIAL = "strength === 'partial'";
+const PRESET_DOC_STORED = "strength === 'stored'";
+const PRESET_DOC_FIXTURE_PARTS = 'take any part of the document; older view types and flags of their own still load';
+const PRESET_DOC_CREATE_MINIMAL = 'creates a preset from the required parts: permissions left out are an ordinary participant’s';
+const PRESETS_SVC = 'src/domain/presets/presets.service.ts';
+const PRESETS_SVC_NAMES_UNIQUE =
+  'an organization holds one preset per name (create, PATCH and PUT answer 409 for a taken name; fixtures refuse two presets of one name in an organization), and putPreset keeps presetsByName in step (a renamed preset leaves its old name), so presetsByName maps a preset only under its own name';
+const WEBHOOK_RULES = 'src/domain/webhooks/webhook-rules.ts';
+const WEBHOOK_RULES_WANTS = 'webhook.enabled && webhook.events.includes(event)';
+const WEBHOOK_RULES_NOTHING = 'disabled webhooks and unsubscribed events get nothing';
+NOTES.push(
+  {
+    file: PRESET_DOC,
+    mutator: 'ConditionalExpression',
+    original: 'v !== null',
+    replacement: 'true',
+    killedBy: 'keeps a free-form config_diff as given, nulls included',
+  },
+  {
+    file: PRESET_DOC,
+    mutator: 'ConditionalExpression',
+    original: 'v === undefined',
+    replacement: 'false',
+    equivalent:
+      'a patch field holding undefined then takes copy(from[k]): the base value where the base has the field (the same as skipping it), and otherwise a key holding undefined where the original leaves none. Request bodies are JSON and hold no undefined; only an in-process fixtures object (startEmulator({ fixtures }), a free-form ui.config_diff) can, and a preset leaves the emulator only as JSON (HTTP answers, state export, state file), where a key holding undefined and no key are the same',
+  },
+  {
+    file: PRESET_DOC,
+    mutator: 'ConditionalExpression',
+    original: PRESET_DOC_PARTIAL,
+    replacement: 'true',
+    killedBy: 'rejects config without max_video_streams with 400 and creates nothing',
+  },
+  { file: PRESET_DOC, mutator: 'ConditionalExpression', original: PRESET_DOC_PARTIAL, replacement: 'false', killedBy: PRESET_DOC_FIXTURE_PARTS },
+  { file: PRESET_DOC, mutator: 'EqualityOperator', original: PRESET_DOC_PARTIAL, replacement: "strength !== 'partial'", killedBy: PRESET_DOC_FIXTURE_PARTS },
+  { file: PRESET_DOC, mutator: 'ConditionalExpression', original: PRESET_DOC_STORED, replacement: 'true', killedBy: PRESET_DOC_CREATE_MINIMAL },
+  {
+    file: PRESET_DOC,
+    mutator: 'ConditionalExpression',
+    original: PRESET_DOC_STORED,
+    replacement: 'false',
+    killedBy: 'the served OpenAPI reference requires every field of an answered preset, those create may leave out too',
+  },
+  { file: PRESET_DOC, mutator: 'EqualityOperator', original: PRESET_DOC_STORED, replacement: "strength !== 'stored'", killedBy: PRESET_DOC_CREATE_MINIMAL },
+  {
+    file: PRESET_DOC,
+    mutator: 'MethodExpression',
+    original: 'count.max(30)',
+    replacement: 'count.min(30)',
+    killedBy: 'rejects a video frame rate over 30 with 400 and creates nothing',
+  },
+  {
+    file: PRESET_DOC,
+    mutator: 'ObjectLiteral',
+    original: '{ access_control: need(z.enum(PLUGIN_ACCESS)), handles_view_only: need(bool) }',
+    replacement: '{}',
+    killedBy: 'a plugin config id replaced by its access object keeps a whole document',
+  },
+  {
+    file: PRESET_DOC,
+    mutator: 'ObjectLiteral',
+    original: "{ '300': need(color), '400': need(color), '500': need(color), '600': need(color), '700': need(color) }",
+    replacement: '{}',
+    killedBy: 'changes only the given fields, at any depth; updated_at moves, created_at stays',
+  },
+  {
+    file: PRESET_DOC,
+    mutator: 'ObjectLiteral',
+    original: "{ '600': need(color), '700': need(color), '800': need(color), '900': need(color), '1000': need(color) }",
+    replacement: '{}',
+    killedBy: PRESET_DOC_CREATE_MINIMAL,
+  },
+  {
+    file: PRESETS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'p.view_type === undefined',
+    replacement: 'false',
+    equivalent:
+      '`{ view_type: undefined, ...p.config }` differs from `p.config` only by a view_type holding undefined where the fixture gives none, and mergeDocument treats a field holding undefined as not given: view_type is in PRESET_DEFAULTS.config, so the first loop copies the default and the second skips the undefined',
+  },
+  {
+    file: PRESETS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'name !== current.name',
+    replacement: 'true',
+    equivalent: `with the preset's own name, assertNameFree finds the preset itself (holder.id === self) and lets it pass: ${PRESETS_SVC_NAMES_UNIQUE}. (One gap: default_presets is not checked for duplicate names; with two of one name, PATCH of the first would answer 409 under the mutant)`,
+  },
+  {
+    file: PRESETS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'next.name !== current.name',
+    replacement: 'true',
+    equivalent:
+      "without a rename the loop writes each of the preset's participants back with the name it already has: adding a participant and a participant's PATCH take presetId and presetName from the same preset, and every rename goes through this loop. Only a hand-written fixtures or state document can give a participant a preset_name other than its preset's",
+  },
+  {
+    file: PRESETS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'p.presetId === current.id',
+    replacement: 'true',
+    killedBy: 'a rename leaves the participants added with other presets naming theirs',
+  },
+  {
+    file: PRESETS_SVC,
+    mutator: 'ConditionalExpression',
+    original: 'holder.id !== self',
+    replacement: 'true',
+    equivalent: `create passes self = undefined (no holder has that id); save calls it only for a name other than the preset's own (name !== current.name), and ${PRESETS_SVC_NAMES_UNIQUE}, so the holder of another name is never the preset itself`,
+  },
+  { file: WEBHOOK_RULES, mutator: 'ConditionalExpression', original: WEBHOOK_RULES_WANTS, replacement: 'true', killedBy: WEBHOOK_RULES_NOTHING },
+  {
+    file: WEBHOOK_RULES,
+    mutator: 'LogicalOperator',
+    original: WEBHOOK_RULES_WANTS,
+    replacement: 'webhook.enabled || webhook.events.includes(event)',
+    killedBy: WEBHOOK_RULES_NOTHING,
+  },
+  {
+    file: 'src/domain/webhooks/webhooks.service.ts',
+    mutator: 'ConditionalExpression',
+    original: 'wantsEvent(w, event)',
+    replacement: 'true',
+    killedBy: WEBHOOK_RULES_NOTHING,
+  },
+);
+
 const JSON_SYNTAX = 'src/http/json-syntax.ts';
 const JS_HEX = '/^[0-9a-fA-F]$/';
 const JS_ONE_CHAR =
@@ -1526,6 +1652,7 @@ NOTES.push(
   },
 );
 
+/** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12) and `src/core` (runs 7 to 9 and 15) have complete runs with the tests',
   'written for their survivors. `src/domain` has runs of `recordings`, `livestreams` (rerun as run 20), `meetings`,',

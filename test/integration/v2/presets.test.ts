@@ -140,6 +140,19 @@ describe('GET /v2/presets/{preset_id}', () => {
     expect(res.body.data.ui.design_tokens).toEqual(DESIGN_TOKENS);
   });
 
+  it('the served OpenAPI reference requires every field of an answered preset, those create may leave out too', async () => {
+    const t = makeTestApp();
+    const doc = (await t.api.get('/_emulator/openapi.json').expect(200)).body;
+    type Obj = { required?: string[]; properties: Record<string, Obj> };
+    const data = doc.paths['/v2/presets/{preset_id}'].get.responses['200'].content['application/json'].schema.properties.data as Obj;
+    const sorted = (o: Obj) => [...(o.required ?? [])].sort();
+    expect(sorted(data)).toEqual(['config', 'created_at', 'id', 'name', 'permissions', 'ui', 'updated_at']);
+    expect(sorted(data.properties.config!.properties.media!)).toEqual(['audio', 'screenshare', 'video']);
+    expect(sorted(data.properties.config!.properties.media!.properties.audio!)).toEqual(['enable_high_bitrate', 'enable_stereo']);
+    expect(sorted(data.properties.permissions!)).toEqual(Object.keys(DEFAULT_PERMISSIONS).sort());
+    expect(sorted(data.properties.ui!)).toEqual(['config_diff', 'design_tokens']);
+  });
+
   it('answers 404 for an unknown id and 400 for an id that is not a UUID', async () => {
     const t = makeTestApp();
     const missing = await t.api.get(`/v2/presets/${MISSING_ID}`).set('Authorization', BASIC).expect(404);
@@ -184,6 +197,19 @@ describe('POST /v2/presets', () => {
     expect(made.permissions).toEqual(body.permissions);
     expect(made.config).toEqual({ ...CONFIG, media: { ...CONFIG.media, audio: { enable_stereo: true, enable_high_bitrate: false } } });
     expect(made.ui).toEqual(body.ui);
+  });
+
+  it('keeps a free-form config_diff as given, nulls included, through POST and PATCH', async () => {
+    const t = makeTestApp();
+    const configDiff = { header: { logo: null }, sidebar: null, items: [1, null] };
+    const made = await createPreset(t, { ...BODY, ui: { ...BODY.ui, config_diff: configDiff } });
+    expect(made.ui).toEqual({ design_tokens: DESIGN_TOKENS, config_diff: { header: { logo: null }, sidebar: null, items: [1, null] } });
+    const res = await t.api
+      .patch(`/v2/presets/${made.id}`)
+      .set('Authorization', BASIC)
+      .send({ ui: { config_diff: { footer: null } } })
+      .expect(200);
+    expect(res.body.data.ui.config_diff).toEqual({ header: { logo: null }, sidebar: null, items: [1, null], footer: null });
   });
 
   it('takes transcription_enabled, the permission the transcription guide names (off when not given)', async () => {
@@ -330,6 +356,17 @@ describe('PATCH /v2/presets/{preset_id}', () => {
       .expect(400);
     expect(old.body.error.message).toMatch(/^BAD_REQUEST: No preset found with name group_call_participant;/);
     await createPreset(t, { ...BODY, name: 'group_call_participant' });
+  });
+
+  it('a rename leaves the participants added with other presets naming theirs', async () => {
+    const t = makeTestApp();
+    const m = await createMeeting(t.api);
+    const host = await addParticipant(t.api, m.id, { preset_name: 'group_call_host', custom_participant_id: 'h1' });
+    const attendee = await addParticipant(t.api, m.id, { preset_name: 'group_call_participant', custom_participant_id: 'a1' });
+    await t.api.patch(`/v2/presets/${PRESETS.participant.id}`).set('Authorization', BASIC).send({ name: 'attendee' }).expect(200);
+    const got = async (id: string) => (await t.api.get(`/v2/meetings/${m.id}/participants/${id}`).set('Authorization', BASIC).expect(200)).body.data;
+    expect(await got(host.id)).toMatchObject({ preset_name: 'group_call_host', preset_id: PRESETS.host.id });
+    expect(await got(attendee.id)).toMatchObject({ preset_name: 'attendee', preset_id: PRESETS.participant.id });
   });
 
   it('refuses another preset’s name (409); its own name is fine', async () => {
