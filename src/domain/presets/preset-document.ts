@@ -175,6 +175,8 @@ export const PRESET_DEFAULTS: PresetDocument = deepFreeze({
 // --- merge ---------------------------------------------------------------------------------
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A document's own field: a key such as `toString` in a free-form part is data, not Object.prototype's. */
+const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 
 /**
  * `patch` laid over `base`, object by object: a given leaf replaces, an absent one stays. Where
@@ -187,10 +189,10 @@ export function mergeDocument(base: unknown, patch: unknown, fallback: unknown):
   if (!isPlainObject(patch)) return copy(patch);
   const from = isPlainObject(base) ? base : isPlainObject(fallback) ? fallback : {};
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(from)) out[k] = patch[k] === undefined ? copy(v) : undefined;
+  for (const [k, v] of Object.entries(from)) out[k] = own(patch, k) === undefined ? copy(v) : undefined;
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
-    out[k] = mergeDocument(from[k], v, isPlainObject(fallback) ? fallback[k] : undefined);
+    out[k] = mergeDocument(own(from, k), v, isPlainObject(fallback) ? own(fallback, k) : undefined);
   }
   return out;
 }

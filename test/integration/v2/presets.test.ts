@@ -212,6 +212,18 @@ describe('POST /v2/presets', () => {
     expect(res.body.data.ui.config_diff).toEqual({ header: { logo: null }, sidebar: null, items: [1, null], footer: null });
   });
 
+  it('keeps config_diff keys named like built-in object members (toString, constructor) through POST and PATCH', async () => {
+    const t = makeTestApp();
+    const made = await createPreset(t, { ...BODY, ui: { ...BODY.ui, config_diff: { toString: 'x', constructor: { a: 1 }, keep: 1 } } });
+    expect((made.ui as { config_diff: unknown }).config_diff).toEqual({ toString: 'x', constructor: { a: 1 }, keep: 1 });
+    const res = await t.api
+      .patch(`/v2/presets/${made.id}`)
+      .set('Authorization', BASIC)
+      .send({ ui: { config_diff: { constructor: { c: 3 }, more: 2 } } })
+      .expect(200);
+    expect(res.body.data.ui.config_diff).toEqual({ toString: 'x', constructor: { a: 1, c: 3 }, keep: 1, more: 2 });
+  });
+
   it('takes transcription_enabled, the permission the transcription guide names (off when not given)', async () => {
     const t = makeTestApp();
     const made = await createPreset(t, { ...WITH_PERMISSIONS, permissions: { ...WITH_PERMISSIONS.permissions, transcription_enabled: true } });
