@@ -157,6 +157,16 @@ export const fixturesSchema = z
     organizations: z.array(organizationFixture).min(1),
   })
   .superRefine((f, ctx) => {
+    // An organization holds one preset per name (the API answers 409 for a taken one), and an
+    // organization without presets of its own starts with the default ones.
+    const presetNamesOnce = (list: ReadonlyArray<{ name: string }>, path: Array<string | number>) => {
+      const names = new Set<string>();
+      list.forEach((p, j) => {
+        if (names.has(p.name)) ctx.addIssue({ code: 'custom', path: [...path, j, 'name'], message: 'duplicate preset name' });
+        names.add(p.name);
+      });
+    };
+    presetNamesOnce(f.default_presets, ['default_presets']);
     const accountIds = new Set<string>();
     const tokens = new Set<string>();
     accountsOf(f).forEach((a, i) => {
@@ -176,11 +186,7 @@ export const fixturesSchema = z
     f.organizations.forEach((o, i) => {
       if (seen.has(o.id)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'id'], message: 'duplicate organization id' });
       seen.add(o.id);
-      const names = new Set<string>();
-      (o.presets ?? []).forEach((p, j) => {
-        if (names.has(p.name)) ctx.addIssue({ code: 'custom', path: ['organizations', i, 'presets', j, 'name'], message: 'duplicate preset name' });
-        names.add(p.name);
-      });
+      presetNamesOnce(o.presets ?? [], ['organizations', i, 'presets']);
       o.products.forEach((p, j) => {
         if (!f.categories.some((c) => c.code === p.category_code))
           ctx.addIssue({ code: 'custom', path: ['organizations', i, 'products', j, 'category_code'], message: 'not a category of this file' });

@@ -699,4 +699,13 @@ describe('fixture presets', () => {
     const res = await t.api.get(`/v2/presets/${PRESETS.host.id}`).set('Authorization', BASIC).expect(200);
     expect(res.body.data.permissions).toMatchObject({ can_chat: true, can_record: true });
   });
+
+  it("one preset per name: two of one name are refused among the default presets and among an organization's own", () => {
+    const twice = fixtures();
+    twice.default_presets.push({ ...twice.default_presets[0]!, id: '00000000-0000-4000-8000-0000000000b9' });
+    expect(() => parseFixtures(twice, 'fixtures')).toThrow('fixtures: default_presets[6].name: duplicate preset name');
+    const own = fixtures();
+    own.organizations[0]!.presets = [twice.default_presets[0]!, { ...twice.default_presets[0]!, id: '00000000-0000-4000-8000-0000000000b9' }];
+    expect(() => parseFixtures(own, 'fixtures')).toThrow('fixtures: organizations[0].presets[1].name: duplicate preset name');
+  });
 });
