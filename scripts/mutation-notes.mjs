@@ -1403,14 +1403,6 @@ NOTES.push(
   },
   {
     file: ORGS_SVC,
-    mutator: 'BooleanLiteral',
-    original: 'true',
-    replacement: 'false',
-    equivalent:
-      "load()'s default options: the one caller in src/, StateService.load, always passes { baseline }; the only other caller, test/unit/org-members.test.ts, loads once into a fresh service, where !this.fixtures makes that load the baseline either way",
-  },
-  {
-    file: ORGS_SVC,
     mutator: 'ConditionalExpression',
     original: 'opts.baseline || !this.fixtures',
     replacement: 'true',
@@ -1465,14 +1457,6 @@ NOTES.push(
     replacement: 'true',
     equivalent:
       "exceptId is undefined for createNamed (no organization id is undefined) and the edited organization for edit(), which calls assertNameFree only when the new name differs from that organization's own: the one organization this part spares fails the name test anyway",
-  },
-  {
-    file: ORGS_SVC,
-    mutator: 'StringLiteral',
-    original: "'ORGANIZATION_EXISTS'",
-    replacement: '""',
-    equivalent:
-      "the symbolic code is never shown: assertNameFree is reached only from POST and PATCH /v2/orgs, v2 routes (the partner API has no RealtimeKit twin), and a v2 error answers the status as its code and the message, without the code's prefix (errorBody, src/http/errors.ts); the journal keeps the status only",
   },
   { file: ORGS_SVC, mutator: 'ConditionalExpression', original: ORGS_CACHE_SIZE, replacement: 'true', equivalent: ORGS_CACHE_ONLY },
   { file: ORGS_SVC, mutator: 'ConditionalExpression', original: ORGS_CACHE_SIZE, replacement: 'false', equivalent: ORGS_CACHE_ONLY },

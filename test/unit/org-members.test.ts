@@ -32,7 +32,7 @@ describe('organization members', () => {
       { seedOrg: (data, o) => log.push(`a:${o.id}:${data.presets.size > 0}`) },
       { seedOrg: (_data, o) => log.push(`b:${o.id}`) },
     ]);
-    organizations.load(fixtures());
+    organizations.load(fixtures(), { baseline: true });
     const ids = fixtures().organizations.map((o) => o.id);
     expect(log).toEqual(ids.flatMap((id) => [`a:${id}:true`, `b:${id}`]));
   });
@@ -43,7 +43,7 @@ describe('organization members', () => {
       { resetOrg: (id) => log.push(`reset-b:${id}`) },
       { seedOrg: (_d, o) => log.push(`seed-c:${o.id}`) },
     ]);
-    organizations.load(fixtures());
+    organizations.load(fixtures(), { baseline: true });
     log.length = 0;
     organizations.reset(ORG_ID);
     // Reset hooks still see the old data; the seeders run on the new one.
@@ -52,7 +52,7 @@ describe('organization members', () => {
 
   it('a reset of an organization made at run time drops members’ shares and seeds nothing', () => {
     const { log, organizations } = world((log) => [{ resetOrg: (id) => log.push(`reset:${id}`), seedOrg: (_d, o) => log.push(`seed:${o.id}`) }]);
-    organizations.load(fixtures());
+    organizations.load(fixtures(), { baseline: true });
     const created = organizations.create('worker 1');
     log.length = 0;
     organizations.reset(created.id);

@@ -72,7 +72,7 @@ export class OrganizationsService {
    * state import is not a new baseline: resetting an organization afterwards still returns it
    * to the fixtures the emulator started with.
    */
-  load(fixtures: Fixtures, opts: { baseline: boolean } = { baseline: true }): void {
+  load(fixtures: Fixtures, opts: { baseline: boolean }): void {
     const { store } = this.ctx;
     store.clear();
     this.byKey.clear();
@@ -152,7 +152,7 @@ export class OrganizationsService {
 
   private assertNameFree(name: string, exceptId: string | undefined): void {
     for (const d of this.ctx.store.orgs.values()) {
-      if (d.org.id !== exceptId && d.org.name === name) throw errors.conflict(`Organization with the name ${name} already exists`, 'ORGANIZATION_EXISTS');
+      if (d.org.id !== exceptId && d.org.name === name) throw errors.conflict(`Organization with the name ${name} already exists`);
     }
   }
 
