@@ -1486,6 +1486,14 @@ NOTES.push(
   {
     file: PRESET_DOC,
     mutator: 'ConditionalExpression',
+    original: 'own(patch, k) === undefined',
+    replacement: 'true',
+    equivalent:
+      'every base field is then copied first, and the loop over the patch right after replaces each field the patch gives (the fields it skips, holding undefined, are those the original copies too): the same keys in the same order with the same values; the original only spares copying a subtree that is replaced',
+  },
+  {
+    file: PRESET_DOC,
+    mutator: 'ConditionalExpression',
     original: 'v === undefined',
     replacement: 'false',
     equivalent:
