@@ -1644,6 +1644,82 @@ NOTES.push(
   },
 );
 
+const AUTH = 'src/http/auth.ts';
+const JWT_SHAPE = '/^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$/';
+const BASE64_SHAPE = '/^[A-Za-z0-9+/]+={0,2}$/';
+const OUTSIDE_BASE64 = 'Basic with a character outside base64';
+NOTES.push(
+  {
+    file: AUTH,
+    mutator: 'EqualityOperator',
+    original: 'space < 0',
+    replacement: 'space <= 0',
+    equivalent:
+      "a header value never starts with a space: Node's HTTP parser strips the whitespace around a field value before the app reads it, so the first space is never at index 0",
+  },
+  {
+    file: AUTH,
+    mutator: 'MethodExpression',
+    original: 'header.slice(space + 1).trim()',
+    replacement: 'header.slice(space + 1)',
+    killedBy: 'are read after any run of spaces that follows the scheme, as HTTP allows',
+  },
+  {
+    file: AUTH,
+    mutator: 'Regex',
+    original: JWT_SHAPE,
+    replacement: '/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$/',
+    killedBy: 'a Bearer value with two dots after a character no JWT holds',
+  },
+  {
+    file: AUTH,
+    mutator: 'Regex',
+    original: JWT_SHAPE,
+    replacement: '/^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*/',
+    killedBy: 'a Bearer value with two dots before a character no JWT holds',
+  },
+  {
+    file: AUTH,
+    mutator: 'ConditionalExpression',
+    original: `!${BASE64_SHAPE}.test(credentials)`,
+    replacement: 'false',
+    killedBy: `${OUTSIDE_BASE64} inside the credentials`,
+  },
+  { file: AUTH, mutator: 'Regex', original: BASE64_SHAPE, replacement: '/[A-Za-z0-9+/]+={0,2}$/', killedBy: `${OUTSIDE_BASE64} before the credentials` },
+  { file: AUTH, mutator: 'Regex', original: BASE64_SHAPE, replacement: '/^[A-Za-z0-9+/]+={0,2}/', killedBy: `${OUTSIDE_BASE64} after the credentials` },
+  { file: AUTH, mutator: 'EqualityOperator', original: 'colon < 0', replacement: 'colon <= 0', killedBy: 'answers 401 with an empty organization id' },
+  {
+    file: AUTH,
+    mutator: 'ConditionalExpression',
+    original: 'p.meetingId !== claims.meetingId',
+    replacement: 'false',
+    killedBy: 'a token opens nothing once a state import puts its participant in another meeting',
+  },
+  {
+    file: AUTH,
+    mutator: 'StringLiteral',
+    original: "'Invalid or expired participant token'",
+    replacement: '""',
+    killedBy: 'participants added with it keep its name; their tokens stop working; a new preset brings them back',
+  },
+  {
+    file: AUTH,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    equivalent:
+      'every route that takes an account token has {account_id} in its path (src/http/realtimekit/realtimekit.routes.ts builds them all under one prefix), so the parameter is never missing',
+  },
+  {
+    file: AUTH,
+    mutator: 'ConditionalExpression',
+    original: "auth.kind === 'account'",
+    replacement: 'false',
+    equivalent:
+      "callerApi's one caller, webhook creation (src/http/v2/webhooks.routes.ts), reads orgOf(auth) first, which refuses an account-level auth; and that route's RealtimeKit path names an app, so its auth is never of the account kind",
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12), `src/core` (runs 7 to 9 and 15) and `src/domain` (every file; runs 10 to',

@@ -65,18 +65,20 @@ describe('a path a typo away from a route: 404 naming it', () => {
 describe('credentials in the wrong form say the form expected, never the value sent', () => {
   const BASIC_FORM = 'Authorization: Basic base64(<organization id>:<API key>)';
   const BEARER_KEY = `v2 expects ${BASIC_FORM}; Bearer is for v1 API keys and participant tokens`;
+  const MALFORMED = `Malformed Basic credentials; expected ${BASIC_FORM}`;
 
   it.each([
     ['the v1 API key as Bearer on a Basic route', 'get', '/v2/meetings', `Bearer ${API_KEY}`, BEARER_KEY],
     ['the v1 API key as Bearer on a route that takes participant tokens', 'get', '/v2/recordings', `Bearer ${API_KEY}`, BEARER_KEY],
-    ['Basic that is not base64', 'get', '/v2/meetings', 'Basic org:emulator-api-key', `Malformed Basic credentials; expected ${BASIC_FORM}`],
-    [
-      'Basic without a colon',
-      'post',
-      '/v2/meetings',
-      `Basic ${Buffer.from('emulator-api-key').toString('base64')}`,
-      `Malformed Basic credentials; expected ${BASIC_FORM}`,
-    ],
+    ['Basic that is not base64', 'get', '/v2/meetings', 'Basic org:emulator-api-key', MALFORMED],
+    // Base64 decoders skip what is not of the alphabet; the emulator refuses it instead of guessing.
+    ['Basic with a character outside base64 before the credentials', 'get', '/v2/meetings', `Basic !${BASIC.slice(6)}`, MALFORMED],
+    ['Basic with a character outside base64 after the credentials', 'get', '/v2/meetings', `Basic ${BASIC.slice(6)}!`, MALFORMED],
+    ['Basic with a character outside base64 inside the credentials', 'get', '/v2/meetings', `Basic ${BASIC.slice(6, 10)}.${BASIC.slice(10)}`, MALFORMED],
+    // Two dots do not make a JWT: every part must be base64url.
+    ['a Bearer value with two dots after a character no JWT holds', 'get', '/v2/recordings', 'Bearer !key.with.dots', BEARER_KEY],
+    ['a Bearer value with two dots before a character no JWT holds', 'get', '/v2/recordings', 'Bearer key.with.dots!', BEARER_KEY],
+    ['Basic without a colon', 'post', '/v2/meetings', `Basic ${Buffer.from('emulator-api-key').toString('base64')}`, MALFORMED],
   ] as const)('%s', async (_what, method, path, header, message) => {
     const t = makeTestApp();
     const res = await t.api[method](path).set('Authorization', header).expect(401);

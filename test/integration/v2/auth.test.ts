@@ -57,6 +57,12 @@ describe('the route table', () => {
 });
 
 describe('Basic credentials on every v2 route', () => {
+  it('are read after any run of spaces that follows the scheme, as HTTP allows', async () => {
+    const t = makeTestApp();
+    const res = await t.api.get('/v2/meetings').set('Authorization', BASIC.replace(' ', '   ')).expect(200);
+    expect(res.body).toMatchObject({ success: true, data: [] });
+  });
+
   it.each(orgScopedRoutes.map(routeName))('%s answers 401 without credentials, with a wrong key and with another scheme, and changes nothing', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
@@ -240,6 +246,22 @@ describe('participant tokens', () => {
     expect(old.body).toEqual(v2Error(401, INVALID_TOKEN));
     const res = await t.api.get('/v2/recordings').set('Authorization', bearer(fresh.body.data.token)).expect(200);
     expect(res.body).toMatchObject({ success: true, data: [] });
+  });
+
+  it('a token opens nothing once a state import puts its participant in another meeting', async () => {
+    const t = makeTestApp();
+    const m = await createMeeting(t.api, { title: 'Issued for' });
+    const other = await createMeeting(t.api, { title: 'Moved to' });
+    const p = await addParticipant(t.api, m.id);
+    await startRecording(t.api, m.id);
+    const state = (await t.api.get('/_emulator/state').expect(200)).body;
+    const org = state.organizations.find((o: { id: string }) => o.id === ORG_ID);
+    org.participants.find((x: { id: string }) => x.id === p.id).meetingId = other.id;
+    await t.api.put('/_emulator/state').send(state).expect(200);
+    const res = await t.api.get('/v2/recordings').set('Authorization', bearer(p.token)).expect(401);
+    expect(res.body).toEqual(v2Error(401, INVALID_TOKEN));
+    const moved = await t.api.get(`/v2/meetings/${other.id}/participants/${p.id}`).set('Authorization', BASIC).expect(200);
+    expect(moved.body.data.id).toBe(p.id);
   });
 
   it("a deleted participant's tokens answer 401 on every token route", async () => {

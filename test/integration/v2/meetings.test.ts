@@ -94,6 +94,8 @@ describe('POST /v2/meetings', () => {
     ['no header', undefined, 'Missing Authorization header'],
     ['wrong key', basicAuth(undefined, 'nope'), 'Invalid organization id or API key'],
     ['unknown org', basicAuth('00000000-0000-4000-8000-000000000999'), 'Invalid organization id or API key'],
+    // An empty user-id is well-formed Basic (the colon is there): the credentials are wrong, not malformed.
+    ['an empty organization id', basicAuth(''), 'Invalid organization id or API key'],
     ['not base64', 'Basic !!!', 'Malformed Basic credentials; expected Authorization: Basic base64(<organization id>:<API key>)'],
     [
       'no colon',
