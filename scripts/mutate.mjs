@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { mutatedBy } from './mutation-runs.mjs';
+import { linesBy, mutatedBy, withLines } from './mutation-runs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runsFile = join(root, 'reports/mutation/runs.json');
@@ -30,7 +30,8 @@ process.stdout.write(`mutate: ${seconds} s\n`);
 
 // Stryker's report holds only the files of this run's --mutate; the merged report keeps every
 // file's latest result, so folder-by-folder runs add up. Each file remembers the run that
-// measured it: a run limited by --testFiles gives a lower bound of its score.
+// measured it: a run limited by --testFiles gives a lower bound of its score. A run that names
+// lines of a file (`src/a.ts:10-20`) replaces the results of those lines only.
 const reportFile = join(root, 'reports/mutation/mutation.json');
 const mergedFile = join(root, 'reports/mutation/merged.json');
 if (stryker.status === 0 && existsSync(reportFile) && statSync(reportFile).mtimeMs >= started.getTime()) {
@@ -40,10 +41,19 @@ if (stryker.status === 0 && existsSync(reportFile) && statSync(reportFile).mtime
   // Stryker numbers the tests of each run from 0: the run's index keeps them apart.
   const ids = (list) => list?.map((id) => `${run}:${id}`);
   const measured = mutatedBy(runs[run]);
+  const lines = linesBy(runs[run]);
   for (const [file, result] of Object.entries(report.files)) {
-    if (!measured(relative(file))) continue;
-    const mutants = result.mutants.map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) }));
-    merged.files[file] = { ...result, mutants, run };
+    const name = relative(file);
+    if (measured(name)) {
+      const mutants = result.mutants.map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) }));
+      merged.files[file] = { ...result, mutants, run };
+    } else if (lines.has(name)) {
+      // Mutants of another run share the file: this run's get its number in their ids too.
+      const mutants = result.mutants.map((m) => ({ ...m, id: `${run}:${m.id}`, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) }));
+      const next = withLines(merged.files[file], { ...result, mutants }, lines.get(name), run);
+      if (next) merged.files[file] = next;
+      else process.stdout.write(`mutate: ${name} kept as it was: it changed since a run of the whole file measured it (or none did); mutate the whole file\n`);
+    }
   }
   for (const [file, result] of Object.entries(report.testFiles ?? {})) {
     const tests = result.tests.map((t) => ({ ...t, id: `${run}:${t.id}` }));

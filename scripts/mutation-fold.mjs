@@ -6,13 +6,14 @@
 // A worktree's runs.json starts as a copy of this checkout's (copy reports/mutation/ into it before
 // its first run); the runs after that copy are its own. They are added here in the order they
 // started, renumbered after this checkout's runs, with each file they measured: a file's newest
-// result wins, as in `npm run mutate`.
+// result wins, as in `npm run mutate`. A run of some lines of a file replaces those lines' mutants
+// in the result this checkout holds, when the file is the same here.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { mutatedBy } from './mutation-runs.mjs';
+import { linesBy, mutatedBy, withLines } from './mutation-runs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const relative = (dir, file) => (file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file).replaceAll('\\', '/');
@@ -57,18 +58,29 @@ for (const dir of dirs) {
     for (let i = theirRuns.length - 1; i >= 0; i--) if (theirRuns[i].exitCode === 0 && mutatedBy(theirRuns[i])(file)) return i;
     return undefined;
   };
+  // Their run numbers in test and mutant ids (`3:12`) become this checkout's; runs both hold keep theirs.
+  const renumber = (id) => id.replace(/^(\d+):/, (all, n) => (numbers.has(Number(n)) ? `${numbers.get(Number(n))}:` : all));
+  const ids = (list) => list?.map(renumber);
   const counts = new Map();
   for (const [file, result] of Object.entries(report.files)) {
-    const run = measuring(relative(dir, file));
-    if (run === undefined || !numbers.has(run)) continue;
-    const carrier = numbers.get(result.run);
-    const ids = (list) => (carrier === undefined ? list : list?.map((id) => id.replace(/^\d+:/, `${carrier}:`)));
-    merged.files[file] = {
-      ...result,
-      run: numbers.get(run),
-      mutants: result.mutants.map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) })),
-    };
-    counts.set(run, (counts.get(run) ?? 0) + 1);
+    const name = relative(dir, file);
+    const run = measuring(name);
+    const mutants = result.mutants.map((m) => ({ ...m, id: renumber(m.id), killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) }));
+    if (run !== undefined && numbers.has(run)) {
+      const lineRuns = result.lineRuns?.map((r) => numbers.get(r) ?? r);
+      merged.files[file] = { ...result, run: numbers.get(run), mutants, ...(lineRuns && { lineRuns }) };
+      counts.set(run, (counts.get(run) ?? 0) + 1);
+      continue;
+    }
+    // Runs of some of its lines, over a whole-file result this checkout holds too.
+    for (const [index, to] of numbers) {
+      const pairs = theirRuns[index].exitCode === 0 ? linesBy(theirRuns[index]).get(name) : undefined;
+      if (!pairs) continue;
+      const next = withLines(merged.files[file], { ...result, mutants }, pairs, to);
+      if (next) merged.files[file] = next;
+      else process.stdout.write(`${name}: the lines run ${index + 1} of ${dir} retested are not folded in: the file differs here\n`);
+      counts.set(index, (counts.get(index) ?? 0) + 1);
+    }
   }
   for (const [key, result] of Object.entries(report.testFiles ?? {})) {
     const to = numbers.get(Number(key.slice(0, key.indexOf(':'))));

@@ -147,6 +147,7 @@ if (runs.length === 0) {
 }
 out.push('');
 
+const lineRunsOf = new Map(Object.entries(report.files).map(([file, result]) => [relative(file), result.lineRuns]));
 const fileRuns = new Map([...Object.keys(report.files).map(relative), ...withoutMutants].map((file) => [file, runOf(file)]));
 if ([...fileRuns.values()].some((r) => r !== undefined)) {
   out.push('## Files and the run that measured them');
@@ -164,7 +165,10 @@ if ([...fileRuns.values()].some((r) => r !== undefined)) {
           .map((t) => `\`${t}\``)
           .join(', ')
       : 'the whole suite';
-    out.push(`| \`${file}\` | ${pct(score(c))} | ${c.Killed + c.Timeout + c.Survived + c.NoCoverage} | ${run === undefined ? '–' : run + 1} | ${tests} |`);
+    // Runs that retested some lines of the file since (`--mutate src/a.ts:10-20`).
+    const lineRuns = lineRunsOf.get(file)?.map((r) => r + 1);
+    const measuredBy = `${run === undefined ? '–' : run + 1}${lineRuns?.length ? ` (lines: ${lineRuns.join(', ')})` : ''}`;
+    out.push(`| \`${file}\` | ${pct(score(c))} | ${c.Killed + c.Timeout + c.Survived + c.NoCoverage} | ${measuredBy} | ${tests} |`);
   }
   out.push('');
 }

@@ -1,0 +1,29 @@
+// Types of scripts/mutation-runs.mjs, for its unit test (test/unit/mutation-runs.test.ts).
+export interface Run {
+  started: string;
+  command: string;
+  seconds: number;
+  exitCode: number | null;
+}
+export interface Location {
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+}
+export interface Mutant {
+  id: string;
+  location: Location;
+  status: string;
+  [key: string]: unknown;
+}
+export interface FileResult {
+  source: string;
+  mutants: Mutant[];
+  run?: number;
+  lineRuns?: number[];
+  [key: string]: unknown;
+}
+export declare const globRegex: (glob: string) => RegExp;
+export declare const mutatedBy: (run: Run) => (file: string) => boolean;
+export declare const linesBy: (run: Run) => Map<string, Array<[number, number]>>;
+export declare const inLines: (location: Location, pairs: Array<[number, number]>) => boolean;
+export declare const withLines: (previous: FileResult | undefined, result: FileResult, pairs: Array<[number, number]>, run: number) => FileResult | undefined;
