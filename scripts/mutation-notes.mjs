@@ -1720,6 +1720,100 @@ NOTES.push(
   },
 );
 
+const CLIENT_ERROR = 'src/http/client-error.ts';
+const CE_REFUSE = "err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent";
+const CE_GONE_OR_BEGUN = 'nothing is written, and the connection is closed';
+const VALIDATION = 'src/http/validation.ts';
+const VA_THROUGH = "v === null || typeof v !== 'object'";
+const VA_EMPTY_LIST = 'an empty string that a transform turned into a list';
+const VA_NULL_LIST = 'a null that a transform turned into a list';
+const VA_KEYS = "issue.origin === 'object' || issue.origin === 'record'";
+const VA_RECORD_KEYS = 'rejects attributes of 51 entries';
+const VA_OBJECT_KEYS = 'an object with more keys than its check allows';
+NOTES.push(
+  {
+    file: CLIENT_ERROR,
+    mutator: 'StringLiteral',
+    original: "'the chunk extensions limit'",
+    replacement: '""',
+    killedBy: 'chunk extensions over the limit: 413 in the v2 envelope',
+  },
+  {
+    file: CLIENT_ERROR,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    equivalent:
+      "errorOf answers only 400, 408, 413 and 431 (malformedRequest, requestTimeout, payloadTooLarge, headersTooLarge), and Node's STATUS_CODES has a reason phrase for each (Bad Request, Request Timeout, Payload Too Large, Request Header Fields Too Large): the ?? '' fallback is never taken",
+  },
+  { file: CLIENT_ERROR, mutator: 'ConditionalExpression', original: CE_REFUSE, replacement: 'false', killedBy: CE_GONE_OR_BEGUN },
+  {
+    file: CLIENT_ERROR,
+    mutator: 'LogicalOperator',
+    original: CE_REFUSE,
+    replacement: "(err.code === 'ECONNRESET' || !socket.writable) && inFlight?.headersSent",
+    killedBy: CE_GONE_OR_BEGUN,
+  },
+  {
+    file: CLIENT_ERROR,
+    mutator: 'ConditionalExpression',
+    original: "err.code === 'ECONNRESET' || !socket.writable",
+    replacement: 'false',
+    killedBy: CE_GONE_OR_BEGUN,
+  },
+  {
+    file: CLIENT_ERROR,
+    mutator: 'LogicalOperator',
+    original: "err.code === 'ECONNRESET' || !socket.writable",
+    replacement: "err.code === 'ECONNRESET' && !socket.writable",
+    killedBy: CE_GONE_OR_BEGUN,
+  },
+  {
+    file: CLIENT_ERROR,
+    mutator: 'ConditionalExpression',
+    original: "err.code === 'ECONNRESET'",
+    replacement: 'false',
+    killedBy: 'the client reset the connection',
+  },
+  { file: CLIENT_ERROR, mutator: 'StringLiteral', original: "'ECONNRESET'", replacement: '""', killedBy: 'the client reset the connection' },
+  { file: CLIENT_ERROR, mutator: 'BlockStatement', original: '{ socket.destroy(); return; }', replacement: '{}', killedBy: CE_GONE_OR_BEGUN },
+  {
+    file: CLIENT_ERROR,
+    mutator: 'ArrowFunction',
+    original: '() => socket.destroy()',
+    replacement: '() => undefined',
+    killedBy: 'the 400 is written, then the connection is closed',
+  },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: VA_THROUGH, replacement: 'false', killedBy: VA_EMPTY_LIST },
+  { file: VALIDATION, mutator: 'LogicalOperator', original: VA_THROUGH, replacement: "v === null && typeof v !== 'object'", killedBy: VA_EMPTY_LIST },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: 'v === null', replacement: 'false', killedBy: VA_NULL_LIST },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: "typeof v !== 'object'", replacement: 'false', killedBy: VA_EMPTY_LIST },
+  { file: VALIDATION, mutator: 'StringLiteral', original: '`of type ${issue.expected}`', replacement: '``', killedBy: 'a type without a word of its own' },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: "issue.origin === 'set'", replacement: 'false', killedBy: 'a set with too' },
+  { file: VALIDATION, mutator: 'StringLiteral', original: "'set'", replacement: '""', killedBy: 'a set with too' },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: VA_KEYS, replacement: 'false', killedBy: VA_RECORD_KEYS },
+  {
+    file: VALIDATION,
+    mutator: 'LogicalOperator',
+    original: VA_KEYS,
+    replacement: "issue.origin === 'object' && issue.origin === 'record'",
+    killedBy: VA_RECORD_KEYS,
+  },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: "issue.origin === 'object'", replacement: 'false', killedBy: VA_OBJECT_KEYS },
+  { file: VALIDATION, mutator: 'StringLiteral', original: "'object'", replacement: '""', killedBy: VA_OBJECT_KEYS },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: "issue.origin === 'record'", replacement: 'false', killedBy: VA_RECORD_KEYS },
+  { file: VALIDATION, mutator: 'StringLiteral', original: "'record'", replacement: '""', killedBy: VA_RECORD_KEYS },
+  {
+    file: VALIDATION,
+    mutator: 'StringLiteral',
+    original: '`${name} must have less than or equal to ${max} keys`',
+    replacement: '``',
+    killedBy: VA_RECORD_KEYS,
+  },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: "issue.format === 'guid'", replacement: 'false', killedBy: 'guid (any version)' },
+  { file: VALIDATION, mutator: 'StringLiteral', original: "'guid'", replacement: '""', killedBy: 'guid (any version)' },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12), `src/core` (runs 7 to 9 and 15) and `src/domain` (every file; runs 10 to',

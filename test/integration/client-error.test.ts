@@ -2,8 +2,9 @@
 // a complete answer in the v2 envelope, with CORS headers, instead of a bare status line. The
 // parser runs before any app code, so this is about the listening server: a real socket.
 import { connect } from 'node:net';
+import { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientErrorResponse } from '../../src/http/client-error.js';
+import { answerClientError, clientErrorResponse } from '../../src/http/client-error.js';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 
 let emulator: RunningEmulator;
@@ -78,7 +79,11 @@ describe('requests the HTTP parser refuses', () => {
     );
     expect(res.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 413 } });
+    // The 413 message of docs/api-v2.md ("Request body exceeds the limit of ..."), naming this limit.
+    expect(JSON.parse(res.body)).toEqual({
+      success: false,
+      error: { code: 413, message: 'Request body exceeds the limit of the chunk extensions limit' },
+    });
   });
 
   // Node raises the same event for a request that has not finished arriving within its request
@@ -95,5 +100,54 @@ describe('requests the HTTP parser refuses', () => {
     const res = await fetch(`${emulator.url}/v2/meetings`, { headers: { authorization: emulator.authHeader } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+// The connection the parser gave up on, as the 'clientError' handler sees it: a stream that
+// records what is written to it. Node's own rule, kept: nothing is written to a connection that
+// is gone or whose response has begun (that would corrupt what the client reads), and the
+// connection is closed either way.
+describe('answerClientError: what is written to the connection, and that it is closed', () => {
+  function connection(state: { writable?: boolean; headersSent?: boolean } = {}) {
+    const chunks: Buffer[] = [];
+    const socket = new Duplex({
+      read() {},
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(Buffer.from(chunk));
+        done();
+      },
+    });
+    if (state.writable === false) Object.defineProperty(socket, 'writable', { value: false });
+    if (state.headersSent !== undefined) Object.assign(socket, { _httpMessage: { headersSent: state.headersSent } });
+    return { socket, written: () => Buffer.concat(chunks).toString('utf8') };
+  }
+  const failure = (code: string) => Object.assign(new Error(code), { code });
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  it.each([
+    ['the client reset the connection', 'ECONNRESET', {}],
+    ['the connection can no longer be written to', 'HPE_INVALID_METHOD', { writable: false }],
+    ['the response to a request on it has begun', 'HPE_INVALID_METHOD', { headersSent: true }],
+  ])('%s: nothing is written, and the connection is closed', async (_what, code, state) => {
+    const { socket, written } = connection(state);
+    answerClientError(failure(code), socket);
+    await settled();
+    expect(written()).toBe('');
+    expect(socket.destroyed).toBe(true);
+  });
+
+  it('a request the parser refused on a live connection: the 400 is written, then the connection is closed', async () => {
+    const { socket, written } = connection();
+    const finished = new Promise((resolve) => socket.once('finish', resolve));
+    answerClientError(failure('HPE_INVALID_METHOD'), socket);
+    await finished;
+    await settled();
+    const [head, body] = written().split('\r\n\r\n');
+    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(body!)).toEqual({
+      success: false,
+      error: { code: 400, message: 'The request is not valid HTTP/1.1: its request line or a header could not be parsed' },
+    });
+    expect(socket.destroyed).toBe(true);
   });
 });

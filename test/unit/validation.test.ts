@@ -33,6 +33,7 @@ describe('validation messages (Joi style)', () => {
     ['boolean expected', obj({ b: z.boolean() }), { b: 'yes' }, '"b" must be a boolean'],
     ['object expected', obj({ o: z.object({}) }), { o: 'x' }, '"o" must be of type object'],
     ['array expected', obj({ a: z.array(z.string()) }), { a: 'x' }, '"a" must be an array'],
+    ['a type without a word of its own', obj({ n: z.bigint() }), { n: 'x' }, '"n" must be of type bigint'],
     ['null is not a string', obj({ s: z.string() }), { s: null }, '"s" must be a string'],
     ['empty string', obj({ s: z.string().min(1) }), { s: '' }, '"s" is not allowed to be empty'],
     ['short string', obj({ s: z.string().min(3) }), { s: 'ab' }, '"s" length must be at least 3 characters long'],
@@ -41,7 +42,24 @@ describe('validation messages (Joi style)', () => {
     ['big number', obj({ n: z.number().max(100) }), { n: 101 }, '"n" must be less than or equal to 100'],
     ['short array', obj({ a: z.array(z.string()).min(1) }), { a: [] }, '"a" must contain at least 1 items'],
     ['long array', obj({ a: z.array(z.string()).max(1) }), { a: ['x', 'y'] }, '"a" must contain less than or equal to 1 items'],
+    // No route takes a set (JSON has none), but the renderer reads a set's size as a list's length.
+    ['a set with too few items', obj({ tags: z.set(z.string()).min(1) }), { tags: new Set() }, '"tags" must contain at least 1 items'],
+    ['a set with too many items', obj({ tags: z.set(z.string()).max(1) }), { tags: new Set(['x', 'y']) }, '"tags" must contain less than or equal to 1 items'],
+    [
+      'an object with more keys than its check allows',
+      obj({
+        labels: z
+          .object({})
+          .catchall(z.string())
+          .superRefine((v, ctx) => {
+            if (Object.keys(v).length > 2) ctx.addIssue({ code: 'too_big', origin: 'object', maximum: 2, inclusive: true, input: v, message: 'too many keys' });
+          }),
+      }),
+      { labels: { a: 'x', b: 'y', c: 'z' } },
+      '"labels" must have less than or equal to 2 keys',
+    ],
     ['uuid', obj({ id: z.uuid() }), { id: 'abc' }, '"id" must be a valid GUID'],
+    ['guid (any version)', obj({ id: z.guid() }), { id: 'abc' }, '"id" must be a valid GUID'],
     ['url', obj({ u: z.url() }), { u: 'not a url' }, '"u" must be a valid uri'],
     ['iso datetime', obj({ t: z.iso.datetime() }), { t: 'yesterday' }, '"t" must be in ISO 8601 date format'],
     ['regex with a must-message', obj({ p: z.string().regex(/^a+$/, 'must be only a') }), { p: 'b' }, '"p" must be only a'],
@@ -79,6 +97,22 @@ describe('validation messages (Joi style)', () => {
       .transform((s) => s.split(','))
       .pipe(z.array(z.enum(['A', 'B'])));
     expect(messageOf(obj({ status: list }), { status: 'A,C' })).toBe('"status[1]" must be one of [A, B]');
+  });
+
+  // The raw value the list came from is not a list: its own characters (or nothing, for null)
+  // are not the items, so an item is never read as missing from it, and null is not a crash.
+  const listOfText = z
+    .string()
+    .nullable()
+    .transform((s) => (s ?? '').split(','))
+    .pipe(z.array(z.enum(['A', 'B'])));
+
+  it('an empty string that a transform turned into a list of one empty item: the item is not "required"', () => {
+    expect(messageOf(obj({ status: listOfText }), { status: '' })).toBe('"status[0]" must be one of [A, B]');
+  });
+
+  it('a null that a transform turned into a list: the item is named, not a crash', () => {
+    expect(messageOf(obj({ status: listOfText }), { status: null })).toBe('"status[0]" must be one of [A, B]');
   });
 
   it('a query value that does not coerce names the field', () => {
