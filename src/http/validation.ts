@@ -11,13 +11,18 @@ function label(path: PropertyKey[], root?: string): string {
   return `"${text || (root ?? 'value')}"`;
 }
 
-/** The path leads through a non-object in the raw input (a value a transform turned into a list). */
+/**
+ * The path does not lead to a value of the raw input: it goes through a non-object, or past the end
+ * of an array. Either way the issue is about a list a transform made (a comma-separated query value
+ * split into items), whose items are not the raw input's; and JSON arrays have no missing items.
+ */
 const UNREACHABLE = Symbol('unreachable');
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let v: unknown = data;
   for (const key of path) {
     if (v === null || typeof v !== 'object') return UNREACHABLE;
+    if (Array.isArray(v) && !(typeof key === 'number' && key < v.length)) return UNREACHABLE;
     v = Object.prototype.hasOwnProperty.call(v, key) ? (v as Record<PropertyKey, unknown>)[key] : undefined;
   }
   return v;

@@ -111,6 +111,14 @@ describe('validation messages (Joi style)', () => {
     expect(messageOf(obj({ status: listOfText }), { status: '' })).toBe('"status[0]" must be one of [A, B]');
   });
 
+  it('an item past the end of the raw list, which a transform made longer, is not "required"', () => {
+    const split = z
+      .array(z.string())
+      .transform((values) => values.flatMap((s) => s.split(',')))
+      .pipe(z.array(z.enum(['A', 'B'])));
+    expect(messageOf(obj({ status: split }), { status: ['A,B', 'C'] })).toBe('"status[2]" must be one of [A, B]');
+  });
+
   it('a null that a transform turned into a list: the item is named, not a crash', () => {
     expect(messageOf(obj({ status: listOfText }), { status: null })).toBe('"status[0]" must be one of [A, B]');
   });

@@ -420,6 +420,8 @@ describe('GET /v2/recordings', () => {
   it.each([
     ['status=DONE', `BAD_REQUEST: "status[0]" must be one of ${STATUSES}`],
     ['status=RECORDING,DONE', `BAD_REQUEST: "status[1]" must be one of ${STATUSES}`],
+    // Repeated and comma-separated at once: the index counts the statuses, not the raw values.
+    ['status=RECORDING,UPLOADED&status=DONE', `BAD_REQUEST: "status[2]" must be one of ${STATUSES}`],
     ['sort_order=up', 'BAD_REQUEST: "sort_order" must be one of [ASC, DESC]'],
     ['meeting_id=nope', 'BAD_REQUEST: "meeting_id" must be a valid GUID'],
     ['per_page=101', 'BAD_REQUEST: "per_page" must be less than or equal to 100'],
