@@ -1734,13 +1734,6 @@ NOTES.push(
   {
     file: CLIENT_ERROR,
     mutator: 'StringLiteral',
-    original: "'the chunk extensions limit'",
-    replacement: '""',
-    killedBy: 'chunk extensions over the limit: 413 in the v2 envelope',
-  },
-  {
-    file: CLIENT_ERROR,
-    mutator: 'StringLiteral',
     original: "''",
     replacement: '"Stryker was here!"',
     equivalent:

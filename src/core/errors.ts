@@ -44,6 +44,9 @@ export const errors = {
     new ApiError(405, 'METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, false, { allow: allowed.join(', ') }),
   conflict: (message: string, code = 'CONFLICT') => new ApiError(409, code, message),
   payloadTooLarge: (limit: string) => new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit}`),
+  /** Node's HTTP parser refuses a chunk whose extensions pass 16 KiB (a guard against reading without end). */
+  chunkExtensionsTooLarge: () =>
+    new ApiError(413, 'PAYLOAD_TOO_LARGE', 'A chunk of the request body carries more than 16 KiB of extensions; send the chunks without extensions'),
   unsupportedMediaType: (type: string) =>
     new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type || '(none)'} is not supported; send application/json`),
   unsupportedEncoding: (encoding: string) =>

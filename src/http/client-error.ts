@@ -21,7 +21,7 @@ function errorOf(code: string | undefined): ApiError {
       return errors.requestTimeout();
     // Chunk extensions past Node's limit: Node's own answer is a 413, kept.
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return errors.payloadTooLarge('the chunk extensions limit');
+      return errors.chunkExtensionsTooLarge();
     default:
       return errors.malformedRequest();
   }
