@@ -244,6 +244,91 @@ describe('redeliver', () => {
   });
 });
 
+describe('?wait=true is bounded by the webhook timeout', () => {
+  // The attempts' timers and the wait's own bound run on one fake timeline (only setTimeout,
+  // clearTimeout and Date are faked), so each is met exactly however loaded the machine.
+  const T = 3_000;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  /** Event-loop turns until `done()` or `ms` of real time: the sockets are real, only the timers are fake. */
+  async function turnsUntil(done: () => boolean, ms: number): Promise<void> {
+    const end = performance.now() + ms;
+    while (!done() && performance.now() < end) await turn();
+  }
+  async function hangingApp() {
+    const rx = await receiver(() => 'hang');
+    const t = app({ webhookTimeoutMs: T });
+    await t.api
+      .patch('/_emulator/simulator')
+      .send({ recording: { mode: 'manual' } })
+      .expect(200);
+    await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
+    return { rx, t };
+  }
+  /** GET ?wait=true, sent once the timers are fake; `answered()` tells whether its answer came. */
+  async function waitingList(t: TestApp) {
+    let answered = false;
+    const timers = vi.getTimerCount();
+    const listing = t.api
+      .get('/_emulator/webhooks/deliveries?wait=true')
+      .expect(200)
+      .then((res) => {
+        answered = true;
+        return res.body as { deliveries: Array<{ attempts: Array<{ error: string | null }> }> };
+      });
+    // The route has started waiting once it has set its bound.
+    await turnsUntil(() => vi.getTimerCount() > timers, 10_000);
+    return { listing, answered: () => answered };
+  }
+
+  it('waits for an attempt that takes the whole timeout, and lists it finished', async () => {
+    const { rx, t } = await hangingApp();
+    const meetingId = (await createMeeting(t.api)).id;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      await startRecording(t.api, meetingId);
+      await turnsUntil(() => rx.received.length > 0, 10_000);
+      const { listing, answered } = await waitingList(t);
+      vi.advanceTimersByTime(T - 1);
+      await turnsUntil(answered, 200);
+      vi.advanceTimersByTime(1);
+      const body = await listing;
+      expect(body.deliveries.map((d) => d.attempts.map((a) => a.error))).toEqual([[`Timed out: no answer within ${T} ms`]]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('answers one second past the timeout while new attempts keep starting, listing those in flight', async () => {
+    const { rx, t } = await hangingApp();
+    const first = (await createMeeting(t.api)).id;
+    const second = (await createMeeting(t.api)).id;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      await startRecording(t.api, first);
+      await turnsUntil(() => rx.received.length > 0, 10_000);
+      const [firstDelivery] = (await deliveries(t)).deliveries;
+      const { listing, answered } = await waitingList(t);
+      // Half a second before the first attempt times out, another one starts.
+      vi.advanceTimersByTime(T - 500);
+      await startRecording(t.api, second);
+      await turnsUntil(() => rx.received.length > 1, 10_000);
+      // The first attempt times out (and is recorded), then one second passes.
+      vi.advanceTimersByTime(500);
+      await turnsUntil(() => !t.deps.webhooks.outbox.isInFlight(firstDelivery!.id), 10_000);
+      vi.advanceTimersByTime(1_000);
+      await turnsUntil(answered, 10_000);
+      expect(answered()).toBe(true);
+      const body = await listing;
+      // newest first: the second attempt is still in flight, the first has timed out
+      expect(body.deliveries.map((d) => d.attempts.map((a) => a.error))).toEqual([[], [`Timed out: no answer within ${T} ms`]]);
+    } finally {
+      // the second attempt's timeout, so that nothing is left in flight
+      vi.advanceTimersByTime(T);
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('the bounded log', () => {
   it('stays within --delivery-log-size: delivered records go first; pending ones are never dropped', async () => {
     const rx = await receiver();

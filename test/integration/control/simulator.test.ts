@@ -106,6 +106,29 @@ describe('the control API in the served OpenAPI document', () => {
   });
 });
 
+describe('the control API groups in the served OpenAPI document', () => {
+  it('every /_emulator operation sits under one of the control tags, this document itself under Control: system', async () => {
+    const { api } = makeTestApp();
+    const doc = (await api.get('/_emulator/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { tags: string[] }>> };
+    const control = Object.entries(doc.paths).filter(([path]) => path.startsWith('/_emulator/'));
+    const tags = new Set(control.flatMap(([, ops]) => Object.values(ops).flatMap((op) => op.tags)));
+    expect([...tags].sort()).toEqual([
+      'Control: clock',
+      'Control: dashboard',
+      'Control: faults',
+      'Control: journal',
+      'Control: lifecycles',
+      'Control: products',
+      'Control: simulator',
+      'Control: state',
+      'Control: system',
+      'Control: tenancy',
+      'Control: webhooks',
+    ]);
+    expect(doc.paths['/_emulator/openapi.json']!.get!.tags).toEqual(['Control: system']);
+  });
+});
+
 describe('--simulator / EMULATOR_SIMULATOR', () => {
   it.each([
     [['--simulator', 'manual'], {}, 'manual'],
