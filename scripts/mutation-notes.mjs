@@ -1832,6 +1832,73 @@ NOTES.push(
   },
 );
 
+const MEDIA_ROUTES = 'src/http/media/media.routes.ts';
+const RANGE = 'src/http/media/range.ts';
+const RTK_ROUTES = 'src/http/realtimekit/realtimekit.routes.ts';
+const V1_SCHEMAS = 'src/http/v1/schemas.ts';
+const RG_NO_MATCH =
+  "the regex always matches where it runs: range-parser answers -1 (unsatisfiable) only when the header has an '=' and every part after it is digits or empty once trimmed around one '-' (a missing '-' or any other character is -2, ignored before), and JS trim and \\s strip the same white space; so the ?? [] and the '' defaults are never taken";
+const RG_EMPTY_FILE = 'an empty sample segment is served as 0 bytes, and a suffix Range of it is 416';
+const RK_GUARDS = 'stops the table from being built, naming the route';
+const V1_TOO_MANY =
+  "the issue's only reader is issueMessage (src/http/validation.ts, through parseWith in src/http/mount.ts), whose too_big case words a record's issue from its origin and maximum alone (\"attributes\" must have less than or equal to 50 keys, pinned by 'rejects attributes of 51 entries'); inclusive and message feed only zod's own text, which no answer, log or document shows";
+NOTES.push(
+  { file: MEDIA_ROUTES, mutator: 'StringLiteral', original: "'_'", replacement: '""', killedBy: 'a file name with quotes or a backslash' },
+  {
+    file: MEDIA_ROUTES,
+    mutator: 'StringLiteral',
+    original: '`${params.file}.m4a`',
+    replacement: '``',
+    killedBy: 'audio_download_url turns only the final .mp4',
+  },
+  {
+    file: MEDIA_ROUTES,
+    mutator: 'ConditionalExpression',
+    original: 'hls.length === 0',
+    replacement: 'false',
+    killedBy: 'without sample segments (a media folder with no hls/segments.json) a LIVE livestream',
+  },
+  { file: MEDIA_ROUTES, mutator: 'StringLiteral', original: '`${seq}.ts`', replacement: '``', killedBy: 'serves listed segments as MPEG-TS' },
+  {
+    file: RANGE,
+    mutator: 'MethodExpression',
+    original: "header.slice(0, header.indexOf('=')).trim()",
+    replacement: "header.slice(0, header.indexOf('='))",
+    killedBy: 'Range bytes =0-99',
+  },
+  { file: RANGE, mutator: 'StringLiteral', original: "''", replacement: '"Stryker was here!"', equivalent: RG_NO_MATCH },
+  { file: RANGE, mutator: 'ArrayDeclaration', original: '[]', replacement: '["Stryker was here"]', equivalent: RG_NO_MATCH },
+  { file: RANGE, mutator: 'Regex', original: '/=\\s*(\\d*)\\s*-\\s*(\\d*)/', replacement: '/=\\s*(\\d*)\\S*-\\s*(\\d*)/', killedBy: 'Range bytes=9 -5' },
+  { file: RANGE, mutator: 'ConditionalExpression', original: 'size > 0', replacement: 'true', killedBy: RG_EMPTY_FILE },
+  { file: RANGE, mutator: 'EqualityOperator', original: 'size > 0', replacement: 'size >= 0', killedBy: RG_EMPTY_FILE },
+  {
+    file: RANGE,
+    mutator: 'EqualityOperator',
+    original: 'Number(last) > size',
+    replacement: 'Number(last) >= size',
+    equivalent:
+      'a suffix as long as the file never gets here: range-parser answers it itself (bytes=-N with N = size is the range 0 to size - 1), so a suffix reaches this line only when it is 0 or longer than the file, and 0 >= size is false for the size > 0 this line also asks',
+  },
+  { file: RTK_ROUTES, mutator: 'StringLiteral', original: '`${V2_PREFIX}/`', replacement: '``', killedBy: RK_GUARDS },
+  { file: RTK_ROUTES, mutator: 'StringLiteral', original: '`${r.path}: a v2 route lives under ${V2_PREFIX}/`', replacement: '``', killedBy: RK_GUARDS },
+  {
+    file: RTK_ROUTES,
+    mutator: 'StringLiteral',
+    original: '`${r.method} ${r.path}: path parameters must be a z.object to be extended`',
+    replacement: '``',
+    killedBy: RK_GUARDS,
+  },
+  {
+    file: RTK_ROUTES,
+    mutator: 'StringLiteral',
+    original: '`${r.method.toUpperCase()} ${r.path}`',
+    replacement: '``',
+    killedBy: 'a v2 route added to the table gets a twin under the prefix, described as the RealtimeKit form',
+  },
+  { file: V1_SCHEMAS, mutator: 'BooleanLiteral', original: 'true', replacement: 'false', equivalent: V1_TOO_MANY },
+  { file: V1_SCHEMAS, mutator: 'StringLiteral', original: "'too many keys'", replacement: '""', equivalent: V1_TOO_MANY },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12), `src/core` (runs 7 to 9 and 15) and `src/domain` (every file; runs 10 to',

@@ -1,6 +1,6 @@
 // The media behind download_url, audio_download_url and playback_url: real bytes, the right
 // types and lengths, signed links that expire on the emulator clock, HLS only while LIVE.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type request from 'supertest';
@@ -131,6 +131,8 @@ describe('recording downloads', () => {
     ['items=9-5', 200, undefined, 0, VIDEO_BYTES], // another unit, even one that reads as unsatisfiable bytes
     ['bytes=-50000', 206, 'bytes 0-29943/29944', 0, VIDEO_BYTES], // a suffix longer than the file: the whole file
     ['bytes=0-1,50000-60000', 200, undefined, 0, VIDEO_BYTES], // several ranges, one satisfiable: still the whole file
+    ['bytes =0-99', 206, 'bytes 0-99/29944', 0, 100], // white space before the "=": still one range of bytes
+    ['bytes=9 -5', 200, undefined, 0, VIDEO_BYTES], // last before first, with white space: still ignored
   ])('Range %s → %d', async (range, status, contentRange, start, length) => {
     const t = makeTestApp();
     const r = await uploadedRecording(t);
@@ -169,7 +171,28 @@ describe('recording downloads', () => {
     expect(new URL(imported.audio_download_url as string).pathname).toBe(`/media/recordings/${r.id}/take.mp4.final.m4a`);
     const audio = await get(t, imported.audio_download_url as string).expect(200);
     expect(audio.headers['content-type']).toBe('audio/mp4');
+    expect(audio.headers['content-disposition']).toBe('inline; filename="take.mp4.final.m4a"');
     expect((audio.body as Buffer).length).toBe(AUDIO_BYTES);
+  });
+
+  it('a file name with quotes or a backslash (a state document may name it freely) is downloaded with each of them as "_"', async () => {
+    const t = makeTestApp();
+    const r = await startRecording(t.api, (await createMeeting(t.api, {})).id);
+    t.advance(3 * SECOND + 60 * SECOND);
+    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+    const stored = doc.organizations
+      .flatMap((o: { recordings: Array<{ id: string; outputFileName: string }> }) => o.recordings)
+      .find((x: { id: string }) => x.id === r.id);
+    stored.outputFileName = 'say "hi" a\\b.mp4';
+    await t.api.put('/_emulator/state').send(doc).expect(200);
+    await recordingAction(t.api, r.id, 'stop');
+    t.advance(15 * SECOND);
+    const imported = await getRecording(t.api, r.id);
+    expect(imported.output_file_name).toBe('say "hi" a\\b.mp4');
+    const video = await get(t, imported.download_url as string).expect(200);
+    expect(video.headers['content-disposition']).toBe('inline; filename="say _hi_ a_b.mp4"');
+    const audio = await get(t, imported.audio_download_url as string).expect(200);
+    expect(audio.headers['content-disposition']).toBe('inline; filename="say _hi_ a_b.m4a"');
   });
 
   it('answers 404 once the recording is gone (reset), even with a valid link', async () => {
@@ -273,7 +296,9 @@ describe('livestream playback (HLS)', () => {
       bodies.push(body);
     }
     // Segment 3 is the first file again (segment0.ts, 14 852 bytes); 2 and 4 differ from it.
-    const first = (await get(t, `http://emulator.test/media/livestreams/${id}/segments/0.ts`).expect(200)).body as Buffer;
+    const segment0 = await get(t, `http://emulator.test/media/livestreams/${id}/segments/0.ts`).expect(200);
+    expect(segment0.headers['content-disposition']).toBe('inline; filename="0.ts"');
+    const first = segment0.body as Buffer;
     expect(first.length).toBe(14_852);
     expect(Buffer.compare(bodies[1]!, first)).toBe(0);
     expect(Buffer.compare(bodies[0]!, first)).not.toBe(0);
@@ -286,6 +311,33 @@ describe('livestream playback (HLS)', () => {
     await get(t, `http://emulator.test/media/livestreams/${id}/segments/1.ts`).expect(200);
     const res = await getJson(t, `http://emulator.test/media/livestreams/${id}/segments/2.ts`).expect(404);
     expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: `Segment 2 of livestream ${id} does not exist yet` } });
+  });
+
+  it('without sample segments (a media folder with no hls/segments.json) a LIVE livestream has no segment to serve: 404', async () => {
+    const t = makeTestApp();
+    Object.assign(t.deps.media, { files: mediaFilesIn(mkdtempSync(path.join(os.tmpdir(), 'media-'))) });
+    const { id } = await liveStream(t);
+    t.advance(5 * SECOND + 9 * SECOND);
+    const res = await getJson(t, `http://emulator.test/media/livestreams/${id}/segments/0.ts`).expect(404);
+    expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: `Segment 0 of livestream ${id} does not exist yet` } });
+  });
+
+  it('an empty sample segment is served as 0 bytes, and a suffix Range of it is 416 with content-range bytes */0', async () => {
+    // RFC 9110 §14.1.3: a suffix range is satisfiable only if the representation has a non-zero length.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'media-'));
+    mkdirSync(path.join(dir, 'hls'));
+    writeFileSync(path.join(dir, 'hls', 'segments.json'), JSON.stringify([{ file: 'empty.ts', duration: 2 }]));
+    writeFileSync(path.join(dir, 'hls', 'empty.ts'), '');
+    const t = makeTestApp();
+    Object.assign(t.deps.media, { files: mediaFilesIn(dir) });
+    const { id } = await liveStream(t);
+    t.advance(5 * SECOND);
+    const url = `http://emulator.test/media/livestreams/${id}/segments/0.ts`;
+    const whole = await get(t, url).expect(200);
+    expect(whole.headers['content-length']).toBe('0');
+    const res = await getJson(t, url).set('Range', 'bytes=-500').expect(416);
+    expect(res.headers['content-range']).toBe('bytes */0');
+    expect(res.body).toEqual({ error: { code: 'RANGE_NOT_SATISFIABLE', message: expect.stringContaining('0 bytes') } });
   });
 
   it.each([

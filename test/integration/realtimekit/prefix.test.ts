@@ -5,6 +5,9 @@
 // carry rtk-* headers.
 import { createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { realtimeKitRoutes } from '../../../src/http/realtimekit/realtimekit.routes.js';
+import { route } from '../../../src/http/route.js';
 import { allRoutes } from '../../../src/http/routes.js';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
 import { MISSING_ID, createMeeting } from '../../helpers/builders.js';
@@ -88,6 +91,34 @@ describe('the prefix serves the v2 operations on the same store', () => {
     expect(v2.length).toBeGreaterThanOrEqual(28);
     for (const r of v2) expect(twins, r.path).toContain(`${r.method} /client/v4/accounts/{account_id}/realtime/kit/{app_id}${r.path.slice('/v2'.length)}`);
     expect(twins.size).toBe(v2.length + 2);
+  });
+
+  /** A v2 route as a contributor would add one (fresh, so its twin is made in the test). */
+  const widget = (path: string, params: z.ZodType<Record<string, unknown>> = z.object({ id: z.uuid() })) =>
+    route({
+      method: 'get',
+      path,
+      api: 'v2',
+      auth: 'basic',
+      tag: 'Widgets',
+      summary: 'A widget',
+      params,
+      responses: { 200: { description: 'The widget' } },
+      handler: () => undefined,
+    });
+
+  it('a v2 route added to the table gets a twin under the prefix, described as the RealtimeKit form of its method and /v2 path', () => {
+    const twin = realtimeKitRoutes([widget('/v2/widgets/{id}')]).find((r) => r.tag === 'RealtimeKit: Widgets')!;
+    expect(twin.path).toBe('/client/v4/accounts/{account_id}/realtime/kit/{app_id}/widgets/{id}');
+    expect(twin.description).toContain('GET /v2/widgets/{id}');
+  });
+
+  it('a v2 route declared outside /v2, or with path parameters that are not a z.object, stops the table from being built, naming the route', () => {
+    expect(() => realtimeKitRoutes([widget('/widgets/{id}')])).toThrow('/widgets/{id}: a v2 route lives under /v2/');
+    expect(() => realtimeKitRoutes([widget('/v2widgets/{id}')])).toThrow('/v2widgets/{id}: a v2 route lives under /v2/');
+    expect(() => realtimeKitRoutes([widget('/v2/widgets/{id}', z.record(z.string(), z.string()))])).toThrow(
+      'get /v2/widgets/{id}: path parameters must be a z.object to be extended',
+    );
   });
 });
 
