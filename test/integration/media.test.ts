@@ -132,6 +132,7 @@ describe('recording downloads', () => {
     ['bytes=-50000', 206, 'bytes 0-29943/29944', 0, VIDEO_BYTES], // a suffix longer than the file: the whole file
     ['bytes=0-1,50000-60000', 200, undefined, 0, VIDEO_BYTES], // several ranges, one satisfiable: still the whole file
     ['bytes =0-99', 206, 'bytes 0-99/29944', 0, 100], // white space before the "=": still one range of bytes
+    ['bytes = 0 - 99', 206, 'bytes 0-99/29944', 0, 100], // white space around the "=" and the "-" (docs/time-and-lifecycles.md)
     ['bytes=9 -5', 200, undefined, 0, VIDEO_BYTES], // last before first, with white space: still ignored
   ])('Range %s → %d', async (range, status, contentRange, start, length) => {
     const t = makeTestApp();
