@@ -1899,6 +1899,24 @@ NOTES.push(
   { file: V1_SCHEMAS, mutator: 'StringLiteral', original: "'too many keys'", replacement: '""', equivalent: V1_TOO_MANY },
 );
 
+const SESSIONS_MAPPERS = 'src/http/v2/sessions.mappers.ts';
+NOTES.push(
+  {
+    file: SESSIONS_MAPPERS,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    killedBy: 'of a meeting without a title shows an empty meeting_display_name',
+  },
+  {
+    file: SESSIONS_MAPPERS,
+    mutator: 'ObjectLiteral',
+    original: '{ picture: p.picture }',
+    replacement: '{}',
+    killedBy: 'answers a kicked participant with its picture when it has one',
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12), `src/core` (runs 7 to 9 and 15) and `src/domain` (every file; runs 10 to',

@@ -46,6 +46,13 @@ describe('GET /v2/meetings/{meeting_id}/active-session', () => {
     });
   });
 
+  it('of a meeting without a title shows an empty meeting_display_name', async () => {
+    const t = makeTestApp();
+    const { meetingId } = await liveMeeting(t, ['alice'], {});
+    const res = await t.api.get(active(meetingId)).set('Authorization', BASIC).expect(200);
+    expect(res.body.data.meeting_display_name).toBe('');
+  });
+
   it('404s in production words before anyone joined and once the session ended', async () => {
     const t = makeTestApp();
     const meetingId = (await createMeeting(t.api)).id;
@@ -117,6 +124,20 @@ describe('POST …/active-session/kick', () => {
       `${iso(START + MINUTE)} participant.left carol (joined ${iso(START)})`,
     ]);
     expect(await presentIds(t, meetingId)).toEqual([ids.bob]);
+  });
+
+  it('answers a kicked participant with its picture when it has one', async () => {
+    const t = makeTestApp();
+    const meetingId = (await createMeeting(t.api, { title: 'Standup' })).id;
+    const picture = 'https://example.com/ada.png';
+    const ada = (await addParticipant(t.api, meetingId, { name: 'Ada', custom_participant_id: 'ada', picture })).id;
+    await join(t, meetingId, ada);
+    const res = await t.api
+      .post(active(meetingId, 'kick'))
+      .set('Authorization', BASIC)
+      .send({ participant_ids: [ada] })
+      .expect(200);
+    expect(res.body.data.participants).toEqual([{ id: ada, name: 'Ada', picture, created_at: iso(START), updated_at: iso(START) }]);
   });
 
   it('kicking the last one ends the session as any last leave does (ALL_PARTICIPANTS_LEFT); they may join again', async () => {
