@@ -56,6 +56,25 @@ function withQuery(url: string, change: (q: URLSearchParams) => void): string {
   return u.toString();
 }
 
+/**
+ * A recording whose output file a state document renamed while it was recording (the state
+ * document may name it freely), then uploaded: the recording as answered after the upload.
+ */
+async function uploadedAs(outputFileName: string) {
+  const t = makeTestApp();
+  const r = await startRecording(t.api, (await createMeeting(t.api, {})).id);
+  t.advance(3 * SECOND + 60 * SECOND);
+  const doc = (await t.api.get('/_emulator/state').expect(200)).body;
+  const stored = doc.organizations
+    .flatMap((o: { recordings: Array<{ id: string; outputFileName: string }> }) => o.recordings)
+    .find((x: { id: string }) => x.id === r.id);
+  stored.outputFileName = outputFileName;
+  await t.api.put('/_emulator/state').send(doc).expect(200);
+  await recordingAction(t.api, r.id, 'stop');
+  t.advance(15 * SECOND);
+  return { t, r, imported: await getRecording(t.api, r.id) };
+}
+
 describe('recording downloads', () => {
   it('download_url serves the MP4: video/mp4, content-length = file_size, an ftyp box at offset 4', async () => {
     const t = makeTestApp();
@@ -154,18 +173,7 @@ describe('recording downloads', () => {
   });
 
   it('audio_download_url turns only the final .mp4 of an output_file_name into .m4a (a state document may name it freely)', async () => {
-    const t = makeTestApp();
-    const r = await startRecording(t.api, (await createMeeting(t.api, {})).id);
-    t.advance(3 * SECOND + 60 * SECOND);
-    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
-    const stored = doc.organizations
-      .flatMap((o: { recordings: Array<{ id: string; outputFileName: string }> }) => o.recordings)
-      .find((x: { id: string }) => x.id === r.id);
-    stored.outputFileName = 'take.mp4.final.mp4';
-    await t.api.put('/_emulator/state').send(doc).expect(200);
-    await recordingAction(t.api, r.id, 'stop');
-    t.advance(15 * SECOND);
-    const imported = await getRecording(t.api, r.id);
+    const { t, r, imported } = await uploadedAs('take.mp4.final.mp4');
     expect(imported.status).toBe('UPLOADED');
     expect(imported.output_file_name).toBe('take.mp4.final.mp4');
     expect(new URL(imported.download_url as string).pathname).toBe(`/media/recordings/${r.id}/take.mp4.final.mp4`);
@@ -177,18 +185,7 @@ describe('recording downloads', () => {
   });
 
   it('a file name with quotes or a backslash (a state document may name it freely) is downloaded with each of them as "_"', async () => {
-    const t = makeTestApp();
-    const r = await startRecording(t.api, (await createMeeting(t.api, {})).id);
-    t.advance(3 * SECOND + 60 * SECOND);
-    const doc = (await t.api.get('/_emulator/state').expect(200)).body;
-    const stored = doc.organizations
-      .flatMap((o: { recordings: Array<{ id: string; outputFileName: string }> }) => o.recordings)
-      .find((x: { id: string }) => x.id === r.id);
-    stored.outputFileName = 'say "hi" a\\b.mp4';
-    await t.api.put('/_emulator/state').send(doc).expect(200);
-    await recordingAction(t.api, r.id, 'stop');
-    t.advance(15 * SECOND);
-    const imported = await getRecording(t.api, r.id);
+    const { t, imported } = await uploadedAs('say "hi" a\\b.mp4');
     expect(imported.output_file_name).toBe('say "hi" a\\b.mp4');
     const video = await get(t, imported.download_url as string).expect(200);
     expect(video.headers['content-disposition']).toBe('inline; filename="say _hi_ a_b.mp4"');
