@@ -353,6 +353,13 @@ NOTES.push(
   },
   {
     file: ERRORS,
+    mutator: 'StringLiteral',
+    original: "'PAYLOAD_TOO_LARGE'",
+    replacement: '""',
+    equivalent: `the survivor is chunkExtensionsTooLarge's (payloadTooLarge's is killed): ${CODE_UNSEEN('the answers to requests Node refuses (src/http/client-error.ts)')}`,
+  },
+  {
+    file: ERRORS,
     mutator: 'BooleanLiteral',
     original: 'false',
     replacement: 'true',
@@ -1784,13 +1791,13 @@ NOTES.push(
   { file: VALIDATION, mutator: 'StringLiteral', original: '`of type ${issue.expected}`', replacement: '``', killedBy: 'a type without a word of its own' },
   { file: VALIDATION, mutator: 'ConditionalExpression', original: "issue.origin === 'set'", replacement: 'false', killedBy: 'a set with too' },
   { file: VALIDATION, mutator: 'StringLiteral', original: "'set'", replacement: '""', killedBy: 'a set with too' },
-  { file: VALIDATION, mutator: 'ConditionalExpression', original: VA_KEYS, replacement: 'false', killedBy: VA_RECORD_KEYS },
+  { file: VALIDATION, mutator: 'ConditionalExpression', original: VA_KEYS, replacement: 'false', killedBy: VA_OBJECT_KEYS },
   {
     file: VALIDATION,
     mutator: 'LogicalOperator',
     original: VA_KEYS,
     replacement: "issue.origin === 'object' && issue.origin === 'record'",
-    killedBy: VA_RECORD_KEYS,
+    killedBy: VA_OBJECT_KEYS,
   },
   { file: VALIDATION, mutator: 'ConditionalExpression', original: "issue.origin === 'object'", replacement: 'false', killedBy: VA_OBJECT_KEYS },
   { file: VALIDATION, mutator: 'StringLiteral', original: "'object'", replacement: '""', killedBy: VA_OBJECT_KEYS },
@@ -1916,6 +1923,14 @@ NOTES.push(
     killedBy: 'answers a kicked participant with its picture when it has one',
   },
 );
+
+NOTES.push({
+  file: 'src/http/validation.ts',
+  mutator: 'ConditionalExpression',
+  original: "typeof key === 'number' && key < v.length",
+  replacement: 'false',
+  killedBy: 'a field missing from an item of a list is "required", named by its place in the list',
+});
 
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [

@@ -111,6 +111,11 @@ describe('validation messages (Joi style)', () => {
     expect(messageOf(obj({ status: listOfText }), { status: '' })).toBe('"status[0]" must be one of [A, B]');
   });
 
+  it('a field missing from an item of a list is "required", named by its place in the list', () => {
+    const people = obj({ people: z.array(obj({ name: z.string() })) });
+    expect(messageOf(people, { people: [{ name: 'Ada' }, {}] })).toBe('"people[1].name" is required');
+  });
+
   it('an item past the end of the raw list, which a transform made longer, is not "required"', () => {
     const split = z
       .array(z.string())
