@@ -1932,6 +1932,177 @@ NOTES.push({
   killedBy: 'a field missing from an item of a list is "required", named by its place in the list',
 });
 
+const DASHBOARD = 'src/http/control/dashboard.routes.ts';
+const DASH_NO_PATH_OUT = 'answers x%2F..%2F..%2F..%2Fpackage.json with 404 "The dashboard has no file <name>", never a file outside the build';
+const DASH_FLAT_NAME = '/^[\\w.-]+$/';
+const DASH_NOT_BUILT = 'says how to build the dashboard when it is not built (404)';
+const DASH_NO_FILE = 'answers nothing-here.js with 404 "The dashboard has no file <name>", never a file outside the build';
+const DASH_IS_INDEX = "name === 'index.html'";
+const DASH_HEAD_NO_BODY =
+  "node:http sends no body in its answer to HEAD (a ServerResponse drops what end() is given for a HEAD request; checked over a raw socket), and content-length is set before either way, so a HEAD client sees the same status and headers; the app is a node:http handler (src/index.ts) served by node:http (src/runtime.ts) or supertest. At lines 82, 287 and 336; the same code in streamEvents (line 169), where HEAD ends the stream, is killed by 'answers HEAD with the headers of the stream'";
+const DASH_IS_HEAD = "req.method === 'HEAD'";
+const DASH_LANDING_CREDENTIALS =
+  'gives a browser the v2 Authorization header of each fixture organization (as the README shows it), one per line, and varies on Accept';
+const SSE_STREAMS = 'streams a hello, then domain events, requests and clock moves in the order they happened, with increasing ids';
+const SSE_REPLAYS_LAST_ID = 'replays the history after Last-Event-ID to a client that reconnects (requests are not replayed: the journal has them)';
+const SSE_REPLAYS_SINCE = 'replays what follows `since`, or Last-Event-ID when it is an id; all the history after an id it never gave';
+const SSE_ID_HEADER = "typeof header === 'string' && /^\\d{1,15}$/.test(header)";
+const SSE_ID_SHAPE = '/^\\d{1,15}$/';
+const SSE_HEAD = 'answers HEAD with the headers of the stream (no caching, no proxy buffering) and closes at once';
+const SSE_HEAD_OR_CLOSED = "req.method === 'HEAD' || deps.feed.isClosed";
+const SSE_GONE = 'res.writableEnded || res.destroyed';
+const SSE_WRITE_TO_GONE =
+  "write() meets an ended or destroyed response only (a) after the feed's end() on shutdown, when the feed is closed and sends nothing more and the heartbeat is cleared, or (b) after res.destroy() (a client over 1 MiB behind, or gone before 'close' has run): node:http's write() on a destroyed response returns false and emits no error (ERR_STREAM_DESTROYED goes to the callback, and there is none), so the client sees the same stream; the events tests (slow client, shutdown, a client that goes away) pass with the mutant";
+const SSE_BEHIND = 'res.writableLength > SSE_BUFFER_LIMIT';
+const SSE_SLOW_CLIENT = 'lets go of a client that reads slower than events come, once it is over 1 MiB behind';
+const SSE_REPLAY_FROM = 'lastSeen <= deps.feed.lastId';
+const SSE_HEARTBEAT = 'sends a comment line every 15 s (real time) so that a quiet stream stays open';
+NOTES.push(
+  { file: DASHBOARD, mutator: 'BooleanLiteral', original: '!/^[\\w.-]+$/.test(name)', replacement: '/^[\\w.-]+$/.test(name)', killedBy: DASH_NO_PATH_OUT },
+  { file: DASHBOARD, mutator: 'Regex', original: DASH_FLAT_NAME, replacement: '/[\\w.-]+$/', killedBy: DASH_NO_PATH_OUT },
+  { file: DASHBOARD, mutator: 'Regex', original: DASH_FLAT_NAME, replacement: '/^[\\w.-]+/', killedBy: DASH_NO_PATH_OUT },
+  { file: DASHBOARD, mutator: 'Regex', original: DASH_FLAT_NAME, replacement: '/^[\\w.-]$/', killedBy: DASH_NOT_BUILT },
+  { file: DASHBOARD, mutator: 'Regex', original: DASH_FLAT_NAME, replacement: '/^[^\\w.-]+$/', killedBy: DASH_NOT_BUILT },
+  { file: DASHBOARD, mutator: 'Regex', original: DASH_FLAT_NAME, replacement: '/^[\\W.-]+$/', killedBy: DASH_NOT_BUILT },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'.'", replacement: '""', killedBy: DASH_NOT_BUILT },
+  {
+    file: DASHBOARD,
+    mutator: 'StringLiteral',
+    original: '`The dashboard has no file ${name}`',
+    replacement: '``',
+    killedBy: 'answers a%2Fb.js with 404 "The dashboard has no file <name>", never a file outside the build',
+  },
+  {
+    file: DASHBOARD,
+    mutator: 'MethodExpression',
+    original: "name.startsWith('.')",
+    replacement: "name.endsWith('.')",
+    equivalent:
+      "a name ending in '.' has the extension '.', which has no content type, so `!type` has refused it already; and a name starting with '.' that the mutant lets through is looked up in dist/ui, where the build writes no dot-file with a served extension (its one dot-file, .inputs-hash, has none), so it answers the same 404 `The dashboard has no file <name>` (line 71)",
+  },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: DASH_IS_INDEX, replacement: 'true', killedBy: DASH_NO_FILE },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: DASH_IS_INDEX, replacement: 'false', killedBy: DASH_NOT_BUILT },
+  { file: DASHBOARD, mutator: 'EqualityOperator', original: DASH_IS_INDEX, replacement: "name !== 'index.html'", killedBy: DASH_NO_FILE },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'index.html'", replacement: '""', killedBy: DASH_NOT_BUILT },
+  {
+    file: DASHBOARD,
+    mutator: 'StringLiteral',
+    original: "'The dashboard is not built: run `npm run build` (or `npm start`, which builds it)'",
+    replacement: '""',
+    killedBy: DASH_NOT_BUILT,
+  },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: DASH_IS_HEAD, replacement: 'false', equivalent: DASH_HEAD_NO_BODY },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'HEAD'", replacement: '""', equivalent: DASH_HEAD_NO_BODY },
+  {
+    file: DASHBOARD,
+    mutator: 'StringLiteral',
+    original: '`&#${c.charCodeAt(0)};`',
+    replacement: '``',
+    killedBy: 'shows an organization name from the fixtures as text, escaped, never as markup',
+  },
+  {
+    file: DASHBOARD,
+    mutator: 'MethodExpression',
+    original: 'deps.fixtures.organizations\n    .filter((o) => deps.services.organizations.get(o.id))',
+    replacement: 'deps.fixtures.organizations',
+    killedBy: 'lists no fixture organization that an imported state no longer has',
+  },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: '`${o.id}:${o.api_key}`', replacement: '``', killedBy: DASH_LANDING_CREDENTIALS },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'\\n'", replacement: '""', killedBy: DASH_LANDING_CREDENTIALS },
+  {
+    file: DASHBOARD,
+    mutator: 'StringLiteral',
+    original: '`id: ${m.id}\\nevent: ${m.kind}\\ndata: ${JSON.stringify(m.data)}\\n\\n`',
+    replacement: '``',
+    killedBy: SSE_STREAMS,
+  },
+  {
+    file: DASHBOARD,
+    mutator: 'BlockStatement',
+    original:
+      "{\n  const header = req.headers['last-event-id'];\n  const lastSeen = typeof header === 'string' && /^\\d{1,15}$/.test(header) ? Number(header) : since;\n  res.statusCode = 200;\n  res.setHeader('content-type', 'text/event-stream; charset=utf-8');\n  res.setHeader('cache-control', 'no-cache, no-transform');\n  res.setHeader('x-accel-buffering', 'no');\n  if (req.method === 'HEAD' || deps.feed.isClosed) {\n    res.setHeader('connection', 'close');\n    res.end();\n    return undefined;\n  }\n  const write = (text: string) => {\n    if (res.writableEnded || res.destroyed) return;\n    if (res.writableLength > SSE_BUFFER_LIMIT) {\n      res.destroy();\n      return;\n    }\n    res.write(text);\n  };\n  write(`retry: 2000\\n\\nevent: hello\\ndata: ${JSON.stringify({ ...deps.feed.clockData(), last_id: deps.feed.lastId })}\\n\\n`);\n  // An id this emulator never gave is from an earlier run (a restart): all the history is news then.\n  const after = lastSeen !== undefined && lastSeen <= deps.feed.lastId ? lastSeen : 0;\n  for (const m of deps.feed.since(after)) write(sseMessage(m));\n  const heartbeat = setInterval(() => write(': keep-alive\\n\\n'), SSE_HEARTBEAT_MS);\n  heartbeat.unref();\n  const unsubscribe = deps.feed.subscribe({\n    send: (m) => write(sseMessage(m)),\n    end: () => {\n      clearInterval(heartbeat);\n      // The connection goes with the stream: nothing else is sent on it during a shutdown.\n      res.end();\n      res.socket?.end();\n    },\n  });\n  res.once('close', () => {\n    clearInterval(heartbeat);\n    unsubscribe();\n  });\n  return undefined;\n}",
+    replacement: '{}',
+    killedBy: SSE_STREAMS,
+  },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'last-event-id'", replacement: '""', killedBy: SSE_REPLAYS_LAST_ID },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: SSE_ID_HEADER, replacement: 'true', killedBy: SSE_REPLAYS_SINCE },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: SSE_ID_HEADER, replacement: 'false', killedBy: SSE_REPLAYS_LAST_ID },
+  { file: DASHBOARD, mutator: 'Regex', original: SSE_ID_SHAPE, replacement: '/\\d{1,15}$/', killedBy: SSE_REPLAYS_SINCE },
+  { file: DASHBOARD, mutator: 'Regex', original: SSE_ID_SHAPE, replacement: '/^\\d{1,15}/', killedBy: SSE_REPLAYS_SINCE },
+  { file: DASHBOARD, mutator: 'Regex', original: SSE_ID_SHAPE, replacement: '/^\\d$/', killedBy: SSE_REPLAYS_SINCE },
+  { file: DASHBOARD, mutator: 'Regex', original: SSE_ID_SHAPE, replacement: '/^\\D{1,15}$/', killedBy: SSE_REPLAYS_LAST_ID },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'content-type'", replacement: '""', killedBy: SSE_STREAMS },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'text/event-stream; charset=utf-8'", replacement: '""', killedBy: SSE_STREAMS },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'cache-control'", replacement: '""', killedBy: SSE_STREAMS },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'no-cache, no-transform'", replacement: '""', killedBy: SSE_HEAD },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'x-accel-buffering'", replacement: '""', killedBy: SSE_STREAMS },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'no'", replacement: '""', killedBy: SSE_HEAD },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: SSE_HEAD_OR_CLOSED, replacement: 'false', killedBy: SSE_HEAD },
+  { file: DASHBOARD, mutator: 'LogicalOperator', original: SSE_HEAD_OR_CLOSED, replacement: "req.method === 'HEAD' && deps.feed.isClosed", killedBy: SSE_HEAD },
+  { file: DASHBOARD, mutator: 'EqualityOperator', original: DASH_IS_HEAD, replacement: "req.method !== 'HEAD'", killedBy: SSE_STREAMS },
+  {
+    file: DASHBOARD,
+    mutator: 'BlockStatement',
+    original: "{\n    res.setHeader('connection', 'close');\n    res.end();\n    return undefined;\n  }",
+    replacement: '{}',
+    killedBy: SSE_HEAD,
+  },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'connection'", replacement: '""', killedBy: SSE_HEAD },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'close'", replacement: '""', killedBy: SSE_HEAD },
+  {
+    file: DASHBOARD,
+    mutator: 'BlockStatement',
+    original:
+      '{\n    if (res.writableEnded || res.destroyed) return;\n    if (res.writableLength > SSE_BUFFER_LIMIT) {\n      res.destroy();\n      return;\n    }\n    res.write(text);\n  }',
+    replacement: '{}',
+    killedBy: SSE_STREAMS,
+  },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: SSE_GONE, replacement: 'true', killedBy: SSE_STREAMS },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: SSE_GONE, replacement: 'false', equivalent: SSE_WRITE_TO_GONE },
+  { file: DASHBOARD, mutator: 'LogicalOperator', original: SSE_GONE, replacement: 'res.writableEnded && res.destroyed', equivalent: SSE_WRITE_TO_GONE },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: SSE_BEHIND, replacement: 'true', killedBy: SSE_STREAMS },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: SSE_BEHIND, replacement: 'false', killedBy: SSE_SLOW_CLIENT },
+  { file: DASHBOARD, mutator: 'EqualityOperator', original: SSE_BEHIND, replacement: 'res.writableLength <= SSE_BUFFER_LIMIT', killedBy: SSE_STREAMS },
+  { file: DASHBOARD, mutator: 'BlockStatement', original: '{\n      res.destroy();\n      return;\n    }', replacement: '{}', killedBy: SSE_SLOW_CLIENT },
+  {
+    file: DASHBOARD,
+    mutator: 'StringLiteral',
+    original: '`retry: 2000\\n\\nevent: hello\\ndata: ${JSON.stringify({ ...deps.feed.clockData(), last_id: deps.feed.lastId })}\\n\\n`',
+    replacement: '``',
+    killedBy: SSE_STREAMS,
+  },
+  { file: DASHBOARD, mutator: 'ObjectLiteral', original: '{ ...deps.feed.clockData(), last_id: deps.feed.lastId }', replacement: '{}', killedBy: SSE_STREAMS },
+  { file: DASHBOARD, mutator: 'ConditionalExpression', original: SSE_REPLAY_FROM, replacement: 'true', killedBy: SSE_REPLAYS_SINCE },
+  { file: DASHBOARD, mutator: 'EqualityOperator', original: SSE_REPLAY_FROM, replacement: 'lastSeen < deps.feed.lastId', killedBy: SSE_REPLAYS_SINCE },
+  { file: DASHBOARD, mutator: 'EqualityOperator', original: SSE_REPLAY_FROM, replacement: 'lastSeen > deps.feed.lastId', killedBy: SSE_REPLAYS_LAST_ID },
+  { file: DASHBOARD, mutator: 'ArrowFunction', original: "() => write(': keep-alive\\n\\n')", replacement: '() => undefined', killedBy: SSE_HEARTBEAT },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "': keep-alive\\n\\n'", replacement: '""', killedBy: SSE_HEARTBEAT },
+  { file: DASHBOARD, mutator: 'ArrowFunction', original: '(m) => write(sseMessage(m))', replacement: '() => undefined', killedBy: SSE_STREAMS },
+  {
+    file: DASHBOARD,
+    mutator: 'BlockStatement',
+    original:
+      '{\n      clearInterval(heartbeat);\n      // The connection goes with the stream: nothing else is sent on it during a shutdown.\n      res.end();\n      res.socket?.end();\n    }',
+    replacement: '{}',
+    killedBy: 'ends open streams on shutdown instead of holding it open, and keeps no listener',
+  },
+  {
+    file: DASHBOARD,
+    mutator: 'BlockStatement',
+    original: '{\n    clearInterval(heartbeat);\n    unsubscribe();\n  }',
+    replacement: '{}',
+    killedBy: SSE_SLOW_CLIENT,
+  },
+  { file: DASHBOARD, mutator: 'StringLiteral', original: "'accept'", replacement: '""', killedBy: DASH_LANDING_CREDENTIALS },
+  {
+    file: DASHBOARD,
+    mutator: 'StringLiteral',
+    original: '`No documentation page ${params.file}`',
+    replacement: '``',
+    killedBy: 'serves a documentation page of the package, and nothing outside docs/',
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12), `src/core` (runs 7 to 9 and 15) and `src/domain` (every file; runs 10 to',

@@ -2,10 +2,16 @@
 // an organization's overview, and the exact request a delivery sends, whose signature verifies
 // with the published key. Every answer is checked against the served OpenAPI document.
 import { createVerify } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { addParticipant, createLivestream, createMeeting, MISSING_ID, startRecording } from '../../helpers/builders.js';
 import { BASIC, ORG_ID, START_ISO, makeTestApp } from '../../helpers/test-app.js';
+import { SECOND_ORG_ID, SECOND_ORG_KEY, twoOrgFixtures } from '../../helpers/v1-helpers.js';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('GET /', () => {
   it('answers an API client (Accept: application/json, or anything) with where everything is, and no API key', async () => {
@@ -39,6 +45,35 @@ describe('GET /', () => {
     expect(res.text).toContain(ORG_ID);
   });
 
+  it('gives a browser the v2 Authorization header of each fixture organization (as the README shows it), one per line, and varies on Accept', async () => {
+    const t = makeTestApp({}, { fixtures: twoOrgFixtures() });
+    const res = await t.api.get('/').set('Accept', 'text/html').expect(200);
+    expect(res.headers.vary).toBe('accept');
+    expect(res.text).toContain('<code>Authorization: Basic MDAwMDAwMDAtMDAwMC00MDAwLTgwMDAtMDAwMDAwMDAwMDAxOmVtdWxhdG9yLWFwaS1rZXk=</code>');
+    expect(res.text).toContain(`API key: <code>${SECOND_ORG_KEY}</code>`);
+    expect(res.text).toMatch(/<\/details><\/li>\n<li><strong>Second Org<\/strong>/);
+  });
+
+  it('shows an organization name from the fixtures as text, escaped, never as markup', async () => {
+    const f = twoOrgFixtures();
+    f.organizations[1]!.name = `<b>R&D "Tom's"</b>`;
+    const t = makeTestApp({}, { fixtures: f });
+    const res = await t.api.get('/').set('Accept', 'text/html').expect(200);
+    expect(res.text).toContain('<strong>&#60;b&#62;R&#38;D &#34;Tom&#39;s&#34;&#60;/b&#62;</strong>');
+    expect(res.text).not.toContain('<b>R&D');
+  });
+
+  it('lists no fixture organization that an imported state no longer has', async () => {
+    const t = makeTestApp({}, { fixtures: twoOrgFixtures() });
+    const state = (await t.api.get('/_emulator/state').expect(200)).body as { organizations: { id: string }[] };
+    state.organizations = state.organizations.filter((o) => o.id !== SECOND_ORG_ID);
+    await t.api.put('/_emulator/state').set('content-type', 'application/json').send(state).expect(200, { status: 'imported', organizations: 1 });
+    const res = await t.api.get('/').set('Accept', 'text/html').expect(200);
+    expect(res.text).toContain(ORG_ID);
+    expect(res.text).not.toContain('Second Org');
+    expect(res.text).not.toContain(SECOND_ORG_KEY);
+  });
+
   it('lists no organization made at run time: its key was shown once, when it was made', async () => {
     const t = makeTestApp();
     const org = (await t.api.post('/_emulator/orgs').send({ name: 'worker-9' }).expect(201)).body as { api_key: string };
@@ -54,7 +89,8 @@ describe('GET /_emulator/docs/{file}', () => {
     const res = await t.api.get('/_emulator/docs/dashboard.md').expect(200);
     expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(res.text).toMatch(/^# The dashboard/);
-    await t.api.get('/_emulator/docs/nothing.md').expect(404);
+    const missing = await t.api.get('/_emulator/docs/nothing.md').expect(404);
+    expect(missing.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No documentation page nothing.md' } });
     await t.api.get('/_emulator/docs/..%2Fpackage.json').expect(400);
   });
 });
@@ -63,6 +99,31 @@ describe('GET /_emulator/ui/assets/{file}', () => {
   it.each(['..%2F..%2Fpackage.json', '.inputs-hash', 'main.ts', 'x.exe'])('refuses %s (404): only the build’s own files are served', async (file) => {
     const t = makeTestApp();
     await t.api.get(`/_emulator/ui/assets/${file}`).expect(404);
+  });
+
+  it.each([
+    ['a%2Fb.js', 'a/b.js'],
+    ['%2e%2e', '..'],
+    ['.hidden.js', '.hidden.js'],
+    ['x.js.map%3F', 'x.js.map?'],
+    ['x%20y.js', 'x y.js'],
+    ['main.ts', 'main.ts'],
+    ['x%2F..%2F..%2F..%2Fpackage.json', 'x/../../../package.json'],
+    ['nothing-here.js', 'nothing-here.js'],
+  ])('answers %s with 404 "The dashboard has no file <name>", never a file outside the build', async (file, name) => {
+    const t = makeTestApp();
+    const res = await t.api.get(`/_emulator/ui/assets/${file}`).expect(404);
+    expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: `The dashboard has no file ${name}` } });
+  });
+});
+
+describe('GET /_emulator/ui', () => {
+  it.skipIf(existsSync(path.join(ROOT, 'dist', 'ui', 'index.html')))('says how to build the dashboard when it is not built (404)', async () => {
+    const t = makeTestApp();
+    const res = await t.api.get('/_emulator/ui').expect(404);
+    expect(res.body).toEqual({
+      error: { code: 'NOT_FOUND', message: 'The dashboard is not built: run `npm run build` (or `npm start`, which builds it)' },
+    });
   });
 });
 

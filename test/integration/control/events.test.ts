@@ -1,7 +1,8 @@
 // GET /_emulator/events over a real connection (server-sent events need one): events arrive in
-// the order things happened, a reconnect with Last-Event-ID resumes after what it saw, a client
-// that goes away leaves no listener behind, and a shutdown ends open streams instead of waiting
-// for them. Manual clock: time moves only by advance().
+// the order things happened, a reconnect with Last-Event-ID (or `since`) resumes after what it saw,
+// HEAD and a quiet stream's heartbeat, a client that goes away or reads too slowly leaves no listener
+// behind, and a shutdown ends open streams instead of waiting for them. Manual clock: time moves only
+// by advance().
 import { request, type IncomingMessage } from 'node:http';
 import { afterEach, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
@@ -15,6 +16,8 @@ interface SseEvent {
 /** A small SSE reader: parses the stream as it comes and lets a test wait for an event. */
 class SseClient {
   readonly events: SseEvent[] = [];
+  /** Everything the stream sent, comment lines included. */
+  raw = '';
   ended = false;
   private buffer = '';
   private waiters: Array<() => void> = [];
@@ -23,6 +26,7 @@ class SseClient {
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
       this.buffer += chunk;
+      this.raw += chunk;
       let end: number;
       while ((end = this.buffer.indexOf('\n\n')) >= 0) {
         const block = this.buffer.slice(0, end);
@@ -44,9 +48,9 @@ class SseClient {
     });
   }
 
-  static open(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  static open(url: string, headers: Record<string, string> = {}, query = ''): Promise<SseClient> {
     return new Promise((resolve, reject) => {
-      const req = request(`${url}/_emulator/events`, { headers: { accept: 'text/event-stream', ...headers } }, (res) => resolve(new SseClient(res)));
+      const req = request(`${url}/_emulator/events${query}`, { headers: { accept: 'text/event-stream', ...headers } }, (res) => resolve(new SseClient(res)));
       req.on('error', reject);
       req.end();
     });
@@ -91,8 +95,8 @@ afterEach(async () => {
   emu = undefined;
 });
 
-async function open(headers: Record<string, string> = {}): Promise<SseClient> {
-  const client = await SseClient.open(emu!.url, headers);
+async function open(headers: Record<string, string> = {}, query = ''): Promise<SseClient> {
+  const client = await SseClient.open(emu!.url, headers, query);
   clients.push(client);
   return client;
 }
@@ -163,6 +167,83 @@ it('replays the history after Last-Event-ID to a client that reconnects (request
   await emu.advance(1_000);
   await again.until((c) => c.of('clock').length >= 2);
   expect(again.of('clock').map((e) => e.data.now)).toEqual(['2026-01-01T00:00:02.000Z', '2026-01-01T00:00:03.000Z']);
+});
+
+it('replays what follows `since`, or Last-Event-ID when it is an id; all the history after an id it never gave', async () => {
+  emu = await startEmulator({ seed: 'events-since', clock: 'manual' });
+  for (let i = 0; i < 12; i++) await emu.advance(1_000);
+  const all = await open();
+  await all.until((c) => c.of('clock').length >= 12);
+  // Ids as the stream gave them: the eleventh has two digits, the twelfth is the newest.
+  const ids = all.of('clock').map((e) => e.id!);
+  const [eleventh, twelfth] = [ids[10]!, ids[11]!];
+  const cases: Array<[Record<string, string>, string]> = [
+    [{}, `?since=${eleventh}`],
+    [{ 'last-event-id': `x${eleventh}` }, `?since=${eleventh}`],
+    [{ 'last-event-id': `${eleventh}x` }, `?since=${eleventh}`],
+    [{ 'last-event-id': eleventh }, ''],
+    [{ 'last-event-id': twelfth }, ''],
+    [{ 'last-event-id': '999999999' }, ''],
+  ];
+  const streams = await Promise.all(cases.map(([headers, query]) => open(headers, query)));
+  await emu.advance(1_000);
+  await Promise.all(streams.map((s) => s.until((c) => c.of('clock').some((e) => e.data.now === '2026-01-01T00:00:13.000Z'))));
+  const nows = streams.map((s) => s.of('clock').map((e) => e.data.now));
+  expect(nows.slice(0, 4)).toEqual(Array(4).fill(['2026-01-01T00:00:12.000Z', '2026-01-01T00:00:13.000Z']));
+  expect(nows[4]).toEqual(['2026-01-01T00:00:13.000Z']);
+  expect(nows[5]).toEqual([
+    '2026-01-01T00:00:01.000Z',
+    '2026-01-01T00:00:02.000Z',
+    '2026-01-01T00:00:03.000Z',
+    '2026-01-01T00:00:04.000Z',
+    '2026-01-01T00:00:05.000Z',
+    '2026-01-01T00:00:06.000Z',
+    '2026-01-01T00:00:07.000Z',
+    '2026-01-01T00:00:08.000Z',
+    '2026-01-01T00:00:09.000Z',
+    '2026-01-01T00:00:10.000Z',
+    '2026-01-01T00:00:11.000Z',
+    '2026-01-01T00:00:12.000Z',
+    '2026-01-01T00:00:13.000Z',
+  ]);
+});
+
+it('answers HEAD with the headers of the stream (no caching, no proxy buffering) and closes at once', async () => {
+  emu = await startEmulator({ seed: 'events-head', clock: 'manual' });
+  const res = await fetch(`${emu.url}/_emulator/events`, { method: 'HEAD' });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+  expect(res.headers.get('cache-control')).toBe('no-cache, no-transform');
+  expect(res.headers.get('x-accel-buffering')).toBe('no');
+  expect(res.headers.get('connection')).toBe('close');
+});
+
+it('sends a comment line every 15 s (real time) so that a quiet stream stays open', async () => {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  try {
+    emu = await startEmulator({ seed: 'events-heartbeat', clock: 'manual' });
+    const sse = await open();
+    await sse.until((c) => c.events.length >= 1);
+    expect(sse.raw).not.toContain(': keep-alive');
+    vi.advanceTimersByTime(15_000);
+    await sse.until((c) => c.raw.includes(': keep-alive\n\n'));
+    vi.advanceTimersByTime(15_000);
+    await sse.until((c) => c.raw.split(': keep-alive\n\n').length === 3);
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+it('lets go of a client that reads slower than events come, once it is over 1 MiB behind', async () => {
+  emu = await startEmulator({ seed: 'events-slow', clock: 'manual' });
+  const slow = await open();
+  await slow.until((c) => c.events.length >= 1);
+  slow.response.on('error', () => {});
+  slow.response.pause();
+  // Sixteen events of 1 MiB each, far more than the socket buffers hold for a reader that reads nothing.
+  for (let i = 0; i < 16; i++)
+    emu.deps.feed.request({ id: `r${i}`, api: 'v2', method: 'GET', path: `/${'x'.repeat(1024 * 1024)}`, status: 200, org_id: null, deliveries: [] });
+  await vi.waitFor(() => expect(emu!.deps.feed.listenerCount).toBe(0));
 });
 
 it('tells clients when the state is reset, and forgets the history it replays', async () => {
