@@ -2103,6 +2103,39 @@ NOTES.push(
   },
 );
 
+const V2_SCHEMAS = 'src/http/v2/schemas.ts';
+const TRACK_SCHEMAS = 'src/http/v2/track-recordings.schemas.ts';
+const MISSING_ONLY =
+  'issueMessage (src/http/validation.ts) renders an invalid_type issue of a field the body does not hold as `is required`, reading neither `expected` nor `message`, and this issue is raised only when the field is absent';
+NOTES.push(
+  { file: V2_SCHEMAS, mutator: 'StringLiteral', original: "'string'", replacement: '""', equivalent: MISSING_ONLY },
+  { file: V2_SCHEMAS, mutator: 'StringLiteral', original: "'required'", replacement: '""', equivalent: MISSING_ONLY },
+  {
+    file: V2_SCHEMAS,
+    mutator: 'ConditionalExpression',
+    original: 'b.custom_participant_id !== b.client_specific_id',
+    replacement: 'true',
+    killedBy: 'changes the client id through either spelling, or both with one value',
+  },
+  { file: V2_SCHEMAS, mutator: 'MethodExpression', original: 's.trim()', replacement: 's', killedBy: 'filters with status=RECORDING,%20INVOKED' },
+  {
+    file: 'src/http/v2/sessions.schemas.ts',
+    mutator: 'MethodExpression',
+    original: "v.split(',').filter(Boolean)",
+    replacement: "v.split(',')",
+    killedBy: 'one participant with call statistics: events only with filters=events',
+  },
+  { file: TRACK_SCHEMAS, mutator: 'StringLiteral', original: "'object'", replacement: '""', killedBy: 'a STORAGE_CONFIG output whose config is null' },
+  {
+    file: TRACK_SCHEMAS,
+    mutator: 'StringLiteral',
+    original: "'required'",
+    replacement: '""',
+    equivalent:
+      'issueMessage (src/http/validation.ts) renders an invalid_type issue from `expected` alone (`is required` when the field is absent, `must be of type object` when it is null): the message is never read',
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12), `src/core` (runs 7 to 9 and 15) and `src/domain` (every file; runs 10 to',

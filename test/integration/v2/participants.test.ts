@@ -230,13 +230,16 @@ describe('PATCH /v2/meetings/{meeting_id}/participants/{participant_id}', () => 
     expect(got.body.data).toEqual(data);
   });
 
-  it.each([[{ client_specific_id: 'new-id' }], [{ custom_participant_id: 'new-id' }]])('changes the client id through either spelling (%j)', async (body) => {
-    const { api } = makeTestApp();
-    const m = await createMeeting(api);
-    const p = await addParticipant(api, m.id);
-    const res = await api.patch(path(m.id, p.id)).set('Authorization', BASIC).send(body).expect(200);
-    expect(res.body.data).toMatchObject({ custom_participant_id: 'new-id', client_specific_id: 'new-id', token: expect.any(String) });
-  });
+  it.each([[{ client_specific_id: 'new-id' }], [{ custom_participant_id: 'new-id' }], [{ custom_participant_id: 'new-id', client_specific_id: 'new-id' }]])(
+    'changes the client id through either spelling, or both with one value (%j)',
+    async (body) => {
+      const { api } = makeTestApp();
+      const m = await createMeeting(api);
+      const p = await addParticipant(api, m.id);
+      const res = await api.patch(path(m.id, p.id)).set('Authorization', BASIC).send(body).expect(200);
+      expect(res.body.data).toMatchObject({ custom_participant_id: 'new-id', client_specific_id: 'new-id', token: expect.any(String) });
+    },
+  );
 
   it.each([
     [

@@ -395,6 +395,7 @@ describe('GET /v2/recordings', () => {
     [`meeting_id=${MISSING_ID}`, []],
     ['status=RECORDING', ['r3']],
     ['status=RECORDING,INVOKED', ['r2', 'r3']],
+    ['status=RECORDING,%20INVOKED', ['r2', 'r3']], // a space after the comma is read past
     ['status=RECORDING&status=UPLOADING', ['r3', 'r1']],
     ['status=UPLOADED', []],
     // An empty status filter filters nothing.

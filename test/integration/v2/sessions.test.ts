@@ -307,6 +307,9 @@ describe('GET /v2/sessions/{session_id}/participants', () => {
     });
     const unknown = await get(t, `/v2/sessions/${sessionId}/participants/${MISSING_ID}`).expect(404);
     expect(unknown.body).toEqual(v2Error(404, `No participant found with id ${MISSING_ID} in session ${sessionId}`));
+    // An empty item (a trailing comma) picks nothing more.
+    const trailing = await get(t, `/v2/sessions/${sessionId}/participants/${ids.bob}?filters=events,`).expect(200);
+    expect(Object.keys(trailing.body.data.participant.peer_stats)).toEqual(['events']);
     expect((await get(t, `/v2/sessions/${sessionId}/participants/${ids.bob}?filters=events,colour`).expect(400)).body.error.message).toMatch(
       /^BAD_REQUEST: "filters\[1\]" must be one of/,
     );

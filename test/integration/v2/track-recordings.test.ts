@@ -128,6 +128,11 @@ describe('POST /v2/recordings/track', () => {
       'BAD_REQUEST: "layers.default.outputs[0].storage_config" is required',
     ],
     [
+      'a STORAGE_CONFIG output whose config is null',
+      { meeting_id: MISSING_ID, layers: { default: { outputs: [{ type: 'STORAGE_CONFIG', storage_config: null }] } } },
+      'BAD_REQUEST: "layers.default.outputs[0].storage_config" must be of type object',
+    ],
+    [
       'an output type twice',
       { meeting_id: MISSING_ID, layers: { default: { outputs: [{ type: 'DYTE_BUCKET' }, { type: 'DYTE_BUCKET' }] } } },
       'BAD_REQUEST: "layers.default.outputs[1].type" must not repeat an output type',
