@@ -4,7 +4,8 @@
 //   { ..., equivalent: 'why' }   the mutant behaves like the original for every caller: no test can
 //                                kill it (the report lists it as a survivor with this reason);
 //   { ..., killedBy: 'test name' } a survivor of an earlier run that a test written for it now
-//                                kills (the report checks it is killed by a test of that name).
+//                                kills (the report checks it no longer survives, and names the
+//                                test Stryker stopped at when that is another one).
 const RL = 'src/core/rate-limiter.ts';
 const SWEEP_SIZE = 'this.windows.size > 10_000';
 const STALE = 'now - v.start >= this.windowMs';

@@ -212,15 +212,18 @@ if (pinned.length) {
   for (const n of pinned) {
     // A note names a mutant by its code, which can occur more than once in a file (the same
     // literal in two places): it holds when none of them survives (one the type checker rejects
-    // never ran) and the named test is among the killers.
+    // never ran). Stryker stops at the first test that fails, so the test written for a mutant
+    // may not be the one it names: the report then names both.
     const matching = mutants.filter((x) => noteFor(x) === n);
     const killers = matching.flatMap((m) => (m.killedBy ?? []).map((id) => testNames.get(id) ?? id));
     const alive = matching.find((m) => m.status === 'Survived' || m.status === 'NoCoverage');
-    const ok = matching.length > 0 && !alive && killers.some((k) => k.includes(n.killedBy));
+    const ok = matching.length > 0 && !alive;
     const place = matching.length > 0 ? matching.map(where).join(', ') : `\`${n.file}\``;
-    const why = matching.length === 0 ? 'mutant not found' : alive ? alive.status : 'not killed by that test';
+    const why = matching.length === 0 ? 'mutant not found' : alive?.status;
+    const other = killers.find((k) => !k.includes(n.killedBy));
+    const killed = killers.some((k) => k.includes(n.killedBy)) || !other ? n.killedBy : `${n.killedBy} (Stryker stopped at an earlier failing test: ${other})`;
     out.push(
-      `| ${place} | ${n.mutator}: ${code(n.original)} → ${code(n.replacement)} | ${ok ? n.killedBy : `**not confirmed by this report** (${why}); expected: ${n.killedBy}`} |`,
+      `| ${place} | ${n.mutator}: ${code(n.original)} → ${code(n.replacement)} | ${ok ? killed : `**not confirmed by this report** (${why}); expected: ${n.killedBy}`} |`,
     );
   }
   out.push('');
