@@ -7,6 +7,8 @@ import { PACKAGE_ROOT } from './core/package-info.js';
 
 export { PACKAGE_ROOT };
 export const DEFAULT_FIXTURES = path.join(PACKAGE_ROOT, 'fixtures', 'default.json');
+/** Where `npm run build` puts the dashboard (scripts/build-ui.mjs). */
+export const DEFAULT_UI_DIR = path.join(PACKAGE_ROOT, 'dist', 'ui');
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 /** auto: readable lines on a terminal, JSON lines otherwise. */
@@ -50,11 +52,17 @@ export interface Config {
   /** PEM files of the TLS listener's certificate and key (both or neither); neither: one made by the emulator. */
   tlsCert: string | undefined;
   tlsKey: string | undefined;
+  /**
+   * The dashboard's built files (default: the package's dist/ui). Not an option: the emulator
+   * serves its own build; a config from defaultConfig() may name another folder, as the tests of
+   * the pages do with a stand-in build.
+   */
+  uiDir: string;
 }
 
 type Key = keyof Config;
 /** The keys an option sets; the others are derived from them. */
-type OptionKey = Exclude<Key, 'publicUrlGiven'>;
+type OptionKey = Exclude<Key, 'publicUrlGiven' | 'uiDir'>;
 
 interface Option<K extends OptionKey> {
   key: K;
@@ -363,6 +371,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     tlsPort: 4443,
     tlsCert: undefined,
     tlsKey: undefined,
+    uiDir: DEFAULT_UI_DIR,
     ...overrides,
     // A config spread into new overrides keeps its answer; a new non-empty URL counts as given.
     publicUrlGiven: Boolean(overrides.publicUrl) && overrides.publicUrlGiven !== false,

@@ -35,7 +35,7 @@ export { buildDeps, type Deps } from './container.js';
 export { defaultConfig, parseConfig, type Config } from './config.js';
 export type { Fixtures } from './store/fixtures.js';
 
-export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven' | 'tlsPort'>> {
+export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven' | 'tlsPort' | 'uiDir'>> {
   /**
    * The TLS listener for the web SDK (docs/frontend-offline.md): off by default here, since test
    * files start emulators side by side and a fixed port would let only one of them listen. 0

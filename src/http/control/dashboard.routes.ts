@@ -19,8 +19,6 @@ import { isoTime, livestreamSchema, meetingSchema, participantSchema, recordingS
 import { webhookDto, webhookSchema } from '../v2/webhooks.routes.js';
 
 const TAG = 'Control: dashboard';
-/** Where `npm run build` puts the dashboard (scripts/build-ui.mjs). */
-export const UI_DIR = path.join(PACKAGE_ROOT, 'dist', 'ui');
 const DOCS_DIR = path.join(PACKAGE_ROOT, 'docs');
 
 /** Emulator decision: the overview shows an organization's newest meetings, at most this many (the v2 API pages through all). */
@@ -51,12 +49,12 @@ function encodingFor(req: Request): 'br' | 'gzip' | undefined {
 }
 
 /** A built file of the dashboard, compressed when the client takes it. */
-async function sendUiFile(req: Request, res: Response, name: string): Promise<undefined> {
+async function sendUiFile(deps: Deps, req: Request, res: Response, name: string): Promise<undefined> {
   const ext = path.extname(name);
   const type = CONTENT_TYPES[ext];
-  // Only the build's own flat file names: never a path out of dist/ui.
+  // Only the build's own flat file names: never a path out of the build's folder.
   if (!type || !/^[\w.-]+$/.test(name) || name.startsWith('.')) throw errors.notFoundMessage(`The dashboard has no file ${name}`);
-  const file = path.join(UI_DIR, name);
+  const file = path.join(deps.config.uiDir, name);
   const encoding = encodingFor(req);
   let bytes: Buffer;
   let sentEncoding: string | undefined;
@@ -296,7 +294,7 @@ export const dashboardRoutes = [
     tag: TAG,
     summary: 'The dashboard (served by the emulator, offline; built by `npm run build`)',
     responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'The dashboard is not built' } },
-    handler: ({ req, res }) => sendUiFile(req, res, 'index.html'),
+    handler: ({ deps, req, res }) => sendUiFile(deps, req, res, 'index.html'),
   }),
   route({
     method: 'get',
@@ -307,7 +305,7 @@ export const dashboardRoutes = [
     summary: "The dashboard's scripts and styles",
     params: z.object({ file: z.string().min(1).max(128) }),
     responses: { 200: { description: 'The file (br or gzip when accepted)', contentType: 'text/javascript' }, 404: { description: 'No such file' } },
-    handler: ({ req, res, params }) => sendUiFile(req, res, params.file),
+    handler: ({ deps, req, res, params }) => sendUiFile(deps, req, res, params.file),
   }),
   route({
     method: 'get',

@@ -2,16 +2,17 @@
 // an organization's overview, and the exact request a delivery sends, whose signature verifies
 // with the published key. Every answer is checked against the served OpenAPI document.
 import { createVerify } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import request from 'supertest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { addParticipant, createLivestream, createMeeting, MISSING_ID, startRecording } from '../../helpers/builders.js';
 import { BASIC, ORG_ID, START_ISO, makeTestApp } from '../../helpers/test-app.js';
 import { SECOND_ORG_ID, SECOND_ORG_KEY, twoOrgFixtures } from '../../helpers/v1-helpers.js';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('GET /', () => {
   it('answers an API client (Accept: application/json, or anything) with where everything is, and no API key', async () => {
@@ -117,13 +118,116 @@ describe('GET /_emulator/ui/assets/{file}', () => {
   });
 });
 
+// A stand-in of the build (what `npm run build` writes: each file beside its .br and .gz copies),
+// so that these answers are pinned whether or not this tree has a built dashboard.
+const PAGE = '<!doctype html><title>Emulator</title><script type="module" src="assets/main.js"></script>\n'.repeat(8);
+const ENTRY = 'import("./chunk-ABCD1234.js");\n'.repeat(16);
+function standInBuild(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dashboard-build-'));
+  const files: Record<string, string> = {
+    'index.html': PAGE,
+    'main.js': ENTRY,
+    'main.css': 'body{margin:0}',
+    'chunk-ABCD1234.js': 'export const x=1;',
+    'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    'data-ABCD1234.json': '{}',
+  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  writeFileSync(path.join(dir, 'index.html.gz'), gzipSync(PAGE));
+  writeFileSync(path.join(dir, 'index.html.br'), brotliCompressSync(PAGE));
+  // main.js has only a gzip copy: a client asking for br gets the plain file.
+  writeFileSync(path.join(dir, 'main.js.gz'), gzipSync(ENTRY));
+  return dir;
+}
+const BUILD = standInBuild();
+const NOT_BUILT = mkdtempSync(path.join(tmpdir(), 'dashboard-not-built-'));
+afterAll(() => {
+  rmSync(BUILD, { recursive: true, force: true });
+  rmSync(NOT_BUILT, { recursive: true, force: true });
+});
+
+/** The body as bytes, whatever its type (supertest still decodes a compressed one). */
+function raw(test: request.Test): request.Test {
+  return test.buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+}
+
 describe('GET /_emulator/ui', () => {
-  it.skipIf(existsSync(path.join(ROOT, 'dist', 'ui', 'index.html')))('says how to build the dashboard when it is not built (404)', async () => {
-    const t = makeTestApp();
+  it('says how to build the dashboard when it is not built (404)', async () => {
+    const t = makeTestApp({ uiDir: NOT_BUILT });
     const res = await t.api.get('/_emulator/ui').expect(404);
     expect(res.body).toEqual({
       error: { code: 'NOT_FOUND', message: 'The dashboard is not built: run `npm run build` (or `npm start`, which builds it)' },
     });
+    const asset = await t.api.get('/_emulator/ui/assets/main.js').expect(404);
+    expect(asset.body).toEqual({ error: { code: 'NOT_FOUND', message: 'The dashboard has no file main.js' } });
+  });
+
+  it('serves the built page as sent by the build, checked on every load (no-cache), varying on Accept-Encoding', async () => {
+    const t = makeTestApp({ uiDir: BUILD });
+    const res = await raw(request(t.app).get('/_emulator/ui').set('Accept-Encoding', 'identity')).expect(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toBe('accept-encoding');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(PAGE)));
+    expect((res.body as Buffer).toString()).toBe(PAGE);
+  });
+
+  it.each([
+    ['br', 'br', 'index.html.br'],
+    ['gzip, deflate, br', 'br', 'index.html.br'],
+    ['gzip', 'gzip', 'index.html.gz'],
+    ['deflate, gzip;q=0.5', 'gzip', 'index.html.gz'],
+    ['deflate', undefined, 'index.html'],
+    ['xbr, gzipped', undefined, 'index.html'],
+    [undefined, undefined, 'index.html'],
+  ])('Accept-Encoding %s: sends the build’s %s copy (%s)', async (accept, encoding, file) => {
+    const t = makeTestApp({ uiDir: BUILD });
+    const test = request(t.app).get('/_emulator/ui');
+    // supertest sends "gzip, deflate" unless told otherwise; unset means the header is left out.
+    test.unset('Accept-Encoding');
+    if (accept) test.set('Accept-Encoding', accept);
+    const res = await raw(test).expect(200);
+    const bytes = readFileSync(path.join(BUILD, file));
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['content-length']).toBe(String(bytes.length));
+    // supertest decodes br and gzip: the length above says which copy came, the text that it is the page.
+    expect((res.body as Buffer).toString()).toBe(PAGE);
+  });
+
+  it('sends the plain file when the build has no copy in the encoding asked for', async () => {
+    const t = makeTestApp({ uiDir: BUILD });
+    const res = await raw(request(t.app).get('/_emulator/ui/assets/main.js').set('Accept-Encoding', 'br')).expect(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((res.body as Buffer).toString()).toBe(ENTRY);
+  });
+
+  it.each([
+    ['main.js', 'text/javascript; charset=utf-8', 'no-cache'],
+    ['main.css', 'text/css; charset=utf-8', 'no-cache'],
+    ['logo.svg', 'image/svg+xml', 'no-cache'],
+    ['chunk-ABCD1234.js', 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable'],
+    // Only a chunk, whose name ends in its hash and .js, is kept for ever.
+    ['data-ABCD1234.json', 'application/json; charset=utf-8', 'no-cache'],
+  ])('serves assets/%s as %s, cached: %s', async (file, type, cache) => {
+    const t = makeTestApp({ uiDir: BUILD });
+    const res = await request(t.app).get(`/_emulator/ui/assets/${file}`).set('Accept-Encoding', 'identity').expect(200);
+    expect(res.headers['content-type']).toBe(type);
+    expect(res.headers['cache-control']).toBe(cache);
+    expect(res.headers['content-length']).toBe(String(readFileSync(path.join(BUILD, file)).length));
+  });
+
+  it('answers HEAD with the headers of the page and no body', async () => {
+    const t = makeTestApp({ uiDir: BUILD });
+    const res = await raw(request(t.app).head('/_emulator/ui').set('Accept-Encoding', 'identity')).expect(200);
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(PAGE)));
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((res.body as Buffer | undefined)?.length ?? 0).toBe(0);
   });
 });
 
