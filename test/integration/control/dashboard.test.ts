@@ -13,7 +13,6 @@ import { BASIC, ORG_ID, START_ISO, makeTestApp } from '../../helpers/test-app.js
 import { SECOND_ORG_ID, SECOND_ORG_KEY, twoOrgFixtures } from '../../helpers/v1-helpers.js';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
 
-
 describe('GET /', () => {
   it('answers an API client (Accept: application/json, or anything) with where everything is, and no API key', async () => {
     const t = makeTestApp();
@@ -178,17 +177,17 @@ describe('GET /_emulator/ui', () => {
   });
 
   it.each([
-    ['br', 'br', 'index.html.br'],
-    ['gzip, deflate, br', 'br', 'index.html.br'],
-    ['gzip', 'gzip', 'index.html.gz'],
-    ['deflate, gzip;q=0.5', 'gzip', 'index.html.gz'],
-    ['deflate', undefined, 'index.html'],
-    ['xbr, gzipped', undefined, 'index.html'],
-    [undefined, undefined, 'index.html'],
-  ])('Accept-Encoding %s: sends the build’s %s copy (%s)', async (accept, encoding, file) => {
+    { accept: 'br', file: 'index.html.br', encoding: 'br' },
+    { accept: 'gzip, deflate, br', file: 'index.html.br', encoding: 'br' },
+    { accept: 'gzip', file: 'index.html.gz', encoding: 'gzip' },
+    { accept: 'deflate, gzip;q=0.5', file: 'index.html.gz', encoding: 'gzip' },
+    { accept: 'deflate', file: 'index.html', encoding: undefined },
+    { accept: 'xbr, gzipped', file: 'index.html', encoding: undefined },
+    { accept: undefined, file: 'index.html', encoding: undefined },
+  ])('Accept-Encoding $accept: sends $file', async ({ accept, file, encoding }) => {
     const t = makeTestApp({ uiDir: BUILD });
     const test = request(t.app).get('/_emulator/ui');
-    // supertest sends "gzip, deflate" unless told otherwise; unset means the header is left out.
+    // supertest sends "gzip, deflate" unless told otherwise; undefined leaves the header out.
     test.unset('Accept-Encoding');
     if (accept) test.set('Accept-Encoding', accept);
     const res = await raw(test).expect(200);
