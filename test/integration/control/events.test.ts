@@ -154,6 +154,18 @@ it('streams a hello, then domain events, requests and clock moves in the order t
   expect(Object.keys(sse.of('request')[0]!.data).sort()).toEqual(['api', 'deliveries', 'id', 'method', 'org_id', 'path', 'status']);
 });
 
+it("tells of no read of the control API (its own stream's among them): only what changes something is news", async () => {
+  emu = await startEmulator({ seed: 'events-reads', clock: 'manual' });
+  const sse = await open();
+  await sse.until((c) => c.events.length >= 1);
+  for (const path of ['/_emulator/health', '/_emulator/requests', '/_emulator/clock']) expect((await fetch(`${emu.url}${path}`)).status).toBe(200);
+  expect((await fetch(`${emu.url}/_emulator/health`, { method: 'HEAD' })).status).toBe(200);
+  await call('POST', '/_emulator/clock/advance', { ms: 1_000 });
+  await call('GET', '/v2/meetings');
+  await sse.until((c) => c.of('request').length >= 2);
+  expect(sse.of('request').map((e) => `${String(e.data.method)} ${String(e.data.path)}`)).toEqual(['POST /_emulator/clock/advance', 'GET /v2/meetings']);
+});
+
 it('replays the history after Last-Event-ID to a client that reconnects (requests are not replayed: the journal has them)', async () => {
   emu = await startEmulator({ seed: 'events-replay', clock: 'manual' });
   await emu.advance(1_000);

@@ -247,6 +247,19 @@ describe('the SDK calls are an API like the others', () => {
     expect(paths).toContain('"path":"/"');
   });
 
+  it('the telemetry stays out of the dashboard’s live feed as well; the SDK’s other calls are in it', async () => {
+    const heard: string[] = [];
+    const unsubscribe = t.deps.feed.subscribe({ send: (m) => void (m.kind === 'request' && heard.push(String(m.data.path))), end: () => {} });
+    try {
+      await onHost('api-silos').post('/otel/logs').send({ logs: [] }).expect(204);
+      await onHost('da-collector').post('/api/v1/message').send('{}').expect(204);
+      await onHost('location').get('/').expect(200);
+    } finally {
+      unsubscribe();
+    }
+    expect(heard).toEqual(['/']);
+  });
+
   it('a fault rule applies to them', async () => {
     await request(t.app).post('/_emulator/faults').send({ method: 'GET', path: '/iceservers', status: 503 }).expect(201);
     const res = await api().get('/iceservers').set('Authorization', bearer(participant.token)).expect(503);
