@@ -5,6 +5,8 @@ import { API_KEY, BASIC, makeTestApp } from '../../helpers/test-app.js';
 describe('request journal', () => {
   it('records method, path, query, status, org and body, newest first, with x-request-id on every response', async () => {
     const t = makeTestApp();
+    // duration_ms is real time (the emulated clock stands still here): within what the test measured around it.
+    const before = Date.now();
     const created = await t.api.post('/v2/meetings').set('Authorization', BASIC).send({ title: 'J' }).expect(201);
     const listed = await t.api.get('/v2/meetings?per_page=5').set('Authorization', BASIC).expect(200);
     const unauthorized = await t.api.get('/v2/meetings').expect(401);
@@ -12,6 +14,7 @@ describe('request journal', () => {
     expect(new Set(ids).size).toBe(3);
     ids.forEach((id) => expect(id).toMatch(/^req_\d{6}$/));
     const journal = (await t.api.get('/_emulator/requests').expect(200)).body;
+    const took = Date.now() - before;
     expect(journal.map((e: { id: string }) => e.id)).toEqual(ids);
     expect(journal[2]).toEqual({
       id: ids[2],
@@ -27,6 +30,8 @@ describe('request journal', () => {
       body: { title: 'J' },
       deliveries: [],
     });
+    expect(journal[2].duration_ms).toBeGreaterThanOrEqual(0);
+    expect(journal[2].duration_ms).toBeLessThanOrEqual(took);
     expect(journal[1].query).toEqual({ per_page: '5' });
     expect(journal[0]).toMatchObject({ status: 401, org_id: null });
     // Control requests carry an id too, but the journal is of the emulated APIs only.
