@@ -213,7 +213,7 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     flag: '--rate-limit',
     env: 'EMULATOR_RATE_LIMIT',
     defaultText: '0 (off)',
-    description: 'Requests per minute per client on /v1 and /v2 before 429 (emulator clock).',
+    description: 'Requests per minute per client on /v1, /v2 and the RealtimeKit prefix before 429 (emulator clock).',
     parse: int(0, 10_000_000),
   },
   {
