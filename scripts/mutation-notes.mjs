@@ -2186,6 +2186,98 @@ NOTES.push(
   },
 );
 
+const REQ_CTX = 'src/http/request-context.ts';
+const FEED_NEWS = "journaled || (resolved.api === 'control' && !READS.has(req.method))";
+const FEED_CONTROL_WRITE = "resolved.api === 'control' && !READS.has(req.method)";
+const FEED_NO_READS = "tells of no read of the control API (its own stream's among them): only what changes something is news";
+const FEED_NO_TELEMETRY = 'the telemetry stays out of the dashboard’s live feed as well; the SDK’s other calls are in it';
+const RL_BY_ADDRESS = 'counts a client without credentials by its address: another address has its own requests';
+const NO_DELAY =
+  'a rule without a delay then waits deps.sleep(0), one turn of the timers, before it applies: the same answer, and the same state changes, come out (the fault tests and the fuzzed world pass with the mutant)';
+NOTES.push(
+  {
+    file: REQ_CTX,
+    mutator: 'ConditionalExpression',
+    original: "resolved.api !== 'realtimekit'",
+    replacement: 'false',
+    equivalent:
+      'only the RealtimeKit paths have parameters named account_id and app_id (src/http/realtimekit/realtimekit.routes.ts): for any other request the lookup finds neither and answers the same { account_id: null, app_id: null }',
+  },
+  { file: REQ_CTX, mutator: 'ConditionalExpression', original: FEED_NEWS, replacement: 'true', killedBy: FEED_NO_READS },
+  {
+    file: REQ_CTX,
+    mutator: 'LogicalOperator',
+    original: FEED_NEWS,
+    replacement: "journaled && resolved.api === 'control' && !READS.has(req.method)",
+    killedBy: SSE_STREAMS,
+  },
+  { file: REQ_CTX, mutator: 'ConditionalExpression', original: FEED_CONTROL_WRITE, replacement: 'false', killedBy: SSE_STREAMS },
+  {
+    file: REQ_CTX,
+    mutator: 'LogicalOperator',
+    original: FEED_CONTROL_WRITE,
+    replacement: "resolved.api === 'control' || !READS.has(req.method)",
+    killedBy: FEED_NO_READS,
+  },
+  { file: REQ_CTX, mutator: 'ConditionalExpression', original: "resolved.api === 'control'", replacement: 'true', killedBy: FEED_NO_TELEMETRY },
+  { file: REQ_CTX, mutator: 'EqualityOperator', original: "resolved.api === 'control'", replacement: "resolved.api !== 'control'", killedBy: SSE_STREAMS },
+  { file: REQ_CTX, mutator: 'BooleanLiteral', original: '!READS.has(req.method)', replacement: 'READS.has(req.method)', killedBy: SSE_STREAMS },
+  {
+    file: REQ_CTX,
+    mutator: 'BlockStatement',
+    original: '{ deps.feed.request({ id: requestId, api: resolved.api, method: req.method, path, status, org_id: orgId, deliveries: scope.deliveries }); }',
+    replacement: '{}',
+    killedBy: SSE_STREAMS,
+  },
+  {
+    file: REQ_CTX,
+    mutator: 'ArithmeticOperator',
+    original: 'realNow() - startedReal',
+    replacement: 'realNow() + startedReal',
+    killedBy: 'records method, path, query, status, org and body, newest first, with x-request-id on every response',
+  },
+  { file: REQ_CTX, mutator: 'StringLiteral', original: "`ip:${req.socket.remoteAddress ?? ''}`", replacement: '``', killedBy: RL_BY_ADDRESS },
+  {
+    file: REQ_CTX,
+    mutator: 'LogicalOperator',
+    original: "req.socket.remoteAddress ?? ''",
+    replacement: "req.socket.remoteAddress && ''",
+    killedBy: RL_BY_ADDRESS,
+  },
+  {
+    file: REQ_CTX,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    equivalent:
+      'remoteAddress is missing only once the socket is gone (node:net); the fallback then only names the one key such clients share, and any text does that as well as the empty one',
+  },
+  {
+    file: REQ_CTX,
+    mutator: 'ConditionalExpression',
+    original: 'resolved.route?.journal !== false',
+    replacement: 'true',
+    killedBy: 'the telemetry the SDK sends every few seconds stays out of the journal, which it would flood',
+  },
+  { file: REQ_CTX, mutator: 'ConditionalExpression', original: 'rule.delay_ms > 0', replacement: 'true', equivalent: NO_DELAY },
+  { file: REQ_CTX, mutator: 'EqualityOperator', original: 'rule.delay_ms > 0', replacement: 'rule.delay_ms >= 0', equivalent: NO_DELAY },
+  {
+    file: REQ_CTX,
+    mutator: 'ConditionalExpression',
+    original: "api !== 'realtimekit'",
+    replacement: 'true',
+    killedBy: 'limits the RealtimeKit prefix as it limits /v2, answering in its own error shape',
+  },
+  {
+    file: REQ_CTX,
+    mutator: 'ConditionalExpression',
+    original: '!deps.rateLimiter.enabled',
+    replacement: 'false',
+    equivalent:
+      'take() of a disabled limiter answers 0 by itself (src/core/rate-limiter.ts: no request is ever held), so the request goes on either way; the two checks are each a shortcut past the other',
+  },
+);
+
 /** Printed at the top of bench/MUTATION.md: where the runs stand, in the maintainer's words. */
 export const STATUS = [
   'Where this stands: `src/webhooks` (run 12), `src/core` (runs 7 to 9, 15 and 29) and `src/domain` (every file; runs 10 to',
