@@ -175,7 +175,8 @@ if ([...fileRuns.values()].some((r) => r !== undefined)) {
 
 const survivors = mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage');
 const equivalent = survivors.filter((m) => noteFor(m)?.equivalent);
-const open = survivors.filter((m) => !noteFor(m)?.equivalent);
+const outOfReach = survivors.filter((m) => noteFor(m)?.outOfReach);
+const open = survivors.filter((m) => !noteFor(m)?.equivalent && !noteFor(m)?.outOfReach);
 const byPlace = (a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column;
 const where = (m) => `\`${m.file}:${m.location.start.line}\``;
 const what = (m) => `${m.mutatorName}: ${code(m.original)} → ${code(m.replacement ?? '')}`;
@@ -183,7 +184,7 @@ const what = (m) => `${m.mutatorName}: ${code(m.original)} → ${code(m.replacem
 out.push('## Surviving mutants');
 out.push('');
 out.push(
-  `${survivors.length} survive: ${equivalent.length} equivalent (no caller can tell them from the code), ${open.length} without a test or a reason yet.`,
+  `${survivors.length} survive: ${equivalent.length} equivalent (no caller can tell them from the code), ${outOfReach.length} out of Stryker's reach (killed when applied by hand), ${open.length} without a test or a reason yet.`,
 );
 out.push('');
 if (equivalent.length) {
@@ -192,6 +193,17 @@ if (equivalent.length) {
   out.push('| Where | Mutant | Why no test can kill it |');
   out.push('|---|---|---|');
   for (const m of equivalent.sort(byPlace)) out.push(`| ${where(m)} | ${what(m)} | ${noteFor(m).equivalent} |`);
+  out.push('');
+}
+if (outOfReach.length) {
+  out.push("### Out of Stryker's reach");
+  out.push('');
+  out.push('Stryker cannot switch these on; each is killed by the test named when it is applied to the source by hand');
+  out.push('(`node scripts/mutation-by-hand.mjs` does that for every one of them).');
+  out.push('');
+  out.push('| Where | Mutant | Killed, applied by hand, by | Why Stryker misses it |');
+  out.push('|---|---|---|---|');
+  for (const m of outOfReach.sort(byPlace)) out.push(`| ${where(m)} | ${what(m)} | ${noteFor(m).killedBy} | ${noteFor(m).outOfReach} |`);
   out.push('');
 }
 if (open.length) {
@@ -203,7 +215,7 @@ if (open.length) {
   out.push('');
 }
 
-const pinned = NOTES.filter((n) => n.killedBy);
+const pinned = NOTES.filter((n) => n.killedBy && !n.outOfReach);
 if (pinned.length) {
   out.push('## Survivors of earlier runs that a test now kills');
   out.push('');
