@@ -61,7 +61,7 @@ export interface Config {
 }
 
 type Key = keyof Config;
-/** The keys an option sets; the others are derived from them. */
+/** The keys an option sets; publicUrlGiven is derived from them, and uiDir is set only in code. */
 type OptionKey = Exclude<Key, 'publicUrlGiven' | 'uiDir'>;
 
 interface Option<K extends OptionKey> {
