@@ -27,7 +27,7 @@ function readJson(req: Request, res: Response, large: boolean): Promise<void> {
 }
 
 /** Iterative, so that the check itself cannot overflow the stack on a hostile body. */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
+function nestedDeeperThan(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
@@ -54,7 +54,7 @@ function hasProtoKey(value: unknown): boolean {
  * Where the first own `__proto__` key of a parsed body sits (`recording_config.__proto__`,
  * `a[0].__proto__`), in document order; undefined when there is none. Iterative, like the depth check.
  */
-export function protoKeyPath(value: unknown): string | undefined {
+function protoKeyPath(value: unknown): string | undefined {
   const stack: Array<[unknown, string]> = [[value, '']];
   while (stack.length > 0) {
     const [v, path] = stack.pop()!;

@@ -219,8 +219,9 @@ export function nearestTemplate(templates: readonly string[], path: string): str
   let best: { template: string; distance: number } | undefined;
   for (const template of templates) {
     const parts = segmentsOf(template);
-    // Every segment added or dropped costs at least two edits: far apart in count is far apart.
-    if (Math.abs(parts.length - segments.length) * 2 >= FAR) continue;
+    // Every segment added or dropped costs at least one edit (its slash; an empty segment is no
+    // more): far apart in count is far apart, without the alignment.
+    if (Math.abs(parts.length - segments.length) >= FAR) continue;
     const distance = pathDistance(segments, parts);
     if (distance === 0 || distance >= FAR || distance * 3 >= template.length) continue;
     if (!best || distance < best.distance) best = { template, distance };

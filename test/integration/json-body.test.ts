@@ -3,6 +3,8 @@
 // way: each body below goes to a fresh, identically seeded emulator twice, once as the usual
 // body and once with a content type only body-parser reads (the same charset, quoted), and the
 // answers and what the journal kept must be the same.
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BASIC, makeTestApp } from '../helpers/test-app.js';
 
@@ -50,5 +52,45 @@ describe('request bodies read directly and by body-parser', () => {
   it.each(['application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8'])('%s is read like application/json', async (type) => {
     const body = utf8('{"title":"same"}');
     expect(await answer(type, body)).toEqual(await answer('application/json; charset="utf-8"', body));
+  });
+});
+
+// A body's framing is the client's choice: a length, chunks (Transfer-Encoding, what a client
+// streaming its body sends), or nothing at all for a request without a body. Written byte for
+// byte on a socket, as supertest always sends a length.
+describe('bodies without a Content-Length', () => {
+  async function exchange(head: string, body = ''): Promise<{ status: number; body: { data?: { title?: unknown } } }> {
+    const t = makeTestApp();
+    const server = createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const text = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(`${head}Host: localhost\r\nAuthorization: ${BASIC}\r\nConnection: close\r\n\r\n${body}`));
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      });
+      return { status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { data?: { title?: unknown } } };
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('a chunked body is read: the meeting gets its title', async () => {
+    const json = '{"title":"Sent in chunks"}';
+    const half = json.length >> 1;
+    const chunks = `${half.toString(16)}\r\n${json.slice(0, half)}\r\n${(json.length - half).toString(16)}\r\n${json.slice(half)}\r\n0\r\n\r\n`;
+    const res = await exchange('POST /v2/meetings HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n', chunks);
+    expect(res.status).toBe(201);
+    expect(res.body.data?.title).toBe('Sent in chunks');
+  });
+
+  it('a POST with no body at all, neither length nor chunks, is a body of no fields', async () => {
+    const res = await exchange('POST /v2/meetings HTTP/1.1\r\n');
+    expect(res.status).toBe(201);
+    // The same meeting as the one an empty object makes, on an emulator seeded alike.
+    expect(res).toEqual(await exchange('POST /v2/meetings HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n', '{}'));
   });
 });

@@ -51,6 +51,8 @@ describe('__proto__ as a key at any depth of any body', () => {
     ['/v2/meetings', '{"title":"t","recording_config":{"__proto__":{"polluted":"yes"}}}', '"recording_config.__proto__"'],
     ['/v2/meetings', '{"__proto__":{"title":"x"},"title":"t"}', '"__proto__"'],
     ['/v2/meetings', '{"recording_config":{"a":[1,{"b":{"__proto__":null}}]}}', '"recording_config.a[1].b.__proto__"'],
+    // The first in document order is named, after a branch that has none.
+    ['/v2/meetings', '{"recording_config":{"x":{"y":1},"z":{"__proto__":1},"w":{"__proto__":2}}}', '"recording_config.z.__proto__"'],
     ['/v2/webhooks', '{"name":"n","url":"http://127.0.0.1:9/h","events":["meeting.started"],"__proto__":[]}', '"__proto__"'],
   ])('POST %s %s → 400 naming %s', async (url, body, label) => {
     const t = makeTestApp();
