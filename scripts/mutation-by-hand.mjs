@@ -1,5 +1,5 @@
 // Checks the mutants Stryker cannot switch on (notes with `outOfReach` in mutation-notes.mjs):
-// applies each to its source file as Stryker made it (reports/mutation/merged.json), runs the
+// applies each to its source file as Stryker made it (the results kept in bench/mutation/), runs the
 // test the note names, and restores the file. It passes when every such test fails on its mutant.
 // Usage: node scripts/mutation-by-hand.mjs   (after a run; it changes src/ only while it runs)
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -8,15 +8,14 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES } from './mutation-notes.mjs';
+import { readStore, sourceHash } from './mutation-store.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const report = JSON.parse(readFileSync(path.join(ROOT, 'reports/mutation/merged.json'), 'utf8'));
-const runs = JSON.parse(readFileSync(path.join(ROOT, 'reports/mutation/runs.json'), 'utf8'));
+const { runs, files } = readStore(ROOT);
 const say = (line) => process.stdout.write(`${line}\n`);
 // Vitest's summary line, without its colours (ESC [ ... m).
 const plain = (text) => text.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
 const squash = (text) => text.replace(/\s+/g, ' ').trim();
-const relative = (file) => path.relative(ROOT, path.resolve(ROOT, file));
 
 /** The source with the mutant's replacement at its place (Stryker's lines and columns count from 1). */
 function mutated(source, { location: { start, end }, replacement }) {
@@ -38,18 +37,12 @@ function testFilesFor(name, result) {
 let failures = 0;
 let checked = 0;
 for (const note of NOTES.filter((n) => n.outOfReach)) {
-  const entry = Object.entries(report.files).find(([file]) => relative(file) === note.file);
-  const mutants = (entry?.[1].mutants ?? []).filter((m) => m.mutatorName === note.mutator && squash(m.replacement) === squash(note.replacement));
+  const result = files[note.file];
   const source = readFileSync(path.join(ROOT, note.file), 'utf8');
-  const places = mutants.filter((m) => {
-    const lines = entry[1].source.split('\n');
-    const { start, end } = m.location;
-    const text = lines.slice(start.line - 1, end.line).join('\n');
-    const from = start.column - 1;
-    const to = text.length - (lines[end.line - 1].length - (end.column - 1));
-    return squash(text.slice(from, to)) === squash(note.original);
-  });
-  if (places.length === 0 || entry[1].source !== source) {
+  const places = (result?.mutants ?? []).filter(
+    (m) => m.mutatorName === note.mutator && squash(m.replacement) === squash(note.replacement) && squash(m.original) === squash(note.original),
+  );
+  if (places.length === 0 || result.sha !== sourceHash(source)) {
     say(
       `? ${note.file}: ${note.mutator} ${squash(note.original)} → ${squash(note.replacement)}: ${places.length ? 'the file changed since its run' : 'mutant not found'}`,
     );
@@ -60,8 +53,8 @@ for (const note of NOTES.filter((n) => n.outOfReach)) {
     writeFileSync(path.join(ROOT, note.file), mutated(source, m));
     try {
       const escaped = note.killedBy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const files = testFilesFor(note.killedBy, entry[1]);
-      const r = spawnSync('npx', ['vitest', 'run', ...files, '-t', escaped], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+      const testFiles = testFilesFor(note.killedBy, result);
+      const r = spawnSync('npx', ['vitest', 'run', ...testFiles, '-t', escaped], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
       const ran = /Tests\s+.*?(\d+) failed/.exec(plain(r.stdout));
       const killed = r.status !== 0 && ran !== null;
       checked += 1;

@@ -1,20 +1,19 @@
-// bench/MUTATION.md from StrykerJS's reports, merged file by file (reports/mutation/merged.json,
-// written by scripts/mutate.mjs after each run, so folder-by-folder runs add up): the mutation
-// score per folder, the counts per status, the runs that produced it (reports/mutation/runs.json,
-// written by scripts/mutate.mjs) and every surviving mutant with the reason it is equivalent, or
-// a note that it still wants a test. Notes on particular mutants live in scripts/mutation-notes.mjs.
-//   node scripts/mutation-report.mjs [report.json] [out.md]
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// bench/MUTATION.md from the results kept in bench/mutation/ (scripts/mutation-store.mjs: each
+// file's latest result, written by scripts/mutate.mjs after each run, so folder-by-folder runs add
+// up): the mutation score per folder, the counts per status, the runs that produced it and every
+// surviving mutant with the reason it is equivalent, or a note that it still wants a test. Notes on
+// particular mutants live in scripts/mutation-notes.mjs.
+//   node scripts/mutation-report.mjs [out.md]
+import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES, STATUS } from './mutation-notes.mjs';
 import { mutatedBy } from './mutation-runs.mjs';
+import { readStore, STORE_DIR } from './mutation-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const reportFile = process.argv[2] ?? join(root, 'reports/mutation/merged.json');
-const outFile = process.argv[3] ?? join(root, 'bench/MUTATION.md');
-const runsFile = join(root, 'reports/mutation/runs.json');
+const outFile = process.argv[2] ?? join(root, 'bench/MUTATION.md');
 
 /** The folders with a goal of their own; every other file counts under "others". */
 const FOLDERS = ['src/core', 'src/domain', 'src/http', 'src/webhooks'];
@@ -22,30 +21,16 @@ const GOAL = 85;
 /** Statuses in the order of the table; Stryker's score is (killed + timeout) / (those + survived + no coverage). */
 const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'CompileError', 'RuntimeError', 'Ignored'];
 
-const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-const runs = existsSync(runsFile) ? JSON.parse(readFileSync(runsFile, 'utf8')) : [];
+const { runs, files } = readStore(root);
 
 const folderOf = (file) => FOLDERS.find((f) => file.startsWith(`${f}/`)) ?? 'others';
 const relative = (file) => (file.startsWith(root) ? file.slice(root.length + 1) : file).replaceAll('\\', '/');
-
-/** The code a mutant replaces, from the file's source (locations are 1-based lines, 1-based columns). */
-function originalOf(source, { start, end }) {
-  const lines = source.split('\n');
-  if (start.line === end.line) return lines[start.line - 1].slice(start.column - 1, end.column - 1);
-  return [lines[start.line - 1].slice(start.column - 1), ...lines.slice(start.line, end.line - 1), lines[end.line - 1].slice(0, end.column - 1)].join('\n');
-}
 
 const squash = (text, max = 70) => {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 };
 const code = (text) => `\`${squash(text).replaceAll('`', "'").replaceAll('|', '\\|')}\``;
-
-const testNames = new Map();
-for (const [file, { tests }] of Object.entries(report.testFiles ?? {})) {
-  // Merged reports key test files by run (`3:/path/test.ts`): each run numbers its tests from 0.
-  for (const t of tests) testNames.set(t.id, `${relative(file.replace(/^\d+:/, ''))} › ${t.name}`);
-}
 
 const noteFor = (m) =>
   NOTES.find(
@@ -57,11 +42,7 @@ const noteFor = (m) =>
   );
 
 const mutants = [];
-for (const [file, result] of Object.entries(report.files)) {
-  for (const m of result.mutants) {
-    mutants.push({ ...m, file: relative(file), original: originalOf(result.source, m.location) });
-  }
-}
+for (const [file, result] of Object.entries(files)) for (const m of result.mutants) mutants.push({ ...m, file });
 
 // The files `npm run mutate` covers (stryker.config.mjs): every .ts file of src/ but the dashboard and declarations.
 const sourceFiles = readdirSync(join(root, 'src'), { recursive: true })
@@ -69,11 +50,11 @@ const sourceFiles = readdirSync(join(root, 'src'), { recursive: true })
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('src/ui/app/'));
 const filesIn = (key) => sourceFiles.filter((f) => key === 'all' || folderOf(f) === key).length;
 const mutatedIn = (key) => new Set(mutants.filter((m) => key === 'all' || folderOf(m.file) === key).map((m) => m.file)).size;
-// Which run measured each file: the last successful run whose --mutate names it (Stryker's report
-// also carries, unchanged, the files of earlier runs). A run limited by --testFiles tried each
-// mutant against those tests only, so its score is a lower bound of what the whole suite kills.
+// Which run measured each file: the last successful run whose --mutate names it and whose results
+// are kept. A run limited by --testFiles tried each mutant against those tests only, so its score
+// is a lower bound of what the whole suite kills.
 const runOf = (file) => {
-  for (let i = runs.length - 1; i >= 0; i--) if (runs[i].exitCode === 0 && mutatedBy(runs[i])(file)) return i;
+  for (let i = runs.length - 1; i >= 0; i--) if (runs[i].exitCode === 0 && runs[i].kept !== false && mutatedBy(runs[i])(file)) return i;
   return undefined;
 };
 // Files a run named in which Stryker found nothing to mutate (types, `as const` tables): measured, with no mutant.
@@ -105,8 +86,8 @@ const pct = (s) => (s === undefined ? '–' : `${s.toFixed(1)} %`);
 const out = [];
 out.push('# Mutation testing');
 out.push('');
-out.push("Written by `scripts/mutation-report.mjs` from StrykerJS's reports, each file's latest result kept");
-out.push('(`reports/mutation/merged.json`, not committed); `npm run mutate` writes it after each run. How to run it:');
+out.push(`Written by \`scripts/mutation-report.mjs\` from the results kept in \`${STORE_DIR}/\` (each file's latest result);`);
+out.push('`npm run mutate` adds each run to them. How to run it:');
 out.push('CONTRIBUTING.md, "Mutation testing". The score is');
 out.push('(killed + timeout) / (killed + timeout + survived + no coverage); compile errors (mutants the TypeScript checker');
 out.push(`rejects) do not count, nor do static mutants (code that runs when a module loads: stryker.config.mjs ignores them,
@@ -121,7 +102,7 @@ for (const key of [...FOLDERS, 'others', 'all']) {
   const c = counts.get(key);
   const name = key === 'all' ? '**all mutated so far**' : key === 'others' ? 'others (top level, store, simulator, state, …)' : `\`${key}\``;
   if (!c) {
-    out.push(`| ${name} | 0 of ${filesIn(key)} | not run yet | | | | | | | |`);
+    out.push(`| ${name} | 0 of ${filesIn(key)} | no kept result yet | | | | | | | |`);
     continue;
   }
   const s = score(c);
@@ -132,23 +113,27 @@ out.push('');
 out.push('## Runs');
 out.push('');
 if (runs.length === 0) {
-  out.push('No run recorded by `npm run mutate` on this machine (reports/mutation/runs.json).');
+  out.push(`No run recorded by \`npm run mutate\` (\`${STORE_DIR}/runs.json\`).`);
 } else {
   out.push('Each run reuses the results of the runs before it (incremental mode) for code and tests that did not change.');
+  if (runs.some((r) => r.kept === false)) {
+    out.push('Runs marked † were made before their results were kept in the repository: their results are lost, and the files');
+    out.push('they measured count here once a later run measures them again.');
+  }
   out.push('');
   out.push('| Run | Started (UTC) | Command | Duration | Exit |');
   out.push('|---:|---|---|---:|---:|');
   for (const [i, r] of runs.entries()) {
     const min = Math.floor(r.seconds / 60);
     out.push(
-      `| ${i + 1} | ${r.started.slice(0, 16).replace('T', ' ')} | \`${r.command.replaceAll('|', '\\|')}\` | ${min} min ${r.seconds % 60} s | ${r.exitCode} |`,
+      `| ${i + 1}${r.kept === false ? ' †' : ''} | ${r.started.slice(0, 16).replace('T', ' ')} | \`${r.command.replaceAll('|', '\\|')}\` | ${min} min ${r.seconds % 60} s | ${r.exitCode} |`,
     );
   }
 }
 out.push('');
 
-const lineRunsOf = new Map(Object.entries(report.files).map(([file, result]) => [relative(file), result.lineRuns]));
-const fileRuns = new Map([...Object.keys(report.files).map(relative), ...withoutMutants].map((file) => [file, runOf(file)]));
+const lineRunsOf = new Map(Object.entries(files).map(([file, result]) => [file, result.lineRuns]));
+const fileRuns = new Map([...Object.entries(files).map(([file, result]) => [file, result.run]), ...withoutMutants.map((file) => [file, runOf(file)])]);
 if ([...fileRuns.values()].some((r) => r !== undefined)) {
   out.push('## Files and the run that measured them');
   out.push('');
@@ -215,10 +200,18 @@ if (open.length) {
   out.push('');
 }
 
-const pinned = NOTES.filter((n) => n.killedBy && !n.outOfReach);
-if (pinned.length) {
+// Notes on files no kept result measures (runs whose results were lost) wait for the file's next run.
+const pinned = NOTES.filter((n) => n.killedBy && !n.outOfReach && files[n.file]);
+const waiting = NOTES.filter((n) => n.killedBy && !n.outOfReach && !files[n.file]).length;
+if (pinned.length || waiting) {
   out.push('## Survivors of earlier runs that a test now kills');
   out.push('');
+  if (waiting) {
+    out.push(`${waiting} more such notes are about files no kept result measures yet: each is checked again when a run measures its file.`);
+    out.push('');
+  }
+}
+if (pinned.length) {
   out.push('| Where | Mutant | Killed by |');
   out.push('|---|---|---|');
   for (const n of pinned) {
@@ -227,7 +220,7 @@ if (pinned.length) {
     // never ran). Stryker stops at the first test that fails, so the test written for a mutant
     // may not be the one it names: the report then names both.
     const matching = mutants.filter((x) => noteFor(x) === n);
-    const killers = matching.flatMap((m) => (m.killedBy ?? []).map((id) => testNames.get(id) ?? id));
+    const killers = matching.flatMap((m) => m.killedBy ?? []);
     const alive = matching.find((m) => m.status === 'Survived' || m.status === 'NoCoverage');
     const ok = matching.length > 0 && !alive;
     const place = matching.length > 0 ? matching.map(where).join(', ') : `\`${n.file}\``;

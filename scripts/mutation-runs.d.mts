@@ -1,22 +1,25 @@
-// Types of scripts/mutation-runs.mjs, for its unit test (test/unit/mutation-runs.test.ts).
+// Types of scripts/mutation-runs.mjs, for its unit tests (test/unit/mutation-runs.test.ts, mutation-store.test.ts).
 export interface Run {
   started: string;
   command: string;
   seconds: number;
   exitCode: number | null;
+  /** false for a run whose results are not kept (made before they were kept in the repository). */
+  kept?: false;
 }
 export interface Location {
   start: { line: number; column: number };
   end: { line: number; column: number };
 }
 export interface Mutant {
-  id: string;
+  id?: string;
   location: Location;
   status: string;
   [key: string]: unknown;
 }
+/** A file's result as bench/mutation/results.json keeps it (scripts/mutation-store.mjs). */
 export interface FileResult {
-  source: string;
+  sha: string;
   mutants: Mutant[];
   run?: number;
   lineRuns?: number[];

@@ -2,7 +2,7 @@
 // also carries, unchanged, the results its incremental cache holds for other files, which can be
 // older than the ones already merged; only the files a run names are taken from it. A run may also
 // name lines of a file (`src/a.ts:10-20`): it retests the mutants on those lines only.
-// Shared by scripts/mutate.mjs, scripts/mutation-fold.mjs and scripts/mutation-report.mjs.
+// Shared by scripts/mutation-store.mjs, scripts/mutation-fold.mjs and scripts/mutation-report.mjs.
 
 /** A glob of --mutate (`**`, `*`) as a regular expression over repository-relative paths. */
 export const globRegex = (glob) =>
@@ -22,7 +22,7 @@ const mutateArgs = (run) => {
 /** A --mutate entry that names lines of one file, `src/a.ts:10-20` (Stryker's form; it takes no single line). */
 const LINES = /^([^*]+\.ts):(\d+)-(\d+)$/;
 
-/** Whether `run` (an entry of reports/mutation/runs.json) mutated `file` (repository-relative) whole. */
+/** Whether `run` (an entry of bench/mutation/runs.json) mutated `file` (repository-relative) whole. */
 export const mutatedBy = (run) => {
   const globs = mutateArgs(run).filter((g) => !LINES.test(g));
   return (file) => globs.some((g) => globRegex(g).test(file));
@@ -56,7 +56,7 @@ const byPlace = (a, b) => a.location.start.line - b.location.start.line || a.loc
  * measures it again.
  */
 export const withLines = (previous, result, pairs, run) => {
-  if (!previous || previous.source !== result.source) return undefined;
+  if (!previous || previous.sha !== result.sha) return undefined;
   const kept = previous.mutants.filter((m) => !inLines(m.location, pairs));
   const fresh = result.mutants.filter((m) => inLines(m.location, pairs));
   return { ...previous, mutants: [...kept, ...fresh].sort(byPlace), lineRuns: [...new Set([...(previous.lineRuns ?? []), run])] };

@@ -3,6 +3,7 @@
 // result; a run of some lines replaces those lines' mutants only, and only in the same code.
 import { describe, expect, it } from 'vitest';
 import { linesBy, mutatedBy, withLines, type FileResult, type Mutant } from '../../scripts/mutation-runs.mjs';
+import { sourceHash } from '../../scripts/mutation-store.mjs';
 
 const run = (mutate: string) => ({
   started: '2026-11-27T00:00:00.000Z',
@@ -47,10 +48,10 @@ describe('the files and lines a run names', () => {
 });
 
 describe('a run of some lines, merged over the whole-file result', () => {
-  const previous: FileResult = { source: SOURCE, run: 4, mutants: [at('1', 1), at('2', 2), at('3', 3, 4), at('4', 5), at('5', 6)] };
+  const previous: FileResult = { sha: sourceHash(SOURCE), run: 4, mutants: [at('1', 1), at('2', 2), at('3', 3, 4), at('4', 5), at('5', 6)] };
 
   it('replaces the mutants wholly inside the lines, keeps the others, in place order, and notes the run', () => {
-    const result: FileResult = { source: SOURCE, mutants: [at('9:1', 2, 2, 'Killed'), at('9:2', 3, 4, 'Killed')] };
+    const result: FileResult = { sha: sourceHash(SOURCE), mutants: [at('9:1', 2, 2, 'Killed'), at('9:2', 3, 4, 'Killed')] };
     const next = withLines(previous, result, [[2, 4]], 9);
     expect(next?.mutants.map((m) => [m.id, m.status])).toEqual([
       ['1', 'Survived'],
@@ -61,21 +62,21 @@ describe('a run of some lines, merged over the whole-file result', () => {
     ]);
     expect(next?.run).toBe(4);
     expect(next?.lineRuns).toEqual([9]);
-    expect(withLines(next, { source: SOURCE, mutants: [at('11:1', 6, 6, 'Killed')] }, [[6, 6]], 11)?.lineRuns).toEqual([9, 11]);
+    expect(withLines(next, { sha: sourceHash(SOURCE), mutants: [at('11:1', 6, 6, 'Killed')] }, [[6, 6]], 11)?.lineRuns).toEqual([9, 11]);
   });
 
   it('a mutant that only starts inside the lines is not one of them (Stryker mutates what lies wholly inside)', () => {
-    const next = withLines(previous, { source: SOURCE, mutants: [at('9:1', 3, 4, 'Killed')] }, [[3, 3]], 9);
+    const next = withLines(previous, { sha: sourceHash(SOURCE), mutants: [at('9:1', 3, 4, 'Killed')] }, [[3, 3]], 9);
     expect(next?.mutants.map((m) => m.id)).toEqual(['1', '2', '3', '4', '5']);
   });
 
   it('a mutant the run no longer finds on those lines is dropped', () => {
-    const next = withLines(previous, { source: SOURCE, mutants: [] }, [[5, 5]], 9);
+    const next = withLines(previous, { sha: sourceHash(SOURCE), mutants: [] }, [[5, 5]], 9);
     expect(next?.mutants.map((m) => m.id)).toEqual(['1', '2', '3', '5']);
   });
 
   it('refuses when the file changed since its whole-file run, or none measured it', () => {
-    expect(withLines(previous, { source: `${SOURCE}g\n`, mutants: [at('9:1', 2)] }, [[2, 2]], 9)).toBeUndefined();
-    expect(withLines(undefined, { source: SOURCE, mutants: [at('9:1', 2)] }, [[2, 2]], 9)).toBeUndefined();
+    expect(withLines(previous, { sha: sourceHash(`${SOURCE}g\n`), mutants: [at('9:1', 2)] }, [[2, 2]], 9)).toBeUndefined();
+    expect(withLines(undefined, { sha: sourceHash(SOURCE), mutants: [at('9:1', 2)] }, [[2, 2]], 9)).toBeUndefined();
   });
 });
