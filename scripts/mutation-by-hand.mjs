@@ -44,7 +44,7 @@ for (const note of NOTES.filter((n) => n.outOfReach)) {
   );
   if (places.length === 0 || result.sha !== sourceHash(source)) {
     say(
-      `? ${note.file}: ${note.mutator} ${squash(note.original)} → ${squash(note.replacement)}: ${places.length ? 'the file changed since its run' : 'mutant not found'}`,
+      `? ${note.file}: ${note.mutator} ${squash(note.original)} → ${squash(note.replacement)}: ${!result ? 'no kept result of the file: mutate it again' : places.length ? 'the file changed since its run' : 'mutant not found'}`,
     );
     failures += 1;
     continue;
