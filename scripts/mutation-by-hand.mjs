@@ -8,7 +8,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES } from './mutation-notes.mjs';
-import { readStore, sourceHash } from './mutation-store.mjs';
+import { mutantKey, readStore, sourceHash } from './mutation-store.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const { runs, files } = readStore(ROOT);
@@ -39,13 +39,10 @@ let checked = 0;
 for (const note of NOTES.filter((n) => n.outOfReach)) {
   const result = files[note.file];
   const source = readFileSync(path.join(ROOT, note.file), 'utf8');
-  const places = (result?.mutants ?? []).filter(
-    (m) => m.mutatorName === note.mutator && squash(m.replacement) === squash(note.replacement) && squash(m.original) === squash(note.original),
-  );
+  const key = mutantKey(note.file, note.mutator, note.original, note.replacement);
+  const places = (result?.mutants ?? []).filter((m) => mutantKey(note.file, m.mutatorName, m.original, m.replacement) === key);
   if (places.length === 0 || result.sha !== sourceHash(source)) {
-    say(
-      `? ${note.file}: ${note.mutator} ${squash(note.original)} → ${squash(note.replacement)}: ${!result ? 'no kept result of the file: mutate it again' : places.length ? 'the file changed since its run' : 'mutant not found'}`,
-    );
+    say(`? ${key}: ${!result ? 'no kept result of the file: mutate it again' : places.length ? 'the file changed since its run' : 'mutant not found'}`);
     failures += 1;
     continue;
   }

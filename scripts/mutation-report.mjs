@@ -10,7 +10,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES, STATUS } from './mutation-notes.mjs';
 import { mutatedBy } from './mutation-runs.mjs';
-import { readStore, STORE_DIR } from './mutation-store.mjs';
+import { mutantKey, readStore, relativeTo, STORE_DIR } from './mutation-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outFile = process.argv[2] ?? join(root, 'bench/MUTATION.md');
@@ -24,7 +24,7 @@ const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'CompileError',
 const { runs, files } = readStore(root);
 
 const folderOf = (file) => FOLDERS.find((f) => file.startsWith(`${f}/`)) ?? 'others';
-const relative = (file) => (file.startsWith(root) ? file.slice(root.length + 1) : file).replaceAll('\\', '/');
+const relative = relativeTo(root);
 
 const squash = (text, max = 70) => {
   const one = text.replace(/\s+/g, ' ').trim();
@@ -32,14 +32,13 @@ const squash = (text, max = 70) => {
 };
 const code = (text) => `\`${squash(text).replaceAll('`', "'").replaceAll('|', '\\|')}\``;
 
-const noteFor = (m) =>
-  NOTES.find(
-    (n) =>
-      n.file === m.file &&
-      n.mutator === m.mutatorName &&
-      squash(n.original, 1e9) === squash(m.original, 1e9) &&
-      squash(n.replacement, 1e9) === squash(m.replacement ?? '', 1e9),
-  );
+// A mutant's note: the first with its name (the notes test makes sure there is only one).
+const notesByKey = new Map();
+for (const n of NOTES) {
+  const key = mutantKey(n.file, n.mutator, n.original, n.replacement);
+  if (!notesByKey.has(key)) notesByKey.set(key, n);
+}
+const noteFor = (m) => notesByKey.get(mutantKey(m.file, m.mutatorName, m.original, m.replacement));
 
 const mutants = [];
 for (const [file, result] of Object.entries(files)) for (const m of result.mutants) mutants.push({ ...m, file });

@@ -16,6 +16,7 @@ export interface StrykerReport {
 export declare const STORE_DIR: string;
 export declare function readStore(root: string): Store;
 export declare function writeStore(root: string, store: Store): void;
+export declare const mutantKey: (file: string, mutator: string, original: string, replacement: string | undefined) => string;
 export declare const sourceHash: (source: string) => string;
 export declare function originalOf(source: string, location: Location): string;
 export declare function testNamesOf(report: StrykerReport, relative: (file: string) => string): Map<string, string>;

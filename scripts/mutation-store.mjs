@@ -40,6 +40,13 @@ export function writeStore(root, { runs, files }) {
   writeFileSync(join(root, RESULTS), entries.length ? `{\n  "files": {\n${entries.join(',\n')}\n  }\n}\n` : '{\n  "files": {}\n}\n');
 }
 
+/**
+ * The name a note and a mutant share: file, mutator, and the code before and after with runs of
+ * whitespace made one space (Stryker prints a replacement on one line, a note may wrap it).
+ */
+export const mutantKey = (file, mutator, original, replacement) =>
+  [file, mutator, original, replacement ?? ''].map((part) => part.replace(/\s+/g, ' ').trim()).join(' | ');
+
 export const sourceHash = (source) => createHash('sha256').update(source).digest('hex').slice(0, 16);
 
 /** The code a mutant replaces, from the file's source (locations are 1-based lines, 1-based columns). */
