@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, sign, verify } from 'node:crypto';
+import { checkPrimeSync, createHash, createPublicKey, sign, verify } from 'node:crypto';
 import { calculateJwkThumbprint, importJWK, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { SeededIds } from '../../src/core/ids.js';
@@ -110,6 +110,83 @@ describe('keys derived from a seed', () => {
     const spki = createPublicKey(deterministicRsaKey(next)).export({ format: 'der', type: 'spki' });
     expect(createHash('sha256').update(spki).digest('hex')).toBe('51403235e40125f59150adb9bbc38b2adaba77f39c61e713d8916e853115c3b6');
     expect(blocks).toBe(980);
+  });
+
+  // The tests below derive afresh (the seeded keys above are derived once per process), with
+  // 512-bit keys to keep them quick: the derivation does not depend on the size.
+  const int = (b64url: string | undefined) => BigInt(`0x${Buffer.from(b64url!, 'base64url').toString('hex')}`);
+  /** A byte stream: SHA-256 of a label and a counter. */
+  const stream = (label: string) => {
+    let blocks = 0;
+    let pool = Buffer.alloc(0);
+    return (len: number) => {
+      while (pool.length < len) pool = Buffer.concat([pool, createHash('sha256').update(`${label}:${blocks++}`).digest()]);
+      const out = pool.subarray(0, len);
+      pool = pool.subarray(len);
+      return out;
+    };
+  };
+  /** The key's private parts, checked against one another as PKCS#1 defines them (RFC 8017, 3.2). */
+  const wellFormed = (privateJwk: ReturnType<typeof privateKey.export>) => {
+    const jwk = privateJwk as Record<string, string>;
+    const [n, e, d, p, q] = ['n', 'e', 'd', 'p', 'q'].map((k) => int(jwk[k]));
+    expect(p! > q!).toBe(true);
+    expect(p! * q!).toBe(n);
+    expect((e! * d!) % ((p! - 1n) * (q! - 1n))).toBe(1n);
+    expect(int(jwk.dp)).toBe(d! % (p! - 1n));
+    expect(int(jwk.dq)).toBe(d! % (q! - 1n));
+    expect((int(jwk.qi) * q!) % p!).toBe(1n);
+  };
+  /** A stream that hands out the given numbers at the given draws (counted from 0), and `rest` otherwise. */
+  const scripted = (at: Record<number, bigint>, rest: (len: number) => Uint8Array) => {
+    let draw = 0;
+    return (len: number) => {
+      const given = at[draw++];
+      return given === undefined ? rest(len) : Buffer.from(given.toString(16).padStart(len * 2, '0'), 'hex');
+    };
+  };
+  /** The first prime from `start` up, by steps of `step` (both odd and even steps keep the parity of start). */
+  const primeFrom = (start: bigint, step: bigint) => {
+    let n = start;
+    while (!checkPrimeSync(n)) n += step;
+    return n;
+  };
+  const TOP = 3n << 254n; // a 256-bit candidate has its top two bits set, as the derivation makes them
+
+  it('derives a well-formed key, the larger prime first, whichever of the two was drawn first', () => {
+    const largerFirst = new Set<boolean>();
+    for (const label of ['a', 'b', 'c', 'd', 'e', 'f']) {
+      const draws: bigint[] = [];
+      const bytes = stream(label);
+      const jwk = deterministicRsaKey((len) => {
+        const out = bytes(len);
+        draws.push(BigInt(`0x${Buffer.from(out).toString('hex')}`) | TOP | 1n);
+        return out;
+      }, 512).export({ format: 'jwk' });
+      wellFormed(jwk);
+      largerFirst.add(draws.indexOf(int(jwk.p)) < draws.indexOf(int(jwk.q)));
+    }
+    // Among these six streams the larger prime comes first in some, second in others.
+    expect([...largerFirst].sort()).toEqual([false, true]);
+  });
+
+  it('draws again when both primes come out the same', () => {
+    const same = primeFrom(TOP | 1n, 2n);
+    // Draw 0 is the first candidate, draws 1 to 8 its Miller-Rabin bases, draw 9 the second candidate.
+    const jwk = deterministicRsaKey(scripted({ 0: same, 9: same }, stream('same')), 512).export({ format: 'jwk' });
+    wellFormed(jwk);
+    expect([int(jwk.p), int(jwk.q)]).not.toContain(same);
+  });
+
+  it('draws again when e = 65537 divides p - 1, since d = e⁻¹ mod (p-1)(q-1) would not exist', () => {
+    const e = 65537n;
+    // p = 2·e·k + 1, the first such prime with the top two bits set.
+    const k0 = TOP / (2n * e) + 1n;
+    const bad = primeFrom(2n * e * k0 + 1n, 2n * e);
+    expect((bad - 1n) % e).toBe(0n);
+    const jwk = deterministicRsaKey(scripted({ 0: bad }, stream('divisible')), 512).export({ format: 'jwk' });
+    wellFormed(jwk);
+    expect([int(jwk.p), int(jwk.q)]).not.toContain(bad);
   });
 
   it('stores the larger prime first, so the private key exports the same bytes in every run', () => {
