@@ -240,6 +240,32 @@ NOTES.push(
   },
 );
 
+// The key derivation's last steps: the seeded keys of the other tests are derived once per process
+// (SeededIds keeps them), so only tests that derive afresh reach these lines under a mutant.
+const RSA = 'src/core/rsa-keygen.ts';
+const WELL_FORMED = 'derives a well-formed key, the larger prime first, whichever of the two was drawn first';
+const SAME_PRIMES = 'draws again when both primes come out the same';
+const E_DIVIDES = 'draws again when e = 65537 divides p - 1, since d = e⁻¹ mod (p-1)(q-1) would not exist';
+NOTES.push(
+  { file: RSA, mutator: 'ConditionalExpression', original: 'p === q', replacement: 'false', killedBy: SAME_PRIMES },
+  { file: RSA, mutator: 'ConditionalExpression', original: 'phi % e === 0n', replacement: 'false', killedBy: E_DIVIDES },
+  { file: RSA, mutator: 'ArithmeticOperator', original: 'phi % e', replacement: 'phi * e', killedBy: E_DIVIDES },
+  { file: RSA, mutator: 'ConditionalExpression', original: 'p > q', replacement: 'true', killedBy: WELL_FORMED },
+  { file: RSA, mutator: 'ConditionalExpression', original: 'p > q', replacement: 'false', killedBy: WELL_FORMED },
+  { file: RSA, mutator: 'EqualityOperator', original: 'p > q', replacement: 'p <= q', killedBy: WELL_FORMED },
+  {
+    file: RSA,
+    mutator: 'EqualityOperator',
+    original: 'p > q',
+    replacement: 'p >= q',
+    equivalent: 'p and q differ here: the line before draws again when they are equal, so p >= q and p > q agree',
+  },
+  { file: RSA, mutator: 'ArithmeticOperator', original: 'd % (big - 1n)', replacement: 'd * (big - 1n)', killedBy: WELL_FORMED },
+  { file: RSA, mutator: 'ArithmeticOperator', original: 'big - 1n', replacement: 'big + 1n', killedBy: WELL_FORMED },
+  { file: RSA, mutator: 'ArithmeticOperator', original: 'd % (small - 1n)', replacement: 'd * (small - 1n)', killedBy: WELL_FORMED },
+  { file: RSA, mutator: 'ArithmeticOperator', original: 'small - 1n', replacement: 'small + 1n', killedBy: WELL_FORMED },
+);
+
 const ERRORS = 'src/core/errors.ts';
 const CODE_UNSEEN = (where) =>
   `only ${where} raise it, and those answers show the HTTP status as the code (v2 envelope, or RealtimeKit's numeric code): the symbolic code is never shown, and nothing else reads it`;
@@ -2799,6 +2825,10 @@ export const STATUS = [
   'among them): their survivors are the ones noted before; run 45 five more (the clock and the ids), whose one new',
   "survivor, the clock's cache of its last ISO text, is equivalent. Run 46 measured all of `src/webhooks` again:",
   'its 9 survivors are the ones noted as equivalent before, and every test named below for it still kills its mutant.',
+  'Run 47 measured the last three files of `src/core` (the errors, the scheduler and the key derivation): 11 survivors',
+  "were new, in the derivation's last steps, which the tests reached only through keys derived once per process. New",
+  'tests derive afresh (a well-formed key whichever prime came first; a new draw for equal primes, or when e divides',
+  'p - 1), and run 48, a run of those lines, has them killed but one, which is equivalent.',
   '`openapi.ts` has not been run; the other files count here once a run measures them again (their notes wait for it).',
   'Every run used `--testFiles` (the folder tests and the scenarios that drive it), so each score is a lower bound.',
   'At the rates seen on this 2-core machine (one test runner, 2 to 12 mutants a minute), a folder takes one to',
