@@ -1377,6 +1377,14 @@ NOTES.push(
       'the one step past the end reads ids[-1] or ids[ids.length], which is undefined, and every caller that passes a filter (recordings, meetings and livestreams lists) gets items from a Map keyed by id strings: get(undefined) is undefined, the walk skips it and neither the items nor total change',
   },
   {
+    file: MEDIA_LINKS,
+    mutator: 'StringLiteral',
+    original: "'recording-audio.m4a'",
+    replacement: '""',
+    equivalent:
+      "the survivor is the one in the audio file's bytes (the one in its path is killed): nothing reads that count, since a recording's file_size is the video's and the audio route sends the bytes it read",
+  },
+  {
     file: PAGING,
     mutator: 'ArithmeticOperator',
     original: '(req.page - 1) * req.perPage',
