@@ -93,39 +93,35 @@ describe('keys derived from a seed', () => {
     expect(createHash('sha256').update(spki).digest('hex')).toBe('bda1868e364208b2f875aa253a9f22f1c3315cb121fa1e70d541e5e64b4277ea');
   });
 
+  /** A byte stream: SHA-256 of a label and a counter; `blocks()` says how many hashes it made. */
+  const stream = (label: string) => {
+    let blocks = 0;
+    let pool = Buffer.alloc(0);
+    return Object.assign(
+      (len: number) => {
+        while (pool.length < len) pool = Buffer.concat([pool, createHash('sha256').update(`${label}:${blocks++}`).digest()]);
+        const out = pool.subarray(0, len);
+        pool = pool.subarray(len);
+        return out;
+      },
+      { blocks: () => blocks },
+    );
+  };
+
   // SeededIds memoizes keys per seed for the whole process, so the pin above sees a key derived
   // once, possibly before a change: this one derives afresh from its own byte stream, and also
   // pins how many SHA-256 blocks the derivation drew (every candidate, test and base it used). In
   // this stream a Miller-Rabin base drawn in place of the cheap Fermat filter would swallow the
   // draw that holds a prime, so dropping the filter changes the key (not so in every stream).
   it('the derivation itself gives the key it has always given for a fixed byte stream, drawing the same bytes', () => {
-    let blocks = 0;
-    let pool = Buffer.alloc(0);
-    const next = (len: number) => {
-      while (pool.length < len) pool = Buffer.concat([pool, createHash('sha256').update(`stream-0:${blocks++}`).digest()]);
-      const out = pool.subarray(0, len);
-      pool = pool.subarray(len);
-      return out;
-    };
+    const next = stream('stream-0');
     const spki = createPublicKey(deterministicRsaKey(next)).export({ format: 'der', type: 'spki' });
     expect(createHash('sha256').update(spki).digest('hex')).toBe('51403235e40125f59150adb9bbc38b2adaba77f39c61e713d8916e853115c3b6');
-    expect(blocks).toBe(980);
+    expect(next.blocks()).toBe(980);
   });
 
-  // The tests below derive afresh (the seeded keys above are derived once per process), with
-  // 512-bit keys to keep them quick: the derivation does not depend on the size.
+  // The tests below derive afresh too, with 512-bit keys to keep them quick: the derivation does not depend on the size.
   const int = (b64url: string | undefined) => BigInt(`0x${Buffer.from(b64url!, 'base64url').toString('hex')}`);
-  /** A byte stream: SHA-256 of a label and a counter. */
-  const stream = (label: string) => {
-    let blocks = 0;
-    let pool = Buffer.alloc(0);
-    return (len: number) => {
-      while (pool.length < len) pool = Buffer.concat([pool, createHash('sha256').update(`${label}:${blocks++}`).digest()]);
-      const out = pool.subarray(0, len);
-      pool = pool.subarray(len);
-      return out;
-    };
-  };
   /** The key's private parts, checked against one another as PKCS#1 defines them (RFC 8017, 3.2). */
   const wellFormed = (privateJwk: ReturnType<typeof privateKey.export>) => {
     const jwk = privateJwk as Record<string, string>;
