@@ -9,9 +9,12 @@ import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { addRun, readStore, relativeTo, writeStore } from './mutation-store.mjs';
+import { withKillNoteTests } from './mutation-tests.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
+// A run limited by --testFiles also runs the tests that kill notes name for its files (see mutation-tests.mjs).
+const { args, added } = withKillNoteTests(root, process.argv.slice(2));
+for (const file of added) process.stdout.write(`mutate: --testFiles gets ${file}, which holds a test a kill note names\n`);
 
 const started = new Date();
 const stryker = spawnSync(join(root, 'node_modules/.bin/stryker'), ['run', ...args], { cwd: root, stdio: 'inherit' });

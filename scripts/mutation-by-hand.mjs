@@ -2,13 +2,14 @@
 // applies each to its source file as Stryker made it (the results kept in bench/mutation/), runs the
 // test the note names, and restores the file. It passes when every such test fails on its mutant.
 // Usage: node scripts/mutation-by-hand.mjs   (after a run; it changes src/ only while it runs)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES } from './mutation-notes.mjs';
 import { mutantKey, readStore, sourceHash } from './mutation-store.mjs';
+import { listTests, testFilesNaming } from './mutation-tests.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const { runs, files } = readStore(ROOT);
@@ -24,14 +25,13 @@ function mutated(source, { location: { start, end }, replacement }) {
   return source.slice(0, offset(start)) + replacement + source.slice(offset(end));
 }
 
-/** The test files that hold the test, else those of the file's run (a name made by it.each is not in any file). */
+const tests = listTests(ROOT);
+/** The test files that hold the test, else those of the file's run. */
 function testFilesFor(name, result) {
-  try {
-    return execFileSync('grep', ['-rlF', '--include=*.ts', name, 'test'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
-  } catch {
-    const command = runs[result.run]?.command ?? '';
-    return (/--testFiles\s+(\S+)/.exec(command)?.[1] ?? 'test').split(',');
-  }
+  const holding = testFilesNaming(name, tests);
+  if (holding.length > 0) return holding;
+  const command = runs[result.run]?.command ?? '';
+  return (/--testFiles\s+(\S+)/.exec(command)?.[1] ?? 'test').split(',');
 }
 
 let failures = 0;

@@ -1,0 +1,70 @@
+// Which test files hold a test, by its name: the kill notes of mutation-notes.mjs name tests, and a
+// run with --testFiles must include the files that hold them, or their mutants show as survivors for
+// want of the test that kills them. `npm run mutate` adds those files itself (withKillNoteTests), and
+// `node scripts/mutation-by-hand.mjs` runs a note's test from them.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { NOTES } from './mutation-notes.mjs';
+
+/**
+ * Every test of the suite Stryker runs, as { name, file }: Vitest's own list, so a name made by
+ * it.each or a template is there with its values. `name` is the full name, describe blocks first,
+ * joined by " > "; `file` is relative to root.
+ */
+export function listTests(root) {
+  const vitest = path.join(root, 'node_modules/.bin/vitest');
+  const r = spawnSync(vitest, ['list', '--json', '--config', 'vitest.stryker.config.ts'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`vitest list failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
+  return JSON.parse(r.stdout).map(({ name, file }) => ({
+    name,
+    file: path.relative(root, file).split(path.sep).join('/'),
+  }));
+}
+
+/**
+ * The test files that hold a test the name fits as `vitest -t` reads it: a part of the test's full
+ * name, its describe blocks and its title joined by spaces (as Stryker names a test).
+ */
+export function testFilesNaming(title, tests) {
+  const files = new Set();
+  for (const { name, file } of tests) if (name.split(' > ').join(' ').includes(title)) files.add(file);
+  return [...files];
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether a --mutate entry (a path, a glob with * and **, either with a `:first-last` range) covers the file. */
+function covers(pattern, file) {
+  const glob = pattern.replace(/:\d+-\d+$/, '');
+  const source = glob
+    .split(/(\*\*\/|\*\*|\*)/)
+    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '**' ? '.*' : part === '*' ? '[^/]*' : escape(part)))
+    .join('');
+  return new RegExp(`^${source}$`).test(file);
+}
+
+/**
+ * StrykerJS arguments with --testFiles grown by every test file that holds a test named by a kill note
+ * on a file the run mutates, and the files it added. Arguments without both --mutate and --testFiles
+ * come back as they are: a run without --testFiles runs every test already. `list` gives the suite's
+ * tests (Vitest's list unless a test hands in its own), and `notes` the notes to read.
+ */
+export function withKillNoteTests(root, args, list = listTests, notes = NOTES) {
+  const m = args.indexOf('--mutate');
+  const t = args.indexOf('--testFiles');
+  if (m < 0 || t < 0 || !args[m + 1] || !args[t + 1]) return { args, added: [] };
+  const patterns = args[m + 1].split(',');
+  const named = notes.filter((note) => note.killedBy && patterns.some((p) => covers(p, note.file)));
+  if (named.length === 0) return { args, added: [] };
+  const listed = args[t + 1].split(',');
+  const tests = list(root);
+  const added = [];
+  for (const note of named) for (const file of testFilesNaming(note.killedBy, tests)) if (!listed.includes(file) && !added.includes(file)) added.push(file);
+  const grown = [...args];
+  grown[t + 1] = [...listed, ...added].join(',');
+  return { args: grown, added };
+}
