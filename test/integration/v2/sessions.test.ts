@@ -522,6 +522,19 @@ describe('chat, transcript and summary', () => {
     });
   });
 
+  it('a session nobody spoke in ends without meeting.transcript or meeting.summary, though ai_config asks for both', async () => {
+    const t = makeTestApp();
+    const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice', 'bob']);
+    setAiConfig(t, meetingId, { transcription: { language: 'en-US' }, summarization: { word_limit: 150 } });
+    const payloads = webhookPayloads(t);
+    await leave(t, meetingId, ids.alice!);
+    await leave(t, meetingId, ids.bob!);
+    expect(payloads.map((p) => p.event)).toEqual(['meeting.participantLeft', 'meeting.participantLeft', 'meeting.ended']);
+    expect((await get(t, `/v2/sessions/${sessionId}/summary`).expect(404)).body).toEqual(
+      v2Error(404, `No summary found for session_id ${sessionId}; POST /v2/sessions/${sessionId}/summary generates one`),
+    );
+  });
+
   it('the summary: 404 until generated; POST makes it from the transcript (meeting.summary); GET links to it', async () => {
     const t = makeTestApp();
     const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice', 'bob']);
