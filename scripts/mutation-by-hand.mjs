@@ -9,7 +9,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES } from './mutation-notes.mjs';
 import { mutantKey, readStore, sourceHash } from './mutation-store.mjs';
-import { listTests, testFilesNaming } from './mutation-tests.mjs';
+import { escapeRegExp, listTests, testFilesNaming } from './mutation-tests.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const { runs, files } = readStore(ROOT);
@@ -49,7 +49,7 @@ for (const note of NOTES.filter((n) => n.outOfReach)) {
   for (const m of places) {
     writeFileSync(path.join(ROOT, note.file), mutated(source, m));
     try {
-      const escaped = note.killedBy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const escaped = escapeRegExp(note.killedBy);
       const testFiles = testFilesFor(note.killedBy, result);
       const r = spawnSync('npx', ['vitest', 'run', ...testFiles, '-t', escaped], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
       const ran = /Tests\s+.*?(\d+) failed/.exec(plain(r.stdout));

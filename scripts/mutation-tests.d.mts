@@ -13,3 +13,4 @@ export declare function withKillNoteTests(
   list?: (root: string) => ListedTest[],
   notes?: Note[],
 ): { args: string[]; added: string[] };
+export declare const escapeRegExp: (text: string) => string;

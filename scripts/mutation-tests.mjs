@@ -35,14 +35,15 @@ export function testFilesNaming(title, tests) {
   return [...files];
 }
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The text as a regular expression that matches it literally (for globs here, and for `vitest -t`). */
+export const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether a --mutate entry (a path, a glob with * and **, either with a `:first-last` range) covers the file. */
 function covers(pattern, file) {
   const glob = pattern.replace(/:\d+-\d+$/, '');
   const source = glob
     .split(/(\*\*\/|\*\*|\*)/)
-    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '**' ? '.*' : part === '*' ? '[^/]*' : escape(part)))
+    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '**' ? '.*' : part === '*' ? '[^/]*' : escapeRegExp(part)))
     .join('');
   return new RegExp(`^${source}$`).test(file);
 }
