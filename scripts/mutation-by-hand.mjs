@@ -8,6 +8,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES } from './mutation-notes.mjs';
+import { testFilesOf } from './mutation-runs.mjs';
 import { mutantKey, readStore, sourceHash } from './mutation-store.mjs';
 import { escapeRegExp, listTests, testFilesNaming } from './mutation-tests.mjs';
 
@@ -30,8 +31,7 @@ const tests = listTests(ROOT);
 function testFilesFor(name, result) {
   const holding = testFilesNaming(name, tests);
   if (holding.length > 0) return holding;
-  const command = runs[result.run]?.command ?? '';
-  return (/--testFiles\s+(\S+)/.exec(command)?.[1] ?? 'test').split(',');
+  return testFilesOf({ command: runs[result.run]?.command ?? '' }) ?? ['test'];
 }
 
 let failures = 0;

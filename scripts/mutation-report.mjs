@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { NOTES, STATUS } from './mutation-notes.mjs';
-import { mutatedBy } from './mutation-runs.mjs';
+import { mutatedBy, testFilesOf } from './mutation-runs.mjs';
 import { mutantKey, readStore, relativeTo, STORE_DIR } from './mutation-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -142,13 +142,8 @@ if ([...fileRuns.values()].some((r) => r !== undefined)) {
     const c = Object.fromEntries(STATUSES.map((st) => [st, 0]));
     for (const m of mutants) if (m.file === file) c[m.status] += 1;
     const command = run === undefined ? '' : (runs[run]?.command ?? '');
-    const limited = /--testFiles\s+(\S+)/.exec(command);
-    const tests = limited
-      ? limited[1]
-          .split(',')
-          .map((t) => `\`${t}\``)
-          .join(', ')
-      : 'the whole suite';
+    const limited = testFilesOf({ command });
+    const tests = limited ? limited.map((t) => `\`${t}\``).join(', ') : 'the whole suite';
     // Runs that retested some lines of the file since (`--mutate src/a.ts:10-20`).
     const lineRuns = lineRunsOf.get(file)?.map((r) => r + 1);
     const measuredBy = `${run === undefined ? '–' : run + 1}${lineRuns?.length ? ` (lines: ${lineRuns.join(', ')})` : ''}`;

@@ -26,6 +26,7 @@ export interface FileResult {
   [key: string]: unknown;
 }
 export declare const globRegex: (glob: string) => RegExp;
+export declare const testFilesOf: (run: Run) => string[] | undefined;
 export declare const mutatedBy: (run: Run) => (file: string) => boolean;
 export declare const linesBy: (run: Run) => Map<string, Array<[number, number]>>;
 export declare const inLines: (location: Location, pairs: Array<[number, number]>) => boolean;

@@ -2,7 +2,8 @@
 // also carries, unchanged, the results its incremental cache holds for other files, which can be
 // older than the ones already merged; only the files a run names are taken from it. A run may also
 // name lines of a file (`src/a.ts:10-20`): it retests the mutants on those lines only.
-// Shared by scripts/mutation-store.mjs, scripts/mutation-fold.mjs and scripts/mutation-report.mjs.
+// Shared by scripts/mutation-store.mjs, scripts/mutation-fold.mjs, scripts/mutation-report.mjs and
+// scripts/mutation-tests.mjs.
 
 /** A glob of --mutate (`**`, `*`) as a regular expression over repository-relative paths. */
 export const globRegex = (glob) =>
@@ -18,6 +19,9 @@ const mutateArgs = (run) => {
   const named = /--mutate\s+(\S+)/.exec(run.command);
   return named ? named[1].replace(/^'|'$/g, '').split(',') : ['src/**/*.ts'];
 };
+
+/** The test files a run was limited to (`--testFiles a,b`), or undefined when it ran the whole suite. */
+export const testFilesOf = (run) => /--testFiles\s+(\S+)/.exec(run.command)?.[1].split(',');
 
 /** A --mutate entry that names lines of one file, `src/a.ts:10-20` (Stryker's form; it takes no single line). */
 const LINES = /^([^*]+\.ts):(\d+)-(\d+)$/;

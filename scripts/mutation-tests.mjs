@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { NOTES } from './mutation-notes.mjs';
+import { linesBy, mutatedBy } from './mutation-runs.mjs';
 
 /**
  * Every test of the suite Stryker runs, as { name, file }: Vitest's own list, so a name made by
@@ -35,18 +36,8 @@ export function testFilesNaming(title, tests) {
   return [...files];
 }
 
-/** The text as a regular expression that matches it literally (for globs here, and for `vitest -t`). */
+/** The text as a regular expression that matches it literally (for `vitest -t`). */
 export const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Whether a --mutate entry (a path, a glob with * and **, either with a `:first-last` range) covers the file. */
-function covers(pattern, file) {
-  const glob = pattern.replace(/:\d+-\d+$/, '');
-  const source = glob
-    .split(/(\*\*\/|\*\*|\*)/)
-    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '**' ? '.*' : part === '*' ? '[^/]*' : escapeRegExp(part)))
-    .join('');
-  return new RegExp(`^${source}$`).test(file);
-}
 
 /**
  * StrykerJS arguments with --testFiles grown by every test file that holds a test named by a kill note
@@ -58,8 +49,11 @@ export function withKillNoteTests(root, args, list = listTests, notes = NOTES) {
   const m = args.indexOf('--mutate');
   const t = args.indexOf('--testFiles');
   if (m < 0 || t < 0 || !args[m + 1] || !args[t + 1]) return { args, added: [] };
-  const patterns = args[m + 1].split(',');
-  const named = notes.filter((note) => note.killedBy && patterns.some((p) => covers(p, note.file)));
+  // The files the run mutates, whole or by lines, read as the report reads a run's command.
+  const run = { command: args.join(' ') };
+  const whole = mutatedBy(run);
+  const byLines = linesBy(run);
+  const named = notes.filter((note) => note.killedBy && (whole(note.file) || byLines.has(note.file)));
   if (named.length === 0) return { args, added: [] };
   const listed = args[t + 1].split(',');
   const tests = list(root);
