@@ -1952,6 +1952,7 @@ const RG_NO_MATCH =
   "the regex always matches where it runs: range-parser answers -1 (unsatisfiable) only when the header has an '=' and every part after it is digits or empty once trimmed around one '-' (a missing '-' or any other character is -2, ignored before), and JS trim and \\s strip the same white space; so the ?? [] and the '' defaults are never taken";
 const RG_EMPTY_FILE = 'an empty sample segment is served as 0 bytes, and a suffix Range of it is 416';
 const RK_GUARDS = 'stops the table from being built, naming the route';
+const RK_TWIN_DESCRIBED = 'a v2 route added to the table gets a twin under the prefix, described as the RealtimeKit form';
 const V1_TOO_MANY =
   "the issue's only reader is issueMessage (src/http/validation.ts, through parseWith in src/http/mount.ts), whose too_big case words a record's issue from its origin and maximum alone (\"attributes\" must have less than or equal to 50 keys, pinned by 'rejects attributes of 51 entries'); inclusive and message feed only zod's own text, which no answer, log or document shows";
 NOTES.push(
@@ -2005,14 +2006,14 @@ NOTES.push(
     mutator: 'StringLiteral',
     original: '`${r.method.toUpperCase()} ${r.path}`',
     replacement: '``',
-    killedBy: 'a v2 route added to the table gets a twin under the prefix, described as the RealtimeKit form',
+    killedBy: RK_TWIN_DESCRIBED,
   },
   {
     file: RTK_ROUTES,
     mutator: 'StringLiteral',
     original: "''",
     replacement: '"Stryker was here!"',
-    killedBy: 'a v2 route added to the table gets a twin under the prefix, described as the RealtimeKit form',
+    killedBy: RK_TWIN_DESCRIBED,
   },
   {
     file: RTK_ROUTES,
@@ -2874,8 +2875,8 @@ export const STATUS = [
   '  seven schema and three mapper files of `src/http/v2`: its 3 survivors are the equivalents noted before. Run 66',
   '  measured `src/http/v1`, `src/http/media` and `src/http/realtimekit`: two survivors were new, in the RealtimeKit',
   '  twins: the description of a twin whose v2 route has none, now pinned by a test (run 67 confirms the kill), and',
-  "  the twins' memo, equivalent.",
-  '  `openapi.ts` has never been run; the other files wait for a run (their notes with them).',
+  "  the twins' memo, equivalent. `openapi.ts` has never been run; the other files wait for a run (their notes with",
+  '  them).',
   '',
   'Every run used `--testFiles` (the folder tests and the scenarios that drive it), so each score is a lower bound;',
   'from run 57 on, `npm run mutate` adds to it the test files that hold the tests the kill notes name. At the rates',

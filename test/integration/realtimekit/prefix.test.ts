@@ -111,13 +111,10 @@ describe('the prefix serves the v2 operations on the same store', () => {
     const twin = realtimeKitRoutes([widget('/v2/widgets/{id}')]).find((r) => r.tag === 'RealtimeKit: Widgets')!;
     expect(twin.path).toBe('/client/v4/accounts/{account_id}/realtime/kit/{app_id}/widgets/{id}');
     // Most v2 routes have no description of their own: the twin's is then this sentence alone.
-    expect(twin.description).toBe(
-      "The RealtimeKit form of GET /v2/widgets/{id}: the same operation on the same data (app id = organization id), with an account's API token.",
-    );
+    const form = "The RealtimeKit form of GET /v2/widgets/{id}: the same operation on the same data (app id = organization id), with an account's API token.";
+    expect(twin.description).toBe(form);
     const described = realtimeKitRoutes([{ ...widget('/v2/widgets/{id}'), description: 'Widgets are blue.' }]).find((r) => r.tag === 'RealtimeKit: Widgets')!;
-    expect(described.description).toBe(
-      "The RealtimeKit form of GET /v2/widgets/{id}: the same operation on the same data (app id = organization id), with an account's API token. Widgets are blue.",
-    );
+    expect(described.description).toBe(`${form} Widgets are blue.`);
   });
 
   it('a v2 route declared outside /v2, or with path parameters that are not a z.object, stops the table from being built, naming the route', () => {
