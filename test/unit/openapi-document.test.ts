@@ -216,6 +216,14 @@ describe('the served OpenAPI document', () => {
     expect(doc.paths['/.well-known/keys.json'].get.operationId).toBe('getWellKnownKeysJson');
   });
 
+  it.each([
+    ['/', 'get'],
+    ['/v2/widgets/', 'getV2Widgets'],
+    ['/_emulator/ui/{file}.', 'getEmulatorUiFile'],
+  ])('gives %s the operation id %s: letters and digits only, however the path ends', (path, id) => {
+    expect(operationOf([route({ method: 'get', path, api: 'control', auth: 'none' })], 'get', path).operationId).toBe(id);
+  });
+
   it('documents a path parameter as required even when its schema has a default (OpenAPI requires it of every path parameter)', () => {
     const r = route({ method: 'get', path: '/v2/pages/{page}', api: 'v2', auth: 'basic', params: z.object({ page: z.string().default('1') }) });
     expect(operationOf([r], 'get', '/v2/pages/{page}').parameters).toEqual([
