@@ -2307,6 +2307,7 @@ NOTES.push(
 );
 
 const REQ_CTX = 'src/http/request-context.ts';
+const QUERY_SHORTCUT = 'a shortcut only: Express parses an absent query string as {}, the value used without one';
 const FEED_NEWS = "journaled || (resolved.api === 'control' && !READS.has(req.method))";
 const FEED_CONTROL_WRITE = "resolved.api === 'control' && !READS.has(req.method)";
 const FEED_SHORTCUT =
@@ -2326,6 +2327,7 @@ NOTES.push(
       'only the RealtimeKit paths have parameters named account_id and app_id (src/http/realtimekit/realtimekit.routes.ts): for any other request the lookup finds neither and answers the same { account_id: null, app_id: null }',
   },
   { file: REQ_CTX, mutator: 'ConditionalExpression', original: 'deps.feed.listenerCount > 0', replacement: 'true', equivalent: FEED_SHORTCUT },
+  { file: REQ_CTX, mutator: 'StringLiteral', original: "'?'", replacement: '""', equivalent: QUERY_SHORTCUT },
   {
     file: REQ_CTX,
     mutator: 'EqualityOperator',
@@ -2408,6 +2410,43 @@ NOTES.push(
   },
 );
 
+// src/http/openapi.ts (run 69 and its line rerun).
+const OPENAPI = 'src/http/openapi.ts';
+const OPENAPI_V1_SHAPE =
+  'the control API and the media routes answer errors in the v1 shape: controlErrorSchema is v1ErrorSchema, the same object (src/http/errors.ts), so either branch documents the same schema for every api';
+const OPENAPI_KEY_ORDER =
+  'the statuses become the keys of the responses object, and JavaScript lists keys that are whole numbers in ascending order whatever order they are set in, so the document is the same (its test pins the order: 200, 400, 401, 404, 429, default)';
+NOTES.push(
+  { file: OPENAPI, mutator: 'ConditionalExpression', original: "api === 'v1'", replacement: 'true', equivalent: OPENAPI_V1_SHAPE },
+  { file: OPENAPI, mutator: 'ConditionalExpression', original: "api === 'v1'", replacement: 'false', equivalent: OPENAPI_V1_SHAPE },
+  { file: OPENAPI, mutator: 'EqualityOperator', original: "api === 'v1'", replacement: "api !== 'v1'", equivalent: OPENAPI_V1_SHAPE },
+  { file: OPENAPI, mutator: 'MethodExpression', original: '[...statuses].sort((a, b) => a - b)', replacement: '[...statuses]', equivalent: OPENAPI_KEY_ORDER },
+  { file: OPENAPI, mutator: 'ArithmeticOperator', original: 'a - b', replacement: 'a + b', equivalent: OPENAPI_KEY_ORDER },
+  {
+    file: OPENAPI,
+    mutator: 'StringLiteral',
+    original: "'Error'",
+    replacement: '""',
+    equivalent:
+      "never reached: an error status without the route's own text is one the builder added itself (400, 401, 403, 404, 413, 415, 429), and each of those has its text in ERROR_TEXT",
+  },
+  {
+    file: OPENAPI,
+    mutator: 'StringLiteral',
+    original: "''",
+    replacement: '"Stryker was here!"',
+    equivalent:
+      "at line 99, never reached: the builder adds only error statuses, so a status below 400 is one the route declares, with its description (ResponseSpec requires one). The same replacement of the '' at line 107 (a path ending in a character that is not a letter or digit) is killed by the operation id test",
+  },
+  {
+    file: OPENAPI,
+    mutator: 'Regex',
+    original: '/[^A-Za-z0-9]+(.)?/g',
+    replacement: '/[^A-Za-z0-9]+(.)/g',
+    killedBy: 'gives /v2/widgets/ the operation id getV2Widgets: letters and digits only, however the path ends',
+  },
+);
+
 // src/http/mount.ts and src/http/route-table.ts (run 43).
 const MOUNT = 'src/http/mount.ts';
 const RT = 'src/http/route-table.ts';
@@ -2437,7 +2476,7 @@ NOTES.push(
     mutator: 'StringLiteral',
     original: "'?'",
     replacement: '""',
-    equivalent: 'a shortcut only: Express parses an absent query string as {}, the value used without one',
+    equivalent: QUERY_SHORTCUT,
   },
   {
     file: RT,
