@@ -35,7 +35,6 @@ const ERRORS = {
   401: 'Missing or invalid credentials',
   403: 'Valid credentials that may not do this (RealtimeKit: an account the API token does not open)',
   404: 'Unknown id',
-  409: 'The current state forbids this',
   413: 'Body larger than 1 MiB',
   415: 'Body that is not application/json',
   429: 'Rate limit reached (only with --rate-limit); retry-after says when to come back',
