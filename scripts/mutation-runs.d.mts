@@ -26,6 +26,14 @@ export interface FileResult {
   [key: string]: unknown;
 }
 export declare const globRegex: (glob: string) => RegExp;
+export interface OptionAt {
+  index: number;
+  prefix: string;
+  value: string;
+}
+export declare function optionIn(args: string[], names: readonly [string, string]): OptionAt | undefined;
+export declare const MUTATE: [string, string];
+export declare const TEST_FILES: [string, string];
 export declare const testFilesOf: (run: Run) => string[] | undefined;
 export declare const mutatedBy: (run: Run) => (file: string) => boolean;
 export declare const linesBy: (run: Run) => Map<string, Array<[number, number]>>;

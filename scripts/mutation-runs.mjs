@@ -15,13 +15,33 @@ export const globRegex = (glob) =>
       .replaceAll('\u0000', '(?:.*/)?')}$`,
   );
 
-const mutateArgs = (run) => {
-  const named = /--mutate\s+(\S+)/.exec(run.command);
-  return named ? named[1].replace(/^'|'$/g, '').split(',') : ['src/**/*.ts'];
-};
+/**
+ * Where a StrykerJS option's value sits in its arguments, in each form its command line takes
+ * (`--mutate a`, `--mutate=a`, `-m a`, `-ma`): { index, prefix, value }, the argument at `index` being
+ * `prefix` + `value`. The last one given wins, as in Stryker; undefined when the option is not given.
+ */
+export function optionIn(args, [long, short]) {
+  let found;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === long || arg === short) {
+      if (i + 1 < args.length) found = { index: i + 1, prefix: '', value: args[++i] };
+    } else if (arg.startsWith(`${long}=`)) found = { index: i, prefix: `${long}=`, value: arg.slice(long.length + 1) };
+    else if (arg.startsWith(short) && !arg.startsWith('--')) found = { index: i, prefix: short, value: arg.slice(short.length) };
+  }
+  return found;
+}
+
+/** The option names `optionIn` takes: the files to mutate, and the test files a run is limited to. */
+export const MUTATE = ['--mutate', '-m'];
+export const TEST_FILES = ['--testFiles', '-t'];
+
+const option = (run, names) => optionIn(run.command.split(/\s+/), names)?.value.replace(/^'|'$/g, '').split(',').filter(Boolean);
+
+const mutateArgs = (run) => option(run, MUTATE) ?? ['src/**/*.ts'];
 
 /** The test files a run was limited to (`--testFiles a,b`), or undefined when it ran the whole suite. */
-export const testFilesOf = (run) => /--testFiles\s+(\S+)/.exec(run.command)?.[1].split(',');
+export const testFilesOf = (run) => option(run, TEST_FILES);
 
 /** A --mutate entry that names lines of one file, `src/a.ts:10-20` (Stryker's form; it takes no single line). */
 const LINES = /^([^*]+\.ts):(\d+)-(\d+)$/;

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { NOTES } from './mutation-notes.mjs';
-import { linesBy, mutatedBy } from './mutation-runs.mjs';
+import { MUTATE, TEST_FILES, linesBy, mutatedBy, optionIn } from './mutation-runs.mjs';
 
 /**
  * Every test of the suite Stryker runs, as { name, file }: Vitest's own list, so a name made by
@@ -41,25 +41,26 @@ export const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 
 /**
  * StrykerJS arguments with --testFiles grown by every test file that holds a test named by a kill note
- * on a file the run mutates, and the files it added. Arguments without both --mutate and --testFiles
- * come back as they are: a run without --testFiles runs every test already. `list` gives the suite's
- * tests (Vitest's list unless a test hands in its own), and `notes` the notes to read.
+ * on a file the run mutates, and the files it added; each option may be given in any of its forms
+ * (`optionIn`). Arguments without both --mutate and --testFiles come back as they are: a run without
+ * --testFiles runs every test already. `list` gives the suite's tests (Vitest's list unless a test
+ * hands in its own), and `notes` the notes to read.
  */
 export function withKillNoteTests(root, args, list = listTests, notes = NOTES) {
-  const m = args.indexOf('--mutate');
-  const t = args.indexOf('--testFiles');
-  if (m < 0 || t < 0 || !args[m + 1] || !args[t + 1]) return { args, added: [] };
+  const mutate = optionIn(args, MUTATE);
+  const testFiles = optionIn(args, TEST_FILES);
+  if (!mutate?.value || !testFiles?.value) return { args, added: [] };
   // The files the run mutates, whole or by lines, read as the report reads a run's command.
   const run = { command: args.join(' ') };
   const whole = mutatedBy(run);
   const byLines = linesBy(run);
   const named = notes.filter((note) => note.killedBy && (whole(note.file) || byLines.has(note.file)));
   if (named.length === 0) return { args, added: [] };
-  const listed = args[t + 1].split(',');
+  const listed = testFiles.value.split(',');
   const tests = list(root);
   const added = [];
   for (const note of named) for (const file of testFilesNaming(note.killedBy, tests)) if (!listed.includes(file) && !added.includes(file)) added.push(file);
   const grown = [...args];
-  grown[t + 1] = [...listed, ...added].join(',');
+  grown[testFiles.index] = `${testFiles.prefix}${[...listed, ...added].join(',')}`;
   return { args: grown, added };
 }

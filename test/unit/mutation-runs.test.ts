@@ -2,7 +2,7 @@
 // and scripts/mutation-fold.mjs merge them into one report: a whole-file run replaces the file's
 // result; a run of some lines replaces those lines' mutants only, and only in the same code.
 import { describe, expect, it } from 'vitest';
-import { linesBy, mutatedBy, withLines, type FileResult, type Mutant } from '../../scripts/mutation-runs.mjs';
+import { MUTATE, TEST_FILES, linesBy, mutatedBy, optionIn, testFilesOf, withLines, type FileResult, type Mutant } from '../../scripts/mutation-runs.mjs';
 import { sourceHash } from '../../scripts/mutation-store.mjs';
 
 const run = (mutate: string) => ({
@@ -44,6 +44,34 @@ describe('the files and lines a run names', () => {
     const measured = mutatedBy({ ...run('x'), command: 'npm run mutate' });
     expect(measured('src/core/clock.ts')).toBe(true);
     expect(linesBy({ ...run('x'), command: 'npm run mutate' }).size).toBe(0);
+  });
+});
+
+describe("a run's options, in every form Stryker's command line takes", () => {
+  const command = (args: string) => ({ ...run('x'), command: `npm run mutate -- ${args}` });
+
+  it.each([
+    ['--mutate src/a.ts --testFiles t.test.ts,u.test.ts'],
+    ['--mutate=src/a.ts --testFiles=t.test.ts,u.test.ts'],
+    ['-m src/a.ts -t t.test.ts,u.test.ts'],
+    ['-msrc/a.ts -tt.test.ts,u.test.ts'],
+    ['--mutate src/b.ts --concurrency 2 -m src/a.ts --testFiles=x.test.ts -t t.test.ts,u.test.ts'],
+  ])('%s mutates src/a.ts alone and runs t.test.ts and u.test.ts (the last one given wins)', (args) => {
+    const measured = mutatedBy(command(args));
+    expect(['src/a.ts', 'src/b.ts', 'src/core/clock.ts'].map(measured)).toEqual([true, false, false]);
+    expect(testFilesOf(command(args))).toEqual(['t.test.ts', 'u.test.ts']);
+  });
+
+  it('reads line ranges given with = too', () => {
+    expect([...linesBy(command('--mutate=src/a.ts:3-4'))]).toEqual([['src/a.ts', [[3, 4]]]]);
+  });
+
+  it('says where the value sits, so that it can be rewritten in the form it was given', () => {
+    const args = ['--concurrency', '2', '-m', 'src/a.ts', '--testFiles=t.test.ts', '--timeoutMS', '9000'];
+    expect(optionIn(args, MUTATE)).toEqual({ index: 3, prefix: '', value: 'src/a.ts' });
+    expect(optionIn(args, TEST_FILES)).toEqual({ index: 4, prefix: '--testFiles=', value: 't.test.ts' });
+    expect(optionIn(['--timeoutMS', '9000', '--mutate'], MUTATE)).toBeUndefined();
+    expect(optionIn(['npm', 'run', 'mutate', '--'], TEST_FILES)).toBeUndefined();
   });
 });
 

@@ -46,6 +46,19 @@ describe('the test files a kill note names', () => {
     expect(run('src/http/route.ts', 'test/x.test.ts').added).toEqual([]);
   });
 
+  it('grow --testFiles in the form it was given: --testFiles=, -t', () => {
+    expect(withKillNoteTests('.', ['--mutate=src/domain/paging.ts', '--testFiles=test/unit/paging.test.ts'], list, NOTES)).toEqual({
+      args: ['--mutate=src/domain/paging.ts', '--testFiles=test/unit/paging.test.ts,test/integration/realtimekit/prefix.test.ts'],
+      added: ['test/integration/realtimekit/prefix.test.ts'],
+    });
+    expect(withKillNoteTests('.', ['-m', 'src/http/route-table.ts', '-t', 'test/x.test.ts'], list, NOTES).args).toEqual([
+      '-m',
+      'src/http/route-table.ts',
+      '-t',
+      'test/x.test.ts,test/unit/route-table.test.ts',
+    ]);
+  });
+
   it('leave a run without --testFiles as it is, and do not list the suite for it', () => {
     const args = ['--mutate', 'src/domain/**/*.ts'];
     const untouched = () => {
