@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { NOTES } from './mutation-notes.mjs';
-import { MUTATE, TEST_FILES, linesBy, mutatedBy, optionIn } from './mutation-runs.mjs';
+import { MUTATE, TEST_FILES, linesBy, mutatedBy, optionIn, testFilesOf } from './mutation-runs.mjs';
 
 /**
  * Every test of the suite Stryker runs, as { name, file }: Vitest's own list, so a name made by
@@ -56,7 +56,7 @@ export function withKillNoteTests(root, args, list = listTests, notes = NOTES) {
   const byLines = linesBy(run);
   const named = notes.filter((note) => note.killedBy && (whole(note.file) || byLines.has(note.file)));
   if (named.length === 0) return { args, added: [] };
-  const listed = testFiles.value.split(',');
+  const listed = testFilesOf(run);
   const tests = list(root);
   const added = [];
   for (const note of named) for (const file of testFilesNaming(note.killedBy, tests)) if (!listed.includes(file) && !added.includes(file)) added.push(file);
