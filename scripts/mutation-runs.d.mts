@@ -32,6 +32,7 @@ export interface OptionAt {
   value: string;
 }
 export declare function optionIn(args: string[], names: readonly [string, string]): OptionAt | undefined;
+export declare const listIn: (found: OptionAt | undefined) => string[] | undefined;
 export declare const MUTATE: [string, string];
 export declare const TEST_FILES: [string, string];
 export declare const testFilesOf: (run: Run) => string[] | undefined;

@@ -36,7 +36,10 @@ export function optionIn(args, [long, short]) {
 export const MUTATE = ['--mutate', '-m'];
 export const TEST_FILES = ['--testFiles', '-t'];
 
-const option = (run, names) => optionIn(run.command.split(/\s+/), names)?.value.replace(/^'|'$/g, '').split(',').filter(Boolean);
+/** The list an option's value holds, as Stryker splits it (commas, empty entries dropped), without quotes around it. */
+export const listIn = (found) => found?.value.replace(/^'|'$/g, '').split(',').filter(Boolean);
+
+const option = (run, names) => listIn(optionIn(run.command.split(/\s+/), names));
 
 const mutateArgs = (run) => option(run, MUTATE) ?? ['src/**/*.ts'];
 

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { NOTES } from './mutation-notes.mjs';
-import { MUTATE, TEST_FILES, linesBy, mutatedBy, optionIn, testFilesOf } from './mutation-runs.mjs';
+import { MUTATE, TEST_FILES, linesBy, listIn, mutatedBy, optionIn } from './mutation-runs.mjs';
 
 /**
  * Every test of the suite Stryker runs, as { name, file }: Vitest's own list, so a name made by
@@ -47,16 +47,15 @@ export const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
  * hands in its own), and `notes` the notes to read.
  */
 export function withKillNoteTests(root, args, list = listTests, notes = NOTES) {
-  const mutate = optionIn(args, MUTATE);
   const testFiles = optionIn(args, TEST_FILES);
-  if (!mutate?.value || !testFiles?.value) return { args, added: [] };
+  const listed = listIn(testFiles);
+  if (!listIn(optionIn(args, MUTATE))?.length || !listed?.length) return { args, added: [] };
   // The files the run mutates, whole or by lines, read as the report reads a run's command.
   const run = { command: args.join(' ') };
   const whole = mutatedBy(run);
   const byLines = linesBy(run);
   const named = notes.filter((note) => note.killedBy && (whole(note.file) || byLines.has(note.file)));
   if (named.length === 0) return { args, added: [] };
-  const listed = testFilesOf(run);
   const tests = list(root);
   const added = [];
   for (const note of named) for (const file of testFilesNaming(note.killedBy, tests)) if (!listed.includes(file) && !added.includes(file)) added.push(file);
