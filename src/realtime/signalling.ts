@@ -3,7 +3,7 @@
 // does not admit it, is answered with a plain HTTP error before any WebSocket exists, so a
 // stray client learns why instead of hanging. An admitted socket carries binary frames (a
 // protobuf envelope per frame, see protocol/codec.ts) and the text pings "2"/"3"; the room it
-// joins (rooms.ts) answers its requests from the emulator's state.
+// joins (rooms.ts, and the room features of dispatch.ts) answers its requests from the emulator's state.
 //
 // ws, protobufjs and werift are loaded on the first upgrade: most runs never open a socket.
 import type { IncomingMessage } from 'node:http';
@@ -28,7 +28,7 @@ export interface SignallingServer {
 /** Frames above this size close the socket (1009): the SDK's largest, a chat message with its text, stays far below. */
 export const MAX_FRAME_BYTES = 256 * 1024;
 
-/** The close code and reason of a page whose state was reset (rooms.ts names the others). */
+/** The close code and reason of a page whose state was reset (peer.ts names the others). */
 const CLOSE_RESET = 4000;
 const RESET_REASON = 'The emulator was reset; join again';
 

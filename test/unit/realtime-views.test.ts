@@ -2,7 +2,7 @@
 // key-value stores: pure pieces of the rooms, pinned here field by field in the SDK's terms.
 import { describe, expect, it } from 'vitest';
 import type { Participant, SessionPoll } from '../../src/domain/models.js';
-import { MAX_KEYS_PER_STORE, MAX_STORES_PER_MEETING, PluginStores } from '../../src/realtime/plugin-stores.js';
+import { MAX_KEYS_PER_STORE, MAX_STORES_PER_MEETING, PluginStores } from '../../src/realtime/features/plugin-stores.js';
 import { Unserved } from '../../src/realtime/peer.js';
 import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
 import { chatView, mediaView, peerView, pollView } from '../../src/realtime/room-views.js';

@@ -1,8 +1,10 @@
 // The SDK's key-value stores (its plugins', and its own shared state such as RealtimeKit's): kept
 // per meeting while a page of it is connected, the way a room keeps them, and bounded so that a
-// page cannot grow the emulator's memory without end. The rooms decide who hears a change.
-import { SDK_EVENTS } from './protocol/events.js';
-import { Unserved } from './peer.js';
+// page cannot grow the emulator's memory without end. Every page of the meeting hears a change.
+import { Unserved, type Peer } from '../peer.js';
+import { decodeAs } from '../protocol/codec.js';
+import { SDK_EVENTS } from '../protocol/events.js';
+import type { Handler, RoomFeature, RoomState } from '../room-state.js';
 
 const { plugin: PLUGIN } = SDK_EVENTS;
 
@@ -89,6 +91,44 @@ export class PluginStores {
 
   clear(): void {
     this.meetings.clear();
+  }
+}
+
+/** The stores as a feature of the rooms: a page reads its own answer; a change is told to every page of the meeting. */
+export class PluginStoresFeature implements RoomFeature {
+  private readonly stores = new PluginStores();
+  readonly handlers: ReadonlyArray<readonly [number, Handler]> = [
+    [PLUGIN.getPlugins, (p, id) => p.send(PLUGIN.getPlugins, id, 'socket.plugin.EnablePluginsResponse', { plugins: [] })],
+    [PLUGIN.storeGetKeys, (p, id, b) => this.read(p, id, b)],
+    [PLUGIN.storeInsertKeys, (p, id, b) => this.change(p, id, b, PLUGIN.storeInsertKeys, 'socket.plugin.PluginStoreInsertKeysRequest')],
+    [PLUGIN.storeDeleteKeys, (p, id, b) => this.change(p, id, b, PLUGIN.storeDeleteKeys, 'socket.plugin.PluginStoreDeleteKeysRequest')],
+    [PLUGIN.storeDelete, (p, id, b) => this.change(p, id, b, PLUGIN.storeDelete, 'socket.plugin.PluginStoreDeleteRequest')],
+  ];
+
+  constructor(private readonly state: RoomState) {}
+
+  onRoomEmpty(meetingId: string): void {
+    this.stores.forget(meetingId);
+  }
+
+  onReset(): void {
+    this.stores.clear();
+  }
+
+  private read(peer: Peer, id: string, payload: Uint8Array): void {
+    peer.send(
+      PLUGIN.storeGetKeys,
+      id,
+      'socket.plugin.PluginStoreResponse',
+      this.stores.read(peer.meetingId, decodeAs('socket.plugin.PluginStoreGetKeysRequest', payload)),
+    );
+  }
+
+  /** The SDK ignores its own change when told of it; the page that made it hears it as its answer. */
+  private change(peer: Peer, id: string, payload: Uint8Array, event: StoreChange, type: string): void {
+    const answer = this.stores.change(peer.meetingId, peer.peerId, event, decodeAs(type, payload), new Date(this.state.deps.clock.now()).toISOString());
+    for (const other of this.state.pages(peer.meetingId))
+      if (!other.gone) other.send(event, other === peer ? id : this.state.newId(), 'socket.plugin.PluginStoreResponse', answer);
   }
 }
 

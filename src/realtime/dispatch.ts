@@ -1,0 +1,50 @@
+// The dispatch table of the signalling socket: every feature of a room, each in a module of its
+// own, and the events each answers. A new feature is a new module and a line here.
+import { ChatFeature } from './features/chat.js';
+import { LivestreamFeature } from './features/livestream.js';
+import { PluginStoresFeature } from './features/plugin-stores.js';
+import { PollsFeature } from './features/polls.js';
+import { PresenceFeature } from './features/presence.js';
+import { RecordingFeature } from './features/recording.js';
+import { MediaRoomFeature } from './media/media-room.js';
+import type { Peer } from './peer.js';
+import type { Handler, RoomFeature, RoomState } from './room-state.js';
+
+/** What a feature may use of the rooms besides their state. */
+export interface RoomControls {
+  /** Closes a page's socket and forgets it. */
+  dropPage(peer: Peer, code: number, reason: string): void;
+}
+
+export interface RoomFeatures {
+  presence: PresenceFeature;
+  chat: ChatFeature;
+  polls: PollsFeature;
+  pluginStores: PluginStoresFeature;
+  recording: RecordingFeature;
+  livestream: LivestreamFeature;
+  media: MediaRoomFeature;
+}
+
+export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeatures {
+  return {
+    presence: new PresenceFeature(state, controls.dropPage),
+    chat: new ChatFeature(state),
+    polls: new PollsFeature(state),
+    pluginStores: new PluginStoresFeature(state),
+    recording: new RecordingFeature(state),
+    livestream: new LivestreamFeature(state),
+    media: new MediaRoomFeature(state),
+  };
+}
+
+/** Every event the features answer → its handler. An event claimed twice is a programming error. */
+export function dispatchTable(features: Iterable<RoomFeature>): ReadonlyMap<number, Handler> {
+  const table = new Map<number, Handler>();
+  for (const feature of features)
+    for (const [event, handler] of feature.handlers) {
+      if (table.has(event)) throw new Error(`Two room features answer event ${event}`);
+      table.set(event, handler);
+    }
+  return table;
+}

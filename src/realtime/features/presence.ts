@@ -1,0 +1,193 @@
+// Who is in the meeting, as every page sees it: joining and leaving the socket room, the peers'
+// views, and the announcements of every join and leave, whoever caused them.
+//
+// There is one presence model. A page that joins calls the same sessions service a scripted
+// join does (the session opens, meeting.started, participantJoined, record_on_start, …) and a
+// page that leaves or closes its socket leaves through it. The rooms learn every join and leave
+// from the domain's events, whoever caused them, so a scripted participant appears in every page
+// and a REST kick reaches the page it removes.
+//
+// Peer ids: a page names itself (the SDK's peerID); a scripted participant's peer id is its
+// participant id, as in the REST session history.
+import type { DomainEvent } from '../../domain/events.js';
+import type { Participant } from '../../domain/models.js';
+import { CLOSE, type Peer } from '../peer.js';
+import { decode, decodeAs, type ProtoObject } from '../protocol/codec.js';
+import { SDK_EVENTS } from '../protocol/events.js';
+import type { Handler, RoomFeature, RoomState } from '../room-state.js';
+import { BROWSER_RECORDING, mediaView, peerView } from '../room-views.js';
+
+const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
+
+/** How long a removed page gets to hear why and leave by itself before its socket is closed (real ms). */
+const REMOVAL_GRACE_MS = 1_000;
+
+export class PresenceFeature implements RoomFeature {
+  readonly handlers: ReadonlyArray<readonly [number, Handler]> = [
+    [ROOM.joinRoom, (p, id, b) => this.joinRoom(p, id, b)],
+    [ROOM.getRoomInfo, (p, id) => p.send(ROOM.getRoomInfo, id, 'socket.room.RoomInfoResponse', { room: this.roomView(p.meetingId) })],
+    [ROOM.getRoomPeersInfo, (p, id, b) => this.roomPeers(p, id, b)],
+    [ROOM.getPeerInfo, (p, id, b) => this.peerInfo(p, id, b)],
+    [ROOM.getConnectedRoomsDump, (p, id) => this.connectedRooms(p, id)],
+    [ROOM.leaveRoom, (p, id) => this.leave(p, id, ROOM.leaveRoom, null)],
+    [MEDIA.leaveRoom, (p, id) => this.leave(p, id, MEDIA.leaveRoom, 'media.edge.PeerLeaveResponse')],
+    // No waiting room is emulated: nobody ever waits.
+    [ROOM.getWaitingRoomRequests, (p, id) => p.send(ROOM.getWaitingRoomRequests, id, null)],
+  ];
+
+  constructor(
+    private readonly state: RoomState,
+    /** Closes a page's socket and forgets it (the rooms' own drop). */
+    private readonly dropPage: (peer: Peer, code: number, reason: string) => void,
+  ) {}
+
+  onDomainEvent(e: DomainEvent): void {
+    if (e.type === 'participant.joined')
+      this.announceJoin(e.participant, this.state.acting?.peer.participantId === e.participant.id ? this.state.acting.peer : null);
+    else if (e.type === 'participant.left') this.onLeft(e.participant, e.cause);
+  }
+
+  onPeerGone(peer: Peer, depart: boolean): void {
+    if (depart) this.depart(peer);
+  }
+
+  // --- what a page asks -----------------------------------------------------------------------
+
+  private joinRoom(peer: Peer, id: string, payload: Uint8Array): void {
+    // Read to refuse a malformed request; the peer's name and ids are the participant's own.
+    decode('socket.room.JoinRoomRequest', payload);
+    const participant = this.state.participantOf(peer);
+    if (peer.roomJoined) return peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: peerView(participant, peer.peerId) });
+    peer.roomJoined = true;
+    try {
+      this.state.actingFor(peer, id, () => {
+        if (participant.joinedAt === null) this.state.deps.sessions.join(peer.meetingId, peer.participantId);
+        else this.announceJoin(participant, peer);
+      });
+    } catch (err) {
+      peer.roomJoined = false;
+      throw err;
+    }
+    peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: peerView(this.state.participantOf(peer), peer.peerId) });
+  }
+
+  private leave(peer: Peer, id: string, event: number, answer: string | null): void {
+    peer.send(event, id, answer, answer ? { closed: true } : {});
+    this.depart(peer);
+  }
+
+  /** Everyone else present; a page of them when the SDK asks by limit and offset, filtered by a name search when it gives one. */
+  private roomPeers(peer: Peer, id: string, payload: Uint8Array): void {
+    const {
+      seach_query: search,
+      limit,
+      offset,
+    } = decodeAs<{ seach_query: string; limit: number; offset: number }>('socket.room.RoomPeersInfoRequest', payload);
+    const needle = search.trim().toLowerCase();
+    const all = this.state.others(peer).filter((o) => needle === '' || o.peer.display_name.toLowerCase().includes(needle));
+    const from = Math.max(0, offset);
+    const page = limit > 0 ? all.slice(from, from + limit) : all.slice(from);
+    peer.send(ROOM.getRoomPeersInfo, id, 'socket.room.RoomPeersInfoResponse', { peers: page.map((o) => o.peer) });
+  }
+
+  private peerInfo(peer: Peer, id: string, payload: Uint8Array): void {
+    const { peer_id } = decodeAs<{ peer_id: string }>('socket.room.GetPeerInfoRequest', payload);
+    const found = this.state.present(peer.meetingId).find((o) => o.peerId === peer_id);
+    peer.send(ROOM.getPeerInfo, id, 'socket.room.PeerInfoResponse', found ? { peer: found.peer } : {});
+  }
+
+  private connectedRooms(peer: Peer, id: string): void {
+    const meeting = this.state.meeting(peer.meetingId);
+    const participants = this.state.present(peer.meetingId).map((o) => ({
+      id: o.peerId,
+      display_name: o.peer.display_name,
+      custom_participant_id: o.peer.custom_participant_id,
+      preset_id: o.peer.preset_id,
+      ...(o.peer.display_picture_url ? { display_picture_url: o.peer.display_picture_url } : {}),
+    }));
+    peer.send(ROOM.getConnectedRoomsDump, id, 'socket.room.GetConnectedRoomsDumpResponse', {
+      parent_meeting: { id: meeting.id, title: meeting.title ?? '', participants },
+      meetings: [],
+    });
+  }
+
+  private roomView(meetingId: string): ProtoObject {
+    const meeting = this.state.meeting(meetingId);
+    return {
+      room_id: meeting.id,
+      title: meeting.title ?? '',
+      created_at: meeting.createdAt,
+      active_recordings: this.state.deps.recordings
+        .forMeetingWithStatus(meeting.orgId, meeting.id, ['RECORDING', 'PAUSED'])
+        .map((r) => ({ recording_id: r.id, recording_type: BROWSER_RECORDING, recording_status: r.status })),
+      ...(meeting.session && meeting.session.endedAt === null ? { room_uuid: meeting.session.id } : {}),
+    };
+  }
+
+  // --- what the meeting tells every page -------------------------------------------------------
+
+  /** Tells every joined page but the newcomer that a participant is in (the socket room, then the media room). */
+  private announceJoin(participant: Participant, sdkPeer: Peer | null): void {
+    const view = peerView(participant, sdkPeer?.peerId ?? participant.id);
+    for (const other of this.state.pages(participant.meetingId)) {
+      if (other === sdkPeer || !other.roomJoined || other.gone) continue;
+      other.send(ROOM.joinRoom, this.state.newId(), 'socket.room.PeerInfoResponse', { peer: view });
+      // A scripted participant is in the media room at once; a page is once its own join completes.
+      if (!sdkPeer && other.mediaJoined)
+        other.send(MEDIA.peerJoinedBroadcast, this.state.newId(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(view) });
+    }
+  }
+
+  private onLeft(participant: Participant, cause: string): void {
+    // The page leaving by itself (depart) is no longer joined; any other page of the
+    // participant was removed by someone else (a kick, kick-all, a deletion, a scripted leave).
+    const departing = this.state.departing?.participantId === participant.id ? this.state.departing : null;
+    const removed = [...this.state.pages(participant.meetingId)].filter((p) => p.participantId === participant.id && p.roomJoined);
+    for (const peer of removed) {
+      peer.roomJoined = false;
+      peer.mediaJoined = false;
+      // The page hears why, then its socket closes (unless it leaves first).
+      peer.send(cause === 'ended' ? ROOM.kickAll : ROOM.kick, this.state.newId(), 'socket.room.PeerInfoResponse', {
+        peer: peerView(participant, peer.peerId),
+      });
+      peer.gone = true;
+      setTimeout(
+        () => this.dropPage(peer, CLOSE.removed, cause === 'ended' ? 'The host ended the meeting' : 'Removed from the meeting'),
+        REMOVAL_GRACE_MS,
+      ).unref();
+    }
+    const peerIds = [...(departing ? [departing.peerId] : []), ...removed.map((p) => p.peerId)];
+    for (const peerId of peerIds.length > 0 ? peerIds : [participant.id]) this.announceLeave(participant, peerId);
+  }
+
+  /** Tells every joined page that a peer left (the socket room, then the media room). */
+  private announceLeave(participant: Participant, peerId: string): void {
+    const view = peerView(participant, peerId);
+    for (const other of this.state.pages(participant.meetingId)) {
+      if (!other.roomJoined || other.gone) continue;
+      other.send(ROOM.leaveRoom, this.state.newId(), 'socket.room.PeerInfoResponse', { peer: view });
+      if (other.mediaJoined) other.send(MEDIA.peerLeaveBroadcast, this.state.newId(), 'media.edge.PeerLeaveBroadcastResponse', { participant_id: peerId });
+    }
+  }
+
+  // --- the domain side of a page --------------------------------------------------------------
+
+  /** A page leaves: the participant leaves the meeting when it was their last page in it. */
+  private depart(peer: Peer): void {
+    if (!peer.roomJoined) return;
+    peer.roomJoined = false;
+    peer.mediaJoined = false;
+    const participant = this.state.deps.participants.find(peer.claims.orgId, peer.participantId);
+    if (!participant) return;
+    const stillIn = [...this.state.pages(peer.meetingId)].some((p) => p !== peer && p.participantId === peer.participantId && p.roomJoined);
+    this.state.departing = peer;
+    try {
+      if (participant.joinedAt !== null && !stillIn) this.state.deps.sessions.leave(peer.meetingId, peer.participantId);
+      else this.announceLeave(participant, peer.peerId);
+    } catch (err) {
+      this.state.deps.logger.info({ err: (err as Error).message, peer: peer.peerId }, 'SDK peer could not leave the meeting');
+    } finally {
+      this.state.departing = undefined;
+    }
+  }
+}

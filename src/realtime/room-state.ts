@@ -1,0 +1,143 @@
+// What every feature of a room shares: the connected pages of each meeting, the page whose request
+// is being served, and the views of who is present. Features (presence, chat, polls, …, the media
+// room) each live in a module of their own and see the rooms only through this one type; the
+// dispatch table (dispatch.ts) lists them.
+import type { Clock } from '../core/clock.js';
+import type { EventBus } from '../core/events.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { DomainEvent } from '../domain/events.js';
+import type { SessionsService } from '../domain/meetings/sessions.service.js';
+import type { Meeting, Participant, Session } from '../domain/models.js';
+import type { ParticipantsService } from '../domain/participants/participants.service.js';
+import type { RecordingsService } from '../domain/recordings/recordings.service.js';
+import type { SessionHistoryService } from '../domain/sessions/session-history.service.js';
+import type { Logger } from '../logger.js';
+import { Unserved, type Peer } from './peer.js';
+import type { ProtoObject } from './protocol/codec.js';
+import { peerView, type PeerView } from './room-views.js';
+
+export interface RoomsDeps {
+  bus: EventBus<DomainEvent>;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  /** Told of every move of the clock: tokens expire on the emulator's clock. */
+  onClockChange(listener: () => void): void;
+  participants: Pick<ParticipantsService, 'find'>;
+  sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>;
+  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll'>;
+  recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
+  /** A livestream's HLS playback URL (the one the REST API hands out). */
+  playbackUrl(livestreamId: string): string;
+}
+
+/** Answers one request of a page: `id` is the request's, for the answer. */
+export type Handler = (peer: Peer, id: string, payload: Uint8Array) => void | Promise<void>;
+
+/** One participant present in a meeting, as the pages see them. */
+export interface Presence {
+  peerId: string;
+  /** Their page, or null for a scripted participant. */
+  sdk: Peer | null;
+  peer: ProtoObject & PeerView;
+}
+
+/** A feature of a room: the socket events it answers, and what it does when the meeting or a page changes. */
+export interface RoomFeature {
+  readonly handlers: ReadonlyArray<readonly [event: number, handler: Handler]>;
+  /** A domain event of a meeting that has connected pages. */
+  onDomainEvent?(e: DomainEvent): void;
+  /** A page's socket is gone (closed, replaced or removed); `depart` is false when its state is being replaced (reset, import). */
+  onPeerGone?(peer: Peer, depart: boolean): void;
+  /** The last page of a meeting is gone. */
+  onRoomEmpty?(meetingId: string): void;
+  /** Every room is forgotten (shutdown, reset). */
+  onReset?(): void;
+}
+
+export class RoomState {
+  /** Meeting id → its connected pages. */
+  readonly rooms = new Map<string, Set<Peer>>();
+  /** The page whose request is being served: its own announcement reaches it as the answer, not as news. */
+  acting: { peer: Peer; id: string } | undefined;
+  /** The page that is leaving by itself: the leave the domain announces is its own. */
+  departing: Peer | undefined;
+
+  constructor(readonly deps: RoomsDeps) {}
+
+  /** A fresh id for a push the page did not ask for. */
+  newId(): string {
+    return this.deps.ids.uuid();
+  }
+
+  pages(meetingId: string): Iterable<Peer> {
+    return this.rooms.get(meetingId) ?? [];
+  }
+
+  /** Runs a domain call on behalf of a page's request, so that what it announces reaches that page as the answer. */
+  actingFor<T>(peer: Peer, id: string, run: () => T): T {
+    this.acting = { peer, id };
+    try {
+      return run();
+    } finally {
+      this.acting = undefined;
+    }
+  }
+
+  /** One push to every joined page of a meeting; the page whose request caused it hears it as the answer (its request's id). */
+  tell(meetingId: string, event: number, type: string, body: ProtoObject): void {
+    for (const peer of this.pages(meetingId))
+      if (peer.roomJoined && !peer.gone) peer.send(event, peer === this.acting?.peer ? this.acting.id : this.newId(), type, body);
+  }
+
+  meeting(meetingId: string): Meeting {
+    return this.deps.sessions.locateMeeting(meetingId);
+  }
+
+  participantOf(peer: Peer): Participant {
+    const p = this.deps.participants.find(peer.claims.orgId, peer.participantId);
+    if (!p) throw new Unserved(`Participant ${peer.participantId} no longer exists`);
+    return p;
+  }
+
+  /** The peer id a participant has in a meeting's rooms: their page's, or their participant id when scripted. */
+  peerIdOf(meetingId: string, participantId: string): string {
+    for (const p of this.pages(meetingId)) if (p.participantId === participantId && p.roomJoined) return p.peerId;
+    return participantId;
+  }
+
+  /** Everyone present in the meeting: its pages by their peer ids, scripted participants by their participant ids. */
+  present(meetingId: string): Presence[] {
+    const meeting = this.meeting(meetingId);
+    const out: Presence[] = [];
+    const pages = [...this.pages(meetingId)].filter((p) => p.roomJoined && !p.gone);
+    for (const participant of this.presentParticipants(meeting)) {
+      const own = pages.filter((p) => p.participantId === participant.id);
+      if (own.length === 0) out.push({ peerId: participant.id, sdk: null, peer: peerView(participant, participant.id) });
+      for (const p of own) out.push({ peerId: p.peerId, sdk: p, peer: peerView(participant, p.peerId) });
+    }
+    return out;
+  }
+
+  /** Everyone present but the page itself. */
+  others(peer: Peer): Presence[] {
+    return this.present(peer.meetingId).filter((o) => o.sdk !== peer);
+  }
+
+  /** The meeting's LIVE session, if it has one. */
+  sessionOf(meeting: Meeting): Session | undefined {
+    if (!meeting.session || meeting.session.endedAt !== null) return undefined;
+    return this.deps.history.get(meeting.orgId, meeting.session.id);
+  }
+
+  private presentParticipants(meeting: Meeting): Participant[] {
+    const session = this.sessionOf(meeting);
+    if (!session) return [];
+    const out: Participant[] = [];
+    for (const sp of session.participants) {
+      const p = this.deps.participants.find(meeting.orgId, sp.participantId);
+      if (p && p.joinedAt !== null && !out.includes(p)) out.push(p);
+    }
+    return out;
+  }
+}
