@@ -53,6 +53,11 @@ export interface Config {
   tlsCert: string | undefined;
   tlsKey: string | undefined;
   /**
+   * Whether audio and video flow between the pages of a meeting (on), or every media request is
+   * refused with the SDK's own error (off: machines whose network carries no UDP).
+   */
+  media: 'on' | 'off';
+  /**
    * The dashboard's built files (default: the package's dist/ui). Not an option: the emulator
    * serves its own build; a config from defaultConfig() may name another folder, as the tests of
    * the pages do with a stand-in build.
@@ -257,6 +262,15 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     parse: nonEmpty,
   },
   {
+    key: 'media',
+    flag: '--media',
+    env: 'EMULATOR_MEDIA',
+    defaultText: 'on',
+    description:
+      "on: pages publish camera, microphone and screen over WebRTC (UDP on this machine's addresses) and see each other's; off: media requests are refused with the SDK's own error, everything else works.",
+    parse: oneOf(['on', 'off'] as const),
+  },
+  {
     key: 'webhookUrls',
     flag: '--webhook-url',
     env: 'EMULATOR_WEBHOOK_URLS',
@@ -369,6 +383,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     simulator: 'auto',
     partnerToken: 'emulator-partner-token',
     tlsPort: 4443,
+    media: 'on',
     tlsCert: undefined,
     tlsKey: undefined,
     uiDir: DEFAULT_UI_DIR,
