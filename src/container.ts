@@ -172,6 +172,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     bus,
     onClockChange: (listener) => scheduler.onChange(listener),
     participants,
+    media: config.media,
     sessions,
     history: sessionHistory,
     recordings,

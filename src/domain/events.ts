@@ -42,6 +42,8 @@ export type DomainEvent =
   | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number; cause: LeaveCause }
   // A present participant sent a chat message (a page through the SDK, or the control API).
   | { type: 'chat.sent'; at: number; org: Organization; meeting: Meeting; session: Session; message: SessionChatMessage }
+  // The host muted participants of the LIVE session (the REST API): their microphones go off.
+  | { type: 'participants.muted'; at: number; org: Organization; meeting: Meeting; session: Session; participantIds: string[]; allowUnmute: boolean }
   // A poll was started in the meeting's LIVE session (the REST API or a page).
   | { type: 'poll.created'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll }
   // A session's files became available (session history): its chat once it ended, its

@@ -14,6 +14,10 @@ import type { Handler, RoomFeature, RoomState } from './room-state.js';
 export interface RoomControls {
   /** Closes a page's socket and forgets it. */
   dropPage(peer: Peer, code: number, reason: string): void;
+  /** Tells every feature that a peer left the meeting. */
+  peerLeft(meetingId: string, peerId: string): void;
+  /** Real time (the pace of the active speaker). */
+  realNow(): number;
 }
 
 export interface RoomFeatures {
@@ -28,13 +32,13 @@ export interface RoomFeatures {
 
 export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeatures {
   return {
-    presence: new PresenceFeature(state, controls.dropPage),
+    presence: new PresenceFeature(state, controls),
     chat: new ChatFeature(state),
     polls: new PollsFeature(state),
     pluginStores: new PluginStoresFeature(state),
     recording: new RecordingFeature(state),
     livestream: new LivestreamFeature(state),
-    media: new MediaRoomFeature(state),
+    media: new MediaRoomFeature(state, { enabled: state.deps.media === 'on', now: controls.realNow }),
   };
 }
 

@@ -23,7 +23,10 @@ export interface RoomsDeps {
   logger: Logger;
   /** Told of every move of the clock: tokens expire on the emulator's clock. */
   onClockChange(listener: () => void): void;
-  participants: Pick<ParticipantsService, 'find'>;
+  /** Participants, and their presets (what they may publish). */
+  participants: Pick<ParticipantsService, 'find' | 'presetById'>;
+  /** Whether audio and video flow between the pages (--media). */
+  media: 'on' | 'off';
   sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>;
   history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll'>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
@@ -47,8 +50,12 @@ export interface RoomFeature {
   readonly handlers: ReadonlyArray<readonly [event: number, handler: Handler]>;
   /** A domain event of a meeting that has connected pages. */
   onDomainEvent?(e: DomainEvent): void;
-  /** A page's socket is gone (closed, replaced or removed); `depart` is false when its state is being replaced (reset, import). */
+  /** A page's socket is gone (closed or removed); `depart` is false when its state is being replaced (reset, import). */
   onPeerGone?(peer: Peer, depart: boolean): void;
+  /** A peer left the meeting: a page (by its peer id) or a scripted participant (by their participant id). */
+  onPeerLeft?(meetingId: string, peerId: string): void;
+  /** One organization's state is being replaced (its pages are dropped as well). */
+  onOrgReset?(orgId: string): void;
   /** The last page of a meeting is gone. */
   onRoomEmpty?(meetingId: string): void;
   /** Every room is forgotten (shutdown, reset). */

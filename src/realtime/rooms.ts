@@ -4,7 +4,11 @@
 // the features share the rooms through RoomState.
 import type { DomainEvent } from '../domain/events.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
-import type { Meeting } from '../domain/models.js';
+import type { Meeting, Participant } from '../domain/models.js';
+import { realNow } from '../core/clock.js';
+import type { BotMediaWish } from './media/bots.js';
+import type { MediaKind } from './media/clip-player.js';
+import type { MediaCounts } from './media/sfu.js';
 import { dispatchTable, roomFeatures, type RoomFeatures } from './dispatch.js';
 import { MAX_FRAMES_PER_SECOND, Peer, Unserved, CLOSE, type PageSocket } from './peer.js';
 import { ProtocolError, decodeEnvelope } from './protocol/codec.js';
@@ -28,16 +32,27 @@ export class RealtimeRooms {
 
   constructor(private readonly deps: RoomsDeps) {
     this.state = new RoomState(deps);
-    this.features = roomFeatures(this.state, { dropPage: (peer, code, reason) => this.drop(peer, code, reason) });
+    this.features = roomFeatures(this.state, {
+      dropPage: (peer, code, reason) => this.drop(peer, code, reason),
+      peerLeft: (meetingId, peerId) => {
+        for (const f of this.featureList) f.onPeerLeft?.(meetingId, peerId);
+      },
+      realNow,
+    });
     this.featureList = Object.values(this.features);
     this.handlers = dispatchTable(this.featureList);
     deps.bus.subscribe((e) => this.onDomainEvent(e));
     deps.onClockChange(() => this.queueExpiryCheck());
   }
 
-  /** How many WebRTC endpoints the pages hold open. */
-  get openMediaEndpoints(): number {
-    return this.features.media.openEndpoints;
+  /** How many transports, producers and consumers the media room holds open. */
+  mediaCounts(): MediaCounts {
+    return this.features.media.counts();
+  }
+
+  /** Turns a scripted participant's camera or microphone on or off (the sample clip). */
+  botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>> {
+    return this.features.media.botMedia(participant, wish);
   }
 
   // --- sockets --------------------------------------------------------------------------------
@@ -62,9 +77,9 @@ export class RealtimeRooms {
     const old = [...room].find((p) => p.peerId === peerId);
     if (old && old.participantId === claims.participantId) {
       // The SDK reconnecting names the same peer: the newer socket takes the page's place in the
-      // room, and the participant does not leave the meeting (nobody else hears of it).
+      // room, and the participant does not leave the meeting (nobody else hears of it). Its media
+      // stays: the SDK keeps its transports across a reconnect and publishes on them again.
       room.delete(old);
-      for (const f of this.featureList) f.onPeerGone?.(old, false);
       old.close(CLOSE.replaced, 'Another socket connected as this peer');
       peer.roomJoined = old.roomJoined;
       peer.mediaJoined = old.mediaJoined;
@@ -97,6 +112,7 @@ export class RealtimeRooms {
   /** Closes the sockets of one organization's pages (its reset). */
   closeOrg(orgId: string, code: number, reason: string): void {
     for (const room of [...this.state.rooms.values()]) for (const peer of [...room]) if (peer.claims.orgId === orgId) this.drop(peer, code, reason, false);
+    for (const f of this.featureList) f.onOrgReset?.(orgId);
   }
 
   private roomOf(meetingId: string): Set<Peer> {

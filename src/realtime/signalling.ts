@@ -12,6 +12,10 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../logger.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
+import type { Participant } from '../domain/models.js';
+import type { BotMediaWish } from './media/bots.js';
+import type { MediaKind } from './media/clip-player.js';
+import type { MediaCounts } from './media/sfu.js';
 import type { RealtimeRooms, RoomsDeps } from './rooms.js';
 
 export interface SignallingServer {
@@ -23,6 +27,10 @@ export interface SignallingServer {
   reset(): void;
   /** Closes the sockets of one organization's pages (its reset: their participants are gone). */
   resetOrg(orgId: string): void;
+  /** How many transports, producers and consumers the media room holds open (zeros before the first socket). */
+  mediaCounts(): MediaCounts;
+  /** Turns a scripted participant's camera or microphone on or off: the sample clip, seen by every page. */
+  botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>>;
 }
 
 /** Frames above this size close the socket (1009): the SDK's largest, a chat message with its text, stays far below. */
@@ -60,13 +68,15 @@ const PEER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 export function createSignallingServer(deps: SignallingDeps): SignallingServer {
   let loaded: Promise<{ wss: WebSocketServer; rooms: RealtimeRooms }> | undefined;
+  /** The rooms once loaded, for what is asked synchronously (counts). */
+  let ready: RealtimeRooms | undefined;
   let closed = false;
   const pending = new Set<Duplex>();
 
   const load = () =>
     (loaded ??= Promise.all([import('ws'), import('./rooms.js')]).then(([ws, rooms]) => ({
       wss: new ws.WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false }),
-      rooms: new rooms.RealtimeRooms(deps),
+      rooms: (ready = new rooms.RealtimeRooms(deps)),
     })));
 
   async function admit(req: IncomingMessage): Promise<Admission> {
@@ -138,6 +148,14 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
     },
     resetOrg(orgId) {
       void loaded?.then(({ rooms }) => rooms.closeOrg(orgId, CLOSE_RESET, RESET_REASON));
+    },
+    mediaCounts() {
+      return ready?.mediaCounts() ?? { transports: 0, producers: 0, consumers: 0 };
+    },
+    async botMedia(participant, wish) {
+      if (closed) throw new Error('The emulator is shutting down');
+      const { rooms } = await load();
+      return rooms.botMedia(participant, wish);
     },
   };
 }

@@ -227,6 +227,7 @@ export class SessionHistoryService implements OrgMember {
     const s = this.active(orgId, meetingId);
     const ids = this.selectPresent(s, sel).map((p) => p.participantId);
     const next = this.update(orgId, s.id, (x) => muteInSession(x, ids, true, this.ctx.clock.now()))!;
+    this.publishMuted(orgId, meetingId, next, ids, true);
     return ids.map((id) => findIn(next, id)!);
   }
 
@@ -234,8 +235,24 @@ export class SessionHistoryService implements OrgMember {
   muteAll(orgId: string, meetingId: string, allowUnmute: boolean): number {
     const s = this.active(orgId, meetingId);
     const ids = presentIn(s).map((p) => p.participantId);
-    this.update(orgId, s.id, (x) => muteInSession(x, ids, allowUnmute, this.ctx.clock.now()));
+    const next = this.update(orgId, s.id, (x) => muteInSession(x, ids, allowUnmute, this.ctx.clock.now()))!;
+    this.publishMuted(orgId, meetingId, next, ids, allowUnmute);
     return ids.length;
+  }
+
+  /** The pages of the muted participants turn their microphones off (realtime rooms). */
+  private publishMuted(orgId: string, meetingId: string, session: Session, participantIds: string[], allowUnmute: boolean): void {
+    if (participantIds.length === 0) return;
+    const data = orgData(this.ctx, orgId);
+    this.ctx.bus.publish({
+      type: 'participants.muted',
+      at: this.ctx.clock.now(),
+      org: data.org,
+      meeting: data.meetings.get(meetingId)!,
+      session,
+      participantIds,
+      allowUnmute,
+    });
   }
 
   createPoll(orgId: string, meetingId: string, input: PollInput, createdBy: string): SessionPoll {

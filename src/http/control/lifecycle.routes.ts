@@ -7,11 +7,25 @@ import { z } from 'zod';
 import { isoOrNull, toIso } from '../../core/clock.js';
 import type { Presence } from '../../domain/meetings/sessions.service.js';
 import { RECORDING_STATUSES } from '../../domain/models.js';
+import { errors } from '../../core/errors.js';
+import type { Deps } from '../../container.js';
 import { route } from '../route.js';
 import { livestreamDto, recordingDto } from '../v2/mappers.js';
 import { isoTime, livestreamSchema, recordingSchema } from '../v2/schemas.js';
 
 const TAG = 'Control: lifecycles';
+
+function mediaOn(mode: 'on' | 'off'): void {
+  if (mode === 'off') throw errors.conflict('Media is off on this emulator (--media off): start it with --media on for bots that publish', 'MEDIA_OFF');
+}
+
+/** Publishes or pauses a joined scripted participant's clip. */
+async function botMedia(deps: Deps, meetingId: string, participantId: string, wish: z.output<typeof botMediaBody>) {
+  const present = deps.services.sessions.presence(meetingId);
+  const participant = present.present.find((p) => p.id === participantId);
+  if (!participant) throw errors.conflict(`Participant ${participantId} is not in meeting ${meetingId}; join them first`);
+  return deps.signalling.botMedia(participant, wish);
+}
 
 const STOP_REASONS = ['API_CALL', 'ALL_PEERS_LEFT', 'INTERNAL_ERROR'] as const;
 
@@ -62,6 +76,16 @@ export function presenceDto(p: Presence): z.infer<typeof presenceSchema> {
 }
 
 const participantParams = z.object({ meeting_id: z.uuid(), participant_id: z.uuid() });
+
+/** A scripted participant's camera and microphone: the sample clip (a test pattern with a running counter, and a tone). */
+export const botMediaBody = z.strictObject({
+  audio: z.boolean().optional().meta({ description: 'Microphone on (the tone) or off; absent: left as it is' }),
+  video: z.boolean().optional().meta({ description: 'Camera on (the test pattern) or off; absent: left as it is' }),
+});
+const botMediaSchema = z.object({ audio: z.boolean(), video: z.boolean() });
+const joinBody = z.strictObject({
+  media: botMediaBody.optional().meta({ description: 'Publish the sample clip at once: the camera, the microphone or both' }),
+});
 
 export const lifecycleRoutes = [
   route({
@@ -125,11 +149,35 @@ export const lifecycleRoutes = [
     tag: TAG,
     summary: 'A participant joins the meeting (the first join opens a session: meeting.started, record_on_start, live_stream_on_start)',
     params: participantParams,
+    body: joinBody,
     responses: {
       200: { description: 'The presence after the join', schema: presenceSchema },
-      409: { description: 'The participant is already in the meeting, or the meeting is INACTIVE' },
+      409: { description: 'The participant is already in the meeting, the meeting is INACTIVE, or media was asked for with media off' },
     },
-    handler: ({ deps, params }) => ({ status: 200, body: presenceDto(deps.services.sessions.join(params.meeting_id, params.participant_id)) }),
+    handler: async ({ deps, params, body }) => {
+      if (body.media && (body.media.audio || body.media.video)) mediaOn(deps.config.media);
+      const presence = deps.services.sessions.join(params.meeting_id, params.participant_id);
+      if (body.media) await botMedia(deps, params.meeting_id, params.participant_id, body.media);
+      return { status: 200, body: presenceDto(presence) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/_emulator/meetings/{meeting_id}/participants/{participant_id}/media',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: "A scripted participant's camera and microphone on or off: the sample clip, a live video tile and a voice in every page",
+    params: participantParams,
+    body: botMediaBody,
+    responses: {
+      200: { description: 'What is on afterwards', schema: botMediaSchema },
+      409: { description: 'The participant is not in the meeting, or media is off (--media off)' },
+    },
+    handler: async ({ deps, params, body }) => {
+      mediaOn(deps.config.media);
+      return { status: 200, body: await botMedia(deps, params.meeting_id, params.participant_id, body) };
+    },
   }),
   route({
     method: 'post',

@@ -8,6 +8,14 @@ const healthSchema = z.object({
   version: z.string(),
   clock: z.object({ now: z.string(), mode: z.enum(['real', 'manual']) }),
   organizations: z.number().int(),
+  media: z
+    .object({
+      mode: z.enum(['on', 'off']),
+      transports: z.number().int(),
+      producers: z.number().int(),
+      consumers: z.number().int(),
+    })
+    .meta({ description: "Whether media flows (--media), and the pages' and bots' open WebRTC transports, published tracks and received tracks" }),
 });
 
 export const systemRoutes = [
@@ -21,7 +29,13 @@ export const systemRoutes = [
     responses: { 200: { description: 'Healthy', schema: healthSchema } },
     handler: ({ deps }) => ({
       status: 200,
-      body: { status: 'ok' as const, version: VERSION, clock: clockView(deps.clock), organizations: deps.store.orgs.size },
+      body: {
+        status: 'ok' as const,
+        version: VERSION,
+        clock: clockView(deps.clock),
+        organizations: deps.store.orgs.size,
+        media: { mode: deps.config.media, ...deps.signalling.mediaCounts() },
+      },
     }),
   }),
   route({

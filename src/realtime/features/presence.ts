@@ -15,7 +15,8 @@ import { CLOSE, type Peer } from '../peer.js';
 import { decode, decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
-import { BROWSER_RECORDING, mediaView, peerView } from '../room-views.js';
+import type { RoomControls } from '../dispatch.js';
+import { BROWSER_RECORDING, peerView } from '../room-views.js';
 
 const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
 
@@ -37,8 +38,7 @@ export class PresenceFeature implements RoomFeature {
 
   constructor(
     private readonly state: RoomState,
-    /** Closes a page's socket and forgets it (the rooms' own drop). */
-    private readonly dropPage: (peer: Peer, code: number, reason: string) => void,
+    private readonly controls: Pick<RoomControls, 'dropPage' | 'peerLeft'>,
   ) {}
 
   onDomainEvent(e: DomainEvent): void {
@@ -72,7 +72,8 @@ export class PresenceFeature implements RoomFeature {
   }
 
   private leave(peer: Peer, id: string, event: number, answer: string | null): void {
-    peer.send(event, id, answer, answer ? { closed: true } : {});
+    // `closed` says the media room itself closed; the SDK finds it odd when a peer's own leave says so.
+    peer.send(event, id, answer, answer ? { closed: false } : {});
     this.depart(peer);
   }
 
@@ -113,28 +114,28 @@ export class PresenceFeature implements RoomFeature {
 
   private roomView(meetingId: string): ProtoObject {
     const meeting = this.state.meeting(meetingId);
+    const live = meeting.session !== null && meeting.session.endedAt === null;
     return {
       room_id: meeting.id,
       title: meeting.title ?? '',
-      created_at: meeting.createdAt,
+      // Seconds (the SDK multiplies by 1000): the start of the LIVE session, which the meeting
+      // timer counts up from; the meeting's creation when no session is live.
+      created_at: Math.floor((live ? meeting.session!.startedAt : meeting.createdAt) / 1000),
       active_recordings: this.state.deps.recordings
         .forMeetingWithStatus(meeting.orgId, meeting.id, ['RECORDING', 'PAUSED'])
         .map((r) => ({ recording_id: r.id, recording_type: BROWSER_RECORDING, recording_status: r.status })),
-      ...(meeting.session && meeting.session.endedAt === null ? { room_uuid: meeting.session.id } : {}),
+      ...(live ? { room_uuid: meeting.session!.id } : {}),
     };
   }
 
   // --- what the meeting tells every page -------------------------------------------------------
 
-  /** Tells every joined page but the newcomer that a participant is in (the socket room, then the media room). */
+  /** Tells every joined page but the newcomer that a participant is in the socket room (the media room tells its own). */
   private announceJoin(participant: Participant, sdkPeer: Peer | null): void {
     const view = peerView(participant, sdkPeer?.peerId ?? participant.id);
     for (const other of this.state.pages(participant.meetingId)) {
       if (other === sdkPeer || !other.roomJoined || other.gone) continue;
       other.send(ROOM.joinRoom, this.state.newId(), 'socket.room.PeerInfoResponse', { peer: view });
-      // A scripted participant is in the media room at once; a page is once its own join completes.
-      if (!sdkPeer && other.mediaJoined)
-        other.send(MEDIA.peerJoinedBroadcast, this.state.newId(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(view) });
     }
   }
 
@@ -152,7 +153,7 @@ export class PresenceFeature implements RoomFeature {
       });
       peer.gone = true;
       setTimeout(
-        () => this.dropPage(peer, CLOSE.removed, cause === 'ended' ? 'The host ended the meeting' : 'Removed from the meeting'),
+        () => this.controls.dropPage(peer, CLOSE.removed, cause === 'ended' ? 'The host ended the meeting' : 'Removed from the meeting'),
         REMOVAL_GRACE_MS,
       ).unref();
     }
@@ -160,14 +161,14 @@ export class PresenceFeature implements RoomFeature {
     for (const peerId of peerIds.length > 0 ? peerIds : [participant.id]) this.announceLeave(participant, peerId);
   }
 
-  /** Tells every joined page that a peer left (the socket room, then the media room). */
+  /** Tells every joined page that a peer left the socket room, then every feature (the media room tells its own). */
   private announceLeave(participant: Participant, peerId: string): void {
     const view = peerView(participant, peerId);
     for (const other of this.state.pages(participant.meetingId)) {
       if (!other.roomJoined || other.gone) continue;
       other.send(ROOM.leaveRoom, this.state.newId(), 'socket.room.PeerInfoResponse', { peer: view });
-      if (other.mediaJoined) other.send(MEDIA.peerLeaveBroadcast, this.state.newId(), 'media.edge.PeerLeaveBroadcastResponse', { participant_id: peerId });
     }
+    this.controls.peerLeft(participant.meetingId, peerId);
   }
 
   // --- the domain side of a page --------------------------------------------------------------

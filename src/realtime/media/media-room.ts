@@ -1,64 +1,226 @@
-// The media room of the SDK's Cloudflare-SFU mode: the page's WebRTC transports, its join of the
-// media room, and who else is in it.
+// The media room of the SDK's Cloudflare-SFU mode: each page's two WebRTC transports, what it
+// publishes (produce, pause and resume, close), what it receives (consume, close, layer choice),
+// who speaks, and who else is in the room with which tracks. A scripted participant may publish
+// the sample clip (bots.ts) and is then in the room like a page.
+//
+// The SDK's rules the answers follow: every negotiation is offered by the page except a consume,
+// whose answer carries the emulator's offer and whose SDP answer comes back as a renegotiation;
+// the page names a consumer by its section's mid; a paused video producer is closed and consumed
+// again by every viewer, a paused audio one only muted; the page hears of a host's mute as a pause
+// of its own producer that someone else made.
+//
+// With media off (--media off) a page's publish is still answered, so its own preview and the
+// SDK's state stay as they would be, but nothing is forwarded or told to anyone, and a consume is
+// refused with the SDK's error.
+import type { DomainEvent } from '../../domain/events.js';
+import type { Participant } from '../../domain/models.js';
 import { Unserved, type Peer } from '../peer.js';
-import { decodeAs } from '../protocol/codec.js';
+import { decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
-import { mediaView, peerView } from '../room-views.js';
-import { MediaTransports } from './transports.js';
+import { peerView } from '../room-views.js';
+import { BotPublisher, clipOnce, type BotMediaWish } from './bots.js';
+import type { MediaKind } from './clip-player.js';
+import { Consumer } from './consumer.js';
+import { Producer, type ProducerInfo } from './producer.js';
+import { Sfu, type MediaCounts, type PeerMedia } from './sfu.js';
+import { WebRtcTransport, type Direction } from './transport.js';
 
 const { cfMedia: MEDIA } = SDK_EVENTS;
 
+/** media.Target */
+const PUBLISHER = 0;
+const SUBSCRIBER = 1;
+/** media.ProducerKind */
+const KIND_NUMBER = { audio: 0, video: 1 } as const;
+/** A peer publishes at most this many tracks at once (camera, microphone, screen and its audio, and spares for codec switches). */
+export const MAX_PRODUCERS_PER_PEER = 8;
+/** A page receives at most this many tracks at once (the SDK asks for at most 35 at a time). */
+export const MAX_CONSUMERS_PER_PEER = 100;
+/** The SDK's consume error for a track that is not there: it does not ask again. */
+const NOT_FOUND_TRACK = 'not_found_track_error';
+/** The active speaker changes at most this often (real ms), so that two voices do not flood the pages. */
+const SPEAKER_GAP_MS = 1_000;
+/** Who a mute from the REST API comes from, as the muted page is told (any id but its own makes the SDK mute itself). */
+const HOST_INITIATOR = 'host';
+/** selectedPeerDiff priority 1: the loudest. */
+const LOUDEST = 1;
+
+interface Description {
+  type?: string;
+  sdp?: string;
+  target?: number;
+}
+
+export interface MediaRoomOptions {
+  /** Whether media flows (--media). */
+  enabled: boolean;
+  /** Real time, for the active speaker's pace (tests give their own). */
+  now: () => number;
+}
+
 export class MediaRoomFeature implements RoomFeature {
-  private readonly transports = new MediaTransports();
+  private readonly sfu = new Sfu();
+  private readonly bots = new Map<string, BotPublisher>();
+  private readonly clip = clipOnce();
+  /** Meeting → its active speaker, and when it last changed. */
+  private readonly speakers = new Map<string, { peerId: string; at: number }>();
+
   readonly handlers: ReadonlyArray<readonly [number, Handler]> = [
-    [MEDIA.joinRoom, (p, id) => p.send(MEDIA.joinRoom, id, 'media.edge.PeerJoinResponse')],
+    [MEDIA.joinRoom, (p, id) => this.joinMediaRoom(p, id)],
     [MEDIA.createWebRTCTransport, (p, id, b) => this.createTransport(p, id, b)],
     [MEDIA.selfJoinComplete, (p, id) => this.selfJoinComplete(p, id)],
-    [MEDIA.produce, () => Promise.reject(new Unserved('The emulator carries no audio or video: producing media is not emulated'))],
+    [MEDIA.produce, (p, id, b) => this.produce(p, id, b)],
+    [MEDIA.toggleProducer, (p, _id, b) => this.toggleProducer(p, b)],
+    [MEDIA.closeProducer, (p, id, b) => this.closeProducer(p, id, b)],
+    [MEDIA.consume, (p, id, b) => this.consume(p, id, b)],
+    [MEDIA.renegotiateSessionDescription, (p, id, b) => this.renegotiate(p, id, b)],
+    [MEDIA.closeConsumer, (p, id, b) => this.closeConsumers(p, id, b)],
+    [MEDIA.updateConsumersSimulcastConfig, (p, id, b) => this.preferLayers(p, id, b)],
+    [MEDIA.audioActivity, (p, _id, b) => this.audioActivity(p, b)],
   ];
 
-  constructor(private readonly state: RoomState) {}
+  constructor(
+    private readonly state: RoomState,
+    private readonly options: MediaRoomOptions,
+  ) {}
 
-  /** How many WebRTC endpoints are open. */
-  get openEndpoints(): number {
-    return this.transports.size;
+  /** How many transports, producers and consumers are open. */
+  counts(): MediaCounts {
+    return this.sfu.counts();
+  }
+
+  onDomainEvent(e: DomainEvent): void {
+    if (e.type === 'participants.muted') return this.muteParticipants(e.meeting.id, new Set(e.participantIds));
+    // A scripted participant is in the media room as soon as they join (a page is once its own join completes).
+    if (e.type === 'participant.joined' && this.state.acting?.peer.participantId !== e.participant.id)
+      this.tellMediaRoom(e.meeting.id, null, MEDIA.peerJoinedBroadcast, 'media.edge.PeerJoinBroadcastResponse', {
+        participant: this.roomParticipant(e.participant, e.participant.id),
+      });
+  }
+
+  /** A peer left the meeting (a page, or a scripted participant): what it held is released, and the media room is told. */
+  onPeerLeft(meetingId: string, peerId: string): void {
+    this.releasePeer(meetingId, peerId);
+    this.tellMediaRoom(meetingId, null, MEDIA.peerLeaveBroadcast, 'media.edge.PeerLeaveBroadcastResponse', { participant_id: peerId });
   }
 
   onPeerGone(peer: Peer): void {
-    for (const t of peer.transports) this.transports.close(t);
-    peer.transports.clear();
+    this.releasePeer(peer.meetingId, peer.peerId);
   }
 
   onReset(): void {
-    this.transports.closeAll();
+    for (const bot of this.bots.values()) bot.stop();
+    this.bots.clear();
+    this.sfu.releaseAll();
+    this.speakers.clear();
+  }
+
+  /** An organization's reset: its bots stop (its pages are dropped by the rooms). */
+  onOrgReset(orgId: string): void {
+    for (const bot of [...this.bots.values()]) if (bot.orgId === orgId) this.releasePeer(bot.meetingId, bot.participantId);
+  }
+
+  /**
+   * Turns a scripted participant's camera or microphone on or off: the sample clip, published like
+   * a page's tracks and told to every page of the meeting. Answers what is on afterwards.
+   */
+  async botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>> {
+    if (!this.options.enabled) throw new Unserved('Media is off on this emulator (--media off): bots publish nothing');
+    const key = botKey(participant.meetingId, participant.id);
+    let bot = this.bots.get(key);
+    if (!bot) {
+      if (!wish.audio && !wish.video) return { audio: false, video: false };
+      bot = new BotPublisher(participant.meetingId, participant.orgId, participant.id, this.clip, () => this.state.newId());
+      this.bots.set(key, bot);
+    }
+    const { created, toggled } = await bot.apply(wish);
+    if (this.bots.get(key) !== bot) return { audio: false, video: false };
+    const media = this.sfu.peer(participant.meetingId, participant.id);
+    for (const p of created) {
+      media.producers.set(p.id, p);
+      this.announceProducer(participant.meetingId, p, MEDIA.peerProducerCreateBroadcast, 'media.edge.PeerProducerCreateBroadcastResponse');
+    }
+    for (const p of toggled) this.announceToggle(participant.meetingId, p, null);
+    if (bot.isOn('audio')) this.speaking(participant.meetingId, participant.id);
+    return { audio: bot.isOn('audio'), video: bot.isOn('video') };
+  }
+
+  /**
+   * The host muted participants (the REST API): each live microphone is paused, the others are
+   * told, and the publisher's page hears it as a pause someone else made, so the SDK turns its
+   * microphone off as it does for a host's mute. A bot's microphone goes off like a page's.
+   */
+  private muteParticipants(meetingId: string, participantIds: Set<string>): void {
+    for (const page of this.state.pages(meetingId)) {
+      if (!participantIds.has(page.participantId)) continue;
+      for (const producer of this.sfu.find(meetingId, page.peerId)?.producers.values() ?? []) {
+        if (producer.kind !== 'audio' || producer.info.screenShare || producer.isPaused) continue;
+        producer.setPaused(true);
+        if (!this.options.enabled) continue;
+        this.announceToggle(meetingId, producer, null);
+        if (page.mediaJoined && !page.gone)
+          page.send(MEDIA.peerProducerToggleBroadcast, this.state.newId(), 'media.edge.PeerProducerToggleBroadcastResponse', {
+            participant_id: page.peerId,
+            producer_state: this.producerState(producer),
+            initiator_participant_id: HOST_INITIATOR,
+          });
+      }
+    }
+    for (const id of participantIds) {
+      const bot = this.bots.get(botKey(meetingId, id));
+      if (bot?.isOn('audio')) void bot.apply({ audio: false }).then(({ toggled }) => toggled.forEach((p) => this.announceToggle(meetingId, p, null)));
+    }
+  }
+
+  // --- joining ---------------------------------------------------------------------------------
+
+  /** The media room's join; a page joining again (a reconnect that kept its transports) publishes anew, so its old tracks end. */
+  private joinMediaRoom(peer: Peer, id: string): void {
+    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    for (const p of [...(media?.producers.values() ?? [])]) this.endProducer(peer.meetingId, media!, p);
+    peer.send(MEDIA.joinRoom, id, 'media.edge.PeerJoinResponse');
   }
 
   private async createTransport(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
-    const request = decodeAs<{ consuming: boolean; description?: { sdp?: string; target?: number } }>('media.CreateTransportRequest', payload);
+    const request = decodeAs<{ consuming: boolean; description?: Description }>('media.CreateTransportRequest', payload);
     const offer = request.description?.sdp;
     if (!offer) throw new Unserved('A transport needs an SDP offer');
+    const direction: Direction = request.consuming ? 'recv' : 'send';
     const transportId = this.state.newId();
-    peer.transports.add(transportId);
-    let answer;
+    let opened;
     try {
-      answer = await this.transports.answer(transportId, offer);
+      opened = await WebRtcTransport.open(transportId, direction, offer, () => this.transportFailed(peer, transportId, direction));
     } catch (err) {
-      peer.transports.delete(transportId);
       throw new Unserved(`The SDP offer could not be answered (${(err as Error).message})`);
     }
-    if (peer.gone) return this.transports.close(transportId);
+    if (peer.gone) return opened.transport.close();
+    // A second transport of one direction replaces the first (the SDK rebuilds a failed one).
+    const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    for (const p of media.closeTransport(direction))
+      this.announceProducer(peer.meetingId, p, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
+    media.transports[direction] = opened.transport;
     peer.send(MEDIA.createWebRTCTransport, id, 'media.CreateTransportResponse', {
       transport_id: transportId,
-      description: { type: 'answer', sdp: answer.sdp, target: request.description?.target ?? 0 },
+      description: { type: 'answer', sdp: opened.answer, target: request.description?.target ?? 0 },
       producer_ids: [],
     });
+  }
+
+  /** ICE or DTLS failed for good: the transport and what it carried are released (the SDK makes a new one if the page is still there). */
+  private transportFailed(peer: Peer, transportId: string, direction: Direction): void {
+    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    if (!media || media.transports[direction]?.id !== transportId) return;
+    this.state.deps.logger.info({ peer: peer.peerId, direction }, 'SDK media transport failed; released');
+    for (const p of media.closeTransport(direction))
+      this.announceProducer(peer.meetingId, p, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
   }
 
   private selfJoinComplete(peer: Peer, id: string): void {
     const meeting = this.state.meeting(peer.meetingId);
     const others = this.state.others(peer).filter((o) => o.sdk === null || o.sdk.mediaJoined);
     peer.mediaJoined = true;
+    const preset = this.presetOf(peer);
     peer.send(MEDIA.selfJoinComplete, id, 'media.edge.PeerJoinCompleteResponse', {
       room_state: {
         display_title: meeting.title ?? '',
@@ -68,13 +230,344 @@ export class MediaRoomFeature implements RoomFeature {
         current_peer_id: peer.peerId,
         pinned_peer_ids: [],
       },
-      participants: others.map((o) => mediaView(o.peer)),
+      participants: others.map((o) => this.roomParticipantOf(peer.meetingId, o.peer.peer_id, o.peer)),
       selected_peers: { audio_peers: [], compulsory_peers: [] },
-      max_preferred_streams: 0,
+      // What the preset allows on a desktop (the SDK itself reads the preset).
+      max_preferred_streams: preset?.config.max_video_streams.desktop ?? 0,
     });
     const self = peerView(this.state.participantOf(peer), peer.peerId);
-    for (const other of this.state.pages(peer.meetingId))
-      if (other !== peer && other.mediaJoined)
-        other.send(MEDIA.peerJoinedBroadcast, this.state.newId(), 'media.edge.PeerJoinBroadcastResponse', { participant: mediaView(self) });
+    this.tellMediaRoom(peer.meetingId, peer, MEDIA.peerJoinedBroadcast, 'media.edge.PeerJoinBroadcastResponse', {
+      participant: this.roomParticipantOf(peer.meetingId, peer.peerId, self),
+    });
+    const speaker = this.speakers.get(peer.meetingId);
+    if (speaker)
+      peer.send(MEDIA.selectedPeerDiff, this.state.newId(), 'media.edge.SelectedPeersDiffResponse', {
+        entries: [{ peer_id: speaker.peerId, priority: LOUDEST }],
+      });
   }
+
+  // --- publishing ------------------------------------------------------------------------------
+
+  private async produce(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
+    const request = decodeAs<{
+      kind: string;
+      paused: boolean;
+      screen_share: boolean;
+      description?: Description;
+      app_data?: string;
+      mime_type?: string;
+      producing_transport_id?: string;
+    }>('media.edge.ProducerCreateRequest', payload);
+    const kind = request.kind;
+    if (kind !== 'audio' && kind !== 'video') throw new Unserved(`A producer's kind is audio or video, not "${kind}"`);
+    this.mayProduce(peer, kind, request.screen_share);
+    const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    const transport = media.transport(request.producing_transport_id, 'send');
+    if (!transport) throw new Unserved('Produce on this page’s own send transport (create it first)');
+    if (media.producers.size >= MAX_PRODUCERS_PER_PEER) throw new Unserved(`A peer publishes at most ${MAX_PRODUCERS_PER_PEER} tracks at once`);
+    const offer = request.description?.sdp;
+    if (!offer || request.description?.type !== 'offer') throw new Unserved('A produce needs the send transport’s SDP offer');
+    const mid = midOf(request.app_data);
+    if (mid === undefined) throw new Unserved('A produce names its section’s mid in app_data');
+    const answer = await transport.answer(offer);
+    const transceiver = transport.transceiverOf(mid);
+    if (!transceiver || transceiver.kind !== kind) throw new Unserved(`The offer has no ${kind} section with mid ${mid}`);
+    if (peer.gone || transport.isClosed) return;
+    const info: ProducerInfo = {
+      id: this.state.newId(),
+      peerId: peer.peerId,
+      participantId: peer.participantId,
+      kind,
+      screenShare: request.screen_share,
+      appData: request.app_data ?? '{}',
+      mimeType: request.mime_type || (kind === 'audio' ? 'audio/opus' : 'video/VP8'),
+      transportId: transport.id,
+    };
+    const producer = webRtcProducer(info, request.paused, transceiver);
+    media.producers.set(producer.id, producer);
+    peer.send(MEDIA.produce, id, 'media.edge.ProducerCreateResponse', {
+      status: true,
+      producer_id: producer.id,
+      description: { type: 'answer', sdp: answer, target: PUBLISHER },
+    });
+    if (!this.options.enabled) return;
+    this.announceProducer(peer.meetingId, producer, MEDIA.peerProducerCreateBroadcast, 'media.edge.PeerProducerCreateBroadcastResponse');
+    if (kind === 'audio' && !request.paused && !request.screen_share) this.speaking(peer.meetingId, peer.peerId);
+  }
+
+  /** A page's camera or microphone off or on: no answer is awaited; the others are told. */
+  private toggleProducer(peer: Peer, payload: Uint8Array): void {
+    const { producer_id, pause } = decodeAs<{ producer_id: string; pause: boolean }>('media.edge.ProducerToggleRequest', payload);
+    const producer = this.ownProducer(peer, producer_id);
+    if (producer.isPaused === pause) return;
+    producer.setPaused(pause);
+    if (this.options.enabled) this.announceToggle(peer.meetingId, producer, peer);
+  }
+
+  private async closeProducer(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
+    const { producer_id, description } = decodeAs<{ producer_id: string; description?: Description }>('media.edge.ProducerCloseRequest', payload);
+    const producer = this.ownProducer(peer, producer_id);
+    const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    this.endProducer(peer.meetingId, media, producer);
+    const transport = media.transport(producer.info.transportId, 'send');
+    const answer = description?.sdp && transport ? await transport.answer(description.sdp) : undefined;
+    peer.send(MEDIA.closeProducer, id, 'media.edge.ProducerClosingResponse', answer ? { description: { type: 'answer', sdp: answer, target: PUBLISHER } } : {});
+  }
+
+  /** Refuses a publish the participant's preset does not allow (the SDK checks the same before it asks). */
+  private mayProduce(peer: Peer, kind: MediaKind, screenShare: boolean): void {
+    const preset = this.presetOf(peer);
+    if (!preset) throw new Unserved(`Participant ${peer.participantId} has no preset`);
+    const what = screenShare ? 'screenshare' : kind;
+    const permission = preset.permissions.media[what].can_produce;
+    if (permission !== 'ALLOWED') {
+      const label = what === 'screenshare' ? 'share a screen' : `produce ${kind}`;
+      throw new Unserved(`The preset ${preset.name} may not ${label} (permissions.media.${what}.can_produce is ${permission})`);
+    }
+  }
+
+  // --- receiving -------------------------------------------------------------------------------
+
+  private async consume(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
+    const request = decodeAs<{
+      requests: { producing_peer_id: string; producer_id?: string; simulcast?: { preferred_rid?: string } }[];
+      consuming_transport_id?: string;
+    }>('media.edge.ConsumePeersRequest', payload);
+    if (!this.options.enabled) throw new Unserved('Media is off on this emulator (--media off): no track can be received');
+    const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    const transport = media.transport(request.consuming_transport_id, 'recv');
+    if (!transport) throw new Unserved('Consume on this page’s own receive transport (create it first)');
+    const map: Record<string, ProtoObject> = {};
+    const added: { producer: Producer; consumer: Consumer }[] = [];
+    const consumed = new Set([...media.consumers.values()].map((c) => c.producer.id));
+    for (const r of request.requests) {
+      const producerId = r.producer_id ?? '';
+      const producer = this.sfu.producer(peer.meetingId, producerId);
+      if (!producer || producer.info.peerId === peer.peerId || producer.isClosed) {
+        map[producerId] = { consumer_id: '', producer_track: { track_id: '', producer_id: producerId, stream_id: '' }, error_code: NOT_FOUND_TRACK };
+        continue;
+      }
+      if (consumed.has(producer.id)) continue;
+      if (media.consumers.size + added.length >= MAX_CONSUMERS_PER_PEER) throw new Unserved(`A page receives at most ${MAX_CONSUMERS_PER_PEER} tracks at once`);
+      consumed.add(producer.id);
+      added.push({ producer, consumer: this.addConsumer(transport, producer, r.simulcast?.preferred_rid) });
+    }
+    let offer: string | undefined;
+    if (added.length > 0) {
+      try {
+        offer = await transport.offer();
+      } catch (err) {
+        for (const { consumer } of added) consumer.close();
+        throw err;
+      }
+      for (const { producer, consumer } of added) {
+        media.consumers.set(consumer.mid, consumer);
+        map[producer.id] = {
+          consumer_id: consumer.id,
+          producer_state: this.producerState(producer),
+          producer_track: { track_id: consumer.id, producer_id: producer.id, stream_id: consumer.mid },
+        };
+      }
+    }
+    peer.send(MEDIA.consume, id, 'media.edge.ConsumePeerResponse', {
+      status: true,
+      consumer_ids_map: { map },
+      ...(offer ? { description: { type: 'offer', sdp: offer, target: SUBSCRIBER } } : {}),
+    });
+  }
+
+  private addConsumer(transport: WebRtcTransport, producer: Producer, preferredLayer: string | undefined): Consumer {
+    const w = transport.werift;
+    const track = new w.MediaStreamTrack({ kind: producer.kind });
+    const transceiver = transport.pc.addTransceiver(track, { direction: 'sendonly' });
+    // The section offers the producer's codec only: the viewer decodes what the publisher sends.
+    const codec = transport.pc.config.codecs[producer.kind]?.find((c) => c.mimeType.toLowerCase() === producer.info.mimeType.toLowerCase());
+    if (codec) transceiver.codecs = [codec];
+    return new Consumer(this.state.newId(), producer, transport.id, transceiver, track, w, preferredLayer || 'f');
+  }
+
+  /** The page's answer to the emulator's consume offer (or, should it offer, its offer answered). */
+  private async renegotiate(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
+    const { transport_id, description } = decodeAs<{ transport_id: string; description?: Description }>('media.RenegotiateRequest', payload);
+    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    const transport = media?.transport(transport_id, 'recv') ?? media?.transport(transport_id, 'send');
+    if (!transport || transport.id !== transport_id) throw new Unserved(`Transport ${transport_id} is not this page’s`);
+    if (!description?.sdp) throw new Unserved('A renegotiation needs an SDP description');
+    if (description.type === 'answer') {
+      await transport.accept(description.sdp);
+      return peer.send(MEDIA.renegotiateSessionDescription, id, 'media.RenegotiateResponse', { transport_id });
+    }
+    const answer = await transport.answer(description.sdp);
+    peer.send(MEDIA.renegotiateSessionDescription, id, 'media.RenegotiateResponse', {
+      transport_id,
+      description: { type: 'answer', sdp: answer, target: description.target ?? SUBSCRIBER },
+    });
+  }
+
+  /** The page stopped receiving some tracks (named by their sections' mids) and offers the change. */
+  private async closeConsumers(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
+    const { consumer_ids, description, consuming_transport_id } = decodeAs<{
+      consumer_ids: string[];
+      description?: Description;
+      consuming_transport_id?: string;
+    }>('media.edge.ConsumerCloseRequest', payload);
+    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    const transport = media?.transport(consuming_transport_id, 'recv');
+    if (!media || !transport) throw new Unserved('Close consumers on this page’s own receive transport');
+    for (const mid of consumer_ids) {
+      media.consumers.get(mid)?.close();
+      media.consumers.delete(mid);
+    }
+    const answer = description?.sdp && description.type === 'offer' ? await transport.answer(description.sdp) : undefined;
+    peer.send(
+      MEDIA.closeConsumer,
+      id,
+      'media.edge.ConsumerClosingResponse',
+      answer ? { description: { type: 'answer', sdp: answer, target: SUBSCRIBER } } : {},
+    );
+  }
+
+  /** The page shows a tile smaller than the video: a lower simulcast layer is enough (by mid; the SDK puts the consumer id where the producer id goes). */
+  private preferLayers(peer: Peer, id: string, payload: Uint8Array): void {
+    const { requests } = decodeAs<{ requests: { mid: string; simulcast?: { preferred_rid?: string } }[] }>(
+      'media.edge.UpdateConsumersSimulcastConfigRequest',
+      payload,
+    );
+    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    for (const r of requests) if (r.simulcast?.preferred_rid) media?.consumers.get(r.mid)?.prefer(r.simulcast.preferred_rid);
+    peer.send(MEDIA.updateConsumersSimulcastConfig, id, null);
+  }
+
+  /** The page's microphone level (every 400 ms while it is live): a voice makes its peer the active speaker. */
+  private audioActivity(peer: Peer, payload: Uint8Array): void {
+    const { producer_id, silent } = decodeAs<{ producer_id: string; silent: boolean }>('media.AudioActivityRequest', payload);
+    const producer = this.sfu.find(peer.meetingId, peer.peerId)?.producers.get(producer_id);
+    if (!producer || producer.kind !== 'audio' || producer.isPaused || silent || !this.options.enabled) return;
+    this.speaking(peer.meetingId, peer.peerId);
+  }
+
+  private speaking(meetingId: string, peerId: string): void {
+    const now = this.options.now();
+    const current = this.speakers.get(meetingId);
+    if (current?.peerId === peerId || (current && now - current.at < SPEAKER_GAP_MS)) return;
+    this.speakers.set(meetingId, { peerId, at: now });
+    this.tellMediaRoom(meetingId, null, MEDIA.selectedPeerDiff, 'media.edge.SelectedPeersDiffResponse', { entries: [{ peer_id: peerId, priority: LOUDEST }] });
+  }
+
+  // --- what the media room is told ---------------------------------------------------------------
+
+  private announceProducer(meetingId: string, producer: Producer, event: number, type: string): void {
+    this.tellMediaRoom(meetingId, producer.info.peerId, event, type, { participant_id: producer.info.peerId, producer_state: this.producerState(producer) });
+  }
+
+  /** A pause or resume, told to the others; a pause by someone else (`initiator`) is told to the publisher too, whose page then mutes itself. */
+  private announceToggle(meetingId: string, producer: Producer, initiator: Peer | null): void {
+    const body = {
+      participant_id: producer.info.peerId,
+      producer_state: this.producerState(producer),
+      ...(initiator ? { initiator_participant_id: initiator.peerId } : {}),
+    };
+    this.tellMediaRoom(meetingId, producer.info.peerId, MEDIA.peerProducerToggleBroadcast, 'media.edge.PeerProducerToggleBroadcastResponse', body);
+  }
+
+  /** One push to every page in the media room, but the one named (by peer id or page). */
+  private tellMediaRoom(meetingId: string, except: Peer | string | null, event: number, type: string, body: ProtoObject): void {
+    for (const other of this.state.pages(meetingId)) {
+      if (!other.mediaJoined || other.gone || other === except || other.peerId === except) continue;
+      other.send(event, this.state.newId(), type, body);
+    }
+  }
+
+  private endProducer(meetingId: string, media: PeerMedia, producer: Producer): void {
+    media.producers.delete(producer.id);
+    producer.close();
+    if (this.options.enabled) this.announceProducer(meetingId, producer, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
+  }
+
+  private releasePeer(meetingId: string, peerId: string): void {
+    const key = botKey(meetingId, peerId);
+    this.bots.get(key)?.stop();
+    this.bots.delete(key);
+    this.sfu.release(meetingId, peerId);
+    if (this.speakers.get(meetingId)?.peerId === peerId) this.speakers.delete(meetingId);
+  }
+
+  // --- views -----------------------------------------------------------------------------------
+
+  private producerState(producer: Producer): ProtoObject {
+    const { info } = producer;
+    return {
+      producer_id: info.id,
+      kind: KIND_NUMBER[info.kind],
+      pause: producer.isPaused,
+      screen_share: info.screenShare,
+      app_data: info.appData,
+      producing_transport_id: info.transportId,
+      mime_type: info.mimeType,
+    };
+  }
+
+  /** A peer of the media room (media.edge.RoomParticipants), with the tracks it publishes. */
+  private roomParticipantOf(meetingId: string, peerId: string, view: { peer_id: string; display_name: string } & ProtoObject): ProtoObject {
+    const producers = this.options.enabled ? [...(this.sfu.find(meetingId, peerId)?.producers.values() ?? [])] : [];
+    return { peer_id: view.peer_id, display_name: view.display_name, user_id: view.user_id, producer_states: producers.map((p) => this.producerState(p)) };
+  }
+
+  private roomParticipant(participant: Participant, peerId: string): ProtoObject {
+    return this.roomParticipantOf(participant.meetingId, peerId, peerView(participant, peerId));
+  }
+
+  private ownProducer(peer: Peer, producerId: string): Producer {
+    const producer = this.sfu.find(peer.meetingId, peer.peerId)?.producers.get(producerId);
+    if (!producer) throw new Unserved(`Producer ${producerId} is not one of this page’s`);
+    return producer;
+  }
+
+  private presetOf(peer: Peer) {
+    return this.state.deps.participants.presetById(peer.claims.orgId, this.state.participantOf(peer).presetId);
+  }
+}
+
+/** A producer fed by a page's track on the emulator's endpoint: each simulcast layer is a track of its own. */
+function webRtcProducer(info: ProducerInfo, paused: boolean, transceiver: import('werift').RTCRtpTransceiver): Producer {
+  const ssrcOf = new Map<string, number>();
+  const offs: Array<() => void> = [];
+  const producer = new Producer(info, paused, {
+    requestKeyframe: (layer) => {
+      const ssrc = ssrcOf.get(layer);
+      if (ssrc !== undefined) void transceiver.receiver.sendRtcpPLI(ssrc).catch(() => undefined);
+    },
+    close: () => {
+      for (const off of offs) off();
+    },
+  });
+  const attach = (track: import('werift').MediaStreamTrack) => {
+    const layer = track.rid ?? '';
+    if (track.ssrc !== undefined) ssrcOf.set(layer, track.ssrc);
+    offs.push(
+      track.onReceiveRtp.subscribe((packet) => {
+        ssrcOf.set(layer, packet.header.ssrc);
+        producer.deliver(packet, layer);
+      }).unSubscribe,
+    );
+  };
+  for (const track of transceiver.receiver.tracks) attach(track);
+  offs.push(transceiver.onTrack.subscribe((track) => attach(track)).unSubscribe);
+  return producer;
+}
+
+/** The mid the SDK puts in a producer's app_data (its JSON). */
+function midOf(appData: string | undefined): string | undefined {
+  if (!appData) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(appData);
+    const mid = parsed && typeof parsed === 'object' ? (parsed as { mid?: unknown }).mid : undefined;
+    return typeof mid === 'string' || typeof mid === 'number' ? String(mid) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function botKey(meetingId: string, participantId: string): string {
+  return `${meetingId}\u0000${participantId}`;
 }

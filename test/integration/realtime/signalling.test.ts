@@ -264,12 +264,14 @@ describe('a page in the meeting', () => {
     expect(String(started.playback_url)).toMatch(new RegExp(`^${emu.url}/`));
   });
 
-  it('refuses to produce media with the error the SDK reads', async () => {
+  it('refuses a produce before the page has a send transport, with the error the SDK reads', async () => {
     const m = await meeting();
     const ada = await person(m, 'Ada');
     const a = await tracked(open(ada, m));
     await joinRoom(a, ada);
-    await expect(a.request(MEDIA.produce, 'media.edge.ProducerCreateRequest', { kind: 'audio' }, null)).rejects.toThrow(/no audio or video/);
+    await expect(a.request(MEDIA.produce, 'media.edge.ProducerCreateRequest', { kind: 'audio' }, null)).rejects.toThrow(
+      'Produce on this page’s own send transport (create it first)',
+    );
   });
 });
 

@@ -1,0 +1,106 @@
+// A published track: a page's camera, microphone or screen share, or a bot's clip. It hands every
+// RTP packet of its source to the consumers subscribed to it, unless it is paused (a muted
+// microphone, a camera turned off), and passes their keyframe requests back to the source,
+// rate-limited. Closing it closes its consumers (they hear of it through onClose).
+import type { RtpPacket } from 'werift';
+import { realNow } from '../../core/clock.js';
+import type { MediaKind } from './clip-player.js';
+
+/** What the pages are told of a producer (media.ProducerState, and the consume answer). */
+export interface ProducerInfo {
+  id: string;
+  /** The publisher's peer id (a page's, or a scripted participant's participant id). */
+  peerId: string;
+  participantId: string;
+  kind: MediaKind;
+  screenShare: boolean;
+  /** The SDK's own JSON, given back verbatim to the consumers. */
+  appData: string;
+  mimeType: string;
+  transportId: string;
+}
+
+/** Where a producer's packets come from: a page's track on the emulator's endpoint, or a clip. */
+export interface ProducerSource {
+  /** Asks the publisher for a keyframe of one simulcast layer ('' when it sends one). */
+  requestKeyframe(layer: string): void;
+  close(): void;
+}
+
+export type RtpListener = (packet: RtpPacket, layer: string) => void;
+
+/** A viewer's decoder asks again after a lost keyframe; the publisher hears at most this often per layer (real ms). */
+const KEYFRAME_REQUEST_GAP_MS = 300;
+
+export class Producer {
+  private readonly listeners = new Set<RtpListener>();
+  private readonly closeListeners = new Set<() => void>();
+  private readonly lastKeyframeRequest = new Map<string, number>();
+  /** The simulcast layers seen so far ('' for a single stream). */
+  readonly layers = new Set<string>();
+  private closed = false;
+
+  constructor(
+    readonly info: ProducerInfo,
+    private paused: boolean,
+    private readonly source: ProducerSource,
+    private readonly now: () => number = realNow,
+  ) {}
+
+  get id(): string {
+    return this.info.id;
+  }
+
+  get kind(): MediaKind {
+    return this.info.kind;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** A packet from the publisher: every consumer gets it, unless the producer is paused. */
+  deliver(packet: RtpPacket, layer = ''): void {
+    this.layers.add(layer);
+    if (this.paused || this.closed) return;
+    for (const listener of this.listeners) listener(packet, layer);
+  }
+
+  subscribe(listener: RtpListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** Paused, nothing flows; on resume the viewers need a keyframe first. */
+  setPaused(paused: boolean): void {
+    const resumed = this.paused && !paused;
+    this.paused = paused;
+    if (resumed) for (const layer of this.layers) this.requestKeyframe(layer);
+  }
+
+  requestKeyframe(layer: string): void {
+    if (this.closed || this.info.kind !== 'video') return;
+    const now = this.now();
+    if (now - (this.lastKeyframeRequest.get(layer) ?? -Infinity) < KEYFRAME_REQUEST_GAP_MS) return;
+    this.lastKeyframeRequest.set(layer, now);
+    this.source.requestKeyframe(layer);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.listeners.clear();
+    this.source.close();
+    for (const listener of [...this.closeListeners]) listener();
+    this.closeListeners.clear();
+  }
+}

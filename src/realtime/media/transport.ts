@@ -1,0 +1,199 @@
+// One WebRTC transport of a page: the SDK's send transport (the page publishes its camera,
+// microphone and screen on it) or its receive transport (the emulator sends it the other
+// participants' tracks). The emulator's end is a werift peer connection acting as an ICE-lite
+// endpoint, the role an SFU plays, listening on every address of the machine.
+//
+// Negotiation follows the SDK's Cloudflare-SFU mode: the page offers first (the transport's
+// creation, each produce and each close); on the receive transport the emulator offers when it
+// adds consumers, inside its answer to the consume request, and the page answers. Negotiations of
+// one transport never overlap: each waits for the one before it.
+//
+// werift is loaded on the first transport: most runs never open one, and it costs start-up time.
+import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
+
+export type Werift = typeof import('werift');
+export type Direction = 'send' | 'recv';
+
+/** How long an answer may wait for the emulator's own ICE candidates (real ms). */
+const GATHER_LIMIT_MS = 2_000;
+
+export function loadWerift(): Promise<Werift> {
+  return import('werift');
+}
+
+/**
+ * The emulator's endpoint: ICE-lite, one bundle, no STUN or TURN server (it never reaches out), and
+ * the codecs the SDKs publish (VP8 by default, VP9 from the Dyte SDK, Opus). A simulcast offer (the
+ * SDK's send transport) is answerable only with the RID header extensions: without them the
+ * browser refuses the answer.
+ *
+ * The sections the emulator adds later (consumers) share the bundle with the page's own, so they
+ * must number codecs and header extensions as the page's first offer does: the browser refuses an
+ * offer in which one number means two things. werift numbers its own from 96 and 1, so the numbers
+ * are taken from that offer.
+ */
+function newPeerConnection(w: Werift, offerSdp: string): RTCPeerConnection {
+  const numbers = sdpNumbers(offerSdp);
+  const pc = new w.RTCPeerConnection({
+    iceLite: true,
+    iceServers: [],
+    bundlePolicy: 'max-bundle',
+    codecs: {
+      audio: [w.useOPUS({ payloadType: numbers.payloadTypes.get('opus') ?? 111 })],
+      video: [
+        w.useVP8({ payloadType: numbers.payloadTypes.get('vp8') ?? 96 }),
+        w.useVP9({ payloadType: numbers.payloadTypes.get('vp9') ?? 98, parameters: 'profile-id=0' }),
+      ],
+    },
+    headerExtensions: { video: [w.useSdesMid(), w.useSdesRTPStreamId(), w.useRepairedRtpStreamId()], audio: [w.useSdesMid()] },
+  });
+  for (const ext of [...(pc.config.headerExtensions.audio ?? []), ...(pc.config.headerExtensions.video ?? [])]) {
+    const id = numbers.extensions.get(ext.uri);
+    if (id !== undefined) ext.id = id;
+  }
+  routeFeedbackToSenders(w, pc);
+  return pc;
+}
+
+/** What werift's RTP router keeps (not in its types; werift is pinned to the version this was written for). */
+interface RtcpRouter {
+  ssrcTable: Record<number, { handleRtcpPacket(packet: unknown): void } | undefined>;
+  routeRtcp(packet: { type: number; feedback?: { count: number; mediaSsrc?: number } }): void;
+}
+
+/**
+ * A viewer's keyframe request (PLI, FIR) names the stream it is about by its media SSRC. werift
+ * looks the packet's sender SSRC up first, and the browser sends it from the SSRC of one of its
+ * own placeholder sections on the receive transport, so the request reached that section's
+ * receiver and never the emulator's sender. The media SSRC decides here, as RFC 4585 means it to.
+ */
+function routeFeedbackToSenders(w: Werift, pc: RTCPeerConnection): void {
+  const router = (pc as unknown as { router: RtcpRouter }).router;
+  const original = router.routeRtcp.bind(router);
+  router.routeRtcp = (packet) => {
+    const feedback = packet.feedback;
+    if (packet.type === w.RtcpPayloadSpecificFeedback.type && feedback && feedback.count !== w.ReceiverEstimatedMaxBitrate.count) {
+      const target = feedback.mediaSsrc === undefined ? undefined : router.ssrcTable[feedback.mediaSsrc];
+      if (target) return target.handleRtcpPacket(packet);
+    }
+    original(packet);
+  };
+}
+
+/** The payload type of each codec (by lower-case name; VP9 profile 0 first) and the id of each header extension (by URI) in an SDP. */
+export function sdpNumbers(sdp: string): { payloadTypes: Map<string, number>; extensions: Map<string, number> } {
+  const payloadTypes = new Map<string, number>();
+  const extensions = new Map<string, number>();
+  const fmtp = new Map<number, string>();
+  for (const [, pt, params] of sdp.matchAll(/^a=fmtp:(\d+) (.*)$/gm)) fmtp.set(Number(pt), params!.trim());
+  for (const [, pt, name] of sdp.matchAll(/^a=rtpmap:(\d+) ([^/\s]+)\//gm)) {
+    const key = name!.toLowerCase();
+    const n = Number(pt);
+    if (key === 'vp9' && payloadTypes.has('vp9') && !/profile-id=0/.test(fmtp.get(payloadTypes.get('vp9')!) ?? '') && /profile-id=0/.test(fmtp.get(n) ?? ''))
+      payloadTypes.set(key, n);
+    else if (!payloadTypes.has(key)) payloadTypes.set(key, n);
+  }
+  for (const [, id, uri] of sdp.matchAll(/^a=extmap:(\d+)(?:\/\w+)? (\S+)/gm)) if (!extensions.has(uri!)) extensions.set(uri!, Number(id));
+  return { payloadTypes, extensions };
+}
+
+export class WebRtcTransport {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    readonly id: string,
+    readonly direction: Direction,
+    readonly werift: Werift,
+    readonly pc: RTCPeerConnection,
+  ) {}
+
+  /**
+   * Opens a transport with the page's first offer and answers it. `onFailed` is told once when
+   * ICE or DTLS fails for good (the page went away without a word).
+   */
+  static async open(id: string, direction: Direction, offerSdp: string, onFailed: () => void): Promise<{ transport: WebRtcTransport; answer: string }> {
+    const w = await loadWerift();
+    const transport = new WebRtcTransport(id, direction, w, newPeerConnection(w, offerSdp));
+    transport.pc.connectionStateChange.subscribe((state) => {
+      if (state === 'failed' && !transport.closed) onFailed();
+    });
+    try {
+      return { transport, answer: await transport.answer(offerSdp) };
+    } catch (err) {
+      transport.close();
+      throw err;
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Answers an offer of the page (its first, a produce, a close): the SDP answer, candidates inline. */
+  answer(offerSdp: string): Promise<string> {
+    return this.serially(async () => {
+      await this.pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+      await this.pc.setLocalDescription(await this.pc.createAnswer());
+      await gathered(this.pc);
+      return this.localSdp();
+    });
+  }
+
+  /** The emulator's offer (after adding consumers); the page's answer comes back through `accept`. */
+  offer(): Promise<string> {
+    return this.serially(async () => {
+      await this.pc.setLocalDescription(await this.pc.createOffer());
+      await gathered(this.pc);
+      return this.localSdp();
+    });
+  }
+
+  /** The page's answer to the emulator's last offer. */
+  accept(answerSdp: string): Promise<void> {
+    return this.serially(async () => {
+      await this.pc.setRemoteDescription({ type: 'answer', sdp: answerSdp });
+    });
+  }
+
+  transceiverOf(mid: string): RTCRtpTransceiver | undefined {
+    return this.pc.getTransceivers().find((t) => t.mid === mid);
+  }
+
+  /** Ends the endpoint and frees its UDP sockets; a second call does nothing. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    void this.pc.close().catch(() => undefined);
+  }
+
+  private serially<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      if (this.closed) throw new Error('the transport is closed');
+      return step();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private localSdp(): string {
+    const sdp = this.pc.localDescription?.sdp;
+    if (!sdp) throw new Error('no local description');
+    return sdp;
+  }
+}
+
+function gathered(pc: RTCPeerConnection): Promise<void> {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, GATHER_LIMIT_MS);
+    const { unSubscribe } = pc.iceGatheringStateChange.subscribe((state) => {
+      if (state === 'complete') done();
+    });
+    function done() {
+      clearTimeout(timer);
+      unSubscribe();
+      resolve();
+    }
+  });
+}
