@@ -1,0 +1,150 @@
+// The service's UI kits, unmodified, on the emulator in Debian's Chromium: @dytesdk/ui-kit 3.x on
+// @dytesdk/web-core 3.x, and @cloudflare/realtimekit-ui 2.x on @cloudflare/realtimekit 2.x. What
+// a frontend developer sees on the screen: a tile per participant (the page's own too) with their
+// names, a meeting timer that counts up from the session's start, the chat panel with a message
+// sent before the page came, and the kit's own screens when the page is removed or the meeting ends.
+// The pages stay offline: the kits' requests to the internet (a font, sounds) are aborted.
+//
+// Which fix each assertion needs (found with test/browser/ui-kit.probe.ts):
+// - tiles: none on the emulator's side; the page must not set the kit element's `display` (a page
+//   rule beats the element's own `:host { display: flex; flex-direction: column }` and the stage
+//   then has no height, so no tile shows, not even the page's own);
+// - timer: the room info's `created_at` (src/realtime/rooms.ts, roomView) must be the live session's
+//   start in seconds (the SDK multiplies it by 1000); the meeting's creation in ms reads as the year
+//   58000-odd and the timer counts negative.
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
+import { CHROMIUM, launchTrusting } from '../helpers/web-sdk.js';
+
+/** Generous: a shared CI machine can be slow; nothing here measures time. */
+const WAIT = 30_000;
+
+interface Person {
+  id: string;
+  token: string;
+  name: string;
+}
+
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in Chromium', (kit) => {
+  let emu: RunningEmulator;
+  let browser: Browser;
+  let pages: Server;
+  let pagesUrl: string;
+  let base: string;
+  const opened: Page[] = [];
+  const p = kit.prefix;
+
+  async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${emu.url}${route}`, {
+      method,
+      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, `${method} ${route}`).toBeLessThan(300);
+    return ((await res.json()) as { data: T }).data;
+  }
+
+  async function control(route: string, body?: unknown): Promise<void> {
+    const res = await fetch(`${emu.url}/_emulator${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, route).toBe(200);
+  }
+
+  /** A meeting with Ada (the page's participant), Bob and Carl joined by script; Bob has said hello. */
+  async function room(title: string): Promise<{ meetingId: string; ada: Person }> {
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title });
+    const person = async (name: string): Promise<Person> => ({
+      ...(await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meeting.id}/participants`, {
+        name,
+        preset_name: 'group_call_host',
+        custom_participant_id: name.toLowerCase(),
+      })),
+      name,
+    });
+    const [ada, bob, carl] = [await person('Ada'), await person('Bob'), await person('Carl')];
+    await control(`/meetings/${meeting.id}/participants/${bob.id}/join`);
+    await control(`/meetings/${meeting.id}/participants/${carl.id}/join`);
+    await control(`/meetings/${meeting.id}/participants/${bob.id}/chat`, { message: 'Hello from Bob' });
+    return { meetingId: meeting.id, ada };
+  }
+
+  /** The kit's page for Ada, without the setup screen (the kit joins by itself), once the kit shows the meeting. */
+  async function open(ada: Person): Promise<Page> {
+    const { page } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false });
+    opened.push(page);
+    await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+    return page;
+  }
+
+  beforeAll(async () => {
+    emu = await startEmulator({ clock: 'manual', tlsPort: 0 });
+    base = new URL(emu.tlsUrl!).host;
+    ({ url: pagesUrl, server: pages } = await serveKitPage(kit));
+    browser = await launchTrusting(emu.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const page of opened) await page.close().catch(() => undefined);
+    await browser?.close();
+    await new Promise((resolve) => pages?.close(resolve));
+    await emu?.close();
+  });
+
+  it(
+    'shows a tile per participant with their names, a timer counting up, and the chat',
+    async () => {
+      const { ada } = await room('Kit demo');
+      const page = await open(ada);
+
+      // A tile per participant, the page's own included, each drawn (not empty) and named.
+      const tiles = page.locator(`${p}-grid ${p}-participant-tile`);
+      for (const name of ['Bob', 'Carl', 'Ada (You)']) {
+        const tile = tiles.filter({ has: page.locator(`${p}-name-tag`, { hasText: name }) }).first();
+        await tile.waitFor({ state: 'visible', timeout: WAIT });
+        const box = await tile.boundingBox();
+        expect(box?.width, name).toBeGreaterThan(50);
+        expect(box?.height, name).toBeGreaterThan(50);
+      }
+      await expect.poll(() => tiles.count(), { timeout: WAIT }).toBe(3);
+
+      // The timer counts up from the session's start (needs the room info's created_at fix).
+      const timer = page.locator(`${p}-clock span`).first();
+      await timer.waitFor({ state: 'visible', timeout: WAIT });
+      await expect.poll(async () => (await timer.textContent())?.trim(), { timeout: WAIT }).toMatch(/^(\d+:)?\d+:\d\d$/);
+
+      // The chat panel shows the message Bob sent before the page joined.
+      await page.locator(`${p}-chat-toggle`).first().click();
+      await page.locator(`${p}-chat`).getByText('Hello from Bob').first().waitFor({ state: 'visible', timeout: WAIT });
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'a REST kick shows the kit\u2019s removed screen',
+    async () => {
+      const { meetingId, ada } = await room('Kit kick');
+      const page = await open(ada);
+      await rest('POST', `/v2/meetings/${meetingId}/active-session/kick`, { participant_ids: [ada.id] });
+      await page.getByText('You were removed from the meeting.').waitFor({ state: 'visible', timeout: WAIT });
+    },
+    3 * WAIT,
+  );
+
+  it(
+    'kick-all shows the kit\u2019s ended screen',
+    async () => {
+      const { meetingId, ada } = await room('Kit kick-all');
+      const page = await open(ada);
+      await rest('POST', `/v2/meetings/${meetingId}/active-session/kick-all`);
+      await page.getByText('The meeting ended.').waitFor({ state: 'visible', timeout: WAIT });
+    },
+    3 * WAIT,
+  );
+});

@@ -1,0 +1,127 @@
+// The service's UI kits on top of its web SDKs, for the browser tests and probes: a frontend's
+// origin serving a page with the SDK's browser bundle and the kit's Stencil loader (whose other
+// chunks load from the same folder), and a function that opens the kit's meeting component on it.
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { SDKS, type Sdk } from './web-sdk.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The UI kits: the SDK each sits on, the kit's Stencil build folder and loader, and its meeting element. */
+export const KITS = [
+  {
+    name: '@dytesdk/ui-kit',
+    sdk: SDKS[0],
+    dist: 'node_modules/@dytesdk/ui-kit/dist/dyte-ui-kit',
+    loader: 'dyte-ui-kit.esm.js',
+    element: 'dyte-meeting',
+    prefix: 'dyte',
+  },
+  {
+    name: '@cloudflare/realtimekit-ui',
+    sdk: SDKS[1],
+    dist: 'node_modules/@cloudflare/realtimekit-ui/dist/realtimekit-ui',
+    loader: 'realtimekit-ui.esm.js',
+    element: 'rtk-meeting',
+    prefix: 'rtk',
+  },
+] as const satisfies readonly { name: string; sdk: Sdk; dist: string; loader: string; element: string; prefix: string }[];
+export type Kit = (typeof KITS)[number];
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+
+/**
+ * A frontend's origin (http://127.0.0.1:<port>/): `/` is a page with the SDK's bundle (`/sdk.js`),
+ * the kit's loader (`/kit/<loader>`, its chunks under `/kit/`) and an empty meeting element
+ * (`#meeting`) filling the window. `style` adds page CSS: a rule that sets the element's `display`
+ * overrides the kit's own `:host` (flex, column), and its stage then has no height, nor any tile.
+ */
+export async function serveKitPage(kit: Kit, options: { style?: string } = {}): Promise<{ url: string; server: Server }> {
+  const sdk = await readFile(path.join(ROOT, kit.sdk.bundle));
+  const dist = path.join(ROOT, kit.dist);
+  const page = [
+    '<!doctype html><html><head><meta charset="utf-8">',
+    // The element lays itself out (fixed, filling the window); a page style on it would override its own.
+    `<style>html,body{margin:0;height:100%}${options.style ?? ''}</style>`,
+    '<script src="/sdk.js"></script>',
+    `<script type="module" src="/kit/${kit.loader}"></script>`,
+    `</head><body><${kit.element} id="meeting"></${kit.element}></body></html>`,
+  ].join('');
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(sdk);
+    if (url.pathname.startsWith('/kit/')) {
+      const file = path.join(dist, path.normalize(decodeURIComponent(url.pathname.slice('/kit/'.length))));
+      if (!file.startsWith(dist + path.sep)) return res.writeHead(404).end();
+      readFile(file).then(
+        (body) => res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(body),
+        () => res.writeHead(404).end(),
+      );
+      return;
+    }
+    if (url.pathname === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+/** What the page's scripts use of the browser's globals (the test program has no DOM types). */
+interface PageGlobals {
+  customElements: { get(name: string): unknown };
+  document: { getElementById(id: string): { showSetupScreen: boolean; meeting: unknown } };
+  meeting: unknown;
+  [global: string]: unknown;
+}
+
+/** Requests the kits make to the internet (fonts, sounds, images): recorded and aborted, so that a page stays offline. */
+export interface Offline {
+  blocked: string[];
+}
+
+/**
+ * Opens the kit's page in a new tab, offline but for the page's origin and the emulator
+ * (`*.localhost`), then init()s the SDK with the token and hands the meeting to the kit's element
+ * (`showSetupScreen` chooses the setup screen; without it the kit joins by itself). The page's
+ * global `meeting` is the SDK's meeting.
+ */
+export async function openKit(
+  browser: Browser,
+  kit: Kit,
+  pageUrl: string,
+  options: { token: string; base: string; showSetupScreen: boolean; viewport?: { width: number; height: number } },
+): Promise<{ page: Page; offline: Offline; errors: string[] }> {
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+  const offline: Offline = { blocked: [] };
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const pageOrigin = new URL(pageUrl).origin;
+  await page.route(
+    (url) => url.origin !== pageOrigin && !url.hostname.endsWith('localhost'),
+    (route) => {
+      offline.blocked.push(route.request().url());
+      return route.abort('internetdisconnected');
+    },
+  );
+  await page.goto(pageUrl);
+  await page.waitForFunction((element) => (globalThis as unknown as PageGlobals).customElements.get(element) !== undefined, kit.element, {
+    timeout: 30_000,
+  });
+  await page.evaluate(
+    async ({ token, base, global, showSetupScreen }) => {
+      const w = globalThis as unknown as PageGlobals;
+      const client = w[global] as { init(options: unknown): Promise<unknown> };
+      const meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video: false } });
+      w.meeting = meeting;
+      const el = w.document.getElementById('meeting');
+      el.showSetupScreen = showSetupScreen;
+      el.meeting = meeting;
+    },
+    { token: options.token, base: options.base, global: kit.sdk.global, showSetupScreen: options.showSetupScreen },
+  );
+  return { page, offline, errors };
+}
