@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs scripts/build-ui.mjs scripts/content-hash.mjs scripts/launcher.mjs ./scripts/
+COPY container/warm-up.mjs ./container/
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
