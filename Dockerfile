@@ -23,6 +23,8 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node fixtures ./fixtures
 COPY --chown=node:node proto ./proto
+# The documentation pages the landing page links to (GET /_emulator/docs/<page>.md).
+COPY --chown=node:node docs/*.md ./docs/
 USER node
 EXPOSE 4700 4443
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \

@@ -50,6 +50,12 @@ if (engineMissing && inCi) {
       expect(emu!.url).toMatch(/^http:\/\/[^/]+:\d+$/);
     });
 
+    it('serves the documentation pages the landing page links to', async () => {
+      const res = await fetch(`${emu!.url}/_emulator/docs/testcontainers.md`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('# The emulator in a container, with Testcontainers');
+    });
+
     it("serves the web SDK's TLS listener on its own mapped port, with the certificate it serves", async () => {
       const e = emu!;
       const ca = await (await fetch(`${e.url}/_emulator/tls/certificate`)).text();
