@@ -185,7 +185,9 @@ try {
   const meeting = (await created.json()).data;
   const read = await fetch(emu.url + '/v2/meetings/' + meeting.id, { headers });
   out.meeting = { created: created.status, read: read.status, title: (await read.json()).data.title };
-  await emu.advance(1000);
+  // The clock is manual and, with a seed, starts at 2026-01-01T00:00:00Z: it moves only by advance().
+  await emu.advance(1500);
+  out.clock = (await (await fetch(emu.url + '/_emulator/health')).json()).clock.now;
   // What the image holds: the warmed code cache, the docs pages, and no compiler, sources or dev dependency.
   const probe = await emu.exec(['node', '-e', "const fs = require('fs'); console.log(JSON.stringify(['dist/bin/emulator.cjs.cache', 'docs/running.md', 'node_modules/express', 'node_modules/typescript', 'node_modules/vitest', 'src', 'dist/src', 'tsconfig.json'].filter((f) => fs.existsSync(f))))"]);
   out.files = JSON.parse(probe.stdout.trim());
@@ -230,6 +232,7 @@ if (engineMissing && inCi) {
           image: 'meetings-emulator:testcontainers-package',
           health: { status: 200, version: '0.1.0' },
           meeting: { created: 201, read: 200, title: 'From the package' },
+          clock: '2026-01-01T00:00:01.500Z',
           files: ['dist/bin/emulator.cjs.cache', 'docs/running.md', 'node_modules/express'],
           user: '1000',
         });
