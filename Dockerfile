@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs scripts/build-ui.mjs scripts/content-hash.mjs scripts/launcher.mjs ./scripts/
+COPY container/warm-up.mjs ./container/
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
@@ -22,6 +23,8 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node fixtures ./fixtures
 COPY --chown=node:node proto ./proto
+# The documentation pages the landing page links to (GET /_emulator/docs/<page>.md).
+COPY --chown=node:node docs/*.md ./docs/
 USER node
 EXPOSE 4700 4443
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \

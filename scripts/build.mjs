@@ -7,17 +7,18 @@
 //   node scripts/build.mjs --if-stale  bundle only when what the bundle is made of has changed
 //
 // It also builds the dashboard (scripts/build-ui.mjs) into dist/ui, when its sources changed.
+// A full build also writes dist/container: the manifest and lockfile of the production install in
+// the installed package's image (container/Dockerfile).
 //
 // `npm run build` also runs tsc, for the library (dist/src) and its declarations; `npm start`
 // needs only the bundle, so it bundles when stale and does not wait for tsc.
-import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { contentHash } from './content-hash.mjs';
 import { buildUi, ensureUi, UI_SOURCES } from './build-ui.mjs';
+import { warmUp } from '../container/warm-up.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The bin. */
@@ -118,29 +119,6 @@ export function eagerOnDemandChain(metafile, entry) {
   return null;
 }
 
-/**
- * One start and stop of the new bundle, so that the launcher leaves the code cache of what a start
- * compiles. Without it the first start makes it; a failure here costs the cache, not the build.
- */
-function warmUp() {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BUNDLE, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      if (out.includes('listening on')) child.kill('SIGTERM');
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 export async function bundle() {
   const hash = inputsHash();
   const { build } = await import('esbuild');
@@ -190,8 +168,35 @@ export async function bundle() {
   } finally {
     rmSync(tmp, { force: true });
   }
-  await warmUp();
+  // One start and stop, so that the launcher leaves the code cache of what a start compiles.
+  await warmUp(BUNDLE, ROOT);
   writeFileSync(STAMP, hash);
+}
+
+/** The manifest and lockfile that the image of the installed package installs from (container/Dockerfile). */
+export const IMAGE_INSTALL = path.join(ROOT, 'dist', 'container');
+
+/**
+ * Writes dist/container/package.json and package-lock.json: the package's own, without the
+ * development dependencies (and the scripts, so that no `prepare` could run). npm leaves a
+ * package-lock.json at a package's root out of its tarball, and the image must install the versions
+ * the package was built and tested with, not resolve the ranges afresh: this lockfile ships instead.
+ */
+export function writeImageInstall() {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  delete manifest.devDependencies;
+  delete manifest.scripts;
+  const packages = {};
+  for (const [where, entry] of Object.entries(lock.packages)) {
+    if (where === '') {
+      const { devDependencies: _dev, ...root } = entry;
+      packages[where] = root;
+    } else if (!entry.dev) packages[where] = entry;
+  }
+  mkdirSync(IMAGE_INSTALL, { recursive: true });
+  writeFileSync(path.join(IMAGE_INSTALL, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(path.join(IMAGE_INSTALL, 'package-lock.json'), `${JSON.stringify({ ...lock, packages }, null, 2)}\n`);
 }
 
 /** Bundles (and builds the dashboard) when stale; returns whether it did. */
@@ -207,5 +212,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   else {
     await buildUi();
     await bundle();
+    writeImageInstall();
   }
 }

@@ -1,6 +1,8 @@
-// node scripts/remove-stale-containers.mjs: removes the containers of the image the container
-// tests build (meetings-emulator:testcontainers) that an interrupted run left on the Docker engine
-// API named by DOCKER_HOST (a unix socket). .ci/run calls it before and after the tests.
+// node scripts/remove-stale-containers.mjs: removes the containers of the images the container
+// tests build (meetings-emulator:testcontainers from the repository's Dockerfile, and
+// meetings-emulator:testcontainers-package from the installed package's) that an interrupted run
+// left on the Docker engine API named by DOCKER_HOST (a unix socket). .ci/run calls it before and
+// after the tests.
 //
 // Why it matters: a container publishes its port on the host through a NAT rule for a port the
 // kernel handed out, and nothing keeps that port bound once the run that started the container is
@@ -10,7 +12,7 @@
 import { request } from 'node:http';
 import process from 'node:process';
 
-const IMAGE = /^(?:[^/]+\/)*meetings-emulator:testcontainers$/;
+const IMAGE = /^(?:[^/]+\/)*meetings-emulator:testcontainers(?:-package)?$/;
 const say = (line) => process.stdout.write(`stale containers: ${line}\n`);
 const host = process.env.DOCKER_HOST ?? '';
 if (!host.startsWith('unix://')) {

@@ -1,7 +1,7 @@
 // The emulator as a Testcontainers module, for suites that want it in a container rather than in
 // their own process (another language's client, a docker-compose-like setup, the shipped image):
 //
-//   const emu = await new MeetingsEmulatorContainer().withSeed('ci').start(); // builds the Dockerfile
+//   const emu = await new MeetingsEmulatorContainer().withSeed('ci').start(); // builds the image
 //   await fetch(`${emu.url}/v2/meetings`, { method: 'POST', headers: { authorization: emu.authHeader } });
 //   await emu.advance(5_000);
 //   await emu.stop();
@@ -9,7 +9,8 @@
 // The started container mirrors `startEmulator()` (url, orgId, apiKey, authHeader, advance, reset),
 // driving the clock and the state through the control API over HTTP. `testcontainers` is an
 // optional peer dependency: only this entry point imports it, never the package's main one.
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { DEFAULT_FIXTURES, PACKAGE_ROOT, parseConfig } from './config.js';
@@ -23,26 +24,56 @@ export const EMULATOR_PORT = 4700;
 /** The image's TLS listener, for the web SDK (its other EXPOSE). */
 export const EMULATOR_TLS_PORT = 4443;
 
-/** The tag an image built from the Dockerfile gets; rebuilding it is quick once its layers are cached. */
-export const DEFAULT_BUILT_IMAGE = 'meetings-emulator:testcontainers';
+/**
+ * Whether this package is a checkout of the repository (its Dockerfile is there), or an installed
+ * package, which has none and builds its image from container/Dockerfile and what it ships.
+ */
+const IS_CHECKOUT = existsSync(path.join(PACKAGE_ROOT, 'Dockerfile'));
+
+/**
+ * The tag start() gives the image it builds: `meetings-emulator:testcontainers` in a checkout (the
+ * repository's Dockerfile), `meetings-emulator:testcontainers-package` for an installed package
+ * (container/Dockerfile). Rebuilding either is quick once its layers are cached.
+ */
+export const DEFAULT_BUILT_IMAGE = IS_CHECKOUT ? 'meetings-emulator:testcontainers' : 'meetings-emulator:testcontainers-package';
+
+/**
+ * What the installed package's image is made of (container/Dockerfile says where each goes): paths
+ * in the package, and where they land in the build context. Nothing else of the package's folder,
+ * which may sit in a project's node_modules, is sent to the engine.
+ */
+const PACKAGE_IMAGE_FILES: readonly (readonly [from: string, to: string])[] = [
+  ['container/Dockerfile', 'Dockerfile'],
+  ['container/warm-up.mjs', 'warm-up.mjs'],
+  ['dist/container/package.json', 'package.json'],
+  ['dist/container/package-lock.json', 'package-lock.json'],
+  // The bin and the bundle, not the code cache the packing machine's Node.js made: the image makes its own.
+  ['dist/bin/meetings-emulator.js', 'dist/bin/meetings-emulator.js'],
+  ['dist/bin/emulator.cjs', 'dist/bin/emulator.cjs'],
+  ['dist/ui', 'dist/ui'],
+  ['fixtures', 'fixtures'],
+  ['proto', 'proto'],
+];
 
 /** Where a fixtures file given to withFixtures() lands in the container. */
 const FIXTURES_IN_CONTAINER = '/app/fixtures/testcontainers.json';
 
-/** Building runs `npm ci` and the compiler on a cold cache: give it the time a slow CI machine needs. */
+/** How long the started container may take to answer its health check on a slow CI machine (building comes before). */
 const DEFAULT_STARTUP_TIMEOUT_MS = 120_000;
 
 export class MeetingsEmulatorContainer extends GenericContainer {
-  private buildContext: string | undefined;
+  /** What start() builds: the Dockerfile of a checkout, the installed package's own image, or nothing (an image was given). */
+  private recipe: { checkout: string } | 'package' | undefined;
   private fixtures: Fixtures;
 
   /**
-   * Without an image, start() builds one from the Dockerfile of this package's checkout (or of
-   * withBuildContext()); with one, it runs that image as any other.
+   * Without an image, start() builds one: from the Dockerfile of this package's checkout (or of
+   * withBuildContext()), or, in an installed package, from what the package ships. With one, it
+   * runs that image as any other.
    */
   constructor(image?: string) {
     super(image ?? DEFAULT_BUILT_IMAGE);
-    this.buildContext = image === undefined ? PACKAGE_ROOT : undefined;
+    this.recipe = image !== undefined ? undefined : IS_CHECKOUT ? { checkout: PACKAGE_ROOT } : 'package';
     // The image's own fixtures are the bundled ones; withFixtures() replaces both.
     this.fixtures = loadFixturesFile(DEFAULT_FIXTURES);
     this.withExposedPorts(EMULATOR_PORT, EMULATOR_TLS_PORT)
@@ -54,7 +85,7 @@ export class MeetingsEmulatorContainer extends GenericContainer {
 
   /** Build the image from the Dockerfile in `dir` (a checkout of this repository). */
   withBuildContext(dir: string): this {
-    this.buildContext = path.resolve(dir);
+    this.recipe = { checkout: path.resolve(dir) };
     return this;
   }
 
@@ -95,19 +126,50 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     // timeout; the same options table gives the one-line reason now.
     const checked = parseConfig([], this.environment);
     if (!checked.ok) throw new Error(`MeetingsEmulatorContainer: ${checked.reason}`);
-    if (this.buildContext !== undefined) await this.buildImage(this.buildContext);
+    if (this.recipe === 'package') await buildPackageImage(this.imageName.string);
+    else if (this.recipe !== undefined) await buildCheckoutImage(this.recipe.checkout, this.imageName.string);
     const org = this.fixtures.organizations[0]!;
     return new StartedMeetingsEmulatorContainer(await super.start(), org.id, org.api_key);
   }
+}
 
-  private async buildImage(context: string): Promise<void> {
-    if (!existsSync(path.join(context, 'Dockerfile'))) {
-      throw new Error(
-        `MeetingsEmulatorContainer: no Dockerfile in ${context} (an installed package has none); pass an image name, or withBuildContext() a checkout of the repository`,
-      );
+/** The image of a checkout: its own Dockerfile, which compiles the sources. */
+async function buildCheckoutImage(context: string, tag: string): Promise<void> {
+  if (!existsSync(path.join(context, 'Dockerfile'))) {
+    throw new Error(`MeetingsEmulatorContainer: no Dockerfile in ${context}; withBuildContext() takes a checkout of the repository`);
+  }
+  // Kept after the run so the next build reuses its layers.
+  await GenericContainer.fromDockerfile(context).build(tag, { deleteOnExit: false });
+}
+
+/**
+ * The image of the installed package (container/Dockerfile): a temporary build context holding
+ * only what the image is made of, so the engine is sent a few megabytes whatever surrounds the
+ * package, and the package's folder is never written to.
+ */
+async function buildPackageImage(tag: string): Promise<void> {
+  const needed = [...PACKAGE_IMAGE_FILES.map(([from]) => from), 'docs'];
+  const missing = needed.filter((from) => !existsSync(path.join(PACKAGE_ROOT, from)));
+  if (missing.length > 0) {
+    throw new Error(
+      `MeetingsEmulatorContainer: ${PACKAGE_ROOT} lacks ${missing.join(', ')}, which its image is built from; is the package built (npm run build)?`,
+    );
+  }
+  const context = mkdtempSync(path.join(tmpdir(), 'meetings-emulator-image-'));
+  try {
+    for (const [from, to] of PACKAGE_IMAGE_FILES) {
+      mkdirSync(path.dirname(path.join(context, to)), { recursive: true });
+      cpSync(path.join(PACKAGE_ROOT, from), path.join(context, to), { recursive: true });
+    }
+    // The documentation pages the landing page links to (GET /_emulator/docs/<page>.md), not their images.
+    mkdirSync(path.join(context, 'docs'));
+    for (const page of readdirSync(path.join(PACKAGE_ROOT, 'docs')).filter((f) => f.endsWith('.md'))) {
+      cpSync(path.join(PACKAGE_ROOT, 'docs', page), path.join(context, 'docs', page));
     }
     // Kept after the run so the next build reuses its layers.
-    await GenericContainer.fromDockerfile(context).build(this.imageName.string, { deleteOnExit: false });
+    await GenericContainer.fromDockerfile(context).build(tag, { deleteOnExit: false });
+  } finally {
+    rmSync(context, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,7 @@
 // The builder refuses bad settings before it touches a Docker engine: the emulator would exit on
 // them, which a wait strategy only reports as a timeout minutes later. No engine is needed here.
 import { describe, expect, it } from 'vitest';
-import { MeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
+import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
 
 describe('MeetingsEmulatorContainer settings', () => {
   it.each([
@@ -28,5 +28,10 @@ describe('MeetingsEmulatorContainer settings', () => {
 
   it('withFixtures() checks an object at once', () => {
     expect(() => new MeetingsEmulatorContainer('never-pulled:latest').withFixtures({ version: 1, organizations: [] } as never)).toThrow('withFixtures(): ');
+  });
+
+  it("in a checkout, start() builds the repository's Dockerfile under the checkout's tag", () => {
+    // An installed package builds container/Dockerfile as meetings-emulator:testcontainers-package (test/install/package.test.ts).
+    expect(DEFAULT_BUILT_IMAGE).toBe('meetings-emulator:testcontainers');
   });
 });

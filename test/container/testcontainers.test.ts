@@ -1,19 +1,14 @@
 // The Testcontainers module against a real Docker engine API: the image built from this
 // repository's Dockerfile, driven over HTTP as an integration-test author would drive it.
 // Without an engine the suite cannot say anything, so under CI that is a failure, not a skip.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer, type StartedMeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
+import { engineMissing, inCi } from '../helpers/docker-engine.js';
 
 const ORG_ID = '00000000-0000-4000-8000-000000000001';
 const API_KEY = 'emulator-api-key';
-
-const engineMissing =
-  process.env.DOCKER_HOST || existsSync('/var/run/docker.sock')
-    ? undefined
-    : 'no Docker engine: DOCKER_HOST is unset and /var/run/docker.sock is absent (docs/testcontainers.md shows how to run this test)';
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false' && process.env.CI !== '0';
 
 // A cold build runs `npm ci` and the compiler inside the image (about 3 min on two busy cores);
 // a warm one takes seconds. The timeout only guards against a hang.
@@ -53,6 +48,12 @@ if (engineMissing && inCi) {
       expect(emu!.apiKey).toBe(API_KEY);
       expect(emu!.authHeader).toBe(`Basic ${Buffer.from(`${ORG_ID}:${API_KEY}`).toString('base64')}`);
       expect(emu!.url).toMatch(/^http:\/\/[^/]+:\d+$/);
+    });
+
+    it('serves the documentation pages the landing page links to', async () => {
+      const res = await fetch(`${emu!.url}/_emulator/docs/testcontainers.md`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('# The emulator in a container, with Testcontainers');
     });
 
     it("serves the web SDK's TLS listener on its own mapped port, with the certificate it serves", async () => {

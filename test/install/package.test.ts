@@ -1,16 +1,21 @@
 // The package as a project gets it: `npm pack` (which runs `prepare`, the build, as a git-URL
 // install does) makes a tarball with the library, its declarations, the bundled command line,
-// the fixtures and the docs; the tarball's bin and entry run; and a strict TypeScript project
-// compiles against its types with nothing but the package's own dependencies and @types/node
-// installed (express ships no types, and @types/express is only our dev dependency).
+// the fixtures, the docs and the recipe of its image; the tarball's bin and entry run; a strict
+// TypeScript project compiles against its types with nothing but the package's own dependencies
+// and @types/node installed (express ships no types, and @types/express is only our dev
+// dependency); and, where a Docker engine API runs, a project that installed the tarball starts
+// the emulator's container through `meetings-emulator/testcontainers`, with no checkout around.
 //
-// Offline: the tarball is unpacked, not installed, and its dependencies are links to ours.
-import { execFileSync, spawnSync } from 'node:child_process';
+// Offline on the host: the tarball is unpacked, not installed, and its dependencies are links to
+// ours. (Building the image installs the production dependencies inside it, from the registry.)
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineMissing, inCi } from '../helpers/docker-engine.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
@@ -18,6 +23,7 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
 // Outside the repository, so that nothing resolves from its node_modules by walking up.
 let tmp: string;
 let pkg: string;
+let tarball: string;
 let packed: string[];
 
 beforeAll(() => {
@@ -32,7 +38,8 @@ beforeAll(() => {
   });
   const [info] = JSON.parse(out.slice(out.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
   packed = info.files.map((f) => f.path);
-  execFileSync('tar', ['-xzf', path.join(tmp, info.filename), '-C', tmp]);
+  tarball = path.join(tmp, info.filename);
+  execFileSync('tar', ['-xzf', tarball, '-C', tmp]);
   pkg = path.join(tmp, 'package');
 }, 180_000);
 
@@ -40,15 +47,19 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** The package's dependencies, as an install would put them next to it (links to ours). */
-function linkDependencies(): void {
-  mkdirSync(path.join(pkg, 'node_modules'), { recursive: true });
-  for (const dep of Object.keys(manifest.dependencies)) {
-    const target = path.join(pkg, 'node_modules', dep);
+/** Links to our installed `deps` in `nodeModules`, where an install would put them. */
+function linkPackages(nodeModules: string, deps: readonly string[]): void {
+  for (const dep of deps) {
+    const target = path.join(nodeModules, dep);
     // A scoped package (@scope/name) sits in its scope's folder.
     mkdirSync(path.dirname(target), { recursive: true });
     symlinkSync(path.join(ROOT, 'node_modules', dep), target, 'dir');
   }
+}
+
+/** The package's dependencies, as an install would put them next to it (links to ours). */
+function linkDependencies(): void {
+  linkPackages(path.join(pkg, 'node_modules'), Object.keys(manifest.dependencies));
 }
 
 describe('the packed package', () => {
@@ -64,9 +75,32 @@ describe('the packed package', () => {
       'fixtures/default.json',
       'proto/sdk/message.v1.proto',
       'docs/running.md',
+      'container/Dockerfile',
+      'container/warm-up.mjs',
+      'dist/container/package.json',
+      'dist/container/package-lock.json',
     ])
       expect(packed).toContain(file);
     expect(packed.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
+    // The repository's Dockerfile compiles the sources, which the package does not ship.
+    expect(packed).not.toContain('Dockerfile');
+  });
+
+  it("its image installs from the package's manifest and lockfile, without development dependencies or scripts", () => {
+    type Lock = { packages: Record<string, { dev?: boolean; devDependencies?: unknown; dependencies?: Record<string, string> }> };
+    const read = <T>(file: string) => JSON.parse(readFileSync(path.join(pkg, 'dist', 'container', file), 'utf8')) as T;
+    const imageManifest = read<Record<string, unknown>>('package.json');
+    const lock = read<Lock>('package-lock.json');
+    const ours = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as Lock;
+    expect(imageManifest).not.toHaveProperty('devDependencies');
+    expect(imageManifest).not.toHaveProperty('scripts');
+    expect(imageManifest.dependencies).toEqual(manifest.dependencies);
+    expect(lock.packages['']).not.toHaveProperty('devDependencies');
+    // Every production package of our lockfile, at the same version and integrity, and nothing else.
+    const production = Object.fromEntries(Object.entries(ours.packages).filter(([where, entry]) => where !== '' && !entry.dev));
+    expect(Object.fromEntries(Object.entries(lock.packages).filter(([where]) => where !== ''))).toEqual(production);
+    expect(Object.keys(production)).toContain('node_modules/express');
+    expect(Object.keys(lock.packages)).not.toContain('node_modules/typescript');
   });
 
   it('its bin runs on its own: the bundle needs no node_modules', () => {
@@ -134,3 +168,76 @@ await emu.close();
     expect(r.status).toBe(0);
   }, 120_000);
 });
+
+// What a project that installed the package and its optional peer testcontainers runs: the module
+// builds the package's own image (container/Dockerfile) and starts it. In a fresh process whose
+// working directory is that project, so 'meetings-emulator/testcontainers' resolves to the
+// installed package (in the project's node_modules, with no Dockerfile and no sources around it).
+const CONSUMER_SCRIPT = `
+import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
+const emu = await new MeetingsEmulatorContainer().withSeed('install').start();
+const out = { image: DEFAULT_BUILT_IMAGE };
+try {
+  const health = await fetch(emu.url + '/_emulator/health');
+  out.health = { status: health.status, version: (await health.json()).version };
+  const headers = { authorization: emu.authHeader, 'content-type': 'application/json' };
+  const created = await fetch(emu.url + '/v2/meetings', { method: 'POST', headers, body: JSON.stringify({ title: 'From the package' }) });
+  const meeting = (await created.json()).data;
+  const read = await fetch(emu.url + '/v2/meetings/' + meeting.id, { headers });
+  out.meeting = { created: created.status, read: read.status, title: (await read.json()).data.title };
+  // The clock is manual and, with a seed, starts at 2026-01-01T00:00:00Z: it moves only by advance().
+  await emu.advance(1500);
+  out.clock = (await (await fetch(emu.url + '/_emulator/health')).json()).clock.now;
+  // What the image holds: the warmed code cache, the docs pages, and no compiler, sources or dev dependency.
+  const probe = await emu.exec(['node', '-e', "const fs = require('fs'); console.log(JSON.stringify(['dist/bin/emulator.cjs.cache', 'docs/running.md', 'node_modules/express', 'node_modules/typescript', 'node_modules/vitest', 'src', 'dist/src', 'tsconfig.json'].filter((f) => fs.existsSync(f))))"]);
+  out.files = JSON.parse(probe.stdout.trim());
+  out.user = (await emu.exec(['id', '-u'])).stdout.trim();
+} finally {
+  await emu.stop();
+}
+console.log(JSON.stringify(out));
+`;
+
+// A cold build installs the production dependencies inside the image (under a minute here); a
+// warm one takes seconds. The timeout only guards against a hang.
+const CONTAINER_TIMEOUT_MS = 600_000;
+
+if (engineMissing && inCi) {
+  it('the installed package in a container needs a Docker engine API under CI', () => {
+    throw new Error(engineMissing);
+  });
+} else if (engineMissing) {
+  // Shown in the run's output, not only in a verbose report, so a skipped container test is noticed.
+  console.warn(`test/install/package.test.ts: the container of the installed package skipped: ${engineMissing}`);
+  it.skip(`the installed package in a container (skipped: ${engineMissing})`, () => {});
+} else {
+  describe('the installed package in a container', () => {
+    it(
+      "a project that installed the tarball starts the emulator's container through meetings-emulator/testcontainers, built from what the package ships",
+      async () => {
+        const project = path.join(tmp, 'project');
+        const installed = path.join(project, 'node_modules', 'meetings-emulator');
+        mkdirSync(installed, { recursive: true });
+        writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'project', type: 'module', private: true }));
+        execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+        // Hoisted next to the package, as npm installs them: its dependencies and the optional peer.
+        linkPackages(path.join(project, 'node_modules'), [...Object.keys(manifest.dependencies), 'testcontainers']);
+
+        const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CONSUMER_SCRIPT], {
+          cwd: project,
+          encoding: 'utf8',
+          timeout: CONTAINER_TIMEOUT_MS - 10_000,
+        });
+        expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({
+          image: 'meetings-emulator:testcontainers-package',
+          health: { status: 200, version: '0.1.0' },
+          meeting: { created: 201, read: 200, title: 'From the package' },
+          clock: '2026-01-01T00:00:01.500Z',
+          files: ['dist/bin/emulator.cjs.cache', 'docs/running.md', 'node_modules/express'],
+          user: '1000',
+        });
+      },
+      CONTAINER_TIMEOUT_MS,
+    );
+  });
+}
