@@ -246,7 +246,7 @@ export class Scheduler {
     let i = h.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so < and <= agree.
+      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so strict and non-strict comparisons agree.
       if (compare(h[i]!, h[parent]!) >= 0) break;
       [h[i], h[parent]] = [h[parent]!, h[i]!];
       i = parent;
@@ -271,9 +271,9 @@ export class Scheduler {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so < and <= agree.
+      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so strict and non-strict comparisons agree.
       if (l < h.length && compare(h[l]!, h[m]!) < 0) m = l;
-      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so < and <= agree.
+      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so strict and non-strict comparisons agree.
       if (r < h.length && compare(h[r]!, h[m]!) < 0) m = r;
       if (m === i) return;
       [h[i], h[m]] = [h[m]!, h[i]!];
@@ -294,7 +294,7 @@ export class Scheduler {
     let k = i;
     while (k > 0) {
       const parent = (k - 1) >> 1;
-      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so < and <= agree.
+      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so strict and non-strict comparisons agree.
       if (compare(this.heap[k]!, this.heap[parent]!) >= 0) break;
       [this.heap[k], this.heap[parent]] = [this.heap[parent]!, this.heap[k]!];
       k = parent;

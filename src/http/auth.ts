@@ -86,7 +86,7 @@ function accountToken(deps: Deps, kind: string, value: string, params: Record<st
 
 /** Which API the caller used: RealtimeKit when it came in as an account's app, v2 otherwise. */
 export function callerApi(auth: AuthInfo): 'v2' | 'realtimekit' {
-  // Stryker disable next-line ConditionalExpression: the one caller reads orgOf(auth) first, which refuses an account-level auth, so the first test never decides.
+  // Stryker disable next-line ConditionalExpression: the one caller reads orgOf(auth) first, which refuses an account-level auth, so auth.kind is never 'account' here.
   return auth.kind === 'account' || (auth.kind === 'org' && auth.account !== undefined) ? 'realtimekit' : 'v2';
 }
 

@@ -184,7 +184,7 @@ export class OrganizationsService {
     const pair = `${orgId}\u0000${apiKey}`;
     if (this.verified.has(pair)) return data.org;
     if (!sameSecret(data.org.apiKey, apiKey)) return undefined;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: the set only caches checks already passed, so when it is cleared changes time and memory, never an answer.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the set only caches credentials already checked, so clearing it sooner or later changes time and memory, never an answer.
     if (this.verified.size >= 1_000) this.verified.clear();
     this.verified.add(pair);
     return data.org;
