@@ -1,5 +1,6 @@
 // The dispatch table of the signalling socket: every feature of a room, each in a module of its
 // own, and the events each answers. A new feature is a new module and a line here.
+import { BroadcastFeature } from './features/broadcast.js';
 import { ChatFeature } from './features/chat.js';
 import { LivestreamFeature } from './features/livestream.js';
 import { PluginStoresFeature } from './features/plugin-stores.js';
@@ -23,6 +24,7 @@ export interface RoomControls {
 export interface RoomFeatures {
   presence: PresenceFeature;
   chat: ChatFeature;
+  broadcast: BroadcastFeature;
   polls: PollsFeature;
   pluginStores: PluginStoresFeature;
   recording: RecordingFeature;
@@ -34,6 +36,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
   return {
     presence: new PresenceFeature(state, controls),
     chat: new ChatFeature(state),
+    broadcast: new BroadcastFeature(state),
     polls: new PollsFeature(state),
     pluginStores: new PluginStoresFeature(state),
     recording: new RecordingFeature(state),

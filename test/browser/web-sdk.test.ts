@@ -5,7 +5,7 @@
 // browser trusts exactly the emulator's certificate (by its public key), nothing else.
 // What a frontend developer would see: two participants join and see each other, chat, a scripted
 // participant appears, a REST kick removes a page, one leaves; the webhooks arrive and the REST
-// API sees the pages' participants. Media stays off: enabling it fails with the SDK's own error.
+// API sees the pages' participants. Audio and video are the business of media.test.ts.
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
@@ -240,28 +240,6 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       expect((await view(page)).roomState).toBe('joined');
       const session = await rest<{ live_participants: number }>('GET', `/v2/meetings/${meeting.id}/active-session`);
       expect(session.live_participants).toBe(1);
-      await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
-    },
-    2 * WAIT,
-  );
-
-  it(
-    'media stays off: enabling audio or video fails with the SDK\u2019s own error, naming why',
-    async () => {
-      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'No media' });
-      const page = await join(await person(meeting.id, 'Dana'));
-      const enabled = await page.evaluate(async () => {
-        const self = (globalThis as unknown as SdkWindow).meeting.self;
-        await self.enableAudio().catch(() => undefined);
-        await self.enableVideo().catch(() => undefined);
-        return { audio: self.audioEnabled, video: self.videoEnabled };
-      });
-      expect(enabled).toEqual({ audio: false, video: false });
-      const danas = () => pageErrors.filter((e) => e.startsWith('Dana: '));
-      const deadline = Date.now() + WAIT;
-      while (danas().length === 0 && Date.now() < deadline) await page.waitForTimeout(50);
-      expect(danas().length).toBeGreaterThan(0);
-      for (const e of danas()) expect(e).toBe('Dana: The emulator carries no audio or video: producing media is not emulated');
       await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     2 * WAIT,

@@ -369,6 +369,10 @@ export class MediaRoomFeature implements RoomFeature {
         };
       }
     }
+    this.state.deps.logger.debug(
+      { peer: peer.peerId, asked: request.requests.map((r) => r.producer_id), added: added.map((a) => a.consumer.mid), open: [...media.consumers.keys()] },
+      'SDK media consume',
+    );
     peer.send(MEDIA.consume, id, 'media.edge.ConsumePeerResponse', {
       status: true,
       consumer_ids_map: { map },

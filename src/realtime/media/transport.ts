@@ -34,16 +34,23 @@ export function loadWerift(): Promise<Werift> {
  */
 function newPeerConnection(w: Werift, offerSdp: string): RTCPeerConnection {
   const numbers = sdpNumbers(offerSdp);
+  // A codec the offer lacks (the Dyte SDK's first offer has no audio section) takes a number the
+  // offer does not use, so that the bundle never gives one number two codecs.
+  const used = new Set(numbers.allPayloadTypes);
+  const pick = (name: string, preferred: number): number => {
+    const own = numbers.payloadTypes.get(name);
+    if (own !== undefined) return own;
+    const free = [preferred, ...Array.from({ length: 32 }, (_, i) => 96 + i)].find((n) => !used.has(n)) ?? preferred;
+    used.add(free);
+    return free;
+  };
   const pc = new w.RTCPeerConnection({
     iceLite: true,
     iceServers: [],
     bundlePolicy: 'max-bundle',
     codecs: {
-      audio: [w.useOPUS({ payloadType: numbers.payloadTypes.get('opus') ?? 111 })],
-      video: [
-        w.useVP8({ payloadType: numbers.payloadTypes.get('vp8') ?? 96 }),
-        w.useVP9({ payloadType: numbers.payloadTypes.get('vp9') ?? 98, parameters: 'profile-id=0' }),
-      ],
+      audio: [w.useOPUS({ payloadType: pick('opus', 111) })],
+      video: [w.useVP8({ payloadType: pick('vp8', 96) }), w.useVP9({ payloadType: pick('vp9', 98), parameters: 'profile-id=0' })],
     },
     headerExtensions: { video: [w.useSdesMid(), w.useSdesRTPStreamId(), w.useRepairedRtpStreamId()], audio: [w.useSdesMid()] },
   });
@@ -81,7 +88,9 @@ function routeFeedbackToSenders(w: Werift, pc: RTCPeerConnection): void {
 }
 
 /** The payload type of each codec (by lower-case name; VP9 profile 0 first) and the id of each header extension (by URI) in an SDP. */
-export function sdpNumbers(sdp: string): { payloadTypes: Map<string, number>; extensions: Map<string, number> } {
+export function sdpNumbers(sdp: string): { payloadTypes: Map<string, number>; allPayloadTypes: Set<number>; extensions: Map<string, number> } {
+  const allPayloadTypes = new Set<number>();
+  for (const [, list] of sdp.matchAll(/^m=\w+ \d+ \S+ ([\d ]+)$/gm)) for (const n of list!.trim().split(/\s+/)) allPayloadTypes.add(Number(n));
   const payloadTypes = new Map<string, number>();
   const extensions = new Map<string, number>();
   const fmtp = new Map<number, string>();
@@ -94,12 +103,14 @@ export function sdpNumbers(sdp: string): { payloadTypes: Map<string, number>; ex
     else if (!payloadTypes.has(key)) payloadTypes.set(key, n);
   }
   for (const [, id, uri] of sdp.matchAll(/^a=extmap:(\d+)(?:\/\w+)? (\S+)/gm)) if (!extensions.has(uri!)) extensions.set(uri!, Number(id));
-  return { payloadTypes, extensions };
+  return { payloadTypes, allPayloadTypes, extensions };
 }
 
 export class WebRtcTransport {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Sections the page stopped (port 0 in its offer): rejected in every description the emulator sends after. */
+  private readonly rejected = new Set<string>();
 
   private constructor(
     readonly id: string,
@@ -136,7 +147,8 @@ export class WebRtcTransport {
       await this.pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
       await this.pc.setLocalDescription(await this.pc.createAnswer());
       await gathered(this.pc);
-      return this.localSdp();
+      for (const mid of rejectedMids(offerSdp)) this.rejected.add(mid);
+      return rejecting(this.localSdp(), this.rejected);
     });
   }
 
@@ -145,7 +157,7 @@ export class WebRtcTransport {
     return this.serially(async () => {
       await this.pc.setLocalDescription(await this.pc.createOffer());
       await gathered(this.pc);
-      return this.localSdp();
+      return rejecting(this.localSdp(), this.rejected);
     });
   }
 
@@ -181,6 +193,39 @@ export class WebRtcTransport {
     if (!sdp) throw new Error('no local description');
     return sdp;
   }
+}
+
+/** The mids of the sections an SDP rejects (port 0: a transceiver the page stopped). */
+export function rejectedMids(sdp: string): string[] {
+  return sdp
+    .split(/\r?\n(?=m=)/)
+    .filter((section) => /^m=\w+ 0 /.test(section))
+    .flatMap((section) => [...section.matchAll(/^a=mid:(\S+)/gm)].map((m) => m[1]!));
+}
+
+/**
+ * The emulator's SDP with the page's stopped sections rejected as the browser requires: port 0 and
+ * out of the BUNDLE group. werift keeps such a section bundled, which the browser refuses ("a
+ * BUNDLE group contains a MID that was not in the offered group").
+ */
+export function rejecting(sdp: string, mids: ReadonlySet<string>): string {
+  if (mids.size === 0) return sdp;
+  const eol = sdp.includes('\r\n') ? '\r\n' : '\n';
+  const sections = sdp.split(/\r?\n(?=m=)/);
+  const out = sections.map((section, i) => {
+    if (i === 0)
+      return section.replace(
+        /^a=group:BUNDLE (.*)$/m,
+        (_, list: string) =>
+          `a=group:BUNDLE ${list
+            .split(' ')
+            .filter((m) => !mids.has(m))
+            .join(' ')}`,
+      );
+    const mid = /^a=mid:(\S+)/m.exec(section)?.[1];
+    return mid !== undefined && mids.has(mid) ? section.replace(/^m=(\w+) \d+ /, 'm=$1 0 ') : section;
+  });
+  return out.join(eol);
 }
 
 function gathered(pc: RTCPeerConnection): Promise<void> {

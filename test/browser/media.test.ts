@@ -1,0 +1,368 @@
+// Audio and video through the emulator, as a frontend developer sees them: the service's real web
+// SDKs in Debian's Chromium with fake camera, microphone and screen, publishing to the emulator's
+// SFU and receiving each other's tracks. What is checked is what a page can observe: decoded
+// video frames that keep coming, audio packets that arrive, the SDK's own flags for a camera or
+// microphone turned off (by the page, or by a REST mute), a screen share, a bot's clip, a preset
+// that may not publish, and media off. The emulator's open transports, producers and consumers
+// (its health) are back to zero once the pages are gone.
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { CHROMIUM, SDKS, launchTrusting, servePages, type Sdk } from '../helpers/web-sdk.js';
+
+/** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/web-sdk.ts, not here. */
+const WAIT = 30_000;
+
+interface Person {
+  id: string;
+  token: string;
+  name: string;
+}
+
+interface MediaCounts {
+  transports: number;
+  producers: number;
+  consumers: number;
+}
+
+/**
+ * Kept in the page before any script runs: every RTCPeerConnection the SDK makes, so that the test
+ * can read what a user's browser shows in chrome://webrtc-internals (frames decoded, packets).
+ */
+const KEEP_PEER_CONNECTIONS = `(() => {
+  const Original = window.RTCPeerConnection;
+  window.__pcs = [];
+  window.RTCPeerConnection = function (...args) { const pc = new Original(...args); window.__pcs.push(pc); return pc; };
+  window.RTCPeerConnection.prototype = Original.prototype;
+  Object.setPrototypeOf(window.RTCPeerConnection, Original);
+})()`;
+
+/**
+ * What one page sees of another participant (by name), read in the page. Passed as a string: the
+ * test runner rewrites named functions in a way the page cannot run.
+ */
+function seenScript(name: string): string {
+  return `(async () => {
+    const m = window.meeting;
+    const p = m.participants.joined.toArray().find((x) => x.name === ${JSON.stringify(name)});
+    if (!p) return null;
+    const inbound = async (track) => {
+      if (!track) return null;
+      for (const pc of window.__pcs) {
+        const receiver = pc.getReceivers().find((r) => r.track && r.track.id === track.id);
+        if (!receiver) continue;
+        // A stream can have two reports (packets that came before the answer was applied open one
+        // of their own): the live one has the most.
+        let out = null;
+        (await receiver.getStats()).forEach((s) => {
+          if (s.type !== 'inbound-rtp') return;
+          if (!out || (s.packetsReceived ?? 0) > out.packets) out = { packets: s.packetsReceived ?? 0, frames: s.framesDecoded ?? 0, width: s.frameWidth ?? 0 };
+        });
+        if (out) return out;
+      }
+      return null;
+    };
+    const screen = p.screenShareTracks && p.screenShareTracks.video;
+    return {
+      videoEnabled: p.videoEnabled,
+      audioEnabled: p.audioEnabled,
+      screenShareEnabled: p.screenShareEnabled,
+      video: await inbound(p.videoEnabled ? p.videoTrack : null),
+      audio: await inbound(p.audioEnabled ? p.audioTrack : null),
+      screen: await inbound(p.screenShareEnabled ? screen : null),
+    };
+  })()`;
+}
+
+interface Seen {
+  videoEnabled: boolean;
+  audioEnabled: boolean;
+  screenShareEnabled: boolean;
+  video: { packets: number; frames: number; width: number } | null;
+  audio: { packets: number; frames: number; width: number } | null;
+  screen: { packets: number; frames: number; width: number } | null;
+}
+
+// Skipped on a machine without Chromium, except in CI (.ci/run installs it there).
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: media through the emulator', (sdk: Sdk) => {
+  let emu: RunningEmulator;
+  let browser: Browser;
+  let pages: Server;
+  let pagesUrl: string;
+  let base: string;
+  const pageErrors: string[] = [];
+  const opened: Page[] = [];
+
+  async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${emu.url}${route}`, {
+      method,
+      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, `${method} ${route}`).toBeLessThan(300);
+    return ((await res.json()) as { data: T }).data;
+  }
+
+  async function person(meetingId: string, name: string, preset = 'group_call_host'): Promise<Person> {
+    const p = await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meetingId}/participants`, {
+      name,
+      preset_name: preset,
+      custom_participant_id: name.toLowerCase(),
+    });
+    return { ...p, name };
+  }
+
+  /** A page of the frontend: init() with the camera and microphone as asked, then join(). */
+  async function join(p: Person, media: { audio: boolean; video: boolean }): Promise<Page> {
+    const page = await browser.newPage();
+    opened.push(page);
+    page.on('pageerror', (e) => pageErrors.push(`${p.name}: ${e.message}`));
+    await page.addInitScript(KEEP_PEER_CONNECTIONS);
+    await page.goto(pagesUrl);
+    await page.evaluate(
+      async ({ token, base, global, media }) => {
+        const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
+        const client = w[global] as { init(options: unknown): Promise<{ join(): Promise<void> }> };
+        w.meeting = await client.init({ authToken: token, baseURI: base, defaults: media });
+        await w.meeting.join();
+      },
+      { token: p.token, base, global: sdk.global, media },
+    );
+    return page;
+  }
+
+  async function seen(page: Page, name: string): Promise<Seen | null> {
+    return page.evaluate<Seen | null>(seenScript(name));
+  }
+
+  /** Waits until what the page sees of `name` satisfies `ok`; answers the last view. */
+  async function until(page: Page, name: string, ok: (s: Seen) => boolean): Promise<Seen | null> {
+    const deadline = Date.now() + WAIT;
+    for (;;) {
+      const s = await seen(page, name);
+      if ((s && ok(s)) || Date.now() > deadline) return s;
+      await page.waitForTimeout(100);
+    }
+  }
+
+  /** Frames decoded keep coming: two readings a while apart. */
+  async function advancing(page: Page, name: string, key: 'video' | 'screen'): Promise<void> {
+    const first = await until(page, name, (s) => (s[key]?.frames ?? 0) > 0);
+    expect(first?.[key]?.frames, `${name}'s ${key} decodes`).toBeGreaterThan(0);
+    const later = await until(page, name, (s) => (s[key]?.frames ?? 0) > first![key]!.frames + 5);
+    expect(later?.[key]?.frames, `${name}'s ${key} keeps decoding`).toBeGreaterThan(first![key]!.frames + 5);
+  }
+
+  async function health(): Promise<MediaCounts> {
+    const h = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: MediaCounts & { mode: string } };
+    return { transports: h.media.transports, producers: h.media.producers, consumers: h.media.consumers };
+  }
+
+  /** Closes the pages and waits until the emulator has released what they held. */
+  async function closeAll(...open: Page[]): Promise<void> {
+    for (const page of open) if (!page.isClosed()) await page.close();
+    const deadline = Date.now() + WAIT;
+    while (Date.now() < deadline && (await health()).transports > 0) await new Promise((r) => setTimeout(r, 100));
+  }
+
+  beforeAll(async () => {
+    emu = await startEmulator({ seed: `media ${sdk.global}`, clock: 'manual', tlsPort: 0 });
+    base = new URL(emu.tlsUrl!).host;
+    ({ url: pagesUrl, server: pages } = await servePages(sdk));
+    browser = await launchTrusting(emu.url);
+  }, 60_000);
+
+  // A failed test leaves no page behind for the next one to count.
+  afterEach(async () => {
+    await closeAll(...opened.splice(0));
+    pageErrors.length = 0;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => pages?.close(resolve));
+    await emu?.close();
+  });
+
+  it(
+    'a page joins with camera and microphone on; another page decodes its video and receives its audio; turning them off and on shows there; a REST mute turns the microphone off',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Media' });
+      const [ada, bob] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob')];
+      const a = await join(ada, { audio: true, video: true });
+      const b = await join(bob, { audio: false, video: false });
+      expect(pageErrors).toEqual([]);
+
+      await advancing(b, 'Ada', 'video');
+      const heard = await until(b, 'Ada', (s) => (s.audio?.packets ?? 0) > 20);
+      expect(heard?.audio?.packets, "Ada's audio arrives").toBeGreaterThan(20);
+
+      await a.evaluate(() => (globalThis as unknown as { meeting: { self: { disableVideo(): Promise<void> } } }).meeting.self.disableVideo());
+      expect((await until(b, 'Ada', (s) => !s.videoEnabled))?.videoEnabled).toBe(false);
+      await a.evaluate(() => (globalThis as unknown as { meeting: { self: { enableVideo(): Promise<void> } } }).meeting.self.enableVideo());
+      expect((await until(b, 'Ada', (s) => s.videoEnabled))?.videoEnabled).toBe(true);
+      await advancing(b, 'Ada', 'video');
+
+      await a.evaluate(() => (globalThis as unknown as { meeting: { self: { disableAudio(): Promise<void> } } }).meeting.self.disableAudio());
+      expect((await until(b, 'Ada', (s) => !s.audioEnabled))?.audioEnabled).toBe(false);
+      await a.evaluate(() => (globalThis as unknown as { meeting: { self: { enableAudio(): Promise<void> } } }).meeting.self.enableAudio());
+      expect((await until(b, 'Ada', (s) => s.audioEnabled))?.audioEnabled).toBe(true);
+
+      // The host mutes Ada from a backend: her page turns its microphone off, and Bob sees it.
+      await rest('POST', `/v2/meetings/${meeting.id}/active-session/mute`, { participant_ids: [ada.id] });
+      const selfAudio = async () => a.evaluate(() => (globalThis as unknown as { meeting: { self: { audioEnabled: boolean } } }).meeting.self.audioEnabled);
+      const deadline = Date.now() + WAIT;
+      while ((await selfAudio()) && Date.now() < deadline) await a.waitForTimeout(100);
+      expect(await selfAudio()).toBe(false);
+      expect((await until(b, 'Ada', (s) => !s.audioEnabled))?.audioEnabled).toBe(false);
+      expect(pageErrors).toEqual([]);
+
+      await closeAll(a, b);
+      expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    },
+    6 * WAIT,
+  );
+
+  it(
+    'a screen share appears in the other page as a screen-share track that decodes',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Screens' });
+      const [cleo, dan] = [await person(meeting.id, 'Cleo'), await person(meeting.id, 'Dan')];
+      const c = await join(cleo, { audio: false, video: false });
+      const d = await join(dan, { audio: false, video: false });
+      await c.evaluate(() => (globalThis as unknown as { meeting: { self: { enableScreenShare(): Promise<void> } } }).meeting.self.enableScreenShare());
+      expect((await until(d, 'Cleo', (s) => s.screenShareEnabled))?.screenShareEnabled).toBe(true);
+      await advancing(d, 'Cleo', 'screen');
+      expect(pageErrors).toEqual([]);
+      await closeAll(c, d);
+      expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    },
+    4 * WAIT,
+  );
+
+  it(
+    "a scripted participant publishes the sample clip: the page decodes the bot's 320×180 video and hears it",
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' });
+      const [eve, bot] = [await person(meeting.id, 'Eve'), await person(meeting.id, 'Robo')];
+      const e = await join(eve, { audio: false, video: false });
+      const joined = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/join`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ media: { audio: true, video: true } }),
+      });
+      expect(joined.status).toBe(200);
+      await advancing(e, 'Robo', 'video');
+      expect((await seen(e, 'Robo'))?.video?.width).toBe(320);
+      expect((await until(e, 'Robo', (s) => (s.audio?.packets ?? 0) > 20))?.audio?.packets).toBeGreaterThan(20);
+
+      const off = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/media`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ video: false }),
+      });
+      expect(await off.json()).toEqual({ audio: true, video: false });
+      expect((await until(e, 'Robo', (s) => !s.videoEnabled))?.videoEnabled).toBe(false);
+
+      await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/leave`, { method: 'POST' });
+      await closeAll(e);
+      expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'a viewer preset may not publish: its camera stays off, nothing reaches the emulator, and the page shows no error',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Webinar' });
+      const viewer = await person(meeting.id, 'Vic', 'webinar_viewer');
+      const v = await join(viewer, { audio: false, video: false });
+      const video = await v.evaluate(async () => {
+        const self = (globalThis as unknown as { meeting: { self: { enableVideo(): Promise<void>; videoEnabled: boolean } } }).meeting.self;
+        await self.enableVideo().catch(() => undefined);
+        return self.videoEnabled;
+      });
+      expect(video).toBe(false);
+      expect((await health()).producers).toBe(0);
+      expect(pageErrors).toEqual([]);
+      await closeAll(v);
+    },
+    2 * WAIT,
+  );
+});
+
+// Media off (--media off, for machines whose network carries no UDP): a page that turns its camera
+// on keeps its own preview and sees no error, and nothing is forwarded to anyone.
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: media off', (sdk: Sdk) => {
+  let emu: RunningEmulator;
+  let browser: Browser;
+  let pages: Server;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ seed: `media off ${sdk.global}`, clock: 'manual', tlsPort: 0, media: 'off' });
+    ({ server: pages } = await servePages(sdk));
+    browser = await launchTrusting(emu.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => pages?.close(resolve));
+    await emu?.close();
+  });
+
+  it(
+    "a page's own camera preview keeps working; the other page gets no video; the emulator forwards nothing",
+    async () => {
+      const headers = { authorization: emu.authHeader, 'content-type': 'application/json' };
+      const post = async <T>(route: string, body: unknown): Promise<T> =>
+        ((await (await fetch(`${emu.url}${route}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: T }).data;
+      const meeting = await post<{ id: string }>('/v2/meetings', { title: 'Offline media' });
+      const errors: string[] = [];
+      const open = async (name: string, video: boolean): Promise<Page> => {
+        const p = await post<{ token: string }>(`/v2/meetings/${meeting.id}/participants`, {
+          name,
+          preset_name: 'group_call_host',
+          custom_participant_id: name,
+        });
+        const page = await browser.newPage();
+        page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+        await page.goto(servePagesUrl(pages).toString());
+        await page.evaluate(
+          async ({ token, base, global, video }) => {
+            const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
+            const client = w[global] as { init(options: unknown): Promise<{ join(): Promise<void> }> };
+            w.meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video } });
+            await w.meeting.join();
+          },
+          { token: p.token, base: new URL(emu.tlsUrl!).host, global: sdk.global, video },
+        );
+        return page;
+      };
+      const ada = await open('ada', true);
+      const bob = await open('bob', false);
+      const preview = await ada.evaluate(
+        `(() => { const s = window.meeting.self; return { video: s.videoEnabled, track: s.videoTrack ? s.videoTrack.readyState : null }; })()`,
+      );
+      expect(preview).toEqual({ video: true, track: 'live' });
+      const seenByBob = await bob.evaluate(
+        `(() => { const p = window.meeting.participants.joined.toArray().find((x) => x.name === 'ada'); return p ? Boolean(p.videoTrack) : null; })()`,
+      );
+      expect(seenByBob).toBe(false);
+      const health = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { mode: string; consumers: number } };
+      expect(health.media).toMatchObject({ mode: 'off', consumers: 0 });
+      expect(errors).toEqual([]);
+      await ada.close();
+      await bob.close();
+    },
+    4 * WAIT,
+  );
+});
+
+/** The URL a pages server listens on. */
+function servePagesUrl(server: Server): URL {
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the pages server is not listening');
+  return new URL(`http://127.0.0.1:${address.port}/`);
+}
