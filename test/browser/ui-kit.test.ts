@@ -9,10 +9,15 @@
 // - tiles: none on the emulator's side; the page must not set the kit element's `display` (a page
 //   rule beats the element's own `:host { display: flex; flex-direction: column }` and the stage
 //   then has no height, so no tile shows, not even the page's own);
-// - timer: the room info's `created_at` (src/realtime/rooms.ts, roomView) must be the live session's
-//   start in seconds (the SDK multiplies it by 1000); the meeting's creation in ms reads as the year
-//   58000-odd and the timer counts negative.
-import { existsSync } from 'node:fs';
+// - timer: the room info's `created_at` (src/realtime/features/presence.ts, roomView) must be the
+//   live session's start in seconds (the SDK multiplies it by 1000); the meeting's creation in ms
+//   reads as the year 58000-odd and the timer counts negative.
+// With media: the page joins with its camera and microphone on (as the kits' own examples do), two
+// bots publish the sample clip, and every tile plays video; a screenshot of each kit goes to
+// docs/images/, where docs/frontend-offline.md shows it.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +25,16 @@ import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
 import { CHROMIUM, launchTrusting } from '../helpers/web-sdk.js';
 
+const IMAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
+
 /** Generous: a shared CI machine can be slow; nothing here measures time. */
 const WAIT = 30_000;
+
+/** What the test reads of a <video> (the test program has no DOM types). */
+interface VideoElement {
+  videoWidth: number;
+  currentTime: number;
+}
 
 interface Person {
   id: string;
@@ -122,6 +135,57 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       // The chat panel shows the message Bob sent before the page joined.
       await page.locator(`${p}-chat-toggle`).first().click();
       await page.locator(`${p}-chat`).getByText('Hello from Bob').first().waitFor({ state: 'visible', timeout: WAIT });
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'with the camera on at init(), the page and two bots that publish the sample clip show as tiles that play video, with no page error',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Live tiles' });
+      const person = async (name: string): Promise<Person> => ({
+        ...(await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meeting.id}/participants`, {
+          name,
+          preset_name: 'group_call_host',
+          custom_participant_id: name.toLowerCase(),
+        })),
+        name,
+      });
+      const [ada, bob, carl] = [await person('Ada'), await person('Bob'), await person('Carl')];
+      await control(`/meetings/${meeting.id}/participants/${bob.id}/join`, { media: { audio: true, video: true } });
+      await control(`/meetings/${meeting.id}/participants/${carl.id}/join`, { media: { audio: false, video: true } });
+      const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false, media: { audio: true, video: true } });
+      opened.push(page);
+      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+
+      // Three tiles whose video plays: frames arrive (a width) and time moves on.
+      const playing = async () =>
+        page
+          .locator(`${p}-grid ${p}-participant-tile video`)
+          .evaluateAll(
+            (videos) => videos.filter((v) => (v as unknown as VideoElement).videoWidth > 0 && (v as unknown as VideoElement).currentTime > 0.5).length,
+          );
+      await expect.poll(playing, { timeout: WAIT }).toBe(3);
+      expect(errors).toEqual([]);
+      mkdirSync(IMAGES, { recursive: true });
+      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-meeting.png`) });
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'the setup screen shows the camera preview, and Join with the camera on enters the meeting without a page error',
+    async () => {
+      const { ada } = await room('Kit setup');
+      const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: true, media: { audio: true, video: true } });
+      opened.push(page);
+      const preview = page.locator(`${p}-setup-screen video`).first();
+      await preview.waitFor({ state: 'attached', timeout: WAIT });
+      await expect.poll(() => preview.evaluate((v) => (v as unknown as VideoElement).videoWidth), { timeout: WAIT }).toBeGreaterThan(0);
+      await page.locator(`${p}-setup-screen`).getByRole('button', { name: 'Join' }).first().click();
+      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      await expect.poll(() => page.locator(`${p}-grid ${p}-participant-tile`).count(), { timeout: WAIT }).toBe(3);
+      expect(errors).toEqual([]);
     },
     4 * WAIT,
   );

@@ -93,7 +93,14 @@ export async function openKit(
   browser: Browser,
   kit: Kit,
   pageUrl: string,
-  options: { token: string; base: string; showSetupScreen: boolean; viewport?: { width: number; height: number } },
+  options: {
+    token: string;
+    base: string;
+    showSetupScreen: boolean;
+    viewport?: { width: number; height: number };
+    /** The SDK's `defaults`: the camera and microphone at init() (both off unless asked). */
+    media?: { audio: boolean; video: boolean };
+  },
 ): Promise<{ page: Page; offline: Offline; errors: string[] }> {
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 800 } });
   const offline: Offline = { blocked: [] };
@@ -112,16 +119,22 @@ export async function openKit(
     timeout: 30_000,
   });
   await page.evaluate(
-    async ({ token, base, global, showSetupScreen }) => {
+    async ({ token, base, global, showSetupScreen, media }) => {
       const w = globalThis as unknown as PageGlobals;
       const client = w[global] as { init(options: unknown): Promise<unknown> };
-      const meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video: false } });
+      const meeting = await client.init({ authToken: token, baseURI: base, defaults: media });
       w.meeting = meeting;
       const el = w.document.getElementById('meeting');
       el.showSetupScreen = showSetupScreen;
       el.meeting = meeting;
     },
-    { token: options.token, base: options.base, global: kit.sdk.global, showSetupScreen: options.showSetupScreen },
+    {
+      token: options.token,
+      base: options.base,
+      global: kit.sdk.global,
+      showSetupScreen: options.showSetupScreen,
+      media: options.media ?? { audio: false, video: false },
+    },
   );
   return { page, offline, errors };
 }
