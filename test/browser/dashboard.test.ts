@@ -110,6 +110,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await session.filter({ hasText: 'running' }).waitFor(WAIT);
     await expect(session.count()).resolves.toBe(1);
     await expect(session.first().locator('td').nth(4).textContent()).resolves.toBe('1');
+    // Ada publishes the sample clip (a bot's camera and microphone), then stops it.
+    await detail.getByRole('button', { name: 'Publish the sample clip as Ada' }).click();
+    await detail.getByRole('button', { name: 'Stop the sample clip of Ada' }).waitFor(WAIT);
+    await expect
+      .poll(async () => ((await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { producers: number } }).media.producers, WAIT)
+      .toBe(2);
+    await detail.getByRole('button', { name: 'Stop the sample clip of Ada' }).click();
+    await detail.getByRole('button', { name: 'Publish the sample clip as Ada' }).waitFor(WAIT);
     await detail.getByRole('button', { name: 'Start recording' }).click();
     const status = detail.getByTestId('recording-status');
     await status.waitFor(WAIT);

@@ -22,6 +22,8 @@ export interface State {
   deliveryId: string | null;
   /** Tokens the dashboard was given (participant id → token): the API shows a token once. */
   tokens: Record<string, string>;
+  /** Scripted participants publishing the sample clip (participant id → camera and microphone), as the control API last answered. */
+  clips: Record<string, { audio: boolean; video: boolean }>;
   error: string | null;
   notice: string | null;
 }
@@ -41,6 +43,7 @@ let state: State = {
   meetingId: null,
   deliveryId: null,
   tokens: {},
+  clips: {},
   error: null,
   notice: null,
 };
@@ -151,6 +154,7 @@ function flush(): void {
     if (event.kind === 'reset') {
       events = [];
       patch.tokens = {};
+      patch.clips = {};
       forgetKeys();
     } else events.push(event);
     if (event.kind === 'clock' || event.kind === 'reset') patch.clock = event.data as unknown as Clock;

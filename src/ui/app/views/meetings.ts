@@ -159,12 +159,34 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
                     ${
                       p.joined_at
                         ? html`<button
-                            type="button"
-                            onClick=${() => act('Leaving', () => control.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/leave`))}
-                            aria-label=${`Leave the meeting: ${p.name ?? p.custom_participant_id}`}
-                          >
-                            Leave
-                          </button>`
+                              type="button"
+                              onClick=${() =>
+                                act('Leaving', async () => {
+                                  await control.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/leave`);
+                                  // A leave stops the clip.
+                                  const { [p.id]: _stopped, ...clips } = getState().clips;
+                                  setState({ clips });
+                                })}
+                              aria-label=${`Leave the meeting: ${p.name ?? p.custom_participant_id}`}
+                            >
+                              Leave
+                            </button>
+                            <button
+                              type="button"
+                              onClick=${() =>
+                                act('Switching the clip', async () => {
+                                  const on = !(getState().clips[p.id]?.video ?? false);
+                                  const media = await control.post<{ audio: boolean; video: boolean }>(
+                                    `/_emulator/meetings/${meeting.id}/participants/${p.id}/media`,
+                                    { audio: on, video: on },
+                                  );
+                                  setState({ clips: { ...getState().clips, [p.id]: media } });
+                                })}
+                              aria-label=${`${getState().clips[p.id]?.video ? 'Stop the sample clip of' : 'Publish the sample clip as'} ${p.name ?? p.custom_participant_id}`}
+                              title="Camera and microphone: a test pattern and a tone, seen and heard in every page of the meeting"
+                            >
+                              ${getState().clips[p.id]?.video ? 'Stop clip' : 'Publish clip'}
+                            </button>`
                         : html`<button
                             type="button"
                             onClick=${() => act('Joining', () => control.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/join`))}
