@@ -13,9 +13,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../logger.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
 import type { Participant } from '../domain/models.js';
-import type { BotMediaWish } from './media/bots.js';
-import type { MediaKind } from './media/clip-player.js';
-import type { MediaCounts } from './media/sfu.js';
+import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import type { RealtimeRooms, RoomsDeps } from './rooms.js';
 
 export interface SignallingServer {

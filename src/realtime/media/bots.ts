@@ -2,15 +2,10 @@
 // a loop as real VP8 and Opus, published as two producers like a page's, so that a page sees the
 // bot as a live video tile and hears it. The camera and microphone are turned on and off like a
 // page's (a pause, told to every page); the clip is read once, on the first bot that publishes.
-import type { ClipPlayer, MediaKind } from './clip-player.js';
+import type { ClipPlayer } from './clip-player.js';
+import type { BotMediaWish, MediaKind } from './media-types.js';
 import { loadClip, type Clip } from './clip.js';
 import { Producer, type ProducerInfo } from './producer.js';
-
-/** The camera and microphone a bot is asked to have on; an absent one is left as it is. */
-export interface BotMediaWish {
-  audio?: boolean;
-  video?: boolean;
-}
 
 /** RTP names of the clip's streams before a viewer's section renames them (any values do). */
 const STREAMS = { video: { ssrc: 0x0b07_0001, payloadType: 96 }, audio: { ssrc: 0x0b07_0002, payloadType: 111 } } as const;

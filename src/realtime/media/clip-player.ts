@@ -7,9 +7,11 @@
 // backwards. Time comes from an injected Ticker, so tests drive it by hand.
 import { RtpHeader, RtpPacket } from 'werift';
 import { realNow } from '../../core/clock.js';
+import type { MediaKind } from './media-types.js';
+
+export type { MediaKind } from './media-types.js';
 import { VP8_MAX_PAYLOAD, opusPacketSamples, opusPayload, vp8Payloads, type Clip } from './clip.js';
 
-export type MediaKind = 'video' | 'audio';
 export const MEDIA_KINDS: readonly MediaKind[] = ['video', 'audio'];
 
 /** What a kind's RTP stream is called (the SDP's payload type, the sender's SSRC). */

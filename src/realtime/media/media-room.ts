@@ -19,11 +19,11 @@ import { decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
 import { peerView } from '../room-views.js';
-import { BotPublisher, clipOnce, type BotMediaWish } from './bots.js';
-import type { MediaKind } from './clip-player.js';
+import { BotPublisher, clipOnce } from './bots.js';
 import { Consumer } from './consumer.js';
 import { Producer, type ProducerInfo } from './producer.js';
-import { Sfu, type MediaCounts, type PeerMedia } from './sfu.js';
+import type { BotMediaWish, MediaCounts, MediaKind } from './media-types.js';
+import { Sfu, type PeerMedia } from './sfu.js';
 import { WebRtcTransport, type Direction } from './transport.js';
 
 const { cfMedia: MEDIA } = SDK_EVENTS;

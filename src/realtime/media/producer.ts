@@ -4,7 +4,7 @@
 // rate-limited. Closing it closes its consumers (they hear of it through onClose).
 import type { RtpPacket } from 'werift';
 import { realNow } from '../../core/clock.js';
-import type { MediaKind } from './clip-player.js';
+import type { MediaKind } from './media-types.js';
 
 /** What the pages are told of a producer (media.ProducerState, and the consume answer). */
 export interface ProducerInfo {

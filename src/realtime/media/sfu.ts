@@ -3,6 +3,7 @@
 // released in one place (release), whichever way it goes (leave, kick, socket loss, ICE failure,
 // reset, shutdown), and a count of what is open proves it.
 import type { Consumer } from './consumer.js';
+import type { MediaCounts } from './media-types.js';
 import type { Producer } from './producer.js';
 import type { Direction, WebRtcTransport } from './transport.js';
 
@@ -56,12 +57,6 @@ export class PeerMedia {
     }
     return closed;
   }
-}
-
-export interface MediaCounts {
-  transports: number;
-  producers: number;
-  consumers: number;
 }
 
 export class Sfu {
