@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
+import { restOf } from '../helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const IMAGES = path.join(ROOT, 'docs', 'images');
@@ -27,15 +28,7 @@ const consoleErrors: string[] = [];
 const offOrigin: string[] = [];
 let meetingId: string;
 
-async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emu.url}${route}`, {
-    method,
-    headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${route}`).toBeLessThan(300);
-  return ((await res.json()) as { data: T }).data;
-}
+const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(IMAGES, `${name}.png`), fullPage: true });

@@ -10,16 +10,10 @@ import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, launchTrusting, servePages, type Sdk } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, launchTrusting, addPerson, restOf, servePages, type Person, type Sdk } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/web-sdk.ts, not here. */
 const WAIT = 30_000;
-
-interface Person {
-  id: string;
-  token: string;
-  name: string;
-}
 
 interface MediaCounts {
   transports: number;
@@ -95,24 +89,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
   const pageErrors: string[] = [];
   const opened: Page[] = [];
 
-  async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${emu.url}${route}`, {
-      method,
-      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.status, `${method} ${route}`).toBeLessThan(300);
-    return ((await res.json()) as { data: T }).data;
-  }
+  const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
-  async function person(meetingId: string, name: string, preset = 'group_call_host'): Promise<Person> {
-    const p = await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meetingId}/participants`, {
-      name,
-      preset_name: preset,
-      custom_participant_id: name.toLowerCase(),
-    });
-    return { ...p, name };
-  }
+  const person = (meetingId: string, name: string, preset?: string): Promise<Person> => addPerson(emu, meetingId, name, preset);
 
   /** A page of the frontend: init() with the camera and microphone as asked, then join(). */
   async function join(p: Person, media: { audio: boolean; video: boolean }): Promise<Page> {

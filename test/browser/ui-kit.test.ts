@@ -23,7 +23,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
-import { CHROMIUM, launchTrusting } from '../helpers/web-sdk.js';
+import { CHROMIUM, addPerson, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
 
 const IMAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
 
@@ -36,12 +36,6 @@ interface VideoElement {
   currentTime: number;
 }
 
-interface Person {
-  id: string;
-  token: string;
-  name: string;
-}
-
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in Chromium', (kit) => {
   let emu: RunningEmulator;
   let browser: Browser;
@@ -51,15 +45,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   const opened: Page[] = [];
   const p = kit.prefix;
 
-  async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${emu.url}${route}`, {
-      method,
-      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.status, `${method} ${route}`).toBeLessThan(300);
-    return ((await res.json()) as { data: T }).data;
-  }
+  const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
   async function control(route: string, body?: unknown): Promise<void> {
     const res = await fetch(`${emu.url}/_emulator${route}`, {
@@ -70,18 +56,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
     expect(res.status, route).toBe(200);
   }
 
+  const person = (meetingId: string, name: string, preset?: string): Promise<Person> => addPerson(emu, meetingId, name, preset);
+
   /** A meeting with Ada (the page's participant), Bob and Carl joined by script; Bob has said hello. */
   async function room(title: string): Promise<{ meetingId: string; ada: Person }> {
     const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title });
-    const person = async (name: string): Promise<Person> => ({
-      ...(await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meeting.id}/participants`, {
-        name,
-        preset_name: 'group_call_host',
-        custom_participant_id: name.toLowerCase(),
-      })),
-      name,
-    });
-    const [ada, bob, carl] = [await person('Ada'), await person('Bob'), await person('Carl')];
+    const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
     await control(`/meetings/${meeting.id}/participants/${bob.id}/join`);
     await control(`/meetings/${meeting.id}/participants/${carl.id}/join`);
     await control(`/meetings/${meeting.id}/participants/${bob.id}/chat`, { message: 'Hello from Bob' });
@@ -113,7 +93,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   it(
     'shows a tile per participant with their names, a timer counting up, and the chat',
     async () => {
-      const { ada } = await room('Kit demo');
+      const { meetingId, ada } = await room('Kit demo');
       const page = await open(ada);
 
       // A tile per participant, the page's own included, each drawn (not empty) and named.
@@ -135,6 +115,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       // The chat panel shows the message Bob sent before the page joined.
       await page.locator(`${p}-chat-toggle`).first().click();
       await page.locator(`${p}-chat`).getByText('Hello from Bob').first().waitFor({ state: 'visible', timeout: WAIT });
+
+      // The participants panel lists everyone; the polls panel shows a poll started from a backend.
+      await page.locator(`${p}-participants-toggle`).first().click();
+      for (const name of ['Bob', 'Carl']) await page.locator(`${p}-participants`).getByText(name).first().waitFor({ state: 'visible', timeout: WAIT });
+      await rest('POST', `/v2/meetings/${meetingId}/active-session/poll`, { question: 'Lunch?', options: ['Yes', 'No'] });
+      await page.locator(`${p}-polls-toggle`).first().click();
+      await page.locator(`${p}-polls`).getByText('Lunch?').first().waitFor({ state: 'visible', timeout: WAIT });
     },
     4 * WAIT,
   );
@@ -143,15 +130,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
     'with the camera on at init(), the page and two bots that publish the sample clip show as tiles that play video, with no page error',
     async () => {
       const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Live tiles' });
-      const person = async (name: string): Promise<Person> => ({
-        ...(await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meeting.id}/participants`, {
-          name,
-          preset_name: 'group_call_host',
-          custom_participant_id: name.toLowerCase(),
-        })),
-        name,
-      });
-      const [ada, bob, carl] = [await person('Ada'), await person('Bob'), await person('Carl')];
+      const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
       await control(`/meetings/${meeting.id}/participants/${bob.id}/join`, { media: { audio: true, video: true } });
       await control(`/meetings/${meeting.id}/participants/${carl.id}/join`, { media: { audio: false, video: true } });
       const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false, media: { audio: true, video: true } });
@@ -188,6 +167,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       expect(errors).toEqual([]);
     },
     4 * WAIT,
+  );
+
+  it(
+    'leaving shows the kit\u2019s left screen',
+    async () => {
+      const { ada } = await room('Kit leave');
+      const page = await open(ada);
+      await page.evaluate(() => (globalThis as unknown as { meeting: { leave(): Promise<void> } }).meeting.leave());
+      await page.getByText('You left the meeting.').waitFor({ state: 'visible', timeout: WAIT });
+    },
+    3 * WAIT,
   );
 
   it(

@@ -11,17 +11,11 @@ import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, launchTrusting, servePages } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, launchTrusting, addPerson, restOf, servePages, type Person } from '../helpers/web-sdk.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
 /** Generous: a shared CI machine can be slow; init and join times are measured by bench/, not here. */
 const WAIT = 30_000;
-
-interface Person {
-  id: string;
-  token: string;
-  name: string;
-}
 
 /** What the tests use of the SDK's meeting object (the same in both SDKs). */
 interface SdkMeeting {
@@ -67,24 +61,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
   const opened: Page[] = [];
   const pageErrors: string[] = [];
 
-  async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${emu.url}${route}`, {
-      method,
-      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.status, `${method} ${route}`).toBeLessThan(300);
-    return ((await res.json()) as { data: T }).data;
-  }
+  const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
-  async function person(meetingId: string, name: string): Promise<Person> {
-    const p = await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meetingId}/participants`, {
-      name,
-      preset_name: 'group_call_host',
-      custom_participant_id: name.toLowerCase(),
-    });
-    return { ...p, name };
-  }
+  const person = (meetingId: string, name: string, preset?: string): Promise<Person> => addPerson(emu, meetingId, name, preset);
 
   /** A page of the frontend: init() and join() with the participant's token, media off; it records what it hears. */
   async function join(p: Person): Promise<Page> {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { expect } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -44,4 +45,37 @@ export async function launchTrusting(emulatorUrl: string): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
   });
+}
+
+/**
+ * The emulator's API as a page's backend calls it (the org's own credentials): the `data` of a 2xx
+ * answer, or the test fails naming the call.
+ */
+export function restOf(emu: { url: string; authHeader: string }) {
+  return async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${emu.url}${route}`, {
+      method,
+      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, `${method} ${route}`).toBeLessThan(300);
+    return ((await res.json()) as { data: T }).data;
+  };
+}
+
+/** A participant the tests add to a meeting: who a page joins as. */
+export interface Person {
+  id: string;
+  token: string;
+  name: string;
+}
+
+/** Adds a participant to a meeting (the host preset unless another is named; the custom id is the lower-case name). */
+export async function addPerson(emu: { url: string; authHeader: string }, meetingId: string, name: string, preset = 'group_call_host'): Promise<Person> {
+  const p = await restOf(emu)<{ id: string; token: string }>('POST', `/v2/meetings/${meetingId}/participants`, {
+    name,
+    preset_name: preset,
+    custom_participant_id: name.toLowerCase(),
+  });
+  return { ...p, name };
 }
