@@ -252,6 +252,45 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     4 * WAIT,
   );
 
+  it.each([
+    ['a REST kick of the publishing page', 'kick'],
+    ["a reset of the page's organization", 'org-reset'],
+    ['a reset of the emulator', 'reset'],
+  ] as const)(
+    '%s frees every transport, producer and consumer the pages held',
+    async (_what, how) => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: `Freed by ${how}` });
+      const [fay, gus, bot] = [await person(meeting.id, 'Fay'), await person(meeting.id, 'Gus'), await person(meeting.id, 'Bot')];
+      await join(fay, { audio: true, video: true });
+      const g = await join(gus, { audio: true, video: false });
+      const joined = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/join`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ media: { audio: true, video: true } }),
+      });
+      expect(joined.status).toBe(200);
+      // Both pages receive: the other page's tracks and the bot's.
+      await advancing(g, 'Fay', 'video');
+      await advancing(g, 'Bot', 'video');
+      const before = await health();
+      expect(before.transports).toBe(4);
+      // Fay's camera and microphone, Gus's microphone, the bot's two; the Dyte SDK may publish its
+      // camera a second time in another codec for viewers that cannot decode the first.
+      expect(before.producers).toBeGreaterThanOrEqual(5);
+      expect(before.consumers).toBeGreaterThanOrEqual(5);
+
+      if (how === 'kick') await rest('POST', `/v2/meetings/${meeting.id}/active-session/kick`, { participant_ids: [fay.id, gus.id, bot.id] });
+      else {
+        const res = await fetch(`${emu.url}/_emulator/${how === 'reset' ? 'reset' : `orgs/${emu.orgId}/reset`}`, { method: 'POST' });
+        expect(res.status).toBe(200);
+      }
+      const deadline = Date.now() + WAIT;
+      while (Date.now() < deadline && (await health()).transports + (await health()).producers > 0) await new Promise((r) => setTimeout(r, 100));
+      expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    },
+    4 * WAIT,
+  );
+
   it(
     'a viewer preset may not publish: its camera stays off, nothing reaches the emulator, and the page shows no error',
     async () => {
