@@ -16,6 +16,11 @@ export type Direction = 'send' | 'recv';
 
 /** How long an answer may wait for the emulator's own ICE candidates (real ms). */
 const GATHER_LIMIT_MS = 2_000;
+/**
+ * werift reports a connection failed for a moment while a renegotiation is under way, and then
+ * connected again: a transport is given up only when it is still failed this long after (real ms).
+ */
+const FAILED_GRACE_MS = 5_000;
 
 export function loadWerift(): Promise<Werift> {
   return import('werift');
@@ -109,6 +114,7 @@ export function sdpNumbers(sdp: string): { payloadTypes: Map<string, number>; al
 export class WebRtcTransport {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private failing: NodeJS.Timeout | undefined;
   /** Sections the page stopped (port 0 in its offer): rejected in every description the emulator sends after. */
   private readonly rejected = new Set<string>();
 
@@ -127,7 +133,11 @@ export class WebRtcTransport {
     const w = await loadWerift();
     const transport = new WebRtcTransport(id, direction, w, newPeerConnection(w, offerSdp));
     transport.pc.connectionStateChange.subscribe((state) => {
-      if (state === 'failed' && !transport.closed) onFailed();
+      if (state !== 'failed' || transport.closed || transport.failing) return;
+      transport.failing = setTimeout(() => {
+        transport.failing = undefined;
+        if (!transport.closed && transport.pc.connectionState === 'failed') onFailed();
+      }, FAILED_GRACE_MS).unref();
     });
     try {
       return { transport, answer: await transport.answer(offerSdp) };
@@ -176,6 +186,7 @@ export class WebRtcTransport {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.failing);
     void this.pc.close().catch(() => undefined);
   }
 
