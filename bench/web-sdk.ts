@@ -13,15 +13,21 @@
 // Each SDK runs in a child process of its own, so each has a cold start and its own RSS (the
 // emulator runs in that process, next to the browser driver).
 //
+// With --media, audio and video through the emulator instead (bench/lib/media.ts): the time from
+// enableVideo() to the first decoded frame in another page, a room of six pages publishing and
+// receiving, the emulator's CPU and memory. Its table goes to the "Media" section of WEB-SDK.md.
+//
 //   npx tsx bench/web-sdk.ts [--runs 10] [--room 100]
+//   npx tsx bench/web-sdk.ts --media [--runs 10] [--write]
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startEmulator } from '../src/index.js';
+import { mediaBench } from './lib/media.js';
 import { CHROMIUM, SDKS, launchTrusting, servePages, type Sdk } from '../test/helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +42,7 @@ const { values: args } = parseArgs({
     sdk: { type: 'string' },
     // Also write the table to bench/WEB-SDK.md (or --out FILE), with the command, the time and the load.
     write: { type: 'boolean', default: false },
+    media: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -141,6 +148,9 @@ function write(rows: string[][], started: Date, loadBefore: number[]): void {
   ];
   const command = ['npx tsx bench/web-sdk.ts', ...process.argv.slice(2)].join(' ');
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+  // The media section (--media) is written apart, and kept.
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const mediaSection = previous.includes('## Media') ? previous.slice(previous.indexOf('## Media')) : '';
   writeFileSync(
     file,
     [
@@ -151,6 +161,7 @@ function write(rows: string[][], started: Date, loadBefore: number[]): void {
       '',
       ...table,
       '',
+      ...(mediaSection ? [mediaSection] : []),
     ].join('\n'),
   );
   console.error(`wrote ${path.relative(process.cwd(), file)}`);
@@ -273,7 +284,57 @@ async function child(sdk: Sdk): Promise<Figures> {
   }
 }
 
+/** The media figures as a table, printed and, with --write, put in WEB-SDK.md's "Media" section. */
+async function media(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`web SDK media bench: skipped (no ${CHROMIUM})`);
+    return;
+  }
+  const started = new Date();
+  const loadBefore = loadavg();
+  const f = await mediaBench(ROOT, RUNS);
+  const sorted = [...f.firstFrame].sort((a, b) => a - b);
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  const r = f.room;
+  const rows = [
+    ['', '@cloudflare/realtimekit'],
+    [
+      `enableVideo() → first decoded frame in another page, median / p90 of ${sorted.length}`,
+      `${Math.round(quantile(sorted, 0.5))} ms / ${Math.round(quantile(sorted, 0.9))} ms`,
+    ],
+    [
+      `room of ${r.pages} (${r.videoStreams} forwarded video streams, as many audio): emulator CPU over ${r.seconds.toFixed(0)} s`,
+      `${r.cpuPercent.toFixed(0)} % of one core`,
+    ],
+    ['CPU per forwarded video stream (audio included)', `${(r.cpuPercent / r.videoStreams).toFixed(1)} % of one core`],
+    ['packets forwarded per second (received by the pages)', `${Math.round(r.packetsPerSecond)}`],
+    ['longest gap between decoded frames of any received video', `${Math.round(r.longestGapMs)} ms`],
+    [`RSS idle → with ${r.transports} transports open → 5 s after the room emptied`, `${mb(f.rss.idle)} → ${mb(f.rss.full)} → ${mb(f.rss.afterEmpty)}`],
+    ['RSS per open transport (with its tracks)', `${((f.rss.full - f.rss.idle) / r.transports / 1024 / 1024).toFixed(1)} MB`],
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+  if (!args.write) return;
+  const file = args.out ?? path.join(ROOT, 'bench', 'WEB-SDK.md');
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+  const section = [
+    '## Media',
+    '',
+    `Written by \`${['npx tsx bench/web-sdk.ts', ...process.argv.slice(2)].join(' ')}\` on ${started.toISOString()}; load average ${load(loadBefore)} at the start, ${load(loadavg())} at the end.`,
+    '',
+    `| ${rows[0]!.join(' | ')} |`,
+    '|---|---|',
+    ...rows.slice(1).map((row) => `| ${row.join(' | ')} |`),
+    '',
+  ].join('\n');
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Web SDK benchmark results\n';
+  const at = old.indexOf('## Media');
+  writeFileSync(file, `${(at === -1 ? old : old.slice(0, at)).trimEnd()}\n\n${section}`);
+  console.error(`wrote ${path.relative(process.cwd(), file)}`);
+}
+
 const chosen = SDKS.find((s) => s.global === args.sdk);
 if (args.sdk !== undefined && !chosen) throw new Error(`--sdk: one of ${SDKS.map((s) => s.global).join(', ')}`);
 if (chosen) console.log(JSON.stringify(await child(chosen)));
+else if (args.media) await media();
 else await parent();
