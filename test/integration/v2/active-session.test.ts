@@ -14,6 +14,16 @@ async function otherOrgAuth(t: TestApp): Promise<string> {
   return basicAuth(res.body.id, res.body.api_key);
 }
 
+/** What the realtime rooms hear of each mute (the pages turn their microphones off): who, whether they may unmute, when. */
+function mutes(t: TestApp): { meetingId: string; sessionId: string; participantIds: string[]; allowUnmute: boolean; at: number }[] {
+  const seen: { meetingId: string; sessionId: string; participantIds: string[]; allowUnmute: boolean; at: number }[] = [];
+  t.deps.bus.subscribe((e) => {
+    if (e.type === 'participants.muted')
+      seen.push({ meetingId: e.meeting.id, sessionId: e.session.id, participantIds: e.participantIds, allowUnmute: e.allowUnmute, at: e.at });
+  });
+  return seen;
+}
+
 async function presentIds(t: TestApp, meetingId: string): Promise<string[]> {
   return (await t.api.get(`/_emulator/meetings/${meetingId}/presence`).expect(200)).body.participants.map((p: { id: string }) => p.id);
 }
@@ -258,6 +268,7 @@ describe('POST …/active-session/mute and mute-all', () => {
     const t = makeTestApp();
     const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice', 'bob']);
     t.advance(5 * SECOND);
+    const heard = mutes(t);
     const res = await t.api
       .post(active(meetingId, 'mute'))
       .set('Authorization', BASIC)
@@ -290,12 +301,15 @@ describe('POST …/active-session/mute and mute-all', () => {
     ]);
     // Muting does not change who is in the meeting.
     expect(await presentIds(t, meetingId)).toEqual([ids.alice, ids.bob]);
+    // The pages hear it once: Bob's microphone goes off, and he may turn it on again.
+    expect(heard).toEqual([{ meetingId, sessionId, participantIds: [ids.bob], allowUnmute: true, at: START + 5 * SECOND }]);
   });
 
   it('mute-all mutes everyone present and keeps allow_unmute', async () => {
     const t = makeTestApp();
     const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice', 'bob', 'carol']);
     await t.api.post(`/_emulator/meetings/${meetingId}/participants/${ids.carol}/leave`).expect(200);
+    const heard = mutes(t);
     const res = await t.api.post(active(meetingId, 'mute-all')).set('Authorization', BASIC).send({ allow_unmute: false }).expect(200);
     expect(res.body).toEqual({ success: true, data: { action: 'mute-all', muted_participants_count: 2 } });
     const session = t.deps.store.org(ORG_ID)!.sessions.get(sessionId)!;
@@ -304,16 +318,22 @@ describe('POST …/active-session/mute and mute-all', () => {
       ['bob', START, false],
       ['carol', null, true],
     ]);
+    // The pages of those present hear it, and that they may not unmute.
+    expect(heard).toEqual([{ meetingId, sessionId, participantIds: [ids.alice, ids.bob], allowUnmute: false, at: START }]);
   });
 
   it('mute-all: allow_unmute defaults to true and must be a boolean', async () => {
     const t = makeTestApp();
-    const { meetingId, sessionId } = await liveMeeting(t, ['alice']);
+    const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice']);
+    const heard = mutes(t);
     expect((await t.api.post(active(meetingId, 'mute-all')).set('Authorization', BASIC).send({ allow_unmute: 'no' }).expect(400)).body).toEqual(
       v2Error(400, 'BAD_REQUEST: "allow_unmute" must be a boolean'),
     );
     expect(t.deps.store.org(ORG_ID)!.sessions.get(sessionId)!.participants[0]!.mutedAt).toBeNull();
+    // A refused mute-all tells the pages nothing.
+    expect(heard).toEqual([]);
     await t.api.post(active(meetingId, 'mute-all')).set('Authorization', BASIC).expect(200);
+    expect(heard).toEqual([{ meetingId, sessionId, participantIds: [ids.alice], allowUnmute: true, at: START }]);
     expect(t.deps.store.org(ORG_ID)!.sessions.get(sessionId)!.participants[0]).toMatchObject({ mutedAt: START, allowUnmute: true });
   });
 });
