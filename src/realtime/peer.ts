@@ -40,7 +40,6 @@ export class Peer {
   mediaJoined = false;
   /** Its socket is closed or closing: nothing more is sent to it or served for it. */
   gone = false;
-  readonly transports = new Set<string>();
   private readonly logged = new Set<string>();
   private frames = 0;
   private windowStart = 0;

@@ -17,9 +17,9 @@ export interface PeerView {
   display_picture_url?: string;
 }
 
-/** A peer as a participant of the media room (media.edge.RoomParticipants): no producers, no media. */
-export function mediaView(peer: PeerView & ProtoObject): ProtoObject {
-  return { peer_id: peer.peer_id, display_name: peer.display_name, user_id: peer.user_id, producer_states: [] };
+/** A peer as a participant of the media room (media.edge.RoomParticipants), with the tracks it publishes (media.ProducerState). */
+export function mediaView(peer: PeerView & ProtoObject, producerStates: ProtoObject[] = []): ProtoObject {
+  return { peer_id: peer.peer_id, display_name: peer.display_name, user_id: peer.user_id, producer_states: producerStates };
 }
 
 export function pollView(p: SessionPoll): ProtoObject {

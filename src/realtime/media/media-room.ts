@@ -18,7 +18,7 @@ import { Unserved, type Peer } from '../peer.js';
 import { decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
-import { peerView } from '../room-views.js';
+import { mediaView, peerView, type PeerView } from '../room-views.js';
 import { BotPublisher, clipOnce } from './bots.js';
 import { Consumer } from './consumer.js';
 import { Producer, type ProducerInfo } from './producer.js';
@@ -512,9 +512,12 @@ export class MediaRoomFeature implements RoomFeature {
   }
 
   /** A peer of the media room (media.edge.RoomParticipants), with the tracks it publishes. */
-  private roomParticipantOf(meetingId: string, peerId: string, view: { peer_id: string; display_name: string } & ProtoObject): ProtoObject {
+  private roomParticipantOf(meetingId: string, peerId: string, view: PeerView & ProtoObject): ProtoObject {
     const producers = this.options.enabled ? [...(this.sfu.find(meetingId, peerId)?.producers.values() ?? [])] : [];
-    return { peer_id: view.peer_id, display_name: view.display_name, user_id: view.user_id, producer_states: producers.map((p) => this.producerState(p)) };
+    return mediaView(
+      view,
+      producers.map((p) => this.producerState(p)),
+    );
   }
 
   private roomParticipant(participant: Participant, peerId: string): ProtoObject {

@@ -98,11 +98,6 @@ export class Sfu {
     this.meetings.clear();
   }
 
-  /** Every meeting's peers (for an organization's reset, which knows its meetings by id). */
-  meetingIds(): string[] {
-    return [...this.meetings.keys()];
-  }
-
   counts(): MediaCounts {
     const out = { transports: 0, producers: 0, consumers: 0 };
     for (const peers of this.meetings.values())

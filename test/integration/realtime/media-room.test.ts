@@ -10,6 +10,7 @@ import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import type { ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, restOf } from '../../helpers/web-sdk.js';
 
 const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
 
@@ -23,15 +24,7 @@ afterEach(async () => {
   await emu?.close();
 });
 
-async function rest<T>(method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emu.url}${route}`, {
-    method,
-    headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${route}`).toBeLessThan(300);
-  return ((await res.json()) as { data: T }).data;
-}
+const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
 async function counts(): Promise<{ transports: number; producers: number; consumers: number }> {
   const { media } = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { transports: number; producers: number; consumers: number } };
@@ -40,11 +33,7 @@ async function counts(): Promise<{ transports: number; producers: number; consum
 
 /** A page in a meeting, joined to the socket room. */
 async function page(meetingId: string, name: string, preset = 'group_call_host'): Promise<SdkSocket> {
-  const p = await rest<{ id: string; token: string }>('POST', `/v2/meetings/${meetingId}/participants`, {
-    name,
-    preset_name: preset,
-    custom_participant_id: name.toLowerCase(),
-  });
+  const p = await addPerson(emu, meetingId, name, preset);
   const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${name.toLowerCase()}`, roomId: meetingId });
   sockets.push(s);
   await s.request(
