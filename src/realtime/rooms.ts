@@ -184,9 +184,13 @@ export class RealtimeRooms {
     }
   }
 
-  /** A domain event of a meeting with connected pages reaches every feature; one feature's failure does not stop the others. */
+  /**
+   * A domain event of a meeting reaches every feature, whether or not a page of the meeting is
+   * connected (a bot publishing in a meeting no page has joined must still be released when it
+   * leaves); one feature's failure does not stop the others.
+   */
   private onDomainEvent(e: DomainEvent): void {
-    if (!('meeting' in e) || !e.meeting || !this.state.rooms.has(e.meeting.id)) return;
+    if (!('meeting' in e) || !e.meeting) return;
     for (const f of this.featureList) {
       try {
         f.onDomainEvent?.(e);

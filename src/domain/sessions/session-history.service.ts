@@ -244,7 +244,6 @@ export class SessionHistoryService implements OrgMember {
 
   /** The pages of the muted participants turn their microphones off (realtime rooms). */
   private publishMuted(orgId: string, meetingId: string, session: Session, participantIds: string[], allowUnmute: boolean): void {
-    if (participantIds.length === 0) return;
     const data = orgData(this.ctx, orgId);
     this.ctx.bus.publish({
       type: 'participants.muted',

@@ -157,7 +157,8 @@ export const lifecycleRoutes = [
     handler: async ({ deps, params, body }) => {
       if (body.media && (body.media.audio || body.media.video)) mediaOn(deps.config.media);
       const presence = deps.services.sessions.join(params.meeting_id, params.participant_id);
-      if (body.media) await botMedia(deps, params.meeting_id, params.participant_id, body.media);
+      // With media off only a join asking for nothing on gets here: there is nothing to publish.
+      if (body.media && deps.config.media === 'on') await botMedia(deps, params.meeting_id, params.participant_id, body.media);
       return { status: 200, body: presenceDto(presence) };
     },
   }),
