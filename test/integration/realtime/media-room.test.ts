@@ -195,9 +195,69 @@ describe('the media room refuses', () => {
       body: JSON.stringify({ media: { video: true } }),
     });
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('MEDIA_OFF');
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'MEDIA_OFF',
+      message: 'Media is off on this emulator (--media off): start it with --media on for bots that publish',
+    });
     // The refused join changed nothing: the bot is not in the meeting.
     const presence = (await (await fetch(`${emu.url}/_emulator/meetings/${m}/presence`)).json()) as { participants: { id: string }[] };
     expect(presence.participants.map((p) => p.id)).not.toContain(bot.id);
+  });
+});
+
+describe('bots that publish the sample clip (control API)', () => {
+  async function post(route: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+    const res = await fetch(`${emu.url}/_emulator${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: await res.json() };
+  }
+
+  it('a join with media publishes the clip; the media route turns camera and microphone on and off; the leave ends them', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
+    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
+      name: 'Bot',
+      preset_name: 'group_call_host',
+      custom_participant_id: 'bot',
+    });
+    expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
+    expect((await counts()).producers).toBe(1);
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: true })).toEqual({ status: 200, json: { audio: true, video: true } });
+    expect((await counts()).producers).toBe(2);
+    // Off is a pause: the tracks stay, nothing flows.
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { video: false })).toEqual({ status: 200, json: { audio: true, video: false } });
+    expect((await counts()).producers).toBe(2);
+    expect((await post(`/meetings/${m}/participants/${bot.id}/leave`)).status).toBe(200);
+    expect((await counts()).producers).toBe(0);
+  });
+
+  it('the media route answers 409 for a participant not in the meeting, and changes nothing', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
+    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
+      name: 'Bot',
+      preset_name: 'group_call_host',
+      custom_participant_id: 'bot',
+    });
+    const refused = await post(`/meetings/${m}/participants/${bot.id}/media`, { video: true });
+    expect(refused).toEqual({
+      status: 409,
+      json: { error: { code: 'CONFLICT', message: `Participant ${bot.id} is not in meeting ${m}; join them first` } },
+    });
+    expect((await counts()).producers).toBe(0);
+  });
+
+  it('with media off, a join without media still works', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', media: 'off' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Off' })).id;
+    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
+      name: 'Bot',
+      preset_name: 'group_call_host',
+      custom_participant_id: 'bot',
+    });
+    expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: false } })).status).toBe(200);
   });
 });
