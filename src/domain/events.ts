@@ -19,6 +19,9 @@ import type {
 /** Why a participant left: of their own accord, removed by the host (kick), with everyone (kick-all ends the session), or deleted. */
 export type LeaveCause = 'left' | 'kicked' | 'ended' | 'removed';
 
+/** What a host's mute turns off: a microphone or a camera. */
+export type MuteKind = 'audio' | 'video';
+
 export type DomainEvent =
   // `session` is the session the recording is in (the meeting's own until it has one): a later
   // session of the meeting may have started by the time the upload ends.
@@ -42,8 +45,20 @@ export type DomainEvent =
   | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number; cause: LeaveCause }
   // A present participant sent a chat message (a page through the SDK, or the control API).
   | { type: 'chat.sent'; at: number; org: Organization; meeting: Meeting; session: Session; message: SessionChatMessage }
-  // The host muted participants of the LIVE session (the REST API): their microphones go off.
-  | { type: 'participants.muted'; at: number; org: Organization; meeting: Meeting; session: Session; participantIds: string[]; allowUnmute: boolean }
+  // A host turned participants' microphones (the REST API, a host's page) or cameras (a host's
+  // page) off in the LIVE session. `by` is the host's participant id when a page did it, null for
+  // the organization (REST).
+  | {
+      type: 'participants.muted';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      session: Session;
+      kind: MuteKind;
+      participantIds: string[];
+      allowUnmute: boolean;
+      by: string | null;
+    }
   // A poll was started in the meeting's LIVE session (the REST API or a page).
   | { type: 'poll.created'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll }
   // A session's files became available (session history): its chat once it ended, its

@@ -135,6 +135,14 @@ export function orgOf(auth: AuthInfo): Organization {
   return auth.org;
 }
 
+/**
+ * A participant token may only do what its preset allows (403 otherwise, naming the preset); an
+ * organization's credentials may do anything.
+ */
+export function assertPresetAllows(auth: AuthInfo, permission: 'can_record' | 'can_livestream', what: string): void {
+  if (auth.kind === 'participant' && !auth.preset.permissions[permission]) throw errors.forbidden(`Preset ${auth.preset.name} does not allow ${what}`);
+}
+
 /** A participant token reaches only its own meeting (403 otherwise). */
 export function assertMeetingAccess(auth: AuthInfo, meetingId: string): void {
   if (auth.kind === 'participant' && auth.claims.meetingId !== meetingId) {

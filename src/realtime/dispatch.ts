@@ -2,6 +2,7 @@
 // own, and the events each answers. A new feature is a new module and a line here.
 import { BroadcastFeature } from './features/broadcast.js';
 import { ChatFeature } from './features/chat.js';
+import { HostControlsFeature } from './features/host-controls.js';
 import { LivestreamFeature } from './features/livestream.js';
 import { PluginStoresFeature } from './features/plugin-stores.js';
 import { PollsFeature } from './features/polls.js';
@@ -29,10 +30,12 @@ export interface RoomFeatures {
   pluginStores: PluginStoresFeature;
   recording: RecordingFeature;
   livestream: LivestreamFeature;
+  hostControls: HostControlsFeature;
   media: MediaRoomFeature;
 }
 
 export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeatures {
+  const hostControls = new HostControlsFeature(state);
   return {
     presence: new PresenceFeature(state, controls),
     chat: new ChatFeature(state),
@@ -41,7 +44,12 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     pluginStores: new PluginStoresFeature(state),
     recording: new RecordingFeature(state),
     livestream: new LivestreamFeature(state),
-    media: new MediaRoomFeature(state, { enabled: state.deps.media === 'on', now: controls.realNow }),
+    hostControls,
+    media: new MediaRoomFeature(state, {
+      enabled: state.deps.media === 'on',
+      now: controls.realNow,
+      pinned: (meetingId) => hostControls.pinnedIn(meetingId),
+    }),
   };
 }
 

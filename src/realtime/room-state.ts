@@ -27,8 +27,8 @@ export interface RoomsDeps {
   participants: Pick<ParticipantsService, 'find' | 'presetById'>;
   /** Whether audio and video flow between the pages (--media). */
   media: 'on' | 'off';
-  sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>;
-  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll'>;
+  sessions: Pick<SessionsService, 'join' | 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
+  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll' | 'mute' | 'muteAll'>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** A livestream's HLS playback URL (the one the REST API hands out). */
   playbackUrl(livestreamId: string): string;

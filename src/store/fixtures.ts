@@ -26,17 +26,16 @@ const presetParts = presetDocumentSchemas('partial');
 /**
  * A preset: any part of production's preset document (the rest takes its defaults, see
  * domain/presets/preset-document.ts). `view_type` is the short way to write
- * `config.view_type`; it also takes the two view types older fixtures used, which production's
- * document does not list: LIVESTREAM is kept as WEBINAR (a stage and an audience), CHAT as
- * GROUP_CALL. Permission flags of a fixture's own (booleans production does not name) are kept
+ * `config.view_type`; it also takes the view type older fixtures used that no API lists: CHAT,
+ * kept as GROUP_CALL. Permission flags of a fixture's own (booleans production does not name) are kept
  * as given.
  */
 export const presetFixture = z.object({
   id: uuid,
   name: z.string().min(1).max(255),
   view_type: z
-    .enum([...VIEW_TYPES, 'LIVESTREAM', 'CHAT'])
-    .transform((v) => (v === 'LIVESTREAM' ? 'WEBINAR' : v === 'CHAT' ? 'GROUP_CALL' : v))
+    .enum([...VIEW_TYPES, 'CHAT'])
+    .transform((v) => (v === 'CHAT' ? 'GROUP_CALL' : v))
     .optional(),
   config: presetParts.config.optional(),
   permissions: presetParts.permissions.catchall(z.boolean()).optional(),

@@ -74,7 +74,7 @@ function domainData(e: DomainEvent): Record<string, unknown> {
     case 'poll.created':
       return { ...base, session_id: e.session.id, poll_id: e.poll.id };
     case 'participants.muted':
-      return { ...base, session_id: e.session.id, participant_ids: e.participantIds, allow_unmute: e.allowUnmute };
+      return { ...base, session_id: e.session.id, kind: e.kind, participant_ids: e.participantIds, allow_unmute: e.allowUnmute, by: e.by };
   }
 }
 

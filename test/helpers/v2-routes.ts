@@ -14,6 +14,10 @@ export const PARTICIPANT_TOKEN_ROUTES = [
   'get /v2/recordings',
   'get /v2/recordings/{id}',
   'get /v2/recordings/active-recording/{meeting_id}',
+  'put /v2/recordings/{id}',
+  'post /v2/meetings/{meeting_id}/livestreams',
+  'get /v2/meetings/{meeting_id}/active-livestream',
+  'post /v2/meetings/{meeting_id}/active-livestream/stop',
 ];
 
 /** The partner API (docs/api-v2.md, "Organizations"): the partner token, not an organization's credentials. */

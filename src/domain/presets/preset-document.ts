@@ -4,7 +4,10 @@
 // SDKs read it whole, so there is nothing to gain from a second spelling of sixty fields.
 import { z } from 'zod';
 
-export const VIEW_TYPES = ['GROUP_CALL', 'WEBINAR', 'AUDIO_ROOM'] as const;
+// LIVESTREAM is not in the v2 document's list, but the RealtimeKit API (its official client's
+// types) and both web SDKs have it: a livestream meeting, the only kind whose hosts the SDK gives
+// a livestream control (meeting.livestream) and whose viewers watch the HLS stream.
+export const VIEW_TYPES = ['GROUP_CALL', 'WEBINAR', 'AUDIO_ROOM', 'LIVESTREAM'] as const;
 export const MEDIA_QUALITIES = ['hd', 'vga', 'qvga'] as const;
 export const PRODUCE_PERMISSIONS = ['ALLOWED', 'NOT_ALLOWED', 'CAN_REQUEST'] as const;
 export const RECORDER_TYPES = ['RECORDER', 'LIVESTREAMER', 'NONE'] as const;

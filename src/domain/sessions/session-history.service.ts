@@ -9,7 +9,7 @@
 //   when nothing was said); a summary exists once generated (on end or POST …/summary).
 import { errors } from '../../core/errors.js';
 import { orgData, type DomainContext } from '../context.js';
-import type { DownloadLink } from '../events.js';
+import type { DownloadLink, MuteKind } from '../events.js';
 import type { MediaLinks } from '../media/media-links.js';
 import { SESSION_LIMITS, type Meeting, type Participant, type Session, type SessionParticipant, type SessionPoll } from '../models.js';
 import { pageList, type Page, type PageRequest } from '../paging.js';
@@ -53,6 +53,12 @@ export interface SessionParticipantQuery extends PageRequest {
 }
 
 /** Whom a kick or a mute is for: participant ids and/or custom participant ids. */
+/** What a host turns off, and which host did it (their participant id; none: the organization, through the REST API). */
+export interface MuteOptions {
+  kind?: MuteKind;
+  by?: string;
+}
+
 export interface ParticipantSelector {
   participantIds: readonly string[];
   customParticipantIds: readonly string[];
@@ -225,25 +231,36 @@ export class SessionHistoryService implements OrgMember {
     return present.filter((p) => ids.has(p.participantId) || custom.has(p.customParticipantId));
   }
 
-  mute(orgId: string, meetingId: string, sel: ParticipantSelector): SessionParticipant[] {
+  /**
+   * Turns the selected participants' microphones off (REST mute, a host's page), or their cameras
+   * (a host's page). A microphone's mute is kept in the session; a camera's is only announced.
+   */
+  mute(orgId: string, meetingId: string, sel: ParticipantSelector, options: MuteOptions = {}): SessionParticipant[] {
     const s = this.active(orgId, meetingId);
     const ids = this.selectPresent(s, sel).map((p) => p.participantId);
-    const next = this.update(orgId, s.id, (x) => muteInSession(x, ids, true, this.ctx.clock.now()))!;
-    this.publishMuted(orgId, meetingId, next, ids, true);
+    const next = this.keepMute(orgId, s, ids, true, options);
+    this.publishMuted(orgId, meetingId, next, ids, true, options);
     return ids.map((id) => findIn(next, id)!);
   }
 
-  /** Mutes everyone present; answers how many. */
-  muteAll(orgId: string, meetingId: string, allowUnmute: boolean): number {
+  /** Mutes everyone present (but the host who asks, from their page); answers how many. */
+  muteAll(orgId: string, meetingId: string, allowUnmute: boolean, options: MuteOptions = {}): number {
     const s = this.active(orgId, meetingId);
-    const ids = presentIn(s).map((p) => p.participantId);
-    const next = this.update(orgId, s.id, (x) => muteInSession(x, ids, allowUnmute, this.ctx.clock.now()))!;
-    this.publishMuted(orgId, meetingId, next, ids, allowUnmute);
+    const ids = presentIn(s)
+      .map((p) => p.participantId)
+      .filter((id) => id !== options.by);
+    const next = this.keepMute(orgId, s, ids, allowUnmute, options);
+    this.publishMuted(orgId, meetingId, next, ids, allowUnmute, options);
     return ids.length;
   }
 
-  /** The pages of the muted participants turn their microphones off (realtime rooms). */
-  private publishMuted(orgId: string, meetingId: string, session: Session, participantIds: string[], allowUnmute: boolean): void {
+  private keepMute(orgId: string, s: Session, ids: string[], allowUnmute: boolean, options: MuteOptions): Session {
+    if ((options.kind ?? 'audio') !== 'audio') return s;
+    return this.update(orgId, s.id, (x) => muteInSession(x, ids, allowUnmute, this.ctx.clock.now()))!;
+  }
+
+  /** The pages of the muted participants turn their microphones or cameras off (realtime rooms). */
+  private publishMuted(orgId: string, meetingId: string, session: Session, participantIds: string[], allowUnmute: boolean, options: MuteOptions): void {
     const data = orgData(this.ctx, orgId);
     this.ctx.bus.publish({
       type: 'participants.muted',
@@ -251,8 +268,10 @@ export class SessionHistoryService implements OrgMember {
       org: data.org,
       meeting: data.meetings.get(meetingId)!,
       session,
+      kind: options.kind ?? 'audio',
       participantIds,
       allowUnmute,
+      by: options.by ?? null,
     });
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Deps } from '../../container.js';
 import { livestreamTotals, livestreamTotalsByDay } from '../../domain/livestreams/livestream-analytics.js';
-import { orgOf } from '../auth.js';
+import { assertMeetingAccess, assertPresetAllows, orgOf } from '../auth.js';
 import { route } from '../route.js';
 import {
   activeLivestreamSessionDto,
@@ -34,6 +34,8 @@ const livestreamParams = z.object({ livestream_id: uuidParam });
 
 /** The clock and the simulated audience that ingest and viewer seconds are read with. */
 const sessionClock = (deps: Deps): SessionClock => ({ now: deps.clock.now(), viewers: deps.simulator.policy.livestream.viewers });
+/** What a participant token (the web SDK's own calls) may be refused. */
+const forbidden = { 403: { description: 'A participant token for another meeting, or whose preset cannot livestream' } };
 const timeOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
 export const livestreamRoutes = [
@@ -41,47 +43,55 @@ export const livestreamRoutes = [
     method: 'post',
     path: '/v2/meetings/{meeting_id}/livestreams',
     api: 'v2',
-    auth: 'basic',
+    auth: 'basic-or-participant',
     tag: TAG,
     summary: 'Start livestreaming a meeting (status OFFLINE; LIVE once ingest begins)',
     params: meetingParams,
     body: createLivestreamBody,
     responses: {
       201: { description: 'The livestream with its ingest server, stream key and playback URL', schema: envelope(livestreamSchema) },
+      ...forbidden,
       409: { description: 'The meeting already has an active livestream' },
     },
-    handler: ({ deps, auth, params, body }) =>
-      ok(livestreamDto(deps.services.livestreams.create(orgOf(auth).id, params.meeting_id, { name: body.name }), deps.media), 201),
+    handler: ({ deps, auth, params, body }) => {
+      assertMeetingAccess(auth, params.meeting_id);
+      assertPresetAllows(auth, 'can_livestream', 'livestreaming');
+      return ok(livestreamDto(deps.services.livestreams.create(orgOf(auth).id, params.meeting_id, { name: body.name }), deps.media), 201);
+    },
   }),
   route({
     method: 'get',
     path: '/v2/meetings/{meeting_id}/active-livestream',
     api: 'v2',
-    auth: 'basic',
+    auth: 'basic-or-participant',
     tag: TAG,
     summary: "Fetch a meeting's active livestream, with ingest and viewer seconds",
     params: meetingParams,
-    responses: { 200: { description: 'The active livestream', schema: envelope(activeLivestreamSchema) } },
-    handler: ({ deps, auth, params }) =>
-      ok(
+    responses: { 200: { description: 'The active livestream', schema: envelope(activeLivestreamSchema) }, ...forbidden },
+    handler: ({ deps, auth, params }) => {
+      assertMeetingAccess(auth, params.meeting_id);
+      return ok(
         activeLivestreamDto(
           deps.services.livestreams.active(orgOf(auth).id, params.meeting_id),
           deps.media,
           deps.clock.now(),
           deps.simulator.policy.livestream.viewers,
         ),
-      ),
+      );
+    },
   }),
   route({
     method: 'post',
     path: '/v2/meetings/{meeting_id}/active-livestream/stop',
     api: 'v2',
-    auth: 'basic',
+    auth: 'basic-or-participant',
     tag: TAG,
     summary: "Stop a meeting's active livestream",
     params: meetingParams,
-    responses: { 200: { description: 'A message', schema: envelope(messageSchema) } },
+    responses: { 200: { description: 'A message', schema: envelope(messageSchema) }, ...forbidden },
     handler: ({ deps, auth, params }) => {
+      assertMeetingAccess(auth, params.meeting_id);
+      assertPresetAllows(auth, 'can_livestream', 'livestreaming');
       deps.services.livestreams.stopActive(orgOf(auth).id, params.meeting_id);
       return ok({ message: 'Livestream stopped successfully' });
     },

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { errors } from '../../core/errors.js';
 import type { Caller } from '../../domain/recordings/recordings.service.js';
-import { assertMeetingAccess, orgOf, type AuthInfo } from '../auth.js';
+import { assertMeetingAccess, assertPresetAllows, orgOf, type AuthInfo } from '../auth.js';
 import { route } from '../route.js';
 import { storageConfigFrom } from '../../domain/recordings/recording-config.js';
 import { ok, paged, recordingDto, recordingMeetingDto } from './mappers.js';
@@ -41,9 +40,7 @@ export const recordingRoutes = [
     },
     handler: ({ deps, auth, body }) => {
       assertMeetingAccess(auth, body.meeting_id);
-      if (auth.kind === 'participant' && !auth.preset.permissions.can_record) {
-        throw errors.forbidden(`Preset ${auth.preset.name} does not allow recording`);
-      }
+      assertPresetAllows(auth, 'can_record', 'recording');
       const recording = deps.services.recordings.start(
         orgOf(auth).id,
         {
@@ -127,18 +124,22 @@ export const recordingRoutes = [
     method: 'put',
     path: '/v2/recordings/{id}',
     api: 'v2',
-    auth: 'basic',
+    auth: 'basic-or-participant',
     tag: 'Recordings',
     summary: 'Stop, pause or resume a recording',
     params: z.object({ id: uuidParam }),
     body: recordingActionBody,
     responses: {
       200: { description: 'The recording with its meeting', schema: envelope(recordingWithMeetingSchema) },
+      ...forbidden,
       409: { description: 'The recording is in a status that forbids the action' },
     },
     handler: ({ deps, auth, params, body }) => {
       const { recordings } = deps.services;
-      const recording = recordings.act(orgOf(auth).id, params.id, body.action, callerOf(auth));
+      const orgId = orgOf(auth).id;
+      assertMeetingAccess(auth, recordings.get(orgId, params.id).meetingId);
+      assertPresetAllows(auth, 'can_record', 'recording');
+      const recording = recordings.act(orgId, params.id, body.action, callerOf(auth));
       return ok({ ...recordingDto(recording), meeting: recordingMeetingDto(recordings.meetingOf(recording)) });
     },
   }),

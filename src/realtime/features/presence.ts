@@ -148,7 +148,9 @@ export class PresenceFeature implements RoomFeature {
       peer.roomJoined = false;
       peer.mediaJoined = false;
       // The page hears why, then its socket closes (unless it leaves first).
-      peer.send(cause === 'ended' ? ROOM.kickAll : ROOM.kick, this.state.newId(), 'socket.room.PeerInfoResponse', {
+      // The host's own page, ending the meeting for all, hears its ending as the answer to its request.
+      const id = peer === this.state.acting?.peer ? this.state.acting.id : this.state.newId();
+      peer.send(cause === 'ended' ? ROOM.kickAll : ROOM.kick, id, 'socket.room.PeerInfoResponse', {
         peer: peerView(participant, peer.peerId),
       });
       peer.gone = true;

@@ -57,6 +57,8 @@ export interface MediaRoomOptions {
   enabled: boolean;
   /** Real time, for the active speaker's pace (tests give their own). */
   now: () => number;
+  /** The peers pinned for everyone in a meeting, which a joining page is given. */
+  pinned: (meetingId: string) => string[];
 }
 
 export class MediaRoomFeature implements RoomFeature {
@@ -91,7 +93,7 @@ export class MediaRoomFeature implements RoomFeature {
   }
 
   onDomainEvent(e: DomainEvent): void {
-    if (e.type === 'participants.muted') return this.muteParticipants(e.meeting.id, new Set(e.participantIds));
+    if (e.type === 'participants.muted') return this.muteParticipants(e.meeting.id, new Set(e.participantIds), e.kind, e.by);
     // A scripted participant is in the media room as soon as they join (a page is once its own join completes).
     if (e.type === 'participant.joined' && this.state.acting?.peer.participantId !== e.participant.id)
       this.tellMediaRoom(e.meeting.id, null, MEDIA.peerJoinedBroadcast, 'media.edge.PeerJoinBroadcastResponse', {
@@ -147,15 +149,17 @@ export class MediaRoomFeature implements RoomFeature {
   }
 
   /**
-   * The host muted participants (the REST API): each live microphone is paused, the others are
-   * told, and the publisher's page hears it as a pause someone else made, so the SDK turns its
-   * microphone off as it does for a host's mute. A bot's microphone goes off like a page's.
+   * A host turned participants' microphones or cameras off (the REST API, or a host's page): each
+   * live track of that kind is paused, the others are told, and the publisher's page hears it as a
+   * pause someone else made (the host's peer id, or `host` for the REST API), so the SDK turns its
+   * microphone or camera off as it does for a host's mute. A bot's track goes off like a page's.
    */
-  private muteParticipants(meetingId: string, participantIds: Set<string>): void {
+  private muteParticipants(meetingId: string, participantIds: Set<string>, kind: MediaKind, by: string | null): void {
+    const initiator = by === null ? HOST_INITIATOR : this.state.peerIdOf(meetingId, by);
     for (const page of this.state.pages(meetingId)) {
       if (!participantIds.has(page.participantId)) continue;
       for (const producer of this.sfu.find(meetingId, page.peerId)?.producers.values() ?? []) {
-        if (producer.kind !== 'audio' || producer.info.screenShare || producer.isPaused) continue;
+        if (producer.kind !== kind || producer.info.screenShare || producer.isPaused) continue;
         producer.setPaused(true);
         if (!this.options.enabled) continue;
         this.announceToggle(meetingId, producer, null);
@@ -163,13 +167,13 @@ export class MediaRoomFeature implements RoomFeature {
           page.send(MEDIA.peerProducerToggleBroadcast, this.state.newId(), 'media.edge.PeerProducerToggleBroadcastResponse', {
             participant_id: page.peerId,
             producer_state: this.producerState(producer),
-            initiator_participant_id: HOST_INITIATOR,
+            initiator_participant_id: initiator,
           });
       }
     }
     for (const id of participantIds) {
       const bot = this.bots.get(botKey(meetingId, id));
-      if (bot?.isOn('audio')) void bot.apply({ audio: false }).then(({ toggled }) => toggled.forEach((p) => this.announceToggle(meetingId, p, null)));
+      if (bot?.isOn(kind)) void bot.apply({ [kind]: false }).then(({ toggled }) => toggled.forEach((p) => this.announceToggle(meetingId, p, null)));
     }
   }
 
@@ -228,7 +232,7 @@ export class MediaRoomFeature implements RoomFeature {
         room_uuid: meeting.session?.id ?? '',
         room_name: meeting.id,
         current_peer_id: peer.peerId,
-        pinned_peer_ids: [],
+        pinned_peer_ids: this.options.pinned(peer.meetingId),
       },
       participants: others.map((o) => this.roomParticipantOf(peer.meetingId, o.peer.peer_id, o.peer)),
       selected_peers: { audio_peers: [], compulsory_peers: [] },

@@ -1,10 +1,12 @@
 // v2 auth (docs/api-v2.md): Basic on every v2 route; participant tokens (RS256, 100 days on the emulator
-// clock) on exactly the four recording routes and only for their own meeting.
+// clock) on exactly the routes the web SDK calls (recordings; a meeting's livestream start, stop
+// and read) and only for their own meeting, within what their preset allows.
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../../../src/core/ids.js';
 import { BASIC, ORG_ID, START, basicAuth, bearer, makeTestApp, type TestApp } from '../../helpers/test-app.js';
 import { PRESETS, addParticipant, createMeeting, getRecording, startRecording, v2Error } from '../../helpers/builders.js';
+import { successStatus } from '../../helpers/success-status.js';
 import { PARTICIPANT_TOKEN_ROUTES, PARTNER_ROUTES, V2_ROUTES, buildWorld, routeName, urlOf, validBody, type World } from '../../helpers/v2-routes.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -38,7 +40,7 @@ async function twoMeetings(t: TestApp) {
 }
 
 describe('the route table', () => {
-  it('accepts participant tokens on exactly the four recording routes', () => {
+  it('accepts participant tokens on exactly the routes the web SDK calls', () => {
     expect(
       V2_ROUTES.filter((r) => r.auth === 'basic-or-participant')
         .map(routeName)
@@ -111,8 +113,12 @@ describe('participant tokens', () => {
   it.each(tokenRoutes.map(routeName))('%s accepts a token for its own meeting', async (name) => {
     const t = makeTestApp();
     const w = await buildWorld(t);
+    t.advance(3_000); // the recorder joins (default timings): the recording may be paused
+    // One active livestream per meeting: the world's is stopped before the token starts one.
+    if (name === 'post /v2/meetings/{meeting_id}/livestreams')
+      await t.api.post(`/v2/meetings/${w.meetingId}/active-livestream/stop`).set('Authorization', BASIC).expect(200);
     const r = tokenRoutes.find((x) => routeName(x) === name)!;
-    const res = await send(t, r, urlOf(r, w), validBody(r, w)).set('Authorization', bearer(w.token)).expect(200);
+    const res = await send(t, r, urlOf(r, w), validBody(r, w)).set('Authorization', bearer(w.token)).expect(successStatus(r));
     expect(res.body.success).toBe(true);
   });
 
@@ -126,13 +132,30 @@ describe('participant tokens', () => {
     expect(await snapshot(t, w)).toEqual(before);
   });
 
-  it('PUT /v2/recordings/{id} with a token leaves the recording as it was', async () => {
+  it('PUT /v2/recordings/{id} with the token of a preset that cannot record is a 403 and leaves the recording as it was', async () => {
     const t = makeTestApp();
     const w = await buildWorld(t);
+    const viewer = await addParticipant(t.api, w.meetingId, { name: 'Viewer', preset_name: 'webinar_viewer', custom_participant_id: 'viewer' });
     t.advance(3_000); // the recorder joins (default timings)
     const before = await getRecording(t.api, w.recordingId);
-    await t.api.put(`/v2/recordings/${w.recordingId}`).set('Authorization', bearer(w.token)).send({ action: 'stop' }).expect(401);
+    const res = await t.api.put(`/v2/recordings/${w.recordingId}`).set('Authorization', bearer(viewer.token)).send({ action: 'stop' }).expect(403);
+    expect(res.body).toEqual(v2Error(403, 'Preset webinar_viewer does not allow recording'));
     expect(await getRecording(t.api, w.recordingId)).toEqual(before);
+  });
+
+  it.each([
+    ['post', 'livestreams'],
+    ['post', 'active-livestream/stop'],
+  ] as const)('%s /v2/meetings/{id}/%s with the token of a preset that cannot livestream is a 403 and changes nothing', async (method, tail) => {
+    const t = makeTestApp();
+    const w = await buildWorld(t);
+    const viewer = await addParticipant(t.api, w.meetingId, { name: 'Viewer', preset_name: 'livestream_viewer', custom_participant_id: 'viewer' });
+    const before = await snapshot(t, w);
+    const res = await t.api[method](`/v2/meetings/${w.meetingId}/${tail}`).set('Authorization', bearer(viewer.token)).send({}).expect(403);
+    expect(res.body).toEqual(v2Error(403, 'Preset livestream_viewer does not allow livestreaming'));
+    expect(await snapshot(t, w)).toEqual(before);
+    // Reading the meeting's livestream needs no permission beyond being in the meeting.
+    await t.api.get(`/v2/meetings/${w.meetingId}/active-livestream`).set('Authorization', bearer(viewer.token)).expect(200);
   });
 
   describe('reach only their own meeting (403)', () => {

@@ -254,9 +254,9 @@ describe('POST /v2/presets', () => {
       'BAD_REQUEST: "ui.design_tokens.theme" must be one of [dark]',
     ],
     [
-      'a view type production does not list',
-      { ...BODY, config: { ...CONFIG, view_type: 'LIVESTREAM' } },
-      'BAD_REQUEST: "config.view_type" must be one of [GROUP_CALL, WEBINAR, AUDIO_ROOM]',
+      'a view type no API lists',
+      { ...BODY, config: { ...CONFIG, view_type: 'CHAT' } },
+      'BAD_REQUEST: "config.view_type" must be one of [GROUP_CALL, WEBINAR, AUDIO_ROOM, LIVESTREAM]',
     ],
     [
       'a video frame rate over 30',
@@ -391,9 +391,9 @@ describe('PATCH /v2/presets/{preset_id}', () => {
   it.each([
     ['an empty name', { name: '' }, 'BAD_REQUEST: "name" is not allowed to be empty'],
     [
-      'a view type production does not list',
+      'a view type no API lists',
       { config: { view_type: 'CHAT' } },
-      'BAD_REQUEST: "config.view_type" must be one of [GROUP_CALL, WEBINAR, AUDIO_ROOM]',
+      'BAD_REQUEST: "config.view_type" must be one of [GROUP_CALL, WEBINAR, AUDIO_ROOM, LIVESTREAM]',
     ],
     [
       'a recorder type production does not list',
@@ -471,7 +471,7 @@ describe('PUT /v2/presets/{preset_id}', () => {
     ['no config', { name: 'x', ui: { design_tokens: DESIGN_TOKENS } }],
     ['no ui', { name: 'x', config: CONFIG }],
     ['a part of a design token left out', { ...BODY, ui: { design_tokens: { ...DESIGN_TOKENS, theme: undefined } } }],
-    ['a view type production does not list', { ...BODY, config: { ...CONFIG, view_type: 'CHAT' } }],
+    ['a view type no API lists', { ...BODY, config: { ...CONFIG, view_type: 'CHAT' } }],
   ])('rejects a body with %s as create does (400) and changes nothing', async (_name, body) => {
     const t = makeTestApp();
     const before = (await t.api.get(`/v2/presets/${PRESETS.host.id}`).set('Authorization', BASIC).expect(200)).body;
@@ -686,7 +686,7 @@ describe('fixture presets', () => {
     ] as never;
     const t = makeTestApp({}, { fixtures: parseFixtures(f, 'fixtures') });
     const byId = (id: string) => t.deps.services.presets.get('00000000-0000-4000-8000-000000000001', id);
-    expect(byId('00000000-0000-4000-8000-0000000000b1').config.view_type).toBe('WEBINAR');
+    expect(byId('00000000-0000-4000-8000-0000000000b1').config.view_type).toBe('LIVESTREAM');
     expect(byId('00000000-0000-4000-8000-0000000000b1').permissions).toMatchObject({ can_record: true, can_chat: true, kick_participant: false });
     expect(byId('00000000-0000-4000-8000-0000000000b2').config.view_type).toBe('GROUP_CALL');
     expect(byId('00000000-0000-4000-8000-0000000000b3').ui.design_tokens).toEqual(DESIGN_TOKENS);
