@@ -170,6 +170,62 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   );
 
   it(
+    "the host's menu in the participants panel: Pin shows the pinned tile, Mute and Turn off video turn a bot's microphone and camera off, Kick removes them",
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Host menu' });
+      const [ada, bob] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob')];
+      await control(`/meetings/${meeting.id}/participants/${bob.id}/join`, { media: { audio: true, video: true } });
+      const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false });
+      opened.push(page);
+      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      const botMedia = async () => {
+        const res = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bob.id}/media`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+        return res.json();
+      };
+
+      await page.locator(`${p}-participants-toggle`).first().click();
+      const row = page.locator(`${p}-participants ${p}-participant`).filter({ hasText: 'Bob' }).first();
+      await row.waitFor({ state: 'visible', timeout: WAIT });
+      /**
+       * One item of Bob's row's menu (its last button), opened unless it still is. The kit draws the
+       * row anew as Bob's audio level changes, so the item is clicked as soon as it is found.
+       */
+      const choose = async (item: string) => {
+        const entry = page.getByText(item, { exact: true }).first();
+        if (!(await entry.isVisible())) await row.locator(`${p}-button`).last().click();
+        await entry.dispatchEvent('click');
+      };
+
+      // Pinned: the kit draws Bob's tile large, beside Ada's small one.
+      await choose('Pin');
+      const tile = (name: string) =>
+        page
+          .locator(`${p}-grid ${p}-participant-tile`)
+          .filter({ has: page.locator(`${p}-name-tag`, { hasText: name }) })
+          .first();
+      const width = async (name: string) => (await tile(name).boundingBox())?.width ?? 0;
+      await expect.poll(async () => (await width('Bob')) > 2 * (await width('Ada')), { timeout: WAIT }).toBe(true);
+      expect(await page.evaluate("window.meeting.participants.joined.toArray().find((x) => x.name === 'Bob').isPinned")).toBe(true);
+      mkdirSync(IMAGES, { recursive: true });
+      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-pinned.png`) });
+
+      await choose('Mute');
+      await expect.poll(botMedia, { timeout: WAIT }).toEqual({ audio: false, video: true });
+      await choose('Turn off video');
+      await expect.poll(botMedia, { timeout: WAIT }).toEqual({ audio: false, video: false });
+      await choose('Kick');
+      await row.waitFor({ state: 'detached', timeout: WAIT });
+      expect((await rest<{ live_participants: number }>('GET', `/v2/meetings/${meeting.id}/active-session`)).live_participants).toBe(1);
+      expect(errors).toEqual([]);
+    },
+    4 * WAIT,
+  );
+
+  it(
     'leaving shows the kit\u2019s left screen',
     async () => {
       const { ada } = await room('Kit leave');
