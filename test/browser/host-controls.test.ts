@@ -232,7 +232,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
   );
 
   it(
-    "livestream.start() and stop() from a livestream host: the REST livestream goes LIVE and OFFLINE, and a viewer's page sees it LIVE with the playback URL",
+    "livestream.start() and stop() from a livestream host: the REST livestream goes LIVE and OFFLINE, a viewer's page sees it LIVE with the playback URL, and a start while one is LIVE is refused",
     async () => {
       const { id, people } = await meetingWith('Live', ['Ada', 'livestream_host'], ['Val', 'livestream_viewer']);
       const [ada, val] = people as [Person, Person];
@@ -258,6 +258,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
         'livestreaming.statusUpdate LIVE',
         'livestreaming.statusUpdate OFFLINE',
       ]);
+
+      // A second start while one is LIVE is refused (the REST API's 409), and leaves the one LIVE alone.
+      const again = await rest<{ id: string }>('POST', `/v2/meetings/${id}/livestreams`, {});
+      await emu.advance(60_000);
+      expect(await run<string>(a, `return await m.livestream.start().then(() => 'started', (e) => e.message);`)).toMatch(/Error while starting livestream/);
+      expect(await rest<{ id: string; status: string }>('GET', `/v2/meetings/${id}/active-livestream`)).toMatchObject({ id: again.id, status: 'LIVE' });
       expect(pageErrors).toEqual([]);
     },
     4 * WAIT,
