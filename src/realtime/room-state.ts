@@ -28,7 +28,7 @@ export interface RoomsDeps {
   /** Whether audio and video flow between the pages (--media). */
   media: 'on' | 'off';
   sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>;
-  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll'>;
+  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll' | 'vote'>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** A livestream's HLS playback URL (the one the REST API hands out). */
   playbackUrl(livestreamId: string): string;
