@@ -61,6 +61,8 @@ export type DomainEvent =
     }
   // A poll was started in the meeting's LIVE session (the REST API or a page).
   | { type: 'poll.created'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll }
+  // A participant voted in a poll of the LIVE session (a page, or the control API): `poll` counts the vote.
+  | { type: 'poll.voted'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll; participantId: string }
   // A session's files became available (session history): its chat once it ended, its
   // transcript and summary when the meeting asks for them. `link` is a signed download link.
   | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink };

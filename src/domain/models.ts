@@ -108,6 +108,14 @@ export interface SessionTranscriptLine {
   text: string;
 }
 
+/** One participant's vote in a poll: the option's index, and their name as they voted. */
+export interface SessionPollVote {
+  participantId: string;
+  name: string | null;
+  option: number;
+  at: number;
+}
+
 export interface SessionPoll {
   id: string;
   question: string;
@@ -116,6 +124,8 @@ export interface SessionPoll {
   hideVotes: boolean;
   createdBy: string;
   createdAt: number;
+  /** In the order they were cast; one per participant. */
+  votes: SessionPollVote[];
 }
 
 export interface Session {

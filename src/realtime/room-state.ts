@@ -28,7 +28,7 @@ export interface RoomsDeps {
   /** Whether audio and video flow between the pages (--media). */
   media: 'on' | 'off';
   sessions: Pick<SessionsService, 'join' | 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
-  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll' | 'mute' | 'muteAll'>;
+  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll'>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** A livestream's HLS playback URL (the one the REST API hands out). */
   playbackUrl(livestreamId: string): string;

@@ -1,6 +1,7 @@
 // The emulator's state as the SDK's protobuf messages: peers, chat messages, polls. Pure
 // functions of the domain's records; the rooms decide who sees what.
 import type { Participant, SessionPoll } from '../domain/models.js';
+import { pollResults } from '../domain/sessions/session-rules.js';
 import type { ProtoObject } from './protocol/codec.js';
 
 export const CHAT_TEXT = 0;
@@ -22,16 +23,28 @@ export function mediaView(peer: PeerView & ProtoObject, producerStates: ProtoObj
   return { peer_id: peer.peer_id, display_name: peer.display_name, user_id: peer.user_id, producer_states: producerStates };
 }
 
-export function pollView(p: SessionPoll): ProtoObject {
+/**
+ * A poll as the page of `viewer` (a participant id) sees it: each option's count and voters, and
+ * who voted. A poll that hides its votes shows them to a page only once its participant voted
+ * (production: "if votes on an option are visible before a person votes"): before, no count and
+ * no voters.
+ */
+export function pollView(p: SessionPoll, viewer?: string): ProtoObject {
+  const results = pollResults(p);
+  const hidden = p.hideVotes && viewer !== undefined && !results.voted.includes(viewer);
   return {
     poll_id: p.id,
     created_by: p.createdBy,
     created_by_user_id: p.createdBy,
     question: p.question,
-    options: p.options.map((text) => ({ text, count: 0, votes: [] })),
+    options: results.options.map((o) =>
+      hidden
+        ? { text: o.text, votes: [] }
+        : { text: o.text, count: o.count, votes: o.votes.map((v) => ({ user_id: v.participantId, name: v.name ?? 'Participant' })) },
+    ),
     hide_votes: p.hideVotes,
     anonymous: p.anonymous,
-    votes: [],
+    votes: results.voted,
   };
 }
 

@@ -198,6 +198,24 @@ export const sessionRecord = z
             hideVotes: z.boolean(),
             createdBy: text(255),
             createdAt: ms,
+            // Absent in documents saved before votes were kept.
+            votes: z
+              .array(
+                z
+                  .object({
+                    participantId: id,
+                    name: text(255).nullable(),
+                    option: z
+                      .number()
+                      .int()
+                      .min(0)
+                      .max(SESSION_LIMITS.pollOptions - 1),
+                    at: ms,
+                  })
+                  .strict(),
+              )
+              .max(100_000)
+              .default([]),
           })
           .strict(),
       )

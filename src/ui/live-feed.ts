@@ -73,6 +73,8 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, session_id: e.session.id, participant_id: e.message.participantId };
     case 'poll.created':
       return { ...base, session_id: e.session.id, poll_id: e.poll.id };
+    case 'poll.voted':
+      return { ...base, session_id: e.session.id, poll_id: e.poll.id, participant_id: e.participantId };
     case 'participants.muted':
       return { ...base, session_id: e.session.id, kind: e.kind, participant_ids: e.participantIds, allow_unmute: e.allowUnmute, by: e.by };
   }

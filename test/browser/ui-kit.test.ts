@@ -59,13 +59,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   const person = (meetingId: string, name: string, preset?: string): Promise<Person> => addPerson(emu, meetingId, name, preset);
 
   /** A meeting with Ada (the page's participant), Bob and Carl joined by script; Bob has said hello. */
-  async function room(title: string): Promise<{ meetingId: string; ada: Person }> {
+  async function room(title: string): Promise<{ meetingId: string; ada: Person; bob: Person; carl: Person }> {
     const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title });
     const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
     await control(`/meetings/${meeting.id}/participants/${bob.id}/join`);
     await control(`/meetings/${meeting.id}/participants/${carl.id}/join`);
     await control(`/meetings/${meeting.id}/participants/${bob.id}/chat`, { message: 'Hello from Bob' });
-    return { meetingId: meeting.id, ada };
+    return { meetingId: meeting.id, ada, bob, carl };
   }
 
   /** The kit's page for Ada, without the setup screen (the kit joins by itself), once the kit shows the meeting. */
@@ -122,6 +122,35 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await rest('POST', `/v2/meetings/${meetingId}/active-session/poll`, { question: 'Lunch?', options: ['Yes', 'No'] });
       await page.locator(`${p}-polls-toggle`).first().click();
       await page.locator(`${p}-polls`).getByText('Lunch?').first().waitFor({ state: 'visible', timeout: WAIT });
+    },
+    4 * WAIT,
+  );
+
+  it(
+    "a poll's options count the votes: the page's own (its buttons then go), and the bots' through the control API",
+    async () => {
+      const { meetingId, ada, bob, carl } = await room('Kit polls');
+      const page = await open(ada);
+      const { poll } = await rest<{ poll: { id: string } }>('POST', `/v2/meetings/${meetingId}/active-session/poll`, {
+        question: 'Lunch?',
+        options: ['Pizza', 'Salad'],
+      });
+      await page.locator(`${p}-polls-toggle`).first().click();
+      const shown = page.locator(`${p}-poll`).filter({ hasText: 'Lunch?' }).first();
+      await shown.waitFor({ state: 'visible', timeout: WAIT });
+      const option = (text: string) => shown.locator('.poll-option').filter({ hasText: text }).first();
+      const count = (text: string) => option(text).locator('.counter').textContent();
+
+      await option('Salad').locator('input[type=radio]').click();
+      await expect.poll(() => count('Salad'), { timeout: WAIT }).toBe('1');
+      // Voted: the kit shows no more buttons to vote with.
+      await expect.poll(() => shown.locator('input[type=radio]').count(), { timeout: WAIT }).toBe(0);
+
+      const vote = (who: Person, option: number) => control(`/meetings/${meetingId}/participants/${who.id}/polls/${poll.id}/vote`, { option });
+      await vote(bob, 1);
+      await vote(carl, 0);
+      await expect.poll(() => count('Salad'), { timeout: WAIT }).toBe('2');
+      await expect.poll(() => count('Pizza'), { timeout: WAIT }).toBe('1');
     },
     4 * WAIT,
   );

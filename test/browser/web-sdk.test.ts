@@ -32,8 +32,17 @@ interface SdkMeeting {
     on(event: 'chatUpdate', listener: (e: { message: { displayName: string; message: string } }) => void): void;
     sendTextMessage(text: string): Promise<void>;
   };
+  polls: { items: SdkPoll[]; vote(pollId: string, index: number): Promise<void> };
   join(): Promise<void>;
   leave(): Promise<void>;
+}
+
+/** A poll as the SDK keeps it (meeting.polls.items). */
+interface SdkPoll {
+  id: string;
+  question: string;
+  options: { text: string; count: number; votes: { id: string; name: string }[] }[];
+  voted: string[];
 }
 
 /** The page's globals: the SDK's client class, and what the test keeps (the test program has no DOM types). */
@@ -192,6 +201,51 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
         'meeting.participantLeft:ada',
         'meeting.ended',
       ]);
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'polls: a page votes and every page counts it, a bot votes through the control API, a second vote changes nothing',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Votes' });
+      const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
+      const a = await join(ada);
+      const b = await join(bob);
+      const { poll } = await rest<{ poll: { id: string } }>('POST', `/v2/meetings/${meeting.id}/active-session/poll`, {
+        question: 'Lunch?',
+        options: ['Pizza', 'Salad'],
+      });
+      const counts = (page: Page) =>
+        page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.polls.items.map((x) => `${x.question}:${x.options.map((o) => o.count).join('/')}`));
+      await expect.poll(() => counts(a), { timeout: WAIT }).toEqual(['Lunch?:0/0']);
+
+      await b.evaluate((id) => (globalThis as unknown as SdkWindow).meeting.polls.vote(id, 1), poll.id);
+      await expect.poll(() => counts(a), { timeout: WAIT }).toEqual(['Lunch?:0/1']);
+      await expect.poll(() => counts(b), { timeout: WAIT }).toEqual(['Lunch?:0/1']);
+      // Who voted, as the kits read it to show a page its own vote.
+      const seen = await a.evaluate(() => (globalThis as unknown as SdkWindow).meeting.polls.items[0]!);
+      expect(seen.voted).toEqual([bob.id]);
+      expect(seen.options[1]!.votes).toEqual([{ id: bob.id, name: 'Bob' }]);
+
+      expect((await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${carl.id}/join`, { method: 'POST' })).status).toBe(200);
+      const byBot = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${carl.id}/polls/${poll.id}/vote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ option: 0 }),
+      });
+      expect(byBot.status).toBe(200);
+      await expect.poll(() => counts(a), { timeout: WAIT }).toEqual(['Lunch?:1/1']);
+      await expect.poll(() => counts(b), { timeout: WAIT }).toEqual(['Lunch?:1/1']);
+
+      // A second vote is refused (the SDK sends it and awaits no answer): nothing changes anywhere.
+      await b.evaluate((id) => (globalThis as unknown as SdkWindow).meeting.polls.vote(id, 0), poll.id);
+      await a.evaluate((id) => (globalThis as unknown as SdkWindow).meeting.polls.vote(id, 0), poll.id);
+      for (const page of [a, b]) await expect.poll(() => counts(page), { timeout: WAIT }).toEqual(['Lunch?:2/1']);
+      const read = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/polls`)).json()) as { polls: { voted: string[] }[] };
+      expect(read.polls[0]!.voted).toEqual([bob.id, carl.id, ada.id]);
+      expect(pageErrors).toEqual([]);
+      for (const page of [a, b]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     4 * WAIT,
   );

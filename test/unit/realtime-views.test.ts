@@ -64,7 +64,16 @@ describe('the views a page reads', () => {
   });
 
   it('a poll: its options with no votes counted', () => {
-    const poll: SessionPoll = { id: 'poll-1', question: 'Lunch?', options: ['Yes', 'No'], anonymous: true, hideVotes: false, createdBy: 'p-ada', createdAt: 0 };
+    const poll: SessionPoll = {
+      id: 'poll-1',
+      question: 'Lunch?',
+      options: ['Yes', 'No'],
+      anonymous: true,
+      hideVotes: false,
+      createdBy: 'p-ada',
+      createdAt: 0,
+      votes: [],
+    };
     expect(pollView(poll)).toEqual({
       poll_id: 'poll-1',
       created_by: 'p-ada',
@@ -78,6 +87,57 @@ describe('the views a page reads', () => {
       anonymous: true,
       votes: [],
     });
+  });
+
+  const voted: SessionPoll = {
+    id: 'poll-2',
+    question: 'Tea?',
+    options: ['Green', 'Black', 'None'],
+    anonymous: false,
+    hideVotes: false,
+    createdBy: 'p-ada',
+    createdAt: 0,
+    votes: [
+      { participantId: 'p-bob', name: 'Bob', option: 1, at: 5 },
+      { participantId: 'p-cy', name: null, option: 1, at: 6 },
+      { participantId: 'p-ada', name: 'Ada', option: 0, at: 7 },
+    ],
+  };
+
+  it('a poll with votes: each option counts its voters (user id and name, in the order they voted); votes lists who voted', () => {
+    expect(pollView(voted, 'p-dan')).toMatchObject({
+      options: [
+        { text: 'Green', count: 1, votes: [{ user_id: 'p-ada', name: 'Ada' }] },
+        {
+          text: 'Black',
+          count: 2,
+          votes: [
+            { user_id: 'p-bob', name: 'Bob' },
+            { user_id: 'p-cy', name: 'Participant' },
+          ],
+        },
+        { text: 'None', count: 0, votes: [] },
+      ],
+      votes: ['p-bob', 'p-cy', 'p-ada'],
+    });
+  });
+
+  it('a poll that hides its votes shows no count and no voters to a page whose participant has not voted; all of them once it has', () => {
+    const hidden = { ...voted, hideVotes: true };
+    expect(pollView(hidden, 'p-dan')).toMatchObject({
+      hide_votes: true,
+      options: [
+        { text: 'Green', votes: [] },
+        { text: 'Black', votes: [] },
+        { text: 'None', votes: [] },
+      ],
+      votes: ['p-bob', 'p-cy', 'p-ada'],
+    });
+    expect((pollView(hidden, 'p-dan').options as object[]).every((o) => !('count' in o))).toBe(true);
+    expect(pollView(hidden, 'p-bob').options).toEqual(pollView(voted, 'p-bob').options);
+    expect((pollView(hidden, 'p-bob').options as { count: number }[]).map((o) => o.count)).toEqual([1, 2, 0]);
+    // Without a viewer (the organization's view): everything.
+    expect((pollView(hidden).options as { count: number }[]).map((o) => o.count)).toEqual([1, 2, 0]);
   });
 });
 

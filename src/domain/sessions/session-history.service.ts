@@ -279,11 +279,35 @@ export class SessionHistoryService implements OrgMember {
     const s = this.active(orgId, meetingId);
     if (s.polls.length >= SESSION_LIMITS.polls) throw errors.conflict(`Session ${s.id} already has ${SESSION_LIMITS.polls} polls, the most one session keeps`);
     const now = this.ctx.clock.now();
-    const poll: SessionPoll = { id: this.ctx.ids.uuid(), ...input, createdBy, createdAt: now };
+    const poll: SessionPoll = { id: this.ctx.ids.uuid(), ...input, createdBy, createdAt: now, votes: [] };
     const updated = this.update(orgId, s.id, (x) => ({ ...x, polls: [...x.polls, poll], updatedAt: now }))!;
     const data = orgData(this.ctx, orgId);
     this.ctx.bus.publish({ type: 'poll.created', at: now, org: data.org, meeting: data.meetings.get(meetingId)!, session: updated, poll });
     return poll;
+  }
+
+  /**
+   * A present participant votes for one option of a poll of the meeting's LIVE session: once
+   * (the kits offer no second vote, and nothing in the SDKs takes one back), and only when their
+   * preset lets them vote. A refusal changes nothing.
+   */
+  vote(meeting: Meeting, participantId: string, pollId: string, option: number): { session: Session; poll: SessionPoll } {
+    const { session, participant } = this.presentSpeaker(meeting, participantId);
+    const data = orgData(this.ctx, meeting.orgId);
+    const presetId = data.participants.get(participantId)?.presetId;
+    const preset = presetId === undefined ? undefined : data.presets.get(presetId);
+    if (preset && !preset.permissions.polls.can_vote)
+      throw errors.forbidden(`Participant ${participantId}'s preset ${preset.name} may not vote in polls (permissions.polls.can_vote is false)`);
+    const poll = session.polls.find((p) => p.id === pollId);
+    if (!poll) throw errors.notFoundMessage(`No poll found with id ${pollId} in session ${session.id}`);
+    if (!Number.isInteger(option) || option < 0 || option >= poll.options.length)
+      throw errors.badRequest(`Poll ${pollId} has no option ${option}: its options are 0 to ${poll.options.length - 1}`);
+    if (poll.votes.some((v) => v.participantId === participantId)) throw errors.conflict(`Participant ${participantId} already voted in poll ${pollId}`);
+    const now = this.ctx.clock.now();
+    const voted: SessionPoll = { ...poll, votes: [...poll.votes, { participantId, name: participant.name, option, at: now }] };
+    const updated = this.update(meeting.orgId, session.id, (x) => ({ ...x, polls: x.polls.map((p) => (p.id === pollId ? voted : p)), updatedAt: now }))!;
+    this.ctx.bus.publish({ type: 'poll.voted', at: now, org: data.org, meeting, session: updated, poll: voted, participantId });
+    return { session: updated, poll: voted };
   }
 
   // --- what participants say (control API: scripted chat and speech) -------------------------

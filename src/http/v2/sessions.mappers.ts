@@ -5,7 +5,7 @@ import { toIso } from '../../core/clock.js';
 import { nameBasedUuid } from '../../core/ids.js';
 import type { DownloadLink } from '../../domain/events.js';
 import type { Meeting, Participant, Session, SessionParticipant, SessionPoll } from '../../domain/models.js';
-import { firstJoin, isLive, lastLeave, minutesOf, participantMs, presentIn, sessionMinutes } from '../../domain/sessions/session-rules.js';
+import { firstJoin, isLive, lastLeave, minutesOf, participantMs, pollResults, presentIn, sessionMinutes } from '../../domain/sessions/session-rules.js';
 import type {
   chatLinkSchema,
   kickedParticipantSchema,
@@ -128,16 +128,21 @@ export function kickedParticipantDto(p: Participant): z.infer<typeof kickedParti
   };
 }
 
+/** A poll as production's Poll schema shows it: each option's count and voters (id, name), and who voted. */
 export function pollDto(poll: SessionPoll): z.infer<typeof pollSchema> {
+  const results = pollResults(poll);
   return {
     id: poll.id,
     question: poll.question,
-    // Nobody votes in the emulator (there is no SDK to vote with yet).
-    options: poll.options.map((text) => ({ text, count: 0, votes: [] })),
+    options: results.options.map((o) => ({
+      text: o.text,
+      count: o.count,
+      votes: o.votes.map((v) => ({ id: v.participantId, name: v.name ?? 'Participant' })),
+    })),
     anonymous: poll.anonymous,
     hide_votes: poll.hideVotes,
     created_by: poll.createdBy,
-    voted: [],
+    voted: results.voted,
   };
 }
 
