@@ -7,7 +7,7 @@ import { createIdGenerator, type IdGenerator } from './core/ids.js';
 import { KeySlot, signingKeyFrom, type SigningKey } from './core/keys.js';
 import { Scheduler } from './core/scheduler.js';
 import { manualClockStart, PACKAGE_ROOT, type Config } from './config.js';
-import type { DomainContext } from './domain/context.js';
+import { orgData, type DomainContext } from './domain/context.js';
 import type { DomainEvent } from './domain/events.js';
 import { AccountsService } from './domain/accounts/accounts.service.js';
 import { LivestreamsService } from './domain/livestreams/livestreams.service.js';
@@ -177,6 +177,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     history: sessionHistory,
     recordings,
     playbackUrl: (id) => media.playbackUrl(id),
+    organizationName: (orgId) => orgData(ctx, orgId).org.name,
     verifyToken: (token, now) => participants.tokens.verify(token, now),
   });
   // The one list of what an organization is made of: on a load or an organization's reset each

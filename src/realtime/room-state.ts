@@ -32,6 +32,8 @@ export interface RoomsDeps {
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** A livestream's HLS playback URL (the one the REST API hands out). */
   playbackUrl(livestreamId: string): string;
+  /** An organization's name: who started a poll through the REST API, as the pages name them. */
+  organizationName(orgId: string): string;
 }
 
 /** Answers one request of a page: `id` is the request's, for the answer. */

@@ -24,17 +24,17 @@ export function mediaView(peer: PeerView & ProtoObject, producerStates: ProtoObj
 }
 
 /**
- * A poll as the page of `viewer` (a participant id) sees it: each option's count and voters, and
- * who voted. A poll that hides its votes shows them to a page only once its participant voted
+ * A poll as the page of `viewer` (a participant id) sees it: who started it (`creator`, the name
+ * the kits show as "Poll by …"; their id beside it), each option's count and voters, and who voted. A poll that hides its votes shows them to a page only once its participant voted
  * (production: "if votes on an option are visible before a person votes"): before, no count and
  * no voters.
  */
-export function pollView(p: SessionPoll, viewer?: string): ProtoObject {
+export function pollView(p: SessionPoll, viewer: string | undefined, creator: string): ProtoObject {
   const results = pollResults(p);
   const hidden = p.hideVotes && viewer !== undefined && !results.voted.includes(viewer);
   return {
     poll_id: p.id,
-    created_by: p.createdBy,
+    created_by: creator,
     created_by_user_id: p.createdBy,
     question: p.question,
     options: results.options.map((o) =>

@@ -74,9 +74,9 @@ describe('the views a page reads', () => {
       createdAt: 0,
       votes: [],
     };
-    expect(pollView(poll)).toEqual({
+    expect(pollView(poll, undefined, 'Ada')).toEqual({
       poll_id: 'poll-1',
-      created_by: 'p-ada',
+      created_by: 'Ada',
       created_by_user_id: 'p-ada',
       question: 'Lunch?',
       options: [
@@ -105,7 +105,7 @@ describe('the views a page reads', () => {
   };
 
   it('a poll with votes: each option counts its voters (user id and name, in the order they voted); votes lists who voted', () => {
-    expect(pollView(voted, 'p-dan')).toMatchObject({
+    expect(pollView(voted, 'p-dan', 'Ada')).toMatchObject({
       options: [
         { text: 'Green', count: 1, votes: [{ user_id: 'p-ada', name: 'Ada' }] },
         {
@@ -124,7 +124,7 @@ describe('the views a page reads', () => {
 
   it('a poll that hides its votes shows no count and no voters to a page whose participant has not voted; all of them once it has', () => {
     const hidden = { ...voted, hideVotes: true };
-    expect(pollView(hidden, 'p-dan')).toMatchObject({
+    expect(pollView(hidden, 'p-dan', 'Ada')).toMatchObject({
       hide_votes: true,
       options: [
         { text: 'Green', votes: [] },
@@ -133,11 +133,11 @@ describe('the views a page reads', () => {
       ],
       votes: ['p-bob', 'p-cy', 'p-ada'],
     });
-    expect((pollView(hidden, 'p-dan').options as object[]).every((o) => !('count' in o))).toBe(true);
-    expect(pollView(hidden, 'p-bob').options).toEqual(pollView(voted, 'p-bob').options);
-    expect((pollView(hidden, 'p-bob').options as { count: number }[]).map((o) => o.count)).toEqual([1, 2, 0]);
+    expect((pollView(hidden, 'p-dan', 'Ada').options as object[]).every((o) => !('count' in o))).toBe(true);
+    expect(pollView(hidden, 'p-bob', 'Ada').options).toEqual(pollView(voted, 'p-bob', 'Ada').options);
+    expect((pollView(hidden, 'p-bob', 'Ada').options as { count: number }[]).map((o) => o.count)).toEqual([1, 2, 0]);
     // Without a viewer (the organization's view): everything.
-    expect((pollView(hidden).options as { count: number }[]).map((o) => o.count)).toEqual([1, 2, 0]);
+    expect((pollView(hidden, undefined, 'Ada').options as { count: number }[]).map((o) => o.count)).toEqual([1, 2, 0]);
   });
 });
 

@@ -33,12 +33,21 @@ export class PollsFeature implements RoomFeature {
     for (const peer of this.state.pages(meetingId))
       if (peer.roomJoined && !peer.gone)
         peer.send(event, peer === acting?.peer ? acting.id : this.state.newId(), 'socket.polls.UpdatePollResponse', {
-          poll: pollView(poll, peer.participantId),
+          poll: pollView(poll, peer.participantId, this.creatorName(peer, poll)),
         });
   }
 
   private pollsOf(peer: Peer) {
-    return (this.state.sessionOf(this.state.meeting(peer.meetingId))?.polls ?? []).map((poll) => pollView(poll, peer.participantId));
+    return (this.state.sessionOf(this.state.meeting(peer.meetingId))?.polls ?? []).map((poll) =>
+      pollView(poll, peer.participantId, this.creatorName(peer, poll)),
+    );
+  }
+
+  /** Who started a poll, by name: a participant (their page, or a bot), or the organization for a poll the REST API started. */
+  private creatorName(peer: Peer, poll: SessionPoll): string {
+    const orgId = peer.claims.orgId;
+    if (poll.createdBy === orgId) return this.state.deps.organizationName(orgId);
+    return this.state.deps.participants.find(orgId, poll.createdBy)?.name ?? 'Participant';
   }
 
   /** A page starts a poll in the LIVE session: kept with the session, told to every page (the asker included). */

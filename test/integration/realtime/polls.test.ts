@@ -81,6 +81,23 @@ async function meetingWithPoll(hideVotes = false) {
   return { m, ada, bob, a, b, pollId: created.poll.id };
 }
 
+describe('who started a poll', () => {
+  it("is named as the kits show it (\"Poll by …\"): a page's participant by name, the REST API's by the organization's name; their id beside it", async () => {
+    const { m, a, b } = await meetingWithPoll();
+    const org = emu.deps.services.organizations.get(emu.orgId)!;
+    const byApi = (await a.request(POLLS.getPolls, null, {}, 'socket.polls.GetPollsResponse')).polls as { created_by: string; created_by_user_id: string }[];
+    expect(byApi.map((p) => [p.created_by, p.created_by_user_id])).toEqual([[org.name, org.id]]);
+    await a.request(POLLS.createPoll, 'socket.polls.NewPollRequest', { question: 'Tea?', options: ['Yes', 'No'] }, 'socket.polls.UpdatePollResponse');
+    const told = (await b.push(POLLS.createPoll, 'socket.polls.UpdatePollResponse', (x) => (x.poll as PollView & { question: string }).question === 'Tea?'))
+      .poll as {
+      created_by: string;
+      created_by_user_id: string;
+    };
+    const ada = (await rest<{ data?: unknown; id: string; name: string }[]>('GET', `/v2/meetings/${m}/participants`)).find((p) => p.name === 'Ada')!;
+    expect([told.created_by, told.created_by_user_id]).toEqual(['Ada', ada.id]);
+  });
+});
+
 describe('a vote', () => {
   it('from a page is counted in the session and told to every page (the voter hears it as the answer); a bot votes through the control API', async () => {
     const { m, ada, bob, a, b, pollId } = await meetingWithPoll();
