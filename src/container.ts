@@ -20,6 +20,7 @@ import { ParticipantsService } from './domain/participants/participants.service.
 import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
+import { WaitingRoomService } from './domain/meetings/waiting-room.service.js';
 import { SessionHistoryService } from './domain/sessions/session-history.service.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
@@ -63,6 +64,7 @@ export interface Deps {
     products: ProductsService;
     sessions: SessionsService;
     sessionHistory: SessionHistoryService;
+    waitingRoom: WaitingRoomService;
     webhooks: WebhooksService;
     presets: PresetsService;
   };
@@ -139,6 +141,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const sessionHistory = new SessionHistoryService(ctx, media);
   const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
+  const waitingRoom = new WaitingRoomService(ctx, sessions);
   const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
   const presets = new PresetsService(ctx);
@@ -174,6 +177,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     participants,
     media: config.media,
     sessions,
+    waitingRoom,
     history: sessionHistory,
     recordings,
     playbackUrl: (id) => media.playbackUrl(id),
@@ -191,6 +195,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     recordings,
     livestreams,
     sessionHistory,
+    // Who waits in the organization's meetings (kept in memory, outside the store).
+    waitingRoom,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
@@ -215,7 +221,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
-      volatile: [journal, faults, rateLimiter, feed, signalling],
+      // The waiting room holds pages and scripted participants of the meetings being replaced.
+      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom],
     },
     fixtures,
   );
@@ -243,7 +250,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, webhooks, presets },
+    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, waitingRoom, webhooks, presets },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

@@ -19,6 +19,9 @@ import type {
 /** Why a participant left: of their own accord, removed by the host (kick), with everyone (kick-all ends the session), or deleted. */
 export type LeaveCause = 'left' | 'kicked' | 'ended' | 'removed';
 
+/** What happened to one who waits: they started waiting, were admitted or rejected, or gave up. */
+export type WaitingChange = 'waiting' | 'admitted' | 'rejected' | 'left';
+
 /** What a host's mute turns off: a microphone or a camera. */
 export type MuteKind = 'audio' | 'video';
 
@@ -59,6 +62,10 @@ export type DomainEvent =
       allowUnmute: boolean;
       by: string | null;
     }
+  // The meeting's waiting room changed: a participant started waiting, or stopped (admitted,
+  // rejected, or gone). `by` is who admitted or rejected them: a participant id, or null for the
+  // emulator's own operator (the dashboard, the control API) and for the other changes.
+  | { type: 'waitingRoom.changed'; at: number; org: Organization; meeting: Meeting; participant: Participant; change: WaitingChange; by: string | null }
   // A poll was started in the meeting's LIVE session (the REST API or a page).
   | { type: 'poll.created'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll }
   // A participant voted in a poll of the LIVE session (a page, or the control API): `poll` counts the vote.

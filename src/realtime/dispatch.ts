@@ -8,6 +8,7 @@ import { PluginStoresFeature } from './features/plugin-stores.js';
 import { PollsFeature } from './features/polls.js';
 import { PresenceFeature } from './features/presence.js';
 import { RecordingFeature } from './features/recording.js';
+import { WaitingRoomFeature } from './features/waiting-room.js';
 import { MediaRoomFeature } from './media/media-room.js';
 import type { Peer } from './peer.js';
 import type { Handler, RoomFeature, RoomState } from './room-state.js';
@@ -31,13 +32,15 @@ export interface RoomFeatures {
   recording: RecordingFeature;
   livestream: LivestreamFeature;
   hostControls: HostControlsFeature;
+  waitingRoom: WaitingRoomFeature;
   media: MediaRoomFeature;
 }
 
 export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeatures {
   const hostControls = new HostControlsFeature(state);
+  const waitingRoom = new WaitingRoomFeature(state);
   return {
-    presence: new PresenceFeature(state, controls),
+    presence: new PresenceFeature(state, controls, waitingRoom),
     chat: new ChatFeature(state),
     broadcast: new BroadcastFeature(state),
     polls: new PollsFeature(state),
@@ -45,6 +48,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     recording: new RecordingFeature(state),
     livestream: new LivestreamFeature(state),
     hostControls,
+    waitingRoom,
     media: new MediaRoomFeature(state, {
       enabled: state.deps.media === 'on',
       now: controls.realNow,

@@ -11,6 +11,7 @@ import type { Meeting, Participant, Session } from '../domain/models.js';
 import type { ParticipantsService } from '../domain/participants/participants.service.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { SessionHistoryService } from '../domain/sessions/session-history.service.js';
+import type { WaitingRoomService } from '../domain/meetings/waiting-room.service.js';
 import type { Logger } from '../logger.js';
 import { Unserved, type Peer } from './peer.js';
 import type { ProtoObject } from './protocol/codec.js';
@@ -28,6 +29,8 @@ export interface RoomsDeps {
   /** Whether audio and video flow between the pages (--media). */
   media: 'on' | 'off';
   sessions: Pick<SessionsService, 'join' | 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
+  /** Who waits to join a meeting with a waiting room; a page joins through it. */
+  waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'list' | 'isWaiting' | 'mayAdmit'>;
   history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll'>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** A livestream's HLS playback URL (the one the REST API hands out). */

@@ -1,7 +1,8 @@
 // The dashboard in a real browser: Debian's Chromium, headless, driven by playwright-core
 // against a listening emulator (127.0.0.1, port 0, manual clock). What a person would do: watch
 // a meeting made through the REST API appear, drive a recording from the buttons to UPLOADED and
-// play it, look at its webhook delivery and redeliver it, play a LIVE livestream. Along the way:
+// play it, look at its webhook delivery and redeliver it, play a LIVE livestream, let in or turn
+// away who waits in a waiting room. Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
 // go to docs/images/, where docs/dashboard.md shows them.
 import { execFileSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
-import { restOf } from '../helpers/web-sdk.js';
+import { addPerson, addPreset, restOf } from '../helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const IMAGES = path.join(ROOT, 'docs', 'images');
@@ -174,6 +175,28 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await page.getByRole('button', { name: 'Meetings' }).click();
     await page.getByTestId('timeline').waitFor(WAIT);
     await shot('dashboard-dark');
+  }, 60_000);
+
+  it('lists who waits in a waiting room, and admits or rejects them with its buttons', async () => {
+    await addPreset(emu, 'guest', 'group_call_participant', { waiting_room_type: 'SKIP_ON_ACCEPT' });
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Clinic', waiting_room: true });
+    const [gus, lee] = [await addPerson(emu, meeting.id, 'Gus', 'guest'), await addPerson(emu, meeting.id, 'Lee', 'guest')];
+    for (const p of [gus, lee])
+      expect((await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${p.id}/join`, { method: 'POST' })).status).toBe(202);
+    await page.getByRole('button', { name: 'Meetings' }).click();
+    await page.locator(`[data-meeting-id="${meeting.id}"]`).getByRole('button', { name: 'Open meeting Clinic' }).click();
+    const waiting = page.getByTestId('waiting-room');
+    await waiting.getByText('Lee').waitFor(WAIT);
+    await expect(waiting.locator('tbody tr').count()).resolves.toBe(2);
+
+    await waiting.getByRole('button', { name: 'Admit Gus' }).click();
+    const detail = page.getByTestId('meeting-detail');
+    await detail.getByText(/^since /).waitFor(WAIT);
+    await expect.poll(() => waiting.locator('tbody tr').count(), WAIT).toBe(1);
+    await waiting.getByRole('button', { name: 'Reject Lee' }).click();
+    await detail.getByText('Nobody waits.', { exact: false }).waitFor(WAIT);
+    const presence = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/presence`)).json()) as { participants: { name: string }[] };
+    expect(presence.participants.map((p) => p.name)).toEqual(['Gus']);
   }, 60_000);
 
   it('logged no console error and sent no request to another origin', () => {

@@ -2,7 +2,8 @@
 // @dytesdk/web-core 3.x, and @cloudflare/realtimekit-ui 2.x on @cloudflare/realtimekit 2.x. What
 // a frontend developer sees on the screen: a tile per participant (the page's own too) with their
 // names, a meeting timer that counts up from the session's start, the chat panel with a message
-// sent before the page came, and the kit's own screens when the page is removed or the meeting ends.
+// sent before the page came, the kit's own screens when the page is removed or the meeting ends,
+// and its waiting room: the guest's waiting screen, the host's list with its accept button.
 // The pages stay offline: the kits' requests to the internet (a font, sounds) are aborted.
 //
 // Which fix each assertion needs (found with test/browser/ui-kit.probe.ts):
@@ -23,7 +24,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
-import { CHROMIUM, addPerson, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
+import { CHROMIUM, addPerson, addPreset, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
 
 const IMAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
 
@@ -81,6 +82,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
     base = new URL(emu.tlsUrl!).host;
     ({ url: pagesUrl, server: pages } = await serveKitPage(kit));
     browser = await launchTrusting(emu.url);
+    await addPreset(emu, 'guest', 'group_call_participant', { waiting_room_type: 'SKIP_ON_ACCEPT' });
   }, 60_000);
 
   afterAll(async () => {
@@ -249,6 +251,38 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await choose('Kick');
       await row.waitFor({ state: 'detached', timeout: WAIT });
       expect((await rest<{ live_participants: number }>('GET', `/v2/meetings/${meeting.id}/active-session`)).live_participants).toBe(1);
+      expect(errors).toEqual([]);
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'the waiting room: the guest sees the kit\u2019s waiting screen, the host the request in the participants panel; its accept button lets the guest in',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Kit waiting room', waiting_room: true });
+      const [hana, gus] = [await person(meeting.id, 'Hana'), await person(meeting.id, 'Gus', 'guest')];
+      const host = await open(hana);
+      const { page: guest, errors } = await openKit(browser, kit, pagesUrl, { token: gus.token, base, showSetupScreen: false });
+      opened.push(guest);
+      await guest
+        .locator(`${p}-waiting-screen`)
+        .getByText('You are in the waiting room, the host will let you in soon.')
+        .waitFor({ state: 'visible', timeout: WAIT });
+
+      await host.locator(`${p}-participants-toggle`).first().click();
+      await host.locator(`${p}-participants`).getByText('Requests').first().click();
+      const request = host.locator(`${p}-participants-waiting-list li.waiting-participant`, { hasText: 'Gus' });
+      await request.waitFor({ state: 'visible', timeout: WAIT });
+      await request.locator(`${p}-icon.accept`).click();
+
+      // The guest's page leaves the waiting screen for the meeting; the host sees the guest's tile.
+      await guest.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      await host
+        .locator(`${p}-grid ${p}-participant-tile`)
+        .filter({ has: host.locator(`${p}-name-tag`, { hasText: 'Gus' }) })
+        .first()
+        .waitFor({ state: 'visible', timeout: WAIT });
+      await request.waitFor({ state: 'detached', timeout: WAIT });
       expect(errors).toEqual([]);
     },
     4 * WAIT,

@@ -5,13 +5,14 @@
 // browser trusts exactly the emulator's certificate (by its public key), nothing else.
 // What a frontend developer would see: two participants join and see each other, chat, a scripted
 // participant appears, a REST kick removes a page, one leaves; the webhooks arrive and the REST
-// API sees the pages' participants. Audio and video are the business of media.test.ts.
+// API sees the pages' participants; a guest waits in the waiting room until a host lets them in or
+// turns them away. Audio and video are the business of media.test.ts.
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, launchTrusting, addPerson, restOf, servePages, type Person } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, launchTrusting, addPerson, addPreset, restOf, servePages, type Person } from '../helpers/web-sdk.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
 /** Generous: a shared CI machine can be slow; init and join times are measured by bench/, not here. */
@@ -27,7 +28,12 @@ interface SdkMeeting {
     enableAudio(): Promise<void>;
     enableVideo(): Promise<void>;
   };
-  participants: { joined: { on(event: string, listener: (p: { name: string }) => void): void; toArray(): { name: string }[] } };
+  participants: {
+    joined: { on(event: string, listener: (p: { name: string }) => void): void; toArray(): { name: string }[] };
+    waitlisted: { toArray(): { id: string; name: string }[] };
+    acceptWaitingRoomRequest(id: string): Promise<void>;
+    rejectWaitingRoomRequest(id: string): Promise<void>;
+  };
   chat: {
     on(event: 'chatUpdate', listener: (e: { message: { displayName: string; message: string } }) => void): void;
     sendTextMessage(text: string): Promise<void>;
@@ -56,6 +62,8 @@ interface SdkWindow {
 interface PageView {
   roomState: string;
   joined: string[];
+  /** Who waits in the waiting room, as a host's page sees them. */
+  waitlisted: string[];
   log: string[];
 }
 
@@ -109,6 +117,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
           .toArray()
           .map((x) => x.name)
           .sort(),
+        waitlisted: w.meeting.participants.waitlisted
+          .toArray()
+          .map((x) => x.name)
+          .sort(),
         log: w.log,
       };
     });
@@ -137,6 +149,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
     ({ url: pagesUrl, server: pages } = await servePages(sdk));
     // Trust the emulator's certificate by its public key: a throwaway profile's way to trust one certificate.
     browser = await launchTrusting(emu.url);
+    // A guest waits in a meeting with a waiting room until a host admits or rejects them.
+    await addPreset(emu, 'guest', 'group_call_participant', { waiting_room_type: 'SKIP_ON_ACCEPT' });
   }, 60_000);
 
   afterAll(async () => {
@@ -246,6 +260,45 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       expect(read.polls[0]!.voted).toEqual([bob.id, carl.id, ada.id]);
       expect(pageErrors).toEqual([]);
       for (const page of [a, b]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'the waiting room: a guest waits, the host sees them and lets them in; another is turned away; only who got in joined',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Office hours', waiting_room: true });
+      const [hana, gus, lee] = [await person(meeting.id, 'Hana'), await person(meeting.id, 'Gus', 'guest'), await person(meeting.id, 'Lee', 'guest')];
+      const h = await join(hana);
+      const g = await join(gus);
+      expect((await view(g)).roomState).toBe('waitlisted');
+      expect((await until(h, (v) => v.waitlisted.includes('Gus'))).waitlisted).toEqual(['Gus']);
+      expect((await view(h)).joined).toEqual([]);
+
+      // The host lets Gus in (by the id the SDK lists him under): his page joins the meeting by itself.
+      await h.evaluate(() => {
+        const { participants } = (globalThis as unknown as SdkWindow).meeting;
+        return participants.acceptWaitingRoomRequest(participants.waitlisted.toArray()[0]!.id);
+      });
+      expect((await until(g, (v) => v.roomState === 'joined')).roomState).toBe('joined');
+      expect((await until(h, (v) => v.joined.includes('Gus') && v.waitlisted.length === 0)).joined).toEqual(['Gus']);
+      expect((await until(g, (v) => v.joined.includes('Hana'))).joined).toEqual(['Hana']);
+
+      // Lee waits, and is turned away: his page ends its join as rejected, and never joined.
+      const l = await join(lee);
+      expect((await until(h, (v) => v.waitlisted.includes('Lee'))).waitlisted).toEqual(['Lee']);
+      await h.evaluate(() => {
+        const { participants } = (globalThis as unknown as SdkWindow).meeting;
+        return participants.rejectWaitingRoomRequest(participants.waitlisted.toArray()[0]!.id);
+      });
+      expect((await until(l, (v) => v.roomState === 'rejected')).log).toContain('roomLeft:rejected');
+      expect((await until(h, (v) => v.waitlisted.length === 0)).waitlisted).toEqual([]);
+      expect(pageErrors).toEqual([]);
+
+      const session = await rest<{ id: string }>('GET', `/v2/meetings/${meeting.id}/active-session`);
+      const inSession = await rest<{ participants: { custom_participant_id: string }[] }>('GET', `/v2/sessions/${session.id}/participants`);
+      expect(inSession.participants.map((p) => p.custom_participant_id).sort()).toEqual(['gus', 'hana']);
+      for (const page of [h, g]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     4 * WAIT,
   );

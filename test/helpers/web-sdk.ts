@@ -79,3 +79,17 @@ export async function addPerson(emu: { url: string; authHeader: string }, meetin
   });
   return { ...p, name };
 }
+
+/**
+ * A preset of the organization made from another one (its whole document), under a new name, with
+ * some permissions changed: `{ waiting_room_type: 'SKIP_ON_ACCEPT' }` for a guest who waits.
+ */
+export async function addPreset(emu: { url: string; authHeader: string }, name: string, from: string, permissions: Record<string, unknown>): Promise<void> {
+  const rest = restOf(emu);
+  const list = await rest<{ id: string; name: string }[]>('GET', '/v2/presets?per_page=100');
+  const base = await rest<{ config: unknown; permissions: Record<string, unknown>; ui: unknown }>(
+    'GET',
+    `/v2/presets/${list.find((p) => p.name === from)!.id}`,
+  );
+  await rest('POST', '/v2/presets', { name, config: base.config, ui: base.ui, permissions: { ...base.permissions, ...permissions } });
+}

@@ -13,6 +13,7 @@ import { PACKAGE_ROOT, VERSION } from '../../core/package-info.js';
 import type { Deps } from '../../container.js';
 import type { FeedMessage } from '../../ui/live-feed.js';
 import { deliveryHeaders } from '../../webhooks/outbox.js';
+import { waitingRoomDto, waitingRoomSchema } from './waiting-room.routes.js';
 import { route } from '../route.js';
 import { livestreamDto, meetingDto, participantDto, recordingDto } from '../v2/mappers.js';
 import { isoTime, livestreamSchema, meetingSchema, participantSchema, recordingSchema } from '../v2/schemas.js';
@@ -225,6 +226,7 @@ const overviewSchema = z.object({
       participants: z.array(participantSchema.extend({ joined_at: isoTime.nullable().meta({ description: 'When present now; null when absent' }) })),
       recordings: z.array(recordingSchema),
       livestreams: z.array(livestreamSchema.omit({ stream_key: true })),
+      waiting: waitingRoomSchema.shape.waiting,
     }),
   ),
   meetings_total: z.number().int(),
@@ -234,7 +236,7 @@ const overviewSchema = z.object({
 function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
   const org = deps.services.organizations.get(orgId);
   if (!org) throw errors.notFound('organization', orgId);
-  const { meetings, participants, recordings, livestreams, webhooks, sessionHistory, accounts } = deps.services;
+  const { meetings, participants, recordings, livestreams, webhooks, sessionHistory, accounts, waitingRoom } = deps.services;
   const page = { page: 1, perPage: OVERVIEW_PER_MEETING };
   const list = meetings.list(org.id, { page: 1, perPage: OVERVIEW_MEETINGS });
   return {
@@ -263,6 +265,7 @@ function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
         const { stream_key: _secret, ...shown } = livestreamDto(l, deps.media);
         return shown;
       }),
+      waiting: waitingRoomDto(m.id, waitingRoom.list(m.id)).waiting,
     })),
     meetings_total: list.total,
     webhooks: webhooks.list(org.id).map(webhookDto),

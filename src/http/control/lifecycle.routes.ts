@@ -12,6 +12,7 @@ import type { Deps } from '../../container.js';
 import { route } from '../route.js';
 import { livestreamDto, recordingDto } from '../v2/mappers.js';
 import { isoTime, livestreamSchema, recordingSchema } from '../v2/schemas.js';
+import { waitingRoomDto, waitingRoomSchema } from './waiting-room.routes.js';
 
 const TAG = 'Control: lifecycles';
 
@@ -147,19 +148,27 @@ export const lifecycleRoutes = [
     api: 'control',
     auth: 'none',
     tag: TAG,
-    summary: 'A participant joins the meeting (the first join opens a session: meeting.started, record_on_start, live_stream_on_start)',
+    summary:
+      'A participant joins the meeting (the first join opens a session: meeting.started, record_on_start, live_stream_on_start), or waits in its waiting room',
+    description:
+      'In a meeting with `waiting_room: true`, a participant whose preset waits (permissions.waiting_room_type) is put in the waiting room instead: 202 with the waiting room, and nothing is published until they are admitted (POST …/waiting-room/admit).',
     params: participantParams,
     body: joinBody,
     responses: {
       200: { description: 'The presence after the join', schema: presenceSchema },
+      202: { description: 'The participant waits in the waiting room', schema: waitingRoomSchema },
       409: { description: 'The participant is already in the meeting, the meeting is INACTIVE, or media was asked for with media off' },
     },
     handler: async ({ deps, params, body }) => {
       if (body.media && (body.media.audio || body.media.video)) mediaOn(deps.config.media);
-      const presence = deps.services.sessions.join(params.meeting_id, params.participant_id);
+      const { sessions, waitingRoom } = deps.services;
+      if (waitingRoom.isWaiting(params.meeting_id, params.participant_id))
+        throw errors.conflict(`Participant ${params.participant_id} already waits in meeting ${params.meeting_id}`);
+      if (waitingRoom.enter(params.meeting_id, params.participant_id, 'scripted') === 'waiting')
+        return { status: 202, body: waitingRoomDto(params.meeting_id, waitingRoom.list(params.meeting_id)) };
       // With media off only a join asking for nothing on gets here: there is nothing to publish.
       if (body.media && deps.config.media === 'on') await botMedia(deps, params.meeting_id, params.participant_id, body.media);
-      return { status: 200, body: presenceDto(presence) };
+      return { status: 200, body: presenceDto(sessions.presence(params.meeting_id)) };
     },
   }),
   route({
@@ -186,12 +195,17 @@ export const lifecycleRoutes = [
     api: 'control',
     auth: 'none',
     tag: TAG,
-    summary: 'A participant leaves (the last leave ends the session; an active recording stops 60 s later with ALL_PEERS_LEFT unless someone rejoins)',
+    summary:
+      'A participant leaves (the last leave ends the session; an active recording stops 60 s later with ALL_PEERS_LEFT unless someone rejoins), or stops waiting in the waiting room',
     params: participantParams,
     responses: {
       200: { description: 'The presence after the leave', schema: presenceSchema },
-      409: { description: 'The participant is not in the meeting' },
+      409: { description: 'The participant is neither in the meeting nor waiting' },
     },
-    handler: ({ deps, params }) => ({ status: 200, body: presenceDto(deps.services.sessions.leave(params.meeting_id, params.participant_id)) }),
+    handler: ({ deps, params }) => {
+      const { sessions, waitingRoom } = deps.services;
+      if (waitingRoom.leave(params.meeting_id, params.participant_id)) return { status: 200, body: presenceDto(sessions.presence(params.meeting_id)) };
+      return { status: 200, body: presenceDto(sessions.leave(params.meeting_id, params.participant_id)) };
+    },
   }),
 ];

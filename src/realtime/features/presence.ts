@@ -16,6 +16,7 @@ import { decode, decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
 import type { RoomControls } from '../dispatch.js';
+import type { WaitingRoomFeature } from './waiting-room.js';
 import { BROWSER_RECORDING, peerView } from '../room-views.js';
 
 const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
@@ -32,13 +33,12 @@ export class PresenceFeature implements RoomFeature {
     [ROOM.getConnectedRoomsDump, (p, id) => this.connectedRooms(p, id)],
     [ROOM.leaveRoom, (p, id) => this.leave(p, id, ROOM.leaveRoom, null)],
     [MEDIA.leaveRoom, (p, id) => this.leave(p, id, MEDIA.leaveRoom, 'media.edge.PeerLeaveResponse')],
-    // No waiting room is emulated: nobody ever waits.
-    [ROOM.getWaitingRoomRequests, (p, id) => p.send(ROOM.getWaitingRoomRequests, id, null)],
   ];
 
   constructor(
     private readonly state: RoomState,
     private readonly controls: Pick<RoomControls, 'dropPage' | 'peerLeft'>,
+    private readonly waitingRoom: Pick<WaitingRoomFeature, 'waits'>,
   ) {}
 
   onDomainEvent(e: DomainEvent): void {
@@ -59,14 +59,20 @@ export class PresenceFeature implements RoomFeature {
     const participant = this.state.participantOf(peer);
     if (peer.roomJoined) return peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: peerView(participant, peer.peerId) });
     peer.roomJoined = true;
+    let waits = false;
     try {
       this.state.actingFor(peer, id, () => {
-        if (participant.joinedAt === null) this.state.deps.sessions.join(peer.meetingId, peer.participantId);
+        // A join may end in the meeting's waiting room (waiting-room.ts answers it then).
+        if (participant.joinedAt === null) waits = this.state.deps.waitingRoom.enter(peer.meetingId, peer.participantId, 'page') === 'waiting';
         else this.announceJoin(participant, peer);
       });
     } catch (err) {
       peer.roomJoined = false;
       throw err;
+    }
+    if (waits) {
+      peer.roomJoined = false;
+      return this.waitingRoom.waits(peer, id);
     }
     peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: peerView(this.state.participantOf(peer), peer.peerId) });
   }

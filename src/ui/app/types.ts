@@ -26,6 +26,16 @@ export interface Participant {
   joined_at: string | null;
 }
 
+/** One who waits in a meeting's waiting room. */
+export interface Waiting {
+  participant_id: string;
+  custom_participant_id: string;
+  name: string | null;
+  preset_name: string;
+  since: string;
+  via: 'page' | 'scripted';
+}
+
 export interface Recording {
   id: string;
   meeting_id: string;
@@ -57,12 +67,15 @@ export interface Meeting {
   created_at: string;
   record_on_start: boolean;
   live_stream_on_start: boolean;
+  waiting_room: boolean;
   session: { id: string; started_at: string; ended_at: string | null } | null;
   /** Newest first. */
   sessions: SessionSummary[];
   participants: Participant[];
   recordings: Recording[];
   livestreams: Livestream[];
+  /** Who waits in the waiting room, in the order they arrived. */
+  waiting: Waiting[];
 }
 
 export interface Webhook {

@@ -1,12 +1,13 @@
 // Meetings of the organization, and one meeting in detail: its timeline, sessions (each with its
-// counts), participants (presence, scripted join and leave, tokens), recordings (actions, forced transitions, the player once
+// counts), participants (presence, scripted join and leave, tokens), its waiting room (admit,
+// reject), recordings (actions, forced transitions, the player once
 // UPLOADED) and livestreams (the HLS player while LIVE).
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { control, v2 } from '../api';
 import { copy, shortId, time } from '../format';
 import { act, getState, setState, type State } from '../store';
-import type { Livestream, Meeting, Participant, Recording, SessionSummary } from '../types';
+import type { Livestream, Meeting, Participant, Recording, SessionSummary, Waiting } from '../types';
 import { HlsPlayer, RecordingPlayer } from './players';
 import { Timeline } from './timeline';
 
@@ -218,6 +219,53 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
   `;
 }
 
+function WaitingRoom({ meeting }: { meeting: Meeting }) {
+  if (!meeting.waiting_room && meeting.waiting.length === 0) return null;
+  const decide = (w: Waiting, verb: 'admit' | 'reject') =>
+    act(verb === 'admit' ? 'Admitting' : 'Rejecting', () =>
+      control.post(`/_emulator/meetings/${meeting.id}/waiting-room/${verb}`, { participant_ids: [w.participant_id] }),
+    );
+  return html`
+    <section aria-labelledby=${`waiting-${meeting.id}`}>
+      <h3 id=${`waiting-${meeting.id}`}>Waiting room</h3>
+      ${
+        meeting.waiting.length === 0
+          ? html`<p class="empty">Nobody waits. Participants whose preset waits (permissions.waiting_room_type) wait here until admitted.</p>`
+          : html`<table class="list" data-testid="waiting-room">
+              <caption class="sr-only">
+                Who waits, in the order they arrived
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Preset</th>
+                  <th scope="col">Waiting since</th>
+                  <th scope="col">From</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${meeting.waiting.map(
+                  (w) => html`
+                    <tr data-participant-id=${w.participant_id}>
+                      <td>${w.name ?? w.custom_participant_id}</td>
+                      <td>${w.preset_name}</td>
+                      <td>${time(w.since)}</td>
+                      <td>${w.via === 'page' ? 'a page' : 'scripted'}</td>
+                      <td class="actions">
+                        <button type="button" onClick=${() => decide(w, 'admit')} aria-label=${`Admit ${w.name ?? w.custom_participant_id}`}>Admit</button>
+                        <button type="button" onClick=${() => decide(w, 'reject')} aria-label=${`Reject ${w.name ?? w.custom_participant_id}`}>Reject</button>
+                      </td>
+                    </tr>
+                  `,
+                )}
+              </tbody>
+            </table>`
+      }
+    </section>
+  `;
+}
+
 const END_REASONS: Record<NonNullable<SessionSummary['end_reason']>, string> = {
   ALL_PARTICIPANTS_LEFT: 'everyone left',
   HOST_ENDED_MEETING: 'the host ended it',
@@ -354,6 +402,7 @@ function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
       <${Timeline} meeting=${meeting} events=${s.events} deliveries=${s.deliveries} now=${s.clock?.now ?? meeting.created_at} />
       <${Sessions} meeting=${meeting} />
       <${Participants} meeting=${meeting} tokens=${s.tokens} />
+      <${WaitingRoom} meeting=${meeting} />
       <section aria-labelledby=${`recordings-${meeting.id}`}>
         <h3 id=${`recordings-${meeting.id}`}>Recordings</h3>
         <button type="button" onClick=${() => act('Starting a recording', () => v2(orgId(), 'POST', '/v2/recordings', { meeting_id: meeting.id }))}>
