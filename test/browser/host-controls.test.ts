@@ -141,7 +141,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
   it(
     "disableAudio(), disableVideo(), disableAllAudio() and disableAllVideo(): the target page's microphone and camera go off, and the host's stay on",
     async () => {
-      const { people } = await meetingWith('Mute', ['Ada'], ['Bob']);
+      const { id, people } = await meetingWith('Mute', ['Ada'], ['Bob']);
       const [ada, bob] = people as [Person, Person];
       const a = await join(ada, { audio: true, video: true });
       const b = await join(bob, { audio: true, video: true });
@@ -151,6 +151,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
 
       await run(a, `await who('Bob').disableAudio(); return null;`);
       expect(await until(b, bobSelf, (v: { audio: boolean }) => !v.audio)).toEqual({ audio: false, video: true });
+      // The REST session keeps the host's mute, as it keeps a REST mute: an audio_off event in Bob's stats.
+      const session = await rest<{ id: string }>('GET', `/v2/meetings/${id}/active-session`);
+      const stats = await rest<{ participant: { peer_stats: { events: { type: string }[] } } }>(
+        'GET',
+        `/v2/sessions/${session.id}/participants/${bob.id}?filters=events`,
+      );
+      expect(stats.participant.peer_stats.events.map((e) => e.type)).toEqual(['call_join', 'audio_off']);
       await run(a, `await who('Bob').disableVideo(); return null;`);
       expect(await until(b, bobSelf, (v: { video: boolean }) => !v.video)).toEqual({ audio: false, video: false });
       expect(await until(a, bobAsAdaSees, (v: { audio: boolean; video: boolean } | null) => v !== null && !v.audio && !v.video)).toEqual({
