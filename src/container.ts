@@ -20,6 +20,7 @@ import { ParticipantsService } from './domain/participants/participants.service.
 import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
+import { ConnectedMeetingsService } from './domain/meetings/connected-meetings.service.js';
 import { SessionHistoryService } from './domain/sessions/session-history.service.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
@@ -62,6 +63,7 @@ export interface Deps {
     livestreams: LivestreamsService;
     products: ProductsService;
     sessions: SessionsService;
+    connectedMeetings: ConnectedMeetingsService;
     sessionHistory: SessionHistoryService;
     webhooks: WebhooksService;
     presets: PresetsService;
@@ -138,6 +140,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const livestreams = new LivestreamsService(ctx);
   const sessionHistory = new SessionHistoryService(ctx, media);
   const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
+  const connectedMeetings = new ConnectedMeetingsService(ctx, meetings, sessions);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
@@ -175,10 +178,12 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     media: config.media,
     sessions,
     history: sessionHistory,
+    connectedMeetings,
     recordings,
     playbackUrl: (id) => media.playbackUrl(id),
     verifyToken: (token, now) => participants.tokens.verify(token, now),
   });
+  connectedMeetings.attachFrontends(signalling);
   // The one list of what an organization is made of: on a load or an organization's reset each
   // member seeds its share of the document, and on a reset each drops what it holds outside the
   // store first. Adding a resource means adding it here.
@@ -242,7 +247,20 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, webhooks, presets },
+    services: {
+      organizations,
+      accounts,
+      meetings,
+      participants,
+      recordings,
+      livestreams,
+      products,
+      sessions,
+      connectedMeetings,
+      sessionHistory,
+      webhooks,
+      presets,
+    },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

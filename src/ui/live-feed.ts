@@ -75,6 +75,10 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, session_id: e.session.id, poll_id: e.poll.id };
     case 'participants.muted':
       return { ...base, session_id: e.session.id, kind: e.kind, participant_ids: e.participantIds, allow_unmute: e.allowUnmute, by: e.by };
+    case 'breakout.roomsChanged':
+      return { ...base, change: e.change, room_ids: e.rooms.map((r) => r.id) };
+    case 'breakout.moved':
+      return { ...base, destination_id: e.destination.id, moves: e.transfers.map((t) => ({ from: t.from.id, to: t.to.id })) };
   }
 }
 
