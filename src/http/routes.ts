@@ -22,6 +22,7 @@ import { mediaRoutes } from './media/media.routes.js';
 import { presetRoutes } from './v2/presets.routes.js';
 import { realtimeKitRoutes } from './realtimekit/realtimekit.routes.js';
 import { sessionActivityRoutes } from './control/session-activity.routes.js';
+import { breakoutRoomRoutes } from './control/breakout-rooms.routes.js';
 import { sessionFileRoutes } from './media/session-files.routes.js';
 import { activeSessionRoutes } from './v2/active-session.routes.js';
 import { orgAnalyticsRoutes } from './v2/org-analytics.routes.js';
@@ -56,6 +57,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...sessionRoutes,
     ...orgAnalyticsRoutes,
     ...sessionActivityRoutes,
+    ...breakoutRoomRoutes,
     ...sessionFileRoutes,
     ...dashboardRoutes,
     ...tlsRoutes,
