@@ -102,7 +102,10 @@ export const sessionParticipantsQuery = pageQuery.extend({
   sort_order: z.enum(['ASC', 'DESC']).default('ASC'),
   sort_by: z.enum(['joinedAt', 'duration']).default('joinedAt'),
   include_peer_events: queryFlag,
-  view: z.enum(['raw', 'consolidated']).default('raw').meta({ description: 'Without breakout rooms both views are the same' }),
+  view: z
+    .enum(['raw', 'consolidated'])
+    .default('raw')
+    .meta({ description: 'Both views are the same: a breakout room keeps its own session, with its own participants' }),
 });
 
 export const sessionParticipantsPageSchema = z.object({
