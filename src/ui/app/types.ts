@@ -57,6 +57,8 @@ export interface Meeting {
   created_at: string;
   record_on_start: boolean;
   live_stream_on_start: boolean;
+  /** A breakout room: the meeting it was opened from. */
+  parent_meeting_id: string | null;
   session: { id: string; started_at: string; ended_at: string | null } | null;
   /** Newest first. */
   sessions: SessionSummary[];

@@ -3,7 +3,7 @@
 // ActiveSession.breakout_rooms does. Scripted participants have no page: a move moves them at once.
 import { describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/test-app.js';
-import { BASIC } from '../../helpers/test-app.js';
+import { BASIC, ORG_ID } from '../../helpers/test-app.js';
 import { MINUTE } from '../../helpers/lifecycle-helpers.js';
 import { join, leave, liveMeeting, webhookPayloads } from '../../helpers/session-helpers.js';
 
@@ -74,6 +74,13 @@ describe('breakout rooms through the control API', () => {
     expect([names(after.parent), after.rooms]).toEqual([['alice', 'bob'], []]);
     // Back in the parent as the participant they were there.
     expect(after.parent.participants.map((p: { id: string }) => p.id)).toEqual([ids.alice, ids.bob]);
+    // The dashboard's overview names each room's parent.
+    const overview = (await t.api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body;
+    expect(overview.meetings.map((m: { id: string; parent_meeting_id: string | null }) => [m.id, m.parent_meeting_id])).toEqual([
+      [blue, meetingId],
+      [red, meetingId],
+      [meetingId, null],
+    ]);
   });
 
   it.each([
