@@ -195,6 +195,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     recordings,
     livestreams,
     sessionHistory,
+    // Participants on their way between breakout rooms.
+    connectedMeetings,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,

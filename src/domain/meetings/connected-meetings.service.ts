@@ -19,6 +19,7 @@ import { orgData, type DomainContext } from '../context.js';
 import type { BreakoutTransfer } from '../events.js';
 import type { Meeting, Participant, Session } from '../models.js';
 import type { OrgData } from '../../store/store.js';
+import type { OrgMember } from '../organizations/org-member.js';
 import type { MeetingsService } from './meetings.service.js';
 import type { SessionsService } from './sessions.service.js';
 
@@ -44,9 +45,9 @@ export interface Family {
   rooms: Meeting[];
 }
 
-export class ConnectedMeetingsService {
-  /** Participants asked to move who have not left their meeting yet → the meeting they are moving to. */
-  private readonly moving = new Map<string, string>();
+export class ConnectedMeetingsService implements OrgMember {
+  /** Participants asked to move who have not left their meeting yet → their organization and the meeting they are moving to. */
+  private readonly moving = new Map<string, { orgId: string; to: string }>();
   private frontends: Frontends = { hasPage: () => false };
 
   constructor(
@@ -154,7 +155,7 @@ export class ConnectedMeetingsService {
       return { from, to, byPage: this.frontends.hasPage(source.id, from.id) };
     });
     for (const t of transfers) {
-      if (t.byPage) this.moving.set(t.from.id, destination.id);
+      if (t.byPage) this.moving.set(t.from.id, { orgId: parent.orgId, to: destination.id });
       else {
         this.sessions.leave(source.id, t.from.id);
         if (t.to.joinedAt === null) t.to = this.sessions.join(destination.id, t.to.id).present.find((p) => p.id === t.to.id) ?? t.to;
@@ -215,6 +216,15 @@ export class ConnectedMeetingsService {
       .sort((a, b) => a.startedAt - b.startedAt);
   }
 
+  /** An organization loaded afresh (a load, an import, its reset): none of its participants is on the way anywhere. */
+  seedOrg(data: OrgData): void {
+    this.resetOrg(data.org.id);
+  }
+
+  resetOrg(orgId: string): void {
+    for (const [id, m] of this.moving) if (m.orgId === orgId) this.moving.delete(id);
+  }
+
   // --- helpers ----------------------------------------------------------------------------------
 
   private roomsOf(parent: Meeting, keep: (m: Meeting) => boolean): Meeting[] {
@@ -244,7 +254,7 @@ export class ConnectedMeetingsService {
 
   /** Where a participant asked to move is going, while they are still in their meeting. */
   private movingTo(data: OrgData, participantId: string): string | undefined {
-    const to = this.moving.get(participantId);
+    const to = this.moving.get(participantId)?.to;
     if (to === undefined) return undefined;
     if (data.participants.get(participantId)?.joinedAt != null) return to;
     this.moving.delete(participantId);
