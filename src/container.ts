@@ -21,6 +21,7 @@ import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
 import { WaitingRoomService } from './domain/meetings/waiting-room.service.js';
+import { ConnectedMeetingsService } from './domain/meetings/connected-meetings.service.js';
 import { SessionHistoryService } from './domain/sessions/session-history.service.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
@@ -63,6 +64,7 @@ export interface Deps {
     livestreams: LivestreamsService;
     products: ProductsService;
     sessions: SessionsService;
+    connectedMeetings: ConnectedMeetingsService;
     sessionHistory: SessionHistoryService;
     waitingRoom: WaitingRoomService;
     webhooks: WebhooksService;
@@ -140,6 +142,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const livestreams = new LivestreamsService(ctx);
   const sessionHistory = new SessionHistoryService(ctx, media);
   const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
+  const connectedMeetings = new ConnectedMeetingsService(ctx, meetings, sessions);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const waitingRoom = new WaitingRoomService(ctx, sessions);
   const products = new ProductsService(ctx);
@@ -179,11 +182,13 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     sessions,
     waitingRoom,
     history: sessionHistory,
+    connectedMeetings,
     recordings,
     playbackUrl: (id) => media.playbackUrl(id),
     organizationName: (orgId) => orgData(ctx, orgId).org.name,
     verifyToken: (token, now) => participants.tokens.verify(token, now),
   });
+  connectedMeetings.attachFrontends(signalling);
   // The one list of what an organization is made of: on a load or an organization's reset each
   // member seeds its share of the document, and on a reset each drops what it holds outside the
   // store first. Adding a resource means adding it here.
@@ -197,6 +202,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     sessionHistory,
     // Who waits in the organization's meetings (kept in memory, outside the store).
     waitingRoom,
+    // Participants on their way between breakout rooms.
+    connectedMeetings,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
@@ -250,7 +257,21 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, waitingRoom, webhooks, presets },
+    services: {
+      organizations,
+      accounts,
+      meetings,
+      participants,
+      recordings,
+      livestreams,
+      products,
+      sessions,
+      connectedMeetings,
+      sessionHistory,
+      waitingRoom,
+      webhooks,
+      presets,
+    },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

@@ -72,7 +72,22 @@ export type DomainEvent =
   | { type: 'poll.voted'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll; participantId: string }
   // A session's files became available (session history): its chat once it ended, its
   // transcript and summary when the meeting asks for them. `link` is a signed download link.
-  | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink };
+  | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink }
+  // Breakout rooms (connected meetings) were opened, renamed or closed: `meeting` is their parent.
+  | { type: 'breakout.roomsChanged'; at: number; org: Organization; meeting: Meeting; change: 'opened' | 'renamed' | 'closed'; rooms: Meeting[] }
+  // Participants were moved from `meeting` to `destination` (one of them a breakout room of the other's family).
+  | { type: 'breakout.moved'; at: number; org: Organization; meeting: Meeting; destination: Meeting; transfers: BreakoutTransfer[] };
+
+/**
+ * One person moved between connected meetings: their participant in the source and in the
+ * destination (the same person: the same custom participant id). A participant with a page
+ * (`byPage`) is asked to move and moves by itself; a scripted one has been moved already.
+ */
+export interface BreakoutTransfer {
+  from: Participant;
+  to: Participant;
+  byPage: boolean;
+}
 
 /** A signed, expiring download link. */
 export interface DownloadLink {

@@ -62,6 +62,8 @@ export interface Meeting {
   updatedAt: number;
   /** The current session, or the last one once it ended. */
   session: MeetingSession | null;
+  /** A breakout room (connected meeting): the meeting it was opened from. Absent for any other meeting. */
+  parentMeetingId?: string;
 }
 
 // --- session history -----------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // The dispatch table of the signalling socket: every feature of a room, each in a module of its
 // own, and the events each answers. A new feature is a new module and a line here.
+import { BreakoutRoomsFeature } from './features/breakout-rooms.js';
 import { BroadcastFeature } from './features/broadcast.js';
 import { ChatFeature } from './features/chat.js';
 import { HostControlsFeature } from './features/host-controls.js';
@@ -33,6 +34,7 @@ export interface RoomFeatures {
   livestream: LivestreamFeature;
   hostControls: HostControlsFeature;
   waitingRoom: WaitingRoomFeature;
+  breakoutRooms: BreakoutRoomsFeature;
   media: MediaRoomFeature;
 }
 
@@ -49,6 +51,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     livestream: new LivestreamFeature(state),
     hostControls,
     waitingRoom,
+    breakoutRooms: new BreakoutRoomsFeature(state),
     media: new MediaRoomFeature(state, {
       enabled: state.deps.media === 'on',
       now: controls.realNow,

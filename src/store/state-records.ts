@@ -29,6 +29,8 @@ export const meetingRecord = z
     createdAt: ms,
     updatedAt: ms,
     session: session.nullable(),
+    // Only breakout rooms carry it.
+    parentMeetingId: id.optional(),
   })
   .strict();
 

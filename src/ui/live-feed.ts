@@ -79,6 +79,10 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, session_id: e.session.id, kind: e.kind, participant_ids: e.participantIds, allow_unmute: e.allowUnmute, by: e.by };
     case 'waitingRoom.changed':
       return { ...base, participant_id: e.participant.id, name: e.participant.name, change: e.change, by: e.by };
+    case 'breakout.roomsChanged':
+      return { ...base, change: e.change, room_ids: e.rooms.map((r) => r.id) };
+    case 'breakout.moved':
+      return { ...base, destination_id: e.destination.id, moves: e.transfers.map((t) => ({ from: t.from.id, to: t.to.id })) };
   }
 }
 

@@ -20,7 +20,16 @@ import type {
   transcriptLinkSchema,
 } from './sessions.schemas.js';
 
-export function sessionDto(s: Session, meeting: Meeting, now: number, withBreakoutRooms = false): z.infer<typeof sessionSchema> {
+/**
+ * A session as the v2 API shows it; `breakoutRooms` (include_breakout_rooms=true) are the sessions
+ * of its breakout rooms, each shown the same way, with the room it belongs to.
+ */
+export function sessionDto(
+  s: Session,
+  meeting: Meeting,
+  now: number,
+  breakoutRooms?: readonly { session: Session; meeting: Meeting }[],
+): z.infer<typeof sessionSchema> {
   return {
     id: s.id,
     associated_id: s.meetingId,
@@ -35,7 +44,7 @@ export function sessionDto(s: Session, meeting: Meeting, now: number, withBreako
     created_at: toIso(s.startedAt),
     updated_at: toIso(s.updatedAt),
     ...(s.endedAt === null ? {} : { ended_at: toIso(s.endedAt) }),
-    ...(withBreakoutRooms ? { breakout_rooms: [] } : {}),
+    ...(breakoutRooms ? { breakout_rooms: breakoutRooms.map((r) => sessionDto(r.session, r.meeting, now)) } : {}),
   };
 }
 
