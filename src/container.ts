@@ -21,6 +21,7 @@ import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
 import { SessionHistoryService } from './domain/sessions/session-history.service.js';
+import { ChatFilesService } from './domain/sessions/chat-files.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
 import { WebhooksService } from './domain/webhooks/webhooks.service.js';
@@ -63,6 +64,8 @@ export interface Deps {
     products: ProductsService;
     sessions: SessionsService;
     sessionHistory: SessionHistoryService;
+    /** The images and files pages upload for chat (in memory, bounded). */
+    chatFiles: ChatFilesService;
     webhooks: WebhooksService;
     presets: PresetsService;
   };
@@ -136,7 +139,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const meetings = new MeetingsService(ctx);
   const recordings = new RecordingsService(ctx, media);
   const livestreams = new LivestreamsService(ctx);
-  const sessionHistory = new SessionHistoryService(ctx, media);
+  const chatFiles = new ChatFilesService(ctx, media);
+  const sessionHistory = new SessionHistoryService(ctx, media, chatFiles);
   const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const products = new ProductsService(ctx);
@@ -190,6 +194,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     recordings,
     livestreams,
     sessionHistory,
+    chatFiles,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
@@ -214,7 +219,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
-      volatile: [journal, faults, rateLimiter, feed, signalling],
+      volatile: [journal, faults, rateLimiter, feed, signalling, chatFiles],
     },
     fixtures,
   );
@@ -242,7 +247,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, webhooks, presets },
+    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, chatFiles, webhooks, presets },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

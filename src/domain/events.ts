@@ -13,6 +13,7 @@ import type {
   RecordingStatus,
   Session,
   SessionChatMessage,
+  SessionChatChannel,
   SessionPoll,
 } from './models.js';
 
@@ -42,6 +43,27 @@ export type DomainEvent =
   | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number; cause: LeaveCause }
   // A present participant sent a chat message (a page through the SDK, or the control API).
   | { type: 'chat.sent'; at: number; org: Organization; meeting: Meeting; session: Session; message: SessionChatMessage }
+  // Its sender edited or deleted a chat message, or someone who sees it pinned or unpinned it; `message` is as it is now (as it was, deleted).
+  | {
+      type: 'chat.updated';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      session: Session;
+      message: SessionChatMessage;
+      change: 'edited' | 'pinned' | 'deleted';
+    }
+  // A chat channel of the LIVE session was made or changed; `before` names the members before a change.
+  | {
+      type: 'chat.channelChanged';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      session: Session;
+      channel: SessionChatChannel;
+      change: 'created' | 'updated';
+      before?: string[];
+    }
   // The host muted participants of the LIVE session (the REST API): their microphones go off.
   | { type: 'participants.muted'; at: number; org: Organization; meeting: Meeting; session: Session; participantIds: string[]; allowUnmute: boolean }
   // A poll was started in the meeting's LIVE session (the REST API or a page).

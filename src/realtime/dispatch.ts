@@ -2,6 +2,7 @@
 // own, and the events each answers. A new feature is a new module and a line here.
 import { BroadcastFeature } from './features/broadcast.js';
 import { ChatFeature } from './features/chat.js';
+import { ChatChannelsFeature } from './features/chat-channels.js';
 import { LivestreamFeature } from './features/livestream.js';
 import { PluginStoresFeature } from './features/plugin-stores.js';
 import { PollsFeature } from './features/polls.js';
@@ -24,6 +25,7 @@ export interface RoomControls {
 export interface RoomFeatures {
   presence: PresenceFeature;
   chat: ChatFeature;
+  chatChannels: ChatChannelsFeature;
   broadcast: BroadcastFeature;
   polls: PollsFeature;
   pluginStores: PluginStoresFeature;
@@ -36,6 +38,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
   return {
     presence: new PresenceFeature(state, controls),
     chat: new ChatFeature(state),
+    chatChannels: new ChatChannelsFeature(state),
     broadcast: new BroadcastFeature(state),
     polls: new PollsFeature(state),
     pluginStores: new PluginStoresFeature(state),

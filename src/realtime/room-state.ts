@@ -16,6 +16,10 @@ import { Unserved, type Peer } from './peer.js';
 import type { ProtoObject } from './protocol/codec.js';
 import { peerView, type PeerView } from './room-views.js';
 
+/** What the chat features ask of the session history. */
+type ChatOperations =
+  'sendChat' | 'editChat' | 'pinChat' | 'deleteChat' | 'chatPage' | 'createChannel' | 'updateChannel' | 'markChannelRead' | 'channelsOf' | 'channel';
+
 export interface RoomsDeps {
   bus: EventBus<DomainEvent>;
   clock: Clock;
@@ -28,7 +32,7 @@ export interface RoomsDeps {
   /** Whether audio and video flow between the pages (--media). */
   media: 'on' | 'off';
   sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>;
-  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll' | 'vote'>;
+  history: Pick<SessionHistoryService, 'get' | 'createPoll' | 'vote' | ChatOperations>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** A livestream's HLS playback URL (the one the REST API hands out). */
   playbackUrl(livestreamId: string): string;
