@@ -23,6 +23,7 @@ import { SessionsService } from './domain/meetings/sessions.service.js';
 import { WaitingRoomService } from './domain/meetings/waiting-room.service.js';
 import { ConnectedMeetingsService } from './domain/meetings/connected-meetings.service.js';
 import { SessionHistoryService } from './domain/sessions/session-history.service.js';
+import { ChatFilesService } from './domain/sessions/chat-files.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
 import { WebhooksService } from './domain/webhooks/webhooks.service.js';
@@ -67,6 +68,8 @@ export interface Deps {
     connectedMeetings: ConnectedMeetingsService;
     sessionHistory: SessionHistoryService;
     waitingRoom: WaitingRoomService;
+    /** The images and files pages upload for chat (in memory, bounded). */
+    chatFiles: ChatFilesService;
     webhooks: WebhooksService;
     presets: PresetsService;
   };
@@ -140,7 +143,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const meetings = new MeetingsService(ctx);
   const recordings = new RecordingsService(ctx, media);
   const livestreams = new LivestreamsService(ctx);
-  const sessionHistory = new SessionHistoryService(ctx, media);
+  const chatFiles = new ChatFilesService(ctx, media);
+  const sessionHistory = new SessionHistoryService(ctx, media, chatFiles);
   const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
   const connectedMeetings = new ConnectedMeetingsService(ctx, meetings, sessions);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
@@ -204,6 +208,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     waitingRoom,
     // Participants on their way between breakout rooms.
     connectedMeetings,
+    chatFiles,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
@@ -229,7 +234,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
       // The waiting room holds pages and scripted participants of the meetings being replaced.
-      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom],
+      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, chatFiles],
     },
     fixtures,
   );
@@ -269,6 +274,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       connectedMeetings,
       sessionHistory,
       waitingRoom,
+      chatFiles,
       webhooks,
       presets,
     },

@@ -13,6 +13,7 @@ import type {
   RecordingStatus,
   Session,
   SessionChatMessage,
+  SessionChatChannel,
   SessionPoll,
 } from './models.js';
 
@@ -48,6 +49,27 @@ export type DomainEvent =
   | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number; cause: LeaveCause }
   // A present participant sent a chat message (a page through the SDK, or the control API).
   | { type: 'chat.sent'; at: number; org: Organization; meeting: Meeting; session: Session; message: SessionChatMessage }
+  // Its sender edited or deleted a chat message, or someone who sees it pinned or unpinned it; `message` is as it is now (as it was, deleted).
+  | {
+      type: 'chat.updated';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      session: Session;
+      message: SessionChatMessage;
+      change: 'edited' | 'pinned' | 'deleted';
+    }
+  // A chat channel of the LIVE session was made or changed; `before` names the members before a change.
+  | {
+      type: 'chat.channelChanged';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      session: Session;
+      channel: SessionChatChannel;
+      change: 'created' | 'updated';
+      before?: string[];
+    }
   // A host turned participants' microphones (the REST API, a host's page) or cameras (a host's
   // page) off in the LIVE session. `by` is the host's participant id when a page did it, null for
   // the organization (REST).

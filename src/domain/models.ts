@@ -93,13 +93,43 @@ export interface SessionParticipant {
   updatedAt: number;
 }
 
+/** A chat message's kind, as the chat export names it (the SDK's TEXT, IMAGE, FILE and CUSTOM). */
+export type ChatPayloadType = 'TEXT_MESSAGE' | 'IMAGE_MESSAGE' | 'FILE_MESSAGE' | 'CUSTOM_MESSAGE';
+
 export interface SessionChatMessage {
   id: string;
   participantId: string;
   displayName: string | null;
-  payloadType: 'TEXT_MESSAGE';
+  payloadType: ChatPayloadType;
+  /** The text; an image's link; a file's `{"link","name","size"}`; a custom message's JSON. */
   payload: string;
   createdAt: number;
+  /** A private message: the participants it is for, the sender among them; empty for everyone. */
+  targets: string[];
+  /** A channel's message (the channel's members see it), or null. */
+  channelId: string | null;
+  /** Its place in its channel, from 1; null outside channels. */
+  channelIndex: number | null;
+  pinned: boolean;
+  /** When its sender last edited it, or null. */
+  editedAt: number | null;
+}
+
+/** A chat channel of the session (the Dyte SDK's meeting.chat.createChannel): its members chat apart. */
+export interface SessionChatChannel {
+  id: string;
+  name: string;
+  pictureUrl: string | null;
+  /** As the SDK gives it (`public`, `private`). */
+  visibility: string;
+  isDirectMessage: boolean;
+  /** Participant ids, in the order they were added. */
+  members: string[];
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Per member, the channel index of the last message they read. */
+  lastRead: Record<string, number>;
 }
 
 export interface SessionTranscriptLine {
@@ -143,6 +173,7 @@ export interface Session {
   /** In the order they first joined. */
   participants: SessionParticipant[];
   chat: SessionChatMessage[];
+  channels: SessionChatChannel[];
   transcript: SessionTranscriptLine[];
   polls: SessionPoll[];
   /** The summary of the transcript, once generated (on end or POST …/summary). */
@@ -159,6 +190,11 @@ export const SESSION_LIMITS = {
   pollQuestionChars: 1000,
   pollOptions: 100,
   pollOptionChars: 255,
+  /** Recipients of one private message. */
+  chatTargets: 100,
+  chatChannels: 100,
+  channelMembers: 500,
+  channelNameChars: 255,
 } as const;
 // --- end of session history ---
 

@@ -30,6 +30,7 @@ import { orgAnalyticsRoutes } from './v2/org-analytics.routes.js';
 import { sessionRoutes } from './v2/sessions.routes.js';
 import { dashboardRoutes } from './control/dashboard.routes.js';
 import { sdkRoutes } from '../realtime/sdk-api.routes.js';
+import { chatFileRoutes } from '../realtime/chat-files.routes.js';
 import { tlsRoutes } from '../realtime/tls.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
@@ -64,6 +65,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...dashboardRoutes,
     ...tlsRoutes,
     ...sdkRoutes,
+    ...chatFileRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
   // Every v2 route above also answers under the RealtimeKit prefix: derived here, from the list

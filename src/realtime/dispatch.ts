@@ -3,6 +3,7 @@
 import { BreakoutRoomsFeature } from './features/breakout-rooms.js';
 import { BroadcastFeature } from './features/broadcast.js';
 import { ChatFeature } from './features/chat.js';
+import { ChatChannelsFeature } from './features/chat-channels.js';
 import { HostControlsFeature } from './features/host-controls.js';
 import { LivestreamFeature } from './features/livestream.js';
 import { PluginStoresFeature } from './features/plugin-stores.js';
@@ -27,6 +28,7 @@ export interface RoomControls {
 export interface RoomFeatures {
   presence: PresenceFeature;
   chat: ChatFeature;
+  chatChannels: ChatChannelsFeature;
   broadcast: BroadcastFeature;
   polls: PollsFeature;
   pluginStores: PluginStoresFeature;
@@ -44,6 +46,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
   return {
     presence: new PresenceFeature(state, controls, waitingRoom),
     chat: new ChatFeature(state),
+    chatChannels: new ChatChannelsFeature(state),
     broadcast: new BroadcastFeature(state),
     polls: new PollsFeature(state),
     pluginStores: new PluginStoresFeature(state),

@@ -18,6 +18,10 @@ import { Unserved, type Peer } from './peer.js';
 import type { ProtoObject } from './protocol/codec.js';
 import { peerView, type PeerView } from './room-views.js';
 
+/** What the chat features ask of the session history. */
+type ChatOperations =
+  'sendChat' | 'editChat' | 'pinChat' | 'deleteChat' | 'chatPage' | 'createChannel' | 'updateChannel' | 'markChannelRead' | 'channelsOf' | 'channel';
+
 export interface RoomsDeps {
   bus: EventBus<DomainEvent>;
   clock: Clock;
@@ -32,7 +36,7 @@ export interface RoomsDeps {
   sessions: Pick<SessionsService, 'join' | 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
   /** Who waits to join a meeting with a waiting room; a page joins through it. */
   waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'list' | 'isWaiting' | 'mayAdmit'>;
-  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll'>;
+  history: Pick<SessionHistoryService, 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll' | ChatOperations>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** Breakout rooms: the families of meetings and the moves between them. */
   connectedMeetings: ConnectedMeetingsService;

@@ -1,10 +1,10 @@
 // The emulator's state as the SDK's protobuf messages: peers, chat messages, polls. Pure
 // functions of the domain's records; the rooms decide who sees what.
-import type { Participant, SessionPoll } from '../domain/models.js';
+import type { Participant, SessionChatMessage, SessionPoll } from '../domain/models.js';
+import { CHAT_PAYLOAD_TYPES } from '../domain/sessions/chat-rules.js';
 import { pollResults } from '../domain/sessions/session-rules.js';
 import type { ProtoObject } from './protocol/codec.js';
 
-export const CHAT_TEXT = 0;
 /** socket.room.StageType ON_STAGE. */
 const ON_STAGE = 1;
 /** common.RecordingType: the emulator's recordings are composite browser recordings. */
@@ -48,19 +48,22 @@ export function pollView(p: SessionPoll, viewer: string | undefined, creator: st
   };
 }
 
-export function chatView(m: { chatId: string; peerId: string; userId: string; name: string | null; text: string; at: number }): ProtoObject {
+/** A chat message (socket.chat.ChatMessage) as its sender's peer id `peerId` sent it. */
+export function chatView(m: SessionChatMessage, peerId: string): ProtoObject {
   return {
-    chat_id: m.chatId,
-    peer_id: m.peerId,
-    user_id: m.userId,
-    display_name: m.name ?? 'Participant',
-    pinned: false,
-    is_edited: false,
-    payload_type: CHAT_TEXT,
-    payload: m.text,
-    target_user_ids: [],
-    created_at: Math.floor(m.at / 1000),
-    created_at_ms: m.at,
+    chat_id: m.id,
+    peer_id: peerId,
+    user_id: m.participantId,
+    display_name: m.displayName ?? 'Participant',
+    pinned: m.pinned,
+    is_edited: m.editedAt !== null,
+    payload_type: CHAT_PAYLOAD_TYPES.indexOf(m.payloadType),
+    payload: m.payload,
+    // A private message's participants, its sender among them: the kits group a conversation by them.
+    target_user_ids: m.targets,
+    created_at: Math.floor(m.createdAt / 1000),
+    created_at_ms: m.createdAt,
+    ...(m.channelId === null ? {} : { channel_id: m.channelId, channel_index: String(m.channelIndex) }),
   };
 }
 

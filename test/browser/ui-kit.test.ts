@@ -2,8 +2,10 @@
 // @dytesdk/web-core 3.x, and @cloudflare/realtimekit-ui 2.x on @cloudflare/realtimekit 2.x. What
 // a frontend developer sees on the screen: a tile per participant (the page's own too) with their
 // names, a meeting timer that counts up from the session's start, the chat panel with a message
-// sent before the page came, the kit's own screens when the page is removed or the meeting ends,
-// and its waiting room: the guest's waiting screen, the host's list with its accept button.
+// sent before the page came, a poll's options counting votes, a private conversation with a bot,
+// an image previewed and a file downloaded from the chat, the kit's own screens when the page is
+// removed or the meeting ends, and its waiting room: the guest's waiting screen, the host's list
+// with its accept button.
 // The pages stay offline: the kits' requests to the internet (a font, sounds) are aborted.
 //
 // Which fix each assertion needs (found with test/browser/ui-kit.probe.ts):
@@ -16,7 +18,7 @@
 // With media: the page joins with its camera and microphone on (as the kits' own examples do), two
 // bots publish the sample clip, and every tile plays video; a screenshot of each kit goes to
 // docs/images/, where docs/frontend-offline.md shows it.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
@@ -27,6 +29,9 @@ import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
 import { CHROMIUM, addPerson, addPreset, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
 
 const IMAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
+
+/** A 16×16 PNG, a square of one colour: what a page sends as a chat image. */
+const SQUARE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGM4kSJHEmIY1TCqYfhqAAAatkoQQKS4EAAAAABJRU5ErkJggg==';
 
 /** Generous: a shared CI machine can be slow; nothing here measures time. */
 const WAIT = 30_000;
@@ -153,6 +158,82 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await vote(carl, 0);
       await expect.poll(() => count('Salad'), { timeout: WAIT }).toBe('2');
       await expect.poll(() => count('Pizza'), { timeout: WAIT }).toBe('1');
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'a private chat: a bot\u2019s private message is not in the chat to everyone; picking the bot shows it, and the reply goes to the bot alone',
+    async () => {
+      const { meetingId, ada, bob } = await room('Kit private chat');
+      const page = await open(ada);
+      await page.locator(`${p}-chat-toggle`).first().click();
+      await page.locator(`${p}-chat`).getByText('Hello from Bob').first().waitFor({ state: 'visible', timeout: WAIT });
+      await control(`/meetings/${meetingId}/participants/${bob.id}/chat`, { message: 'psst Ada', to: [ada.id] });
+      // Arrived in the SDK, and kept out of the chat to everyone.
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() =>
+              (globalThis as unknown as { meeting: { chat: { messages: { message: string }[] } } }).meeting.chat.messages.map((m) => m.message),
+            ),
+          {
+            timeout: WAIT,
+          },
+        )
+        .toContain('psst Ada');
+      const messages = page.locator(`${p}-chat .message-wrapper`);
+      expect(await messages.filter({ hasText: 'psst Ada' }).count()).toBe(0);
+
+      // The kits pick the other participant from a list above the messages.
+      const picker =
+        kit.prefix === 'rtk'
+          ? { open: 'rtk-chat-selector .chat-header', bob: 'rtk-chat-selector .private-chat-label' }
+          : { open: 'dyte-channel-selector-view .dropdown-trigger', bob: 'dyte-channel-selector-view button.channel' };
+      await page.locator(picker.open).first().click();
+      await page.locator(picker.bob, { hasText: 'Bob' }).first().click();
+      await messages.filter({ hasText: 'psst Ada' }).first().waitFor({ state: 'visible', timeout: WAIT });
+      expect(await messages.filter({ hasText: 'Hello from Bob' }).count()).toBe(0);
+
+      await page.locator(`${p}-chat-composer-view textarea`).first().fill('hi Bob, privately');
+      await page.keyboard.press('Enter');
+      await messages.filter({ hasText: 'hi Bob, privately' }).first().waitFor({ state: 'visible', timeout: WAIT });
+      const session = emu.deps.store.org(emu.orgId)!.sessions.get((await rest<{ id: string }>('GET', `/v2/meetings/${meetingId}/active-session`)).id)!;
+      expect(session.chat.map((m) => `${m.payload}:${[...m.targets].sort().join('+')}`)).toEqual([
+        'Hello from Bob:',
+        `psst Ada:${[bob.id, ada.id].sort().join('+')}`,
+        `hi Bob, privately:${[bob.id, ada.id].sort().join('+')}`,
+      ]);
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'an image sent in chat shows as a preview, and a file downloads, both from the emulator',
+    async () => {
+      const { ada } = await room('Kit files');
+      const page = await open(ada);
+      await page.locator(`${p}-chat-toggle`).first().click();
+      await page.locator(`${p}-chat`).getByText('Hello from Bob').first().waitFor({ state: 'visible', timeout: WAIT });
+      await page.evaluate(`(async () => {
+        const png = Uint8Array.from(atob(${JSON.stringify(SQUARE_PNG)}), (ch) => ch.charCodeAt(0));
+        await globalThis.meeting.chat.sendImageMessage(new File([png], 'square.png', { type: 'image/png' }));
+        await globalThis.meeting.chat.sendFileMessage(new File(['hello from a file'], 'notes.txt', { type: 'text/plain' }));
+      })()`);
+      // The kit's image view loads the picture from its link (the emulator's TLS host) and draws it.
+      const image = page.locator(`${p}-chat ${p}-image-message-view img`).first();
+      await image.waitFor({ state: 'attached', timeout: WAIT });
+      await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: WAIT }).toBe(16);
+      expect(new URL((await image.getAttribute('src'))!).host).toBe(`api.${base}`);
+
+      const file = page.locator(`${p}-chat ${p}-file-message-view`).first();
+      await file.getByText('notes.txt').waitFor({ state: 'visible', timeout: WAIT });
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: WAIT }), file.locator(`${p}-button`).first().click()]);
+      expect(download.suggestedFilename()).toBe('notes.txt');
+      const saved = await download.path();
+      expect(readFileSync(saved, 'utf8')).toBe('hello from a file');
+      mkdirSync(IMAGES, { recursive: true });
+      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-chat-files.png`) });
     },
     4 * WAIT,
   );

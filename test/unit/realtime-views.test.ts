@@ -1,7 +1,7 @@
 // What a page of the web SDK reads of the emulator's state (peers, chat, polls), and the SDK's
 // key-value stores: pure pieces of the rooms, pinned here field by field in the SDK's terms.
 import { describe, expect, it } from 'vitest';
-import type { Participant, SessionPoll } from '../../src/domain/models.js';
+import type { Participant, SessionChatMessage, SessionPoll } from '../../src/domain/models.js';
 import { MAX_KEYS_PER_STORE, MAX_STORES_PER_MEETING, PluginStores } from '../../src/realtime/features/plugin-stores.js';
 import { Unserved } from '../../src/realtime/peer.js';
 import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
@@ -47,8 +47,22 @@ describe('the views a page reads', () => {
     expect(mediaView(peerView(ada, 'peer-1'))).toEqual({ peer_id: 'peer-1', display_name: 'Ada', user_id: 'p-ada', producer_states: [] });
   });
 
-  it('a chat message: text, never pinned or edited, to everyone, its time in seconds and in ms', () => {
-    expect(chatView({ chatId: 'c1', peerId: 'peer-1', userId: 'p-ada', name: null, text: 'hi', at: 1_767_225_601_999 })).toEqual({
+  const message: SessionChatMessage = {
+    id: 'c1',
+    participantId: 'p-ada',
+    displayName: null,
+    payloadType: 'TEXT_MESSAGE',
+    payload: 'hi',
+    createdAt: 1_767_225_601_999,
+    targets: [],
+    channelId: null,
+    channelIndex: null,
+    pinned: false,
+    editedAt: null,
+  };
+
+  it('a chat message: text to everyone, its sender as the peer given, its time in seconds and in ms', () => {
+    expect(chatView(message, 'peer-1')).toEqual({
       chat_id: 'c1',
       peer_id: 'peer-1',
       user_id: 'p-ada',
@@ -61,6 +75,20 @@ describe('the views a page reads', () => {
       created_at: 1_767_225_601,
       created_at_ms: 1_767_225_601_999,
     });
+  });
+
+  it('a chat message: the SDK payload type of each kind, pinned, edited, private to its participants, in a channel with its index', () => {
+    const kinds = (['TEXT_MESSAGE', 'IMAGE_MESSAGE', 'FILE_MESSAGE', 'CUSTOM_MESSAGE'] as const).map(
+      (t) => chatView({ ...message, payloadType: t }, 'p').payload_type,
+    );
+    expect(kinds).toEqual([0, 1, 2, 3]);
+    expect(chatView({ ...message, pinned: true, editedAt: 5, targets: ['p-ada', 'p-bob'] }, 'p')).toMatchObject({
+      pinned: true,
+      is_edited: true,
+      target_user_ids: ['p-ada', 'p-bob'],
+    });
+    expect(chatView({ ...message, channelId: 'ch-1', channelIndex: 7 }, 'p')).toMatchObject({ channel_id: 'ch-1', channel_index: '7' });
+    expect('channel_id' in chatView(message, 'p')).toBe(false);
   });
 
   it('a poll: its options with no votes counted', () => {

@@ -26,6 +26,7 @@ export function openSession(id: string, meeting: Meeting, now: number): Session 
     maxConcurrent: 0,
     participants: [],
     chat: [],
+    channels: [],
     transcript: [],
     polls: [],
     summary: null,

@@ -28,8 +28,17 @@ export const sessionActivityRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "A participant in the meeting sends a chat message (kept in the session's chat: meeting.chatSynced when it ends)",
+    description: '`to` makes it a private message: only those participants (each in the meeting) and the sender see it.',
     params: participantParams,
-    body: z.strictObject({ message: text }),
+    body: z.strictObject({
+      message: text,
+      to: z
+        .array(z.uuid())
+        .min(1)
+        .max(SESSION_LIMITS.chatTargets)
+        .optional()
+        .meta({ description: 'Participant ids: a private message to them (each in the meeting)' }),
+    }),
     responses: {
       200: {
         description: 'The message as kept',
@@ -39,17 +48,19 @@ export const sessionActivityRoutes = [
           participant_id: z.uuid(),
           display_name: z.string().nullable(),
           message: z.string(),
+          to: z.array(z.uuid()).meta({ description: 'Whom a private message is for (the sender aside); empty for everyone' }),
           created_at: isoTime,
         }),
       },
-      ...conflict,
+      403: { description: "The participant's preset may not send it (permissions.chat)" },
+      404: { description: 'No such meeting or participant, or a recipient who is not a participant of the meeting' },
+      409: { description: 'The participant or a recipient is not in the meeting, or the session keeps no more messages' },
     },
     handler: ({ deps, params, body }) => {
       const { sessions, sessionHistory, participants } = deps.services;
       const meeting = sessions.locateMeeting(params.meeting_id);
       participants.get(meeting.orgId, meeting.id, params.participant_id);
-      const session = sessionHistory.sendChat(meeting, params.participant_id, body.message);
-      const m = session.chat[session.chat.length - 1]!;
+      const { session, message: m } = sessionHistory.sendChat(meeting, params.participant_id, body.message, { to: body.to });
       return {
         status: 200,
         body: {
@@ -58,6 +69,7 @@ export const sessionActivityRoutes = [
           participant_id: m.participantId,
           display_name: m.displayName,
           message: m.payload,
+          to: m.targets.filter((id) => id !== m.participantId),
           created_at: toIso(m.createdAt),
         },
       };
