@@ -357,6 +357,10 @@ async function media(): Promise<void> {
     both("Chrome's own count of freezes of the received videos / their total length", (r) => `${r.freezes} / ${r.freezeSeconds.toFixed(1)} s`),
     both("forwarding process's event-loop delay p50 / p99 / max", (r) => `${ms(r.loop.p50)} / ${ms(r.loop.p99)} / ${ms(r.loop.max)}`),
     both(
+      "forwarding process's garbage collections: count / total pause / longest / longest full",
+      (r) => `${r.gc.count} / ${ms(r.gc.totalMs)} / ${ms(r.gc.maxMs)} / ${ms(r.gc.majorMaxMs)}`,
+    ),
+    both(
       "forwarding process's main thread: on a CPU / waiting for one (share of the window)",
       (r) => `${pct(r.mainThread.runPercent)} / ${pct(r.mainThread.waitPercent)}`,
     ),

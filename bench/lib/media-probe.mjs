@@ -8,13 +8,14 @@
 //   garbage V8 let pile up;
 // - {probe: 'loop-start'} / {probe: 'loop-stop'}: the event loop's delay between the two
 //   (perf_hooks.monitorEventLoopDelay, 10 ms resolution: percentiles and max), with the worst delay
-//   of every 250 ms window and its wall-clock time, to set beside a stall seen in a page;
+//   of every 250 ms window and its wall-clock time, to set beside a stall seen in a page; and the
+//   garbage collections meanwhile (count, total and longest pause, the longest full one);
 // - {probe: 'snapshot', file}: a heap snapshot written to `file` (after a collection);
 // - {probe: 'profile-start'} / {probe: 'profile-stop', file}: a CPU profile between the two, written
 //   to `file` (a .cpuprofile for Chrome DevTools, speedscope or bench/lib/profile.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
 const WINDOW_MS = 250;
@@ -55,7 +56,19 @@ function memory() {
 
 const ms = (ns) => ns / 1e6;
 
+let gc = { count: 0, totalMs: 0, maxMs: 0, majorMaxMs: 0 };
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gc.count += 1;
+    gc.totalMs += entry.duration;
+    gc.maxMs = Math.max(gc.maxMs, entry.duration);
+    if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.majorMaxMs = Math.max(gc.majorMaxMs, entry.duration);
+  }
+});
+
 function loopStart() {
+  gc = { count: 0, totalMs: 0, maxMs: 0, majorMaxMs: 0 };
+  gcObserver.observe({ entryTypes: ['gc'] });
   whole?.disable();
   window?.disable();
   clearInterval(ticker);
@@ -74,6 +87,7 @@ function loopStart() {
 
 function loopStop() {
   if (!whole) return {};
+  gcObserver.disconnect();
   clearInterval(ticker);
   whole.disable();
   window.disable();
@@ -83,6 +97,7 @@ function loopStop() {
     max: ms(whole.max),
     mean: ms(whole.mean),
     timeline,
+    gc,
   };
   whole = window = undefined;
   return out;

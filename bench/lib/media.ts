@@ -76,6 +76,8 @@ export interface RoomFigures {
   freezeSeconds: number;
   /** The forwarding process's event-loop delay over the window (ms). */
   loop: { p50: number; p99: number; max: number };
+  /** Its garbage collections over the window: how many, their total and longest pause, the longest full (mark-compact) one (ms). */
+  gc: { count: number; totalMs: number; maxMs: number; majorMaxMs: number };
   /** Its main thread: the share of the window it ran, and the share it waited, runnable, for a CPU the machine gave others. */
   mainThread: { runPercent: number; waitPercent: number };
   /** Chromium's threads waiting for a CPU, on average over the window (thread-seconds per second). */
@@ -392,7 +394,7 @@ async function measureRoom(pages: Page[], names: string[], forwarder: Measured, 
   const chromium1 = chromiumUse(except);
   const chromiumCpuPercent = ((chromium1.ticks - chromium0.ticks) / TICKS_PER_SECOND / seconds) * 100;
   const wall = seconds * 1e9;
-  const loop = await forwarder.ask<{ p50: number; p99: number; max: number; timeline: [number, number][] }>('loop-stop');
+  const loop = await forwarder.ask<{ p50: number; p99: number; max: number; timeline: [number, number][]; gc: RoomFigures['gc'] }>('loop-stop');
   if (profile) await forwarder.ask('profile-stop', { file: profile });
   const packets1 = sampled.reduce((n, s) => n + s.packets, 0);
   const sum = <K extends string>(list: Record<K, number>[], key: K) => list.reduce((n, v) => n + v[key], 0);
@@ -435,6 +437,7 @@ async function measureRoom(pages: Page[], names: string[], forwarder: Measured, 
     longestGap: longest,
     gapsOverStall: stalls,
     loop: { p50: loop.p50, p99: loop.p99, max: loop.max },
+    gc: loop.gc,
     mainThread: { runPercent: ((main1.run - main0.run) / wall) * 100, waitPercent: ((main1.wait - main0.wait) / wall) * 100 },
     chromiumWaitingThreads: (chromium1.wait - chromium0.wait) / wall,
     pageLagMs: Math.max(0, ...sampled.flatMap((s) => s.lags.map(([, , lag]) => lag))),
