@@ -21,6 +21,7 @@ import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
 import { WaitingRoomService } from './domain/meetings/waiting-room.service.js';
+import { StageService } from './domain/meetings/stage.service.js';
 import { SessionHistoryService } from './domain/sessions/session-history.service.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
@@ -65,6 +66,7 @@ export interface Deps {
     sessions: SessionsService;
     sessionHistory: SessionHistoryService;
     waitingRoom: WaitingRoomService;
+    stage: StageService;
     webhooks: WebhooksService;
     presets: PresetsService;
   };
@@ -142,6 +144,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const waitingRoom = new WaitingRoomService(ctx, sessions);
+  const stage = new StageService(ctx, sessions);
   const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
   const presets = new PresetsService(ctx);
@@ -178,6 +181,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     media: config.media,
     sessions,
     waitingRoom,
+    stage,
     history: sessionHistory,
     recordings,
     playbackUrl: (id) => media.playbackUrl(id),
@@ -194,8 +198,9 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     recordings,
     livestreams,
     sessionHistory,
-    // Who waits in the organization's meetings (kept in memory, outside the store).
+    // Who waits in the organization's meetings, and who stands where on their stages (kept in memory, outside the store).
     waitingRoom,
+    stage,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
@@ -220,8 +225,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
-      // The waiting room holds pages and scripted participants of the meetings being replaced.
-      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom],
+      // The waiting room and the stage hold pages and scripted participants of the meetings being replaced.
+      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage],
     },
     fixtures,
   );
@@ -249,7 +254,21 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     media,
     simulator,
-    services: { organizations, accounts, meetings, participants, recordings, livestreams, products, sessions, sessionHistory, waitingRoom, webhooks, presets },
+    services: {
+      organizations,
+      accounts,
+      meetings,
+      participants,
+      recordings,
+      livestreams,
+      products,
+      sessions,
+      sessionHistory,
+      waitingRoom,
+      stage,
+      webhooks,
+      presets,
+    },
     webhooks: { outbox, dispatcher, signer },
     journal,
     faults,

@@ -390,6 +390,17 @@ const ITEM_ROWS: Row[] = [
     make: (n) => Array.from({ length: n }, (_, i) => nobody(i)),
     atLimit: { status: 409, code: 'CONFLICT' },
   })),
+  // A group call's host manages no stage: 403 at the limit (nobody is moved).
+  {
+    route: 'post /_emulator/meetings/{meeting_id}/participants/{participant_id}/stage',
+    where: 'body',
+    field: 'participant_ids',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => nobody(i)),
+    body: { action: 'kick' },
+    atLimit: { status: 403, code: 'FORBIDDEN' },
+  },
   {
     route: 'post /v2/meetings/{meeting_id}/active-session/poll',
     where: 'body',
