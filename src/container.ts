@@ -7,7 +7,7 @@ import { createIdGenerator, type IdGenerator } from './core/ids.js';
 import { KeySlot, signingKeyFrom, type SigningKey } from './core/keys.js';
 import { Scheduler } from './core/scheduler.js';
 import { manualClockStart, PACKAGE_ROOT, type Config } from './config.js';
-import type { DomainContext } from './domain/context.js';
+import { orgData, type DomainContext } from './domain/context.js';
 import type { DomainEvent } from './domain/events.js';
 import { AccountsService } from './domain/accounts/accounts.service.js';
 import { LivestreamsService } from './domain/livestreams/livestreams.service.js';
@@ -22,7 +22,9 @@ import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
 import { WaitingRoomService } from './domain/meetings/waiting-room.service.js';
 import { StageService } from './domain/meetings/stage.service.js';
+import { ConnectedMeetingsService } from './domain/meetings/connected-meetings.service.js';
 import { SessionHistoryService } from './domain/sessions/session-history.service.js';
+import { ChatFilesService } from './domain/sessions/chat-files.js';
 import { Simulator } from './simulator/simulator.js';
 import { FixtureError, loadFixturesFile, type Fixtures } from './store/fixtures.js';
 import { WebhooksService } from './domain/webhooks/webhooks.service.js';
@@ -64,9 +66,12 @@ export interface Deps {
     livestreams: LivestreamsService;
     products: ProductsService;
     sessions: SessionsService;
+    connectedMeetings: ConnectedMeetingsService;
     sessionHistory: SessionHistoryService;
     waitingRoom: WaitingRoomService;
     stage: StageService;
+    /** The images and files pages upload for chat (in memory, bounded). */
+    chatFiles: ChatFilesService;
     webhooks: WebhooksService;
     presets: PresetsService;
   };
@@ -140,8 +145,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const meetings = new MeetingsService(ctx);
   const recordings = new RecordingsService(ctx, media);
   const livestreams = new LivestreamsService(ctx);
-  const sessionHistory = new SessionHistoryService(ctx, media);
+  const chatFiles = new ChatFilesService(ctx, media);
+  const sessionHistory = new SessionHistoryService(ctx, media, chatFiles);
   const sessions = new SessionsService(ctx, recordings, livestreams, sessionHistory);
+  const connectedMeetings = new ConnectedMeetingsService(ctx, meetings, sessions);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const waitingRoom = new WaitingRoomService(ctx, sessions);
   const stage = new StageService(ctx, sessions);
@@ -183,10 +190,13 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     waitingRoom,
     stage,
     history: sessionHistory,
+    connectedMeetings,
     recordings,
     playbackUrl: (id) => media.playbackUrl(id),
+    organizationName: (orgId) => orgData(ctx, orgId).org.name,
     verifyToken: (token, now) => participants.tokens.verify(token, now),
   });
+  connectedMeetings.attachFrontends(signalling);
   // The one list of what an organization is made of: on a load or an organization's reset each
   // member seeds its share of the document, and on a reset each drops what it holds outside the
   // store first. Adding a resource means adding it here.
@@ -201,6 +211,9 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     // Who waits in the organization's meetings, and who stands where on their stages (kept in memory, outside the store).
     waitingRoom,
     stage,
+    // Participants on their way between breakout rooms.
+    connectedMeetings,
+    chatFiles,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     outbox,
@@ -226,7 +239,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
       // The waiting room and the stage hold pages and scripted participants of the meetings being replaced.
-      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage],
+      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, chatFiles],
     },
     fixtures,
   );
@@ -263,9 +276,11 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       livestreams,
       products,
       sessions,
+      connectedMeetings,
       sessionHistory,
       waitingRoom,
       stage,
+      chatFiles,
       webhooks,
       presets,
     },

@@ -14,6 +14,7 @@ import type {
   RecordingStatus,
   Session,
   SessionChatMessage,
+  SessionChatChannel,
   SessionPoll,
 } from './models.js';
 
@@ -49,6 +50,27 @@ export type DomainEvent =
   | { type: 'participant.left'; at: number; org: Organization; meeting: Meeting; participant: Participant; joinedAt: number; cause: LeaveCause }
   // A present participant sent a chat message (a page through the SDK, or the control API).
   | { type: 'chat.sent'; at: number; org: Organization; meeting: Meeting; session: Session; message: SessionChatMessage }
+  // Its sender edited or deleted a chat message, or someone who sees it pinned or unpinned it; `message` is as it is now (as it was, deleted).
+  | {
+      type: 'chat.updated';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      session: Session;
+      message: SessionChatMessage;
+      change: 'edited' | 'pinned' | 'deleted';
+    }
+  // A chat channel of the LIVE session was made or changed; `before` names the members before a change.
+  | {
+      type: 'chat.channelChanged';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      session: Session;
+      channel: SessionChatChannel;
+      change: 'created' | 'updated';
+      before?: string[];
+    }
   // A host turned participants' microphones (the REST API, a host's page) or cameras (a host's
   // page) off in the LIVE session. `by` is the host's participant id when a page did it, null for
   // the organization (REST).
@@ -82,9 +104,26 @@ export type DomainEvent =
     }
   // A poll was started in the meeting's LIVE session (the REST API or a page).
   | { type: 'poll.created'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll }
+  // A participant voted in a poll of the LIVE session (a page, or the control API): `poll` counts the vote.
+  | { type: 'poll.voted'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll; participantId: string }
   // A session's files became available (session history): its chat once it ended, its
   // transcript and summary when the meeting asks for them. `link` is a signed download link.
-  | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink };
+  | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink }
+  // Breakout rooms (connected meetings) were opened, renamed or closed: `meeting` is their parent.
+  | { type: 'breakout.roomsChanged'; at: number; org: Organization; meeting: Meeting; change: 'opened' | 'renamed' | 'closed'; rooms: Meeting[] }
+  // Participants were moved from `meeting` to `destination` (one of them a breakout room of the other's family).
+  | { type: 'breakout.moved'; at: number; org: Organization; meeting: Meeting; destination: Meeting; transfers: BreakoutTransfer[] };
+
+/**
+ * One person moved between connected meetings: their participant in the source and in the
+ * destination (the same person: the same custom participant id). A participant with a page
+ * (`byPage`) is asked to move and moves by itself; a scripted one has been moved already.
+ */
+export interface BreakoutTransfer {
+  from: Participant;
+  to: Participant;
+  byPage: boolean;
+}
 
 /** A signed, expiring download link. */
 export interface DownloadLink {

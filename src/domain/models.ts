@@ -62,6 +62,8 @@ export interface Meeting {
   updatedAt: number;
   /** The current session, or the last one once it ended. */
   session: MeetingSession | null;
+  /** A breakout room (connected meeting): the meeting it was opened from. Absent for any other meeting. */
+  parentMeetingId?: string;
 }
 
 // --- session history -----------------------------------------------------------------------
@@ -91,13 +93,43 @@ export interface SessionParticipant {
   updatedAt: number;
 }
 
+/** A chat message's kind, as the chat export names it (the SDK's TEXT, IMAGE, FILE and CUSTOM). */
+export type ChatPayloadType = 'TEXT_MESSAGE' | 'IMAGE_MESSAGE' | 'FILE_MESSAGE' | 'CUSTOM_MESSAGE';
+
 export interface SessionChatMessage {
   id: string;
   participantId: string;
   displayName: string | null;
-  payloadType: 'TEXT_MESSAGE';
+  payloadType: ChatPayloadType;
+  /** The text; an image's link; a file's `{"link","name","size"}`; a custom message's JSON. */
   payload: string;
   createdAt: number;
+  /** A private message: the participants it is for, the sender among them; empty for everyone. */
+  targets: string[];
+  /** A channel's message (the channel's members see it), or null. */
+  channelId: string | null;
+  /** Its place in its channel, from 1; null outside channels. */
+  channelIndex: number | null;
+  pinned: boolean;
+  /** When its sender last edited it, or null. */
+  editedAt: number | null;
+}
+
+/** A chat channel of the session (the Dyte SDK's meeting.chat.createChannel): its members chat apart. */
+export interface SessionChatChannel {
+  id: string;
+  name: string;
+  pictureUrl: string | null;
+  /** As the SDK gives it (`public`, `private`). */
+  visibility: string;
+  isDirectMessage: boolean;
+  /** Participant ids, in the order they were added. */
+  members: string[];
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Per member, the channel index of the last message they read. */
+  lastRead: Record<string, number>;
 }
 
 export interface SessionTranscriptLine {
@@ -108,6 +140,14 @@ export interface SessionTranscriptLine {
   text: string;
 }
 
+/** One participant's vote in a poll: the option's index, and their name as they voted. */
+export interface SessionPollVote {
+  participantId: string;
+  name: string | null;
+  option: number;
+  at: number;
+}
+
 export interface SessionPoll {
   id: string;
   question: string;
@@ -116,6 +156,8 @@ export interface SessionPoll {
   hideVotes: boolean;
   createdBy: string;
   createdAt: number;
+  /** In the order they were cast; one per participant. */
+  votes: SessionPollVote[];
 }
 
 export interface Session {
@@ -131,6 +173,7 @@ export interface Session {
   /** In the order they first joined. */
   participants: SessionParticipant[];
   chat: SessionChatMessage[];
+  channels: SessionChatChannel[];
   transcript: SessionTranscriptLine[];
   polls: SessionPoll[];
   /** The summary of the transcript, once generated (on end or POST …/summary). */
@@ -147,6 +190,11 @@ export const SESSION_LIMITS = {
   pollQuestionChars: 1000,
   pollOptions: 100,
   pollOptionChars: 255,
+  /** Recipients of one private message. */
+  chatTargets: 100,
+  chatChannels: 100,
+  channelMembers: 500,
+  channelNameChars: 255,
 } as const;
 // --- end of session history ---
 

@@ -24,12 +24,14 @@ import { realtimeKitRoutes } from './realtimekit/realtimekit.routes.js';
 import { sessionActivityRoutes } from './control/session-activity.routes.js';
 import { waitingRoomRoutes } from './control/waiting-room.routes.js';
 import { stageRoutes } from './control/stage.routes.js';
+import { breakoutRoomRoutes } from './control/breakout-rooms.routes.js';
 import { sessionFileRoutes } from './media/session-files.routes.js';
 import { activeSessionRoutes } from './v2/active-session.routes.js';
 import { orgAnalyticsRoutes } from './v2/org-analytics.routes.js';
 import { sessionRoutes } from './v2/sessions.routes.js';
 import { dashboardRoutes } from './control/dashboard.routes.js';
 import { sdkRoutes } from '../realtime/sdk-api.routes.js';
+import { chatFileRoutes } from '../realtime/chat-files.routes.js';
 import { tlsRoutes } from '../realtime/tls.routes.js';
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
@@ -60,10 +62,12 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...sessionActivityRoutes,
     ...waitingRoomRoutes,
     ...stageRoutes,
+    ...breakoutRoomRoutes,
     ...sessionFileRoutes,
     ...dashboardRoutes,
     ...tlsRoutes,
     ...sdkRoutes,
+    ...chatFileRoutes,
     openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
   ];
   // Every v2 route above also answers under the RealtimeKit prefix: derived here, from the list

@@ -1,7 +1,9 @@
 // The dispatch table of the signalling socket: every feature of a room, each in a module of its
 // own, and the events each answers. A new feature is a new module and a line here.
+import { BreakoutRoomsFeature } from './features/breakout-rooms.js';
 import { BroadcastFeature } from './features/broadcast.js';
 import { ChatFeature } from './features/chat.js';
+import { ChatChannelsFeature } from './features/chat-channels.js';
 import { HostControlsFeature } from './features/host-controls.js';
 import { LivestreamFeature } from './features/livestream.js';
 import { PluginStoresFeature } from './features/plugin-stores.js';
@@ -27,6 +29,7 @@ export interface RoomControls {
 export interface RoomFeatures {
   presence: PresenceFeature;
   chat: ChatFeature;
+  chatChannels: ChatChannelsFeature;
   broadcast: BroadcastFeature;
   polls: PollsFeature;
   pluginStores: PluginStoresFeature;
@@ -35,6 +38,7 @@ export interface RoomFeatures {
   hostControls: HostControlsFeature;
   waitingRoom: WaitingRoomFeature;
   stage: StageFeature;
+  breakoutRooms: BreakoutRoomsFeature;
   media: MediaRoomFeature;
 }
 
@@ -44,6 +48,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
   return {
     presence: new PresenceFeature(state, controls, waitingRoom),
     chat: new ChatFeature(state),
+    chatChannels: new ChatChannelsFeature(state),
     broadcast: new BroadcastFeature(state),
     polls: new PollsFeature(state),
     pluginStores: new PluginStoresFeature(state),
@@ -52,6 +57,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     hostControls,
     waitingRoom,
     stage: new StageFeature(state),
+    breakoutRooms: new BreakoutRoomsFeature(state),
     media: new MediaRoomFeature(state, {
       enabled: state.deps.media === 'on',
       now: controls.realNow,

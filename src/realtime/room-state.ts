@@ -7,6 +7,7 @@ import type { EventBus } from '../core/events.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { SessionsService } from '../domain/meetings/sessions.service.js';
+import type { ConnectedMeetingsService } from '../domain/meetings/connected-meetings.service.js';
 import type { Meeting, Participant, Session } from '../domain/models.js';
 import type { ParticipantsService } from '../domain/participants/participants.service.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
@@ -18,6 +19,10 @@ import { Unserved, type Peer } from './peer.js';
 import type { ProtoObject } from './protocol/codec.js';
 import { peerView, type PeerView } from './room-views.js';
 
+/** What the chat features ask of the session history. */
+type ChatOperations =
+  'sendChat' | 'editChat' | 'pinChat' | 'deleteChat' | 'chatPage' | 'createChannel' | 'updateChannel' | 'markChannelRead' | 'channelsOf' | 'channel';
+
 export interface RoomsDeps {
   bus: EventBus<DomainEvent>;
   clock: Clock;
@@ -26,7 +31,7 @@ export interface RoomsDeps {
   /** Told of every move of the clock: tokens expire on the emulator's clock. */
   onClockChange(listener: () => void): void;
   /** Participants, and their presets (what they may publish). */
-  participants: Pick<ParticipantsService, 'find' | 'presetById'>;
+  participants: Pick<ParticipantsService, 'find' | 'presetById' | 'newToken'>;
   /** Whether audio and video flow between the pages (--media). */
   media: 'on' | 'off';
   sessions: Pick<SessionsService, 'join' | 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
@@ -34,10 +39,14 @@ export interface RoomsDeps {
   waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'list' | 'isWaiting' | 'mayAdmit'>;
   /** Who stands where on a meeting's stage, and the moves on it. */
   stage: Pick<StageService, 'statusOf' | 'standings' | 'mayManage' | 'own' | 'manage'>;
-  history: Pick<SessionHistoryService, 'sendChat' | 'get' | 'createPoll' | 'mute' | 'muteAll'>;
+  history: Pick<SessionHistoryService, 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll' | ChatOperations>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
+  /** Breakout rooms: the families of meetings and the moves between them. */
+  connectedMeetings: ConnectedMeetingsService;
   /** A livestream's HLS playback URL (the one the REST API hands out). */
   playbackUrl(livestreamId: string): string;
+  /** An organization's name: who started a poll through the REST API, as the pages name them. */
+  organizationName(orgId: string): string;
 }
 
 /** Answers one request of a page: `id` is the request's, for the answer. */

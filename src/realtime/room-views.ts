@@ -1,10 +1,11 @@
 // The emulator's state as the SDK's protobuf messages: peers, chat messages, polls. Pure
 // functions of the domain's records; the rooms decide who sees what.
 import type { StageStatus } from '../domain/meetings/stage-rules.js';
-import type { Participant, SessionPoll } from '../domain/models.js';
+import type { Participant, SessionChatMessage, SessionPoll } from '../domain/models.js';
+import { CHAT_PAYLOAD_TYPES } from '../domain/sessions/chat-rules.js';
+import { pollResults } from '../domain/sessions/session-rules.js';
 import type { ProtoObject } from './protocol/codec.js';
 
-export const CHAT_TEXT = 0;
 /** socket.room.StageType of each stage status. */
 export const STAGE_TYPE: Record<StageStatus, number> = {
   ON_STAGE: 1,
@@ -28,32 +29,47 @@ export function mediaView(peer: PeerView & ProtoObject, producerStates: ProtoObj
   return { peer_id: peer.peer_id, display_name: peer.display_name, user_id: peer.user_id, producer_states: producerStates };
 }
 
-export function pollView(p: SessionPoll): ProtoObject {
+/**
+ * A poll as the page of `viewer` (a participant id) sees it: who started it (`creator`, the name
+ * the kits show as "Poll by …"; their id beside it), each option's count and voters, and who voted. A poll that hides its votes shows them to a page only once its participant voted
+ * (production: "if votes on an option are visible before a person votes"): before, no count and
+ * no voters.
+ */
+export function pollView(p: SessionPoll, viewer: string | undefined, creator: string): ProtoObject {
+  const results = pollResults(p);
+  const hidden = p.hideVotes && viewer !== undefined && !results.voted.includes(viewer);
   return {
     poll_id: p.id,
-    created_by: p.createdBy,
+    created_by: creator,
     created_by_user_id: p.createdBy,
     question: p.question,
-    options: p.options.map((text) => ({ text, count: 0, votes: [] })),
+    options: results.options.map((o) =>
+      hidden
+        ? { text: o.text, votes: [] }
+        : { text: o.text, count: o.count, votes: o.votes.map((v) => ({ user_id: v.participantId, name: v.name ?? 'Participant' })) },
+    ),
     hide_votes: p.hideVotes,
     anonymous: p.anonymous,
-    votes: [],
+    votes: results.voted,
   };
 }
 
-export function chatView(m: { chatId: string; peerId: string; userId: string; name: string | null; text: string; at: number }): ProtoObject {
+/** A chat message (socket.chat.ChatMessage) as its sender's peer id `peerId` sent it. */
+export function chatView(m: SessionChatMessage, peerId: string): ProtoObject {
   return {
-    chat_id: m.chatId,
-    peer_id: m.peerId,
-    user_id: m.userId,
-    display_name: m.name ?? 'Participant',
-    pinned: false,
-    is_edited: false,
-    payload_type: CHAT_TEXT,
-    payload: m.text,
-    target_user_ids: [],
-    created_at: Math.floor(m.at / 1000),
-    created_at_ms: m.at,
+    chat_id: m.id,
+    peer_id: peerId,
+    user_id: m.participantId,
+    display_name: m.displayName ?? 'Participant',
+    pinned: m.pinned,
+    is_edited: m.editedAt !== null,
+    payload_type: CHAT_PAYLOAD_TYPES.indexOf(m.payloadType),
+    payload: m.payload,
+    // A private message's participants, its sender among them: the kits group a conversation by them.
+    target_user_ids: m.targets,
+    created_at: Math.floor(m.createdAt / 1000),
+    created_at_ms: m.createdAt,
+    ...(m.channelId === null ? {} : { channel_id: m.channelId, channel_index: String(m.channelIndex) }),
   };
 }
 

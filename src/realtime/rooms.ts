@@ -53,6 +53,12 @@ export class RealtimeRooms {
     return this.features.media.botMedia(participant, wish);
   }
 
+  /** Whether a participant is in a meeting through a page (joined to its socket room). */
+  hasPage(meetingId: string, participantId: string): boolean {
+    for (const p of this.state.pages(meetingId)) if (p.participantId === participantId && p.roomJoined && !p.gone) return true;
+    return false;
+  }
+
   // --- sockets --------------------------------------------------------------------------------
 
   /** Why a verified token still may not open a socket (its participant or meeting is gone), or undefined. */

@@ -25,6 +25,13 @@ const CLOUDFLARE_SFU = 3;
  */
 const LOCATION = Object.freeze({ ip: '127.0.0.1', city: '', region: '', country: '', loc: '0.0000,0.0000', org: '', postal: '', timezone: 'UTC' });
 
+/**
+ * The feature flags the SDK is given: @dytesdk/web-core gives a livestream meeting's host its
+ * livestream control (meeting.livestream) only when `feat_livestream` is on, as it is for the
+ * service's customers; every other flag is off, so that the SDK takes its defaults.
+ */
+const FLAGS = Object.freeze([{ feature: { name: 'feat_livestream' }, enabled: true, feature_state_value: null }]);
+
 const TAG = 'Web SDK';
 const NO_CONTENT: Reply = { status: 204 };
 
@@ -151,9 +158,9 @@ export const sdkRoutes = [
     host: 'flags',
     auth: 'none',
     tag: TAG,
-    summary: 'Feature flags of an identity (the Flagsmith API): none, so that the SDK takes its defaults',
-    responses: { 200: { description: '{ flags: [], traits: [] }' } },
-    handler: () => ({ status: 200, body: { flags: [], traits: [] } }),
+    summary: "Feature flags of an identity (the Flagsmith API): only the livestream's, so that the SDK takes its defaults for the rest",
+    responses: { 200: { description: '{ flags: [feat_livestream enabled], traits: [] }' } },
+    handler: () => ({ status: 200, body: { flags: FLAGS, traits: [] } }),
   }),
   location('location', 'get'),
   location('location', 'post'),

@@ -29,6 +29,8 @@ export interface SignallingServer {
   mediaCounts(): MediaCounts;
   /** Turns a scripted participant's camera or microphone on or off: the sample clip, seen by every page. */
   botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>>;
+  /** Whether a participant is in a meeting through a page (false before the first socket). */
+  hasPage(meetingId: string, participantId: string): boolean;
 }
 
 /** Frames above this size close the socket (1009): the SDK's largest, a chat message with its text, stays far below. */
@@ -154,6 +156,9 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
       if (closed) throw new Error('The emulator is shutting down');
       const { rooms } = await load();
       return rooms.botMedia(participant, wish);
+    },
+    hasPage(meetingId, participantId) {
+      return ready?.hasPage(meetingId, participantId) ?? false;
     },
   };
 }

@@ -29,6 +29,8 @@ export const meetingRecord = z
     createdAt: ms,
     updatedAt: ms,
     session: session.nullable(),
+    // Only breakout rooms carry it.
+    parentMeetingId: id.optional(),
   })
   .strict();
 
@@ -177,13 +179,38 @@ export const sessionRecord = z
             id: z.string().min(1).max(100),
             participantId: id,
             displayName: text(255).nullable(),
-            payloadType: z.literal('TEXT_MESSAGE'),
+            payloadType: z.enum(['TEXT_MESSAGE', 'IMAGE_MESSAGE', 'FILE_MESSAGE', 'CUSTOM_MESSAGE']),
             payload: text(SESSION_LIMITS.textChars),
             createdAt: ms,
+            // Absent in documents saved before private messages, channels, pins and edits were kept.
+            targets: z.array(id).max(SESSION_LIMITS.chatTargets).default([]),
+            channelId: z.string().min(1).max(100).nullable().default(null),
+            channelIndex: z.number().int().min(1).nullable().default(null),
+            pinned: z.boolean().default(false),
+            editedAt: msOrNull.default(null),
           })
           .strict(),
       )
       .max(SESSION_LIMITS.chatMessages),
+    channels: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1).max(100),
+            name: text(SESSION_LIMITS.channelNameChars),
+            pictureUrl: text(2048).nullable(),
+            visibility: text(50),
+            isDirectMessage: z.boolean(),
+            members: z.array(id).max(SESSION_LIMITS.channelMembers),
+            createdBy: id,
+            createdAt: ms,
+            updatedAt: ms,
+            lastRead: z.record(id, z.number().int().min(0)),
+          })
+          .strict(),
+      )
+      .max(SESSION_LIMITS.chatChannels)
+      .default([]),
     transcript: z
       .array(z.object({ at: ms, participantId: id, customParticipantId: text(255), name: text(255).nullable(), text: text(SESSION_LIMITS.textChars) }).strict())
       .max(SESSION_LIMITS.transcriptLines),
@@ -198,6 +225,24 @@ export const sessionRecord = z
             hideVotes: z.boolean(),
             createdBy: text(255),
             createdAt: ms,
+            // Absent in documents saved before votes were kept.
+            votes: z
+              .array(
+                z
+                  .object({
+                    participantId: id,
+                    name: text(255).nullable(),
+                    option: z
+                      .number()
+                      .int()
+                      .min(0)
+                      .max(SESSION_LIMITS.pollOptions - 1),
+                    at: ms,
+                  })
+                  .strict(),
+              )
+              .max(100_000)
+              .default([]),
           })
           .strict(),
       )

@@ -71,14 +71,24 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, session_id: e.session.id, file: e.file };
     case 'chat.sent':
       return { ...base, session_id: e.session.id, participant_id: e.message.participantId };
+    case 'chat.updated':
+      return { ...base, session_id: e.session.id, chat_id: e.message.id, change: e.change };
+    case 'chat.channelChanged':
+      return { ...base, session_id: e.session.id, channel_id: e.channel.id, change: e.change };
     case 'poll.created':
       return { ...base, session_id: e.session.id, poll_id: e.poll.id };
+    case 'poll.voted':
+      return { ...base, session_id: e.session.id, poll_id: e.poll.id, participant_id: e.participantId };
     case 'participants.muted':
       return { ...base, session_id: e.session.id, kind: e.kind, participant_ids: e.participantIds, allow_unmute: e.allowUnmute, by: e.by };
     case 'stage.changed':
       return { ...base, participant_id: e.participant.id, name: e.participant.name, status: e.status, previous: e.previous, action: e.action, by: e.by };
     case 'waitingRoom.changed':
       return { ...base, participant_id: e.participant.id, name: e.participant.name, change: e.change, by: e.by };
+    case 'breakout.roomsChanged':
+      return { ...base, change: e.change, room_ids: e.rooms.map((r) => r.id) };
+    case 'breakout.moved':
+      return { ...base, destination_id: e.destination.id, moves: e.transfers.map((t) => ({ from: t.from.id, to: t.to.id })) };
   }
 }
 

@@ -2,9 +2,11 @@
 // @dytesdk/web-core 3.x, and @cloudflare/realtimekit-ui 2.x on @cloudflare/realtimekit 2.x. What
 // a frontend developer sees on the screen: a tile per participant (the page's own too) with their
 // names, a meeting timer that counts up from the session's start, the chat panel with a message
-// sent before the page came, the kit's own screens when the page is removed or the meeting ends,
-// its waiting room: the guest's waiting screen, the host's list with its accept button; and a
-// webinar's stage: a viewer's request, the presenter's accept button, the viewer's join dialog.
+// sent before the page came, a poll's options counting votes, a private conversation with a bot,
+// an image previewed and a file downloaded from the chat, the kit's own screens when the page is
+// removed or the meeting ends, its waiting room: the guest's waiting screen, the host's list with
+// its accept button; and a webinar's stage: a viewer's request, the presenter's accept button, the
+// viewer's join dialog.
 // The pages stay offline: the kits' requests to the internet (a font, sounds) are aborted.
 //
 // Which fix each assertion needs (found with test/browser/ui-kit.probe.ts):
@@ -17,7 +19,7 @@
 // With media: the page joins with its camera and microphone on (as the kits' own examples do), two
 // bots publish the sample clip, and every tile plays video; a screenshot of each kit goes to
 // docs/images/, where docs/frontend-offline.md shows it.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
@@ -28,6 +30,9 @@ import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
 import { CHROMIUM, addPerson, addPreset, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
 
 const IMAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
+
+/** A 16×16 PNG, a square of one colour: what a page sends as a chat image. */
+const SQUARE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGM4kSJHEmIY1TCqYfhqAAAatkoQQKS4EAAAAABJRU5ErkJggg==';
 
 /** Generous: a shared CI machine can be slow; nothing here measures time. */
 const WAIT = 30_000;
@@ -61,13 +66,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   const person = (meetingId: string, name: string, preset?: string): Promise<Person> => addPerson(emu, meetingId, name, preset);
 
   /** A meeting with Ada (the page's participant), Bob and Carl joined by script; Bob has said hello. */
-  async function room(title: string): Promise<{ meetingId: string; ada: Person }> {
+  async function room(title: string): Promise<{ meetingId: string; ada: Person; bob: Person; carl: Person }> {
     const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title });
     const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
     await control(`/meetings/${meeting.id}/participants/${bob.id}/join`);
     await control(`/meetings/${meeting.id}/participants/${carl.id}/join`);
     await control(`/meetings/${meeting.id}/participants/${bob.id}/chat`, { message: 'Hello from Bob' });
-    return { meetingId: meeting.id, ada };
+    return { meetingId: meeting.id, ada, bob, carl };
   }
 
   /** The kit's page for Ada, without the setup screen (the kit joins by itself), once the kit shows the meeting. */
@@ -133,6 +138,111 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   );
 
   it(
+    "a poll's options count the votes: the page's own (its buttons then go), and the bots' through the control API",
+    async () => {
+      const { meetingId, ada, bob, carl } = await room('Kit polls');
+      const page = await open(ada);
+      const { poll } = await rest<{ poll: { id: string } }>('POST', `/v2/meetings/${meetingId}/active-session/poll`, {
+        question: 'Lunch?',
+        options: ['Pizza', 'Salad'],
+      });
+      await page.locator(`${p}-polls-toggle`).first().click();
+      const shown = page.locator(`${p}-poll`).filter({ hasText: 'Lunch?' }).first();
+      await shown.waitFor({ state: 'visible', timeout: WAIT });
+      const option = (text: string) => shown.locator('.poll-option').filter({ hasText: text }).first();
+      const count = (text: string) => option(text).locator('.counter').textContent();
+
+      await option('Salad').locator('input[type=radio]').click();
+      await expect.poll(() => count('Salad'), { timeout: WAIT }).toBe('1');
+      // Voted: the kit shows no more buttons to vote with.
+      await expect.poll(() => shown.locator('input[type=radio]').count(), { timeout: WAIT }).toBe(0);
+
+      const vote = (who: Person, option: number) => control(`/meetings/${meetingId}/participants/${who.id}/polls/${poll.id}/vote`, { option });
+      await vote(bob, 1);
+      await vote(carl, 0);
+      await expect.poll(() => count('Salad'), { timeout: WAIT }).toBe('2');
+      await expect.poll(() => count('Pizza'), { timeout: WAIT }).toBe('1');
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'a private chat: a bot\u2019s private message is not in the chat to everyone; picking the bot shows it, and the reply goes to the bot alone',
+    async () => {
+      const { meetingId, ada, bob } = await room('Kit private chat');
+      const page = await open(ada);
+      await page.locator(`${p}-chat-toggle`).first().click();
+      await page.locator(`${p}-chat`).getByText('Hello from Bob').first().waitFor({ state: 'visible', timeout: WAIT });
+      await control(`/meetings/${meetingId}/participants/${bob.id}/chat`, { message: 'psst Ada', to: [ada.id] });
+      // Arrived in the SDK, and kept out of the chat to everyone.
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() =>
+              (globalThis as unknown as { meeting: { chat: { messages: { message: string }[] } } }).meeting.chat.messages.map((m) => m.message),
+            ),
+          {
+            timeout: WAIT,
+          },
+        )
+        .toContain('psst Ada');
+      const messages = page.locator(`${p}-chat .message-wrapper`);
+      expect(await messages.filter({ hasText: 'psst Ada' }).count()).toBe(0);
+
+      // The kits pick the other participant from a list above the messages.
+      const picker =
+        kit.prefix === 'rtk'
+          ? { open: 'rtk-chat-selector .chat-header', bob: 'rtk-chat-selector .private-chat-label' }
+          : { open: 'dyte-channel-selector-view .dropdown-trigger', bob: 'dyte-channel-selector-view button.channel' };
+      await page.locator(picker.open).first().click();
+      await page.locator(picker.bob, { hasText: 'Bob' }).first().click();
+      await messages.filter({ hasText: 'psst Ada' }).first().waitFor({ state: 'visible', timeout: WAIT });
+      expect(await messages.filter({ hasText: 'Hello from Bob' }).count()).toBe(0);
+
+      await page.locator(`${p}-chat-composer-view textarea`).first().fill('hi Bob, privately');
+      await page.keyboard.press('Enter');
+      await messages.filter({ hasText: 'hi Bob, privately' }).first().waitFor({ state: 'visible', timeout: WAIT });
+      const session = emu.deps.store.org(emu.orgId)!.sessions.get((await rest<{ id: string }>('GET', `/v2/meetings/${meetingId}/active-session`)).id)!;
+      expect(session.chat.map((m) => `${m.payload}:${[...m.targets].sort().join('+')}`)).toEqual([
+        'Hello from Bob:',
+        `psst Ada:${[bob.id, ada.id].sort().join('+')}`,
+        `hi Bob, privately:${[bob.id, ada.id].sort().join('+')}`,
+      ]);
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'an image sent in chat shows as a preview, and a file downloads, both from the emulator',
+    async () => {
+      const { ada } = await room('Kit files');
+      const page = await open(ada);
+      await page.locator(`${p}-chat-toggle`).first().click();
+      await page.locator(`${p}-chat`).getByText('Hello from Bob').first().waitFor({ state: 'visible', timeout: WAIT });
+      await page.evaluate(`(async () => {
+        const png = Uint8Array.from(atob(${JSON.stringify(SQUARE_PNG)}), (ch) => ch.charCodeAt(0));
+        await globalThis.meeting.chat.sendImageMessage(new File([png], 'square.png', { type: 'image/png' }));
+        await globalThis.meeting.chat.sendFileMessage(new File(['hello from a file'], 'notes.txt', { type: 'text/plain' }));
+      })()`);
+      // The kit's image view loads the picture from its link (the emulator's TLS host) and draws it.
+      const image = page.locator(`${p}-chat ${p}-image-message-view img`).first();
+      await image.waitFor({ state: 'attached', timeout: WAIT });
+      await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: WAIT }).toBe(16);
+      expect(new URL((await image.getAttribute('src'))!).host).toBe(`api.${base}`);
+
+      const file = page.locator(`${p}-chat ${p}-file-message-view`).first();
+      await file.getByText('notes.txt').waitFor({ state: 'visible', timeout: WAIT });
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: WAIT }), file.locator(`${p}-button`).first().click()]);
+      expect(download.suggestedFilename()).toBe('notes.txt');
+      const saved = await download.path();
+      expect(readFileSync(saved, 'utf8')).toBe('hello from a file');
+      mkdirSync(IMAGES, { recursive: true });
+      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-chat-files.png`) });
+    },
+    4 * WAIT,
+  );
+
+  it(
     'with the camera on at init(), the page and two bots that publish the sample clip show as tiles that play video, with no page error',
     async () => {
       const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Live tiles' });
@@ -170,6 +280,62 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await page.locator(`${p}-setup-screen`).getByRole('button', { name: 'Join' }).first().click();
       await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
       await expect.poll(() => page.locator(`${p}-grid ${p}-participant-tile`).count(), { timeout: WAIT }).toBe(3);
+      expect(errors).toEqual([]);
+    },
+    4 * WAIT,
+  );
+
+  it(
+    "the host's menu in the participants panel: Pin shows the pinned tile, Mute and Turn off video turn a bot's microphone and camera off, Kick removes them",
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Host menu' });
+      const [ada, bob] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob')];
+      await control(`/meetings/${meeting.id}/participants/${bob.id}/join`, { media: { audio: true, video: true } });
+      const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false });
+      opened.push(page);
+      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      const botMedia = async () => {
+        const res = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bob.id}/media`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+        return res.json();
+      };
+
+      await page.locator(`${p}-participants-toggle`).first().click();
+      const row = page.locator(`${p}-participants ${p}-participant`).filter({ hasText: 'Bob' }).first();
+      await row.waitFor({ state: 'visible', timeout: WAIT });
+      /**
+       * One item of Bob's row's menu (its last button), opened unless it still is. The kit draws the
+       * row anew as Bob's audio level changes, so the item is clicked as soon as it is found.
+       */
+      const choose = async (item: string) => {
+        const entry = page.getByText(item, { exact: true }).first();
+        if (!(await entry.isVisible())) await row.locator(`${p}-button`).last().click();
+        await entry.dispatchEvent('click');
+      };
+
+      // Pinned: the kit draws Bob's tile large, beside Ada's small one.
+      await choose('Pin');
+      const tile = (name: string) =>
+        page
+          .locator(`${p}-grid ${p}-participant-tile`)
+          .filter({ has: page.locator(`${p}-name-tag`, { hasText: name }) })
+          .first();
+      const width = async (name: string) => (await tile(name).boundingBox())?.width ?? 0;
+      await expect.poll(async () => (await width('Bob')) > 2 * (await width('Ada')), { timeout: WAIT }).toBe(true);
+      expect(await page.evaluate("window.meeting.participants.joined.toArray().find((x) => x.name === 'Bob').isPinned")).toBe(true);
+      mkdirSync(IMAGES, { recursive: true });
+      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-pinned.png`) });
+
+      await choose('Mute');
+      await expect.poll(botMedia, { timeout: WAIT }).toEqual({ audio: false, video: true });
+      await choose('Turn off video');
+      await expect.poll(botMedia, { timeout: WAIT }).toEqual({ audio: false, video: false });
+      await choose('Kick');
+      await row.waitFor({ state: 'detached', timeout: WAIT });
+      expect((await rest<{ live_participants: number }>('GET', `/v2/meetings/${meeting.id}/active-session`)).live_participants).toBe(1);
       expect(errors).toEqual([]);
     },
     4 * WAIT,

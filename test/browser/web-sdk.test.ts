@@ -6,7 +6,9 @@
 // What a frontend developer would see: two participants join and see each other, chat, a scripted
 // participant appears, a REST kick removes a page, one leaves; the webhooks arrive and the REST
 // API sees the pages' participants; a guest waits in the waiting room until a host lets them in or
-// turns them away; a webinar viewer asks for the stage, is let on, turned down, invited, removed. Audio and video are the business of media.test.ts.
+// turns them away; a webinar viewer asks for the stage, is let on, turned down, invited, removed.
+// Private messages, images and files, edits and deletes, web-core's chat channels, and votes in
+// polls. Audio and video are the business of media.test.ts.
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
@@ -29,23 +31,50 @@ interface SdkMeeting {
     enableVideo(): Promise<void>;
   };
   participants: {
-    joined: { on(event: string, listener: (p: { name: string }) => void): void; toArray(): { name: string }[] };
+    joined: { on(event: string, listener: (p: { name: string }) => void): void; toArray(): { name: string; id: string; userId: string }[] };
     waitlisted: { toArray(): { id: string; name: string }[] };
     acceptWaitingRoomRequest(id: string): Promise<void>;
     rejectWaitingRoomRequest(id: string): Promise<void>;
   };
   chat: {
-    on(event: 'chatUpdate', listener: (e: { message: { displayName: string; message: string } }) => void): void;
-    sendTextMessage(text: string): Promise<void>;
+    on(event: 'chatUpdate', listener: (e: { action: string; message: SdkMessage }) => void): void;
+    sendTextMessage(text: string, peerIds?: string[]): Promise<void>;
+    editTextMessage(id: string, text: string): Promise<void>;
+    deleteMessage(id: string): Promise<void>;
+    messages: SdkMessage[];
   };
+  polls: { items: SdkPoll[]; vote(pollId: string, index: number): Promise<void> };
   join(): Promise<void>;
   leave(): Promise<void>;
+}
+
+/** A chat message as the SDK hands it to the page (chatUpdate, meeting.chat.messages). */
+interface SdkMessage {
+  id: string;
+  displayName: string;
+  type: string;
+  message: string;
+  link: string;
+  name: string;
+  size: number;
+  targetUserIds: string[];
+  channelId?: string;
+}
+
+/** A poll as the SDK keeps it (meeting.polls.items). */
+interface SdkPoll {
+  id: string;
+  question: string;
+  options: { text: string; count: number; votes: { id: string; name: string }[] }[];
+  voted: string[];
 }
 
 /** The page's globals: the SDK's client class, and what the test keeps (the test program has no DOM types). */
 interface SdkWindow {
   meeting: SdkMeeting;
   log: string[];
+  /** Every chatUpdate the page heard: its action and message. */
+  heard: { action: string; message: SdkMessage }[];
   [client: string]: unknown;
 }
 
@@ -92,9 +121,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
         w.log = [];
         meeting.participants.joined.on('participantJoined', (x: { name: string }) => w.log.push(`joined:${x.name}`));
         meeting.participants.joined.on('participantLeft', (x: { name: string }) => w.log.push(`left:${x.name}`));
-        meeting.chat.on('chatUpdate', ({ message }: { message: { displayName: string; message: string } }) =>
-          w.log.push(`chat:${message.displayName}:${message.message}`),
-        );
+        w.heard = [];
+        meeting.chat.on('chatUpdate', ({ action, message }: { action: string; message: SdkMessage }) => {
+          w.log.push(`chat:${message.displayName}:${message.message}`);
+          w.heard.push({ action, message });
+        });
         meeting.self.on('roomLeft', ({ state }: { state: string }) => w.log.push(`roomLeft:${state}`));
         await meeting.join();
       },
@@ -214,6 +245,146 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
         'meeting.participantLeft:ada',
         'meeting.ended',
       ]);
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'chat: a private message reaches its two pages only; an image and a file go up to the emulator and come back offline; an edit and a delete reach the others',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Chat' });
+      const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
+      const [a, b, c] = [await join(ada), await join(bob), await join(carl)];
+      await until(a, (v) => v.joined.length === 2);
+      const heard = (page: Page) => page.evaluate(() => (globalThis as unknown as SdkWindow).heard);
+
+      // The SDK takes the recipients' peer ids, as its page knows them.
+      await a.evaluate(async () => {
+        const m = (globalThis as unknown as SdkWindow).meeting;
+        const bobPeer = m.participants.joined.toArray().find((p) => p.name === 'Bob')!;
+        await m.chat.sendTextMessage('just for Bob', [bobPeer.id]);
+        await m.chat.sendTextMessage('for everyone');
+      });
+      await expect.poll(async () => (await heard(c)).map((h) => h.message.message), { timeout: WAIT }).toEqual(['for everyone']);
+      await expect.poll(async () => (await heard(b)).map((h) => h.message.message), { timeout: WAIT }).toEqual(['just for Bob', 'for everyone']);
+      expect((await heard(b))[0]!.message.targetUserIds.sort()).toEqual([ada.id, bob.id].sort());
+
+      // An image and a file: uploaded to the emulator's TLS host, sent as links, fetched back by another page.
+      await a.evaluate(`(async () => {
+        const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (ch) => ch.charCodeAt(0));
+        await globalThis.meeting.chat.sendImageMessage(new File([png], 'dot.png', { type: 'image/png' }));
+        await globalThis.meeting.chat.sendFileMessage(new File(['hello file'], 'notes.txt', { type: 'text/plain' }));
+      })()`);
+      await expect.poll(async () => (await heard(b)).map((h) => h.message.type), { timeout: WAIT }).toEqual(['text', 'text', 'image', 'file']);
+      const [image, file] = (await heard(b)).slice(2).map((h) => h.message);
+      expect(new URL(image!.link).host).toBe(`api.${base}`);
+      expect(file).toMatchObject({ name: 'notes.txt', size: 10 });
+      const fetched = await b.evaluate<{ imageType: string; imageBytes: number; text: string }>(`(async () => {
+        const img = await fetch(${JSON.stringify(image!.link)});
+        const txt = await fetch(${JSON.stringify(file!.link)});
+        return { imageType: img.headers.get('content-type'), imageBytes: (await img.arrayBuffer()).byteLength, text: await txt.text() };
+      })()`);
+      expect(fetched).toEqual({ imageType: 'image/png', imageBytes: 70, text: 'hello file' });
+
+      // Ada edits her public message, then deletes it: Bob's page and Carl's hear both.
+      const publicId = (await heard(c))[0]!.message.id;
+      await a.evaluate(async (id) => {
+        const m = (globalThis as unknown as SdkWindow).meeting;
+        await m.chat.editTextMessage(id, 'for everyone (edited)');
+      }, publicId);
+      await expect.poll(async () => (await heard(c)).map((h) => `${h.action}:${h.message.message}`), { timeout: WAIT }).toContain('edit:for everyone (edited)');
+      await a.evaluate((id) => (globalThis as unknown as SdkWindow).meeting.chat.deleteMessage(id), publicId);
+      await expect.poll(async () => (await heard(c)).map((h) => h.action), { timeout: WAIT }).toEqual(['add', 'add', 'add', 'edit', 'delete']);
+      expect((await c.evaluate(() => (globalThis as unknown as SdkWindow).meeting.chat.messages.map((x) => x.type))).sort()).toEqual(['file', 'image']);
+
+      // The session's export holds what is left: the private message, the image and the file.
+      const session = await rest<{ id: string }>('GET', `/v2/meetings/${meeting.id}/active-session`);
+      const link = await rest<{ chat_download_url: string }>('GET', `/v2/sessions/${session.id}/chat`);
+      const rows = (await (await fetch(link.chat_download_url)).text()).split('\r\n').slice(1, -1);
+      expect(rows.map((r) => r.split(',')[7])).toEqual(['TEXT_MESSAGE', 'IMAGE_MESSAGE', 'FILE_MESSAGE']);
+      expect(pageErrors).toEqual([]);
+      for (const page of [a, b, c]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
+    },
+    4 * WAIT,
+  );
+
+  // Chat channels are web-core's alone: RealtimeKit has no channel in its API.
+  it.runIf(sdk.global === 'DyteClient')(
+    'chat channels: a page makes one with another; its members chat in it apart from the others, with unread counts',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Channels' });
+      const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
+      const [a, b, c] = [await join(ada), await join(bob), await join(carl)];
+      await until(a, (v) => v.joined.length === 2);
+      const channel = await a.evaluate<{ id: string; displayName: string; memberIds: string[] }>(
+        `globalThis.meeting.chat.createChannel('Design', [${JSON.stringify(bob.id)}], { visibility: 'private' })`,
+      );
+      expect(channel).toMatchObject({ displayName: 'Design', visibility: 'private' });
+      expect(channel.memberIds.sort()).toEqual([ada.id, bob.id].sort());
+      const channelsOf = (page: Page) => page.evaluate<string[]>('globalThis.meeting.chat.channels.map((x) => x.displayName + ":" + x.unreadCount)');
+      await expect.poll(() => channelsOf(b), { timeout: WAIT }).toEqual(['Design:0']);
+
+      await a.evaluate(`globalThis.meeting.chat.sendMessageToChannel({ type: 'text', message: 'in Design' }, ${JSON.stringify(channel.id)})`);
+      await expect.poll(() => channelsOf(b), { timeout: WAIT }).toEqual(['Design:1']);
+      const inChannel = await b.evaluate<string[]>(
+        `globalThis.meeting.chat.getMessages(Date.now(), 10, true, 0, ${JSON.stringify(channel.id)}).then((r) => r.messages.map((x) => x.message + ':' + x.channelIndex))`,
+      );
+      expect(inChannel).toEqual(['in Design:1']);
+      await b.evaluate(`globalThis.meeting.chat.markLastReadMessage(${JSON.stringify(channel.id)}, { userId: ${JSON.stringify(bob.id)}, channelIndex: '1' })`);
+      expect(await channelsOf(b)).toEqual(['Design:0']);
+      // Carl is no member: no channel, no message.
+      await a.evaluate(() => (globalThis as unknown as SdkWindow).meeting.chat.sendTextMessage('for everyone'));
+      await expect
+        .poll(async () => (await c.evaluate(() => (globalThis as unknown as SdkWindow).heard)).map((h) => h.message.message), { timeout: WAIT })
+        .toEqual(['for everyone']);
+      expect(await channelsOf(c)).toEqual([]);
+      expect(pageErrors).toEqual([]);
+      for (const page of [a, b, c]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'polls: a page votes and every page counts it, a bot votes through the control API, a second vote changes nothing',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Votes' });
+      const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
+      const a = await join(ada);
+      const b = await join(bob);
+      const { poll } = await rest<{ poll: { id: string } }>('POST', `/v2/meetings/${meeting.id}/active-session/poll`, {
+        question: 'Lunch?',
+        options: ['Pizza', 'Salad'],
+      });
+      const counts = (page: Page) =>
+        page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.polls.items.map((x) => `${x.question}:${x.options.map((o) => o.count).join('/')}`));
+      await expect.poll(() => counts(a), { timeout: WAIT }).toEqual(['Lunch?:0/0']);
+
+      await b.evaluate((id) => (globalThis as unknown as SdkWindow).meeting.polls.vote(id, 1), poll.id);
+      await expect.poll(() => counts(a), { timeout: WAIT }).toEqual(['Lunch?:0/1']);
+      await expect.poll(() => counts(b), { timeout: WAIT }).toEqual(['Lunch?:0/1']);
+      // Who voted, as the kits read it to show a page its own vote.
+      const seen = await a.evaluate(() => (globalThis as unknown as SdkWindow).meeting.polls.items[0]!);
+      expect(seen.voted).toEqual([bob.id]);
+      expect(seen.options[1]!.votes).toEqual([{ id: bob.id, name: 'Bob' }]);
+
+      expect((await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${carl.id}/join`, { method: 'POST' })).status).toBe(200);
+      const byBot = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${carl.id}/polls/${poll.id}/vote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ option: 0 }),
+      });
+      expect(byBot.status).toBe(200);
+      await expect.poll(() => counts(a), { timeout: WAIT }).toEqual(['Lunch?:1/1']);
+      await expect.poll(() => counts(b), { timeout: WAIT }).toEqual(['Lunch?:1/1']);
+
+      // A second vote is refused (the SDK sends it and awaits no answer): nothing changes anywhere.
+      await b.evaluate((id) => (globalThis as unknown as SdkWindow).meeting.polls.vote(id, 0), poll.id);
+      await a.evaluate((id) => (globalThis as unknown as SdkWindow).meeting.polls.vote(id, 0), poll.id);
+      for (const page of [a, b]) await expect.poll(() => counts(page), { timeout: WAIT }).toEqual(['Lunch?:2/1']);
+      const read = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/polls`)).json()) as { polls: { voted: string[] }[] };
+      expect(read.polls[0]!.voted).toEqual([bob.id, carl.id, ada.id]);
+      expect(pageErrors).toEqual([]);
+      for (const page of [a, b]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     4 * WAIT,
   );

@@ -308,6 +308,16 @@ const STRING_ROWS: Row[] = [
   })),
   { route: 'post /_emulator/meetings/{meeting_id}/participants/{participant_id}/chat', where: 'body', field: 'message', max: 4000, kind: 'length' },
   { route: 'post /_emulator/meetings/{meeting_id}/participants/{participant_id}/transcript', where: 'body', field: 'text', max: 4000, kind: 'length' },
+  // At the limit the id names no poll of the session.
+  {
+    route: 'post /_emulator/meetings/{meeting_id}/participants/{participant_id}/polls/{poll_id}/vote',
+    where: 'param',
+    field: 'poll_id',
+    max: 100,
+    kind: 'length',
+    body: { option: 0 },
+    atLimit: { status: 404, code: 'NOT_FOUND' },
+  },
   // A signed link with a field at its limit is no longer the signed one: 403, not 400.
   ...['chat.csv', 'transcript.csv', 'summary.txt'].flatMap((file): Row[] =>
     (['expires', 'signature'] as const).map((field) => ({
@@ -368,6 +378,17 @@ const ITEM_ROWS: Row[] = [
     make: (n) => Array.from({ length: n }, (_, i) => WEBHOOK_EVENTS[i % WEBHOOK_EVENTS.length]),
     body: webhookBody,
   })),
+  // Recipients who are no participants of the meeting: 404 at the limit.
+  {
+    route: 'post /_emulator/meetings/{meeting_id}/participants/{participant_id}/chat',
+    where: 'body',
+    field: 'to',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+    body: { message: 'psst' },
+    atLimit: { status: 404, code: 'NOT_FOUND' },
+  },
   // Ids of nobody in the session: 404 at the limit.
   ...['kick', 'mute'].flatMap((action): Row[] =>
     ['participant_ids', 'custom_participant_ids'].map((field) => ({
@@ -464,6 +485,8 @@ const VALUE_ROWS: Row[] = [
  *  - per_page / page_no on every paged route: test/integration/v2/paging.test.ts ("per_page=100 is allowed", "per_page=101").
  *  - the storage config of a track recording's output (inside an array, which the rows here cannot reach):
  *    test/integration/v2/track-recordings.test.ts ("an output's storage_config has the limits of a recording's").
+ *  - the chat uploads of the web SDKs (a participant token on the SDK's api host) and their links:
+ *    test/integration/realtime/chat-files.test.ts ("every bounded field at its limit and one over").
  */
 const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries([
   ...['post /api/v1/products', 'post /v1/products'].flatMap((route) =>
@@ -476,6 +499,12 @@ const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries([
     `post /v2/recordings/track body layers.default.outputs.storage_config.${field}`,
     'test/integration/v2/track-recordings.test.ts',
   ]),
+  ...['post /v2/meetings/chat-upload', 'post /v1/meetings/genPreSignedUploadUrl'].flatMap((route) =>
+    ['roomUUID', 'filename', 'viewType'].map((field) => [`${route} body ${field}`, 'test/integration/realtime/chat-files.test.ts']),
+  ),
+  ...['put /media/chat-uploads/{file_id}/{name}', 'get /media/chat-files/{file_id}/{name}'].flatMap((route) =>
+    ['param name', 'query expires', 'query signature'].map((field) => [`${route} ${field}`, 'test/integration/realtime/chat-files.test.ts']),
+  ),
 ]);
 
 /** Free-form objects: bounded by the body limits (1 MiB, 32 levels; 64 MiB, 64 levels for state). */

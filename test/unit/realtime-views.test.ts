@@ -1,7 +1,7 @@
 // What a page of the web SDK reads of the emulator's state (peers, chat, polls), and the SDK's
 // key-value stores: pure pieces of the rooms, pinned here field by field in the SDK's terms.
 import { describe, expect, it } from 'vitest';
-import type { Participant, SessionPoll } from '../../src/domain/models.js';
+import type { Participant, SessionChatMessage, SessionPoll } from '../../src/domain/models.js';
 import { MAX_KEYS_PER_STORE, MAX_STORES_PER_MEETING, PluginStores } from '../../src/realtime/features/plugin-stores.js';
 import { Unserved } from '../../src/realtime/peer.js';
 import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
@@ -56,8 +56,22 @@ describe('the views a page reads', () => {
     expect(mediaView(peerView(ada, 'peer-1', 'ON_STAGE'))).toEqual({ peer_id: 'peer-1', display_name: 'Ada', user_id: 'p-ada', producer_states: [] });
   });
 
-  it('a chat message: text, never pinned or edited, to everyone, its time in seconds and in ms', () => {
-    expect(chatView({ chatId: 'c1', peerId: 'peer-1', userId: 'p-ada', name: null, text: 'hi', at: 1_767_225_601_999 })).toEqual({
+  const message: SessionChatMessage = {
+    id: 'c1',
+    participantId: 'p-ada',
+    displayName: null,
+    payloadType: 'TEXT_MESSAGE',
+    payload: 'hi',
+    createdAt: 1_767_225_601_999,
+    targets: [],
+    channelId: null,
+    channelIndex: null,
+    pinned: false,
+    editedAt: null,
+  };
+
+  it('a chat message: text to everyone, its sender as the peer given, its time in seconds and in ms', () => {
+    expect(chatView(message, 'peer-1')).toEqual({
       chat_id: 'c1',
       peer_id: 'peer-1',
       user_id: 'p-ada',
@@ -72,11 +86,34 @@ describe('the views a page reads', () => {
     });
   });
 
+  it('a chat message: the SDK payload type of each kind, pinned, edited, private to its participants, in a channel with its index', () => {
+    const kinds = (['TEXT_MESSAGE', 'IMAGE_MESSAGE', 'FILE_MESSAGE', 'CUSTOM_MESSAGE'] as const).map(
+      (t) => chatView({ ...message, payloadType: t }, 'p').payload_type,
+    );
+    expect(kinds).toEqual([0, 1, 2, 3]);
+    expect(chatView({ ...message, pinned: true, editedAt: 5, targets: ['p-ada', 'p-bob'] }, 'p')).toMatchObject({
+      pinned: true,
+      is_edited: true,
+      target_user_ids: ['p-ada', 'p-bob'],
+    });
+    expect(chatView({ ...message, channelId: 'ch-1', channelIndex: 7 }, 'p')).toMatchObject({ channel_id: 'ch-1', channel_index: '7' });
+    expect('channel_id' in chatView(message, 'p')).toBe(false);
+  });
+
   it('a poll: its options with no votes counted', () => {
-    const poll: SessionPoll = { id: 'poll-1', question: 'Lunch?', options: ['Yes', 'No'], anonymous: true, hideVotes: false, createdBy: 'p-ada', createdAt: 0 };
-    expect(pollView(poll)).toEqual({
+    const poll: SessionPoll = {
+      id: 'poll-1',
+      question: 'Lunch?',
+      options: ['Yes', 'No'],
+      anonymous: true,
+      hideVotes: false,
+      createdBy: 'p-ada',
+      createdAt: 0,
+      votes: [],
+    };
+    expect(pollView(poll, undefined, 'Ada')).toEqual({
       poll_id: 'poll-1',
-      created_by: 'p-ada',
+      created_by: 'Ada',
       created_by_user_id: 'p-ada',
       question: 'Lunch?',
       options: [
@@ -87,6 +124,57 @@ describe('the views a page reads', () => {
       anonymous: true,
       votes: [],
     });
+  });
+
+  const voted: SessionPoll = {
+    id: 'poll-2',
+    question: 'Tea?',
+    options: ['Green', 'Black', 'None'],
+    anonymous: false,
+    hideVotes: false,
+    createdBy: 'p-ada',
+    createdAt: 0,
+    votes: [
+      { participantId: 'p-bob', name: 'Bob', option: 1, at: 5 },
+      { participantId: 'p-cy', name: null, option: 1, at: 6 },
+      { participantId: 'p-ada', name: 'Ada', option: 0, at: 7 },
+    ],
+  };
+
+  it('a poll with votes: each option counts its voters (user id and name, in the order they voted); votes lists who voted', () => {
+    expect(pollView(voted, 'p-dan', 'Ada')).toMatchObject({
+      options: [
+        { text: 'Green', count: 1, votes: [{ user_id: 'p-ada', name: 'Ada' }] },
+        {
+          text: 'Black',
+          count: 2,
+          votes: [
+            { user_id: 'p-bob', name: 'Bob' },
+            { user_id: 'p-cy', name: 'Participant' },
+          ],
+        },
+        { text: 'None', count: 0, votes: [] },
+      ],
+      votes: ['p-bob', 'p-cy', 'p-ada'],
+    });
+  });
+
+  it('a poll that hides its votes shows no count and no voters to a page whose participant has not voted; all of them once it has', () => {
+    const hidden = { ...voted, hideVotes: true };
+    expect(pollView(hidden, 'p-dan', 'Ada')).toMatchObject({
+      hide_votes: true,
+      options: [
+        { text: 'Green', votes: [] },
+        { text: 'Black', votes: [] },
+        { text: 'None', votes: [] },
+      ],
+      votes: ['p-bob', 'p-cy', 'p-ada'],
+    });
+    expect((pollView(hidden, 'p-dan', 'Ada').options as object[]).every((o) => !('count' in o))).toBe(true);
+    expect(pollView(hidden, 'p-bob', 'Ada').options).toEqual(pollView(voted, 'p-bob', 'Ada').options);
+    expect((pollView(hidden, 'p-bob', 'Ada').options as { count: number }[]).map((o) => o.count)).toEqual([1, 2, 0]);
+    // Without a viewer (the organization's view): everything.
+    expect((pollView(hidden, undefined, 'Ada').options as { count: number }[]).map((o) => o.count)).toEqual([1, 2, 0]);
   });
 });
 

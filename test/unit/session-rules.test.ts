@@ -1,7 +1,7 @@
 // The session history rules as pure functions: stays, concurrency, the end, mutes, minutes,
 // what ai_config asks for, the summary, the CSV files and the daywise figures.
 import { describe, expect, it } from 'vitest';
-import type { Meeting, Participant, Recording, Session } from '../../src/domain/models.js';
+import type { Meeting, Participant, Recording, Session, SessionChatMessage } from '../../src/domain/models.js';
 import { chatCsv, transcriptCsv } from '../../src/domain/sessions/session-files.js';
 import { daywise } from '../../src/domain/sessions/daywise.js';
 import {
@@ -283,15 +283,54 @@ describe('the summary', () => {
 });
 
 describe('the files', () => {
+  const chatLine: SessionChatMessage = {
+    id: 'c',
+    participantId: 'a',
+    displayName: null,
+    payloadType: 'TEXT_MESSAGE',
+    payload: 'hi',
+    createdAt: T0,
+    targets: [],
+    channelId: null,
+    channelIndex: null,
+    pinned: false,
+    editedAt: null,
+  };
+
   it('chat CSV: quoted where a field has a comma, a quote or a line break', () => {
     const s: Session = {
       ...openSession('s-1', meeting(), T0),
-      chat: [{ id: 'c1', participantId: 'a', displayName: null, payloadType: 'TEXT_MESSAGE', payload: 'a "b", c\r\nd', createdAt: T0 }],
+      chat: [{ ...chatLine, id: 'c1', participantId: 'a', payload: 'a "b", c\r\nd' }],
     };
     expect(chatCsv(s)).toBe(
       'id,participantId,sessionId,meetingId,displayName,pinned,isEdited,payloadType,payload,createdAt\r\n' +
         `c1,a,s-1,m-1,,false,false,TEXT_MESSAGE,"a ""b"", c\r\nd",2026-01-01T10:00:00.000Z\r\n`,
     );
+  });
+
+  it('chat CSV: pinned and edited as kept, images and files by their kind, private and channel messages as rows like the others', () => {
+    const s: Session = {
+      ...openSession('s-1', meeting(), T0),
+      chat: [
+        { ...chatLine, id: 'c1', participantId: 'a', displayName: 'Ann', pinned: true, editedAt: T0 + 5 },
+        { ...chatLine, id: 'c2', participantId: 'b', payloadType: 'IMAGE_MESSAGE', payload: 'https://x.test/i.png', targets: ['b', 'a'] },
+        {
+          ...chatLine,
+          id: 'c3',
+          participantId: 'b',
+          payloadType: 'FILE_MESSAGE',
+          payload: '{"link":"l","name":"n","size":1}',
+          channelId: 'ch',
+          channelIndex: 1,
+        },
+      ],
+    };
+    expect(chatCsv(s).split('\r\n').slice(1)).toEqual([
+      'c1,a,s-1,m-1,Ann,true,true,TEXT_MESSAGE,hi,2026-01-01T10:00:00.000Z',
+      'c2,b,s-1,m-1,,false,false,IMAGE_MESSAGE,https://x.test/i.png,2026-01-01T10:00:00.000Z',
+      'c3,b,s-1,m-1,,false,false,FILE_MESSAGE,"{""link"":""l"",""name"":""n"",""size"":1}",2026-01-01T10:00:00.000Z',
+      '',
+    ]);
   });
 
   it('transcript CSV: the columns of the transcription guide', () => {

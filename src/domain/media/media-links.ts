@@ -55,7 +55,12 @@ export class MediaLinks {
   }
 
   signed(pathname: string, expires: number): string {
-    return `${this.publicUrl}${pathname}?expires=${expires}&signature=${this.sign(pathname, expires)}`;
+    return `${this.publicUrl}${this.signedPath(pathname, expires)}`;
+  }
+
+  /** The path with its expiry and signature, for a link on another origin (the TLS listener's hosts). */
+  signedPath(pathname: string, expires: number): string {
+    return `${pathname}?expires=${expires}&signature=${this.sign(pathname, expires)}`;
   }
 
   recordingVideoPath(recordingId: string, outputFileName: string): string {

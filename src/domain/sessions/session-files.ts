@@ -31,11 +31,14 @@ function csv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string
 
 const CHAT_COLUMNS = ['id', 'participantId', 'sessionId', 'meetingId', 'displayName', 'pinned', 'isEdited', 'payloadType', 'payload', 'createdAt'] as const;
 
+/**
+ * Every message the session kept, in the order sent: private and channel messages too, as rows
+ * like the others (production's columns name no recipient or channel); a deleted one is gone.
+ */
 export function chatCsv(s: Session): string {
   return csv(
     CHAT_COLUMNS,
-    // Messages sent through the emulator are never pinned or edited.
-    s.chat.map((m) => [m.id, m.participantId, s.id, s.meetingId, m.displayName, false, false, m.payloadType, m.payload, toIso(m.createdAt)]),
+    s.chat.map((m) => [m.id, m.participantId, s.id, s.meetingId, m.displayName, m.pinned, m.editedAt !== null, m.payloadType, m.payload, toIso(m.createdAt)]),
   );
 }
 

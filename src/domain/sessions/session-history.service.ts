@@ -11,7 +11,18 @@ import { errors } from '../../core/errors.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { DownloadLink, MuteKind } from '../events.js';
 import type { MediaLinks } from '../media/media-links.js';
-import { SESSION_LIMITS, type Meeting, type Participant, type Session, type SessionParticipant, type SessionPoll } from '../models.js';
+import type { ChatFilesService } from './chat-files.js';
+import {
+  SESSION_LIMITS,
+  type Meeting,
+  type Participant,
+  type Session,
+  type SessionChatChannel,
+  type SessionChatMessage,
+  type SessionParticipant,
+  type SessionPoll,
+} from '../models.js';
+import { channelOf, chatPage, payloadProblem, permissionProblem, sees, type ChatContent, type ChatPageQuery } from './chat-rules.js';
 import { pageList, type Page, type PageRequest } from '../paging.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import type { OrgData } from '../../store/store.js';
@@ -64,6 +75,21 @@ export interface ParticipantSelector {
   customParticipantIds: readonly string[];
 }
 
+/** Whom a chat message is for: participant ids (a private message), or a channel of the session; neither: everyone. */
+export interface ChatAudience {
+  to?: readonly string[];
+  channelId?: string;
+}
+
+export interface ChannelInput {
+  name: string;
+  /** Participant ids; the creator is added. */
+  members: readonly string[];
+  pictureUrl?: string | null;
+  visibility?: string;
+  isDirectMessage: boolean;
+}
+
 export interface PollInput {
   question: string;
   options: string[];
@@ -78,6 +104,8 @@ export class SessionHistoryService implements OrgMember {
   constructor(
     private readonly ctx: DomainContext,
     private readonly media: MediaLinks,
+    /** The chat files pages upload: what an image or a file message may link. */
+    private readonly files?: Pick<ChatFilesService, 'linkProblem'>,
   ) {}
 
   // --- written as presence changes (sessions.service.ts) -------------------------------------
@@ -279,32 +307,276 @@ export class SessionHistoryService implements OrgMember {
     const s = this.active(orgId, meetingId);
     if (s.polls.length >= SESSION_LIMITS.polls) throw errors.conflict(`Session ${s.id} already has ${SESSION_LIMITS.polls} polls, the most one session keeps`);
     const now = this.ctx.clock.now();
-    const poll: SessionPoll = { id: this.ctx.ids.uuid(), ...input, createdBy, createdAt: now };
+    const poll: SessionPoll = { id: this.ctx.ids.uuid(), ...input, createdBy, createdAt: now, votes: [] };
     const updated = this.update(orgId, s.id, (x) => ({ ...x, polls: [...x.polls, poll], updatedAt: now }))!;
     const data = orgData(this.ctx, orgId);
     this.ctx.bus.publish({ type: 'poll.created', at: now, org: data.org, meeting: data.meetings.get(meetingId)!, session: updated, poll });
     return poll;
   }
 
+  /**
+   * A present participant votes for one option of a poll of the meeting's LIVE session: once
+   * (the kits offer no second vote, and nothing in the SDKs takes one back), and only when their
+   * preset lets them vote. A refusal changes nothing.
+   */
+  vote(meeting: Meeting, participantId: string, pollId: string, option: number): { session: Session; poll: SessionPoll } {
+    const { session, participant } = this.presentSpeaker(meeting, participantId);
+    const data = orgData(this.ctx, meeting.orgId);
+    const presetId = data.participants.get(participantId)?.presetId;
+    const preset = presetId === undefined ? undefined : data.presets.get(presetId);
+    if (preset && !preset.permissions.polls.can_vote)
+      throw errors.forbidden(`Participant ${participantId}'s preset ${preset.name} may not vote in polls (permissions.polls.can_vote is false)`);
+    const poll = session.polls.find((p) => p.id === pollId);
+    if (!poll) throw errors.notFoundMessage(`No poll found with id ${pollId} in session ${session.id}`);
+    if (!Number.isInteger(option) || option < 0 || option >= poll.options.length)
+      throw errors.badRequest(`Poll ${pollId} has no option ${option}: its options are 0 to ${poll.options.length - 1}`);
+    if (poll.votes.some((v) => v.participantId === participantId)) throw errors.conflict(`Participant ${participantId} already voted in poll ${pollId}`);
+    const now = this.ctx.clock.now();
+    const voted: SessionPoll = { ...poll, votes: [...poll.votes, { participantId, name: participant.name, option, at: now }] };
+    const updated = this.update(meeting.orgId, session.id, (x) => ({ ...x, polls: x.polls.map((p) => (p.id === pollId ? voted : p)), updatedAt: now }))!;
+    this.ctx.bus.publish({ type: 'poll.voted', at: now, org: data.org, meeting, session: updated, poll: voted, participantId });
+    return { session: updated, poll: voted };
+  }
+
   // --- what participants say (control API: scripted chat and speech) -------------------------
 
-  /** A present participant sends a chat message in the meeting's LIVE session. */
-  sendChat(meeting: Meeting, participantId: string, text: string): Session {
+  /**
+   * A present participant sends a chat message in the meeting's LIVE session: to everyone, to
+   * some participants in the meeting (`to`, participant ids: a private message, seen by them and
+   * the sender), or to a channel of the session they are a member of. Text when only a string is
+   * given. A refusal (not in the meeting, a payload the SDKs cannot show, a preset that may not
+   * send it, a recipient not in the meeting, a channel they are not in) changes nothing.
+   */
+  sendChat(
+    meeting: Meeting,
+    participantId: string,
+    content: string | ChatContent,
+    audience: ChatAudience = {},
+  ): { session: Session; message: SessionChatMessage } {
     const { session, participant } = this.presentSpeaker(meeting, participantId);
+    const c: ChatContent = typeof content === 'string' ? { type: 'TEXT_MESSAGE', payload: content } : content;
+    this.checkContent(meeting, participantId, c, (audience.to?.length ?? 0) > 0);
+    let targets: string[] = [];
+    if (audience.to && audience.to.length > 0) {
+      const present = presentIn(session);
+      const others = [...new Set(audience.to)].filter((id) => id !== participantId);
+      if (others.length > SESSION_LIMITS.chatTargets) throw errors.badRequest(`A private message goes to at most ${SESSION_LIMITS.chatTargets} participants`);
+      for (const id of others) {
+        if (orgData(this.ctx, meeting.orgId).participants.get(id)?.meetingId !== meeting.id)
+          throw errors.notFoundMessage(`No participant found with id ${id} in meeting ${meeting.id}`);
+        if (!present.some((p) => p.participantId === id)) throw errors.conflict(`Participant ${id} is not in meeting ${meeting.id}`);
+      }
+      targets = [participantId, ...others];
+    }
+    let channelIndex: number | null = null;
+    if (audience.channelId !== undefined) {
+      const channel = this.memberChannel(session, audience.channelId, participantId);
+      channelIndex = session.chat.filter((m) => m.channelId === channel.id).reduce((max, m) => Math.max(max, m.channelIndex ?? 0), 0) + 1;
+    }
     if (session.chat.length >= SESSION_LIMITS.chatMessages)
       throw errors.conflict(`Session ${session.id} already has ${SESSION_LIMITS.chatMessages} chat messages, the most one session keeps`);
     const now = this.ctx.clock.now();
-    const message = {
+    const message: SessionChatMessage = {
       id: this.ctx.ids.uuid(),
       participantId,
       displayName: participant.name,
-      payloadType: 'TEXT_MESSAGE' as const,
-      payload: text,
+      payloadType: c.type,
+      payload: c.payload,
       createdAt: now,
+      targets,
+      channelId: audience.channelId ?? null,
+      channelIndex,
+      pinned: false,
+      editedAt: null,
     };
     const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, chat: [...s.chat, message], updatedAt: now }))!;
     this.ctx.bus.publish({ type: 'chat.sent', at: now, org: orgData(this.ctx, meeting.orgId).org, meeting, session: updated, message });
-    return updated;
+    return { session: updated, message };
+  }
+
+  /** Its sender changes a message's content (the SDKs' edit of a text, an image or a file); it reads as edited. */
+  editChat(meeting: Meeting, participantId: string, chatId: string, content: ChatContent): SessionChatMessage {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    const m = this.seenMessage(session, chatId, participantId);
+    if (m.participantId !== participantId) throw errors.forbidden(`Only its sender may edit chat message ${chatId}`);
+    this.checkContent(meeting, participantId, content, m.targets.length > 0);
+    return this.changeChat(meeting, session, { ...m, payloadType: content.type, payload: content.payload, editedAt: this.ctx.clock.now() }, 'edited');
+  }
+
+  /** A participant who sees a message pins or unpins it for everyone who sees it. */
+  pinChat(meeting: Meeting, participantId: string, chatId: string, pinned: boolean): SessionChatMessage {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    const m = this.seenMessage(session, chatId, participantId);
+    return this.changeChat(meeting, session, { ...m, pinned }, 'pinned');
+  }
+
+  /** Its sender deletes a message: it leaves the session's chat (and its export). */
+  deleteChat(meeting: Meeting, participantId: string, chatId: string): SessionChatMessage {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    const m = this.seenMessage(session, chatId, participantId);
+    if (m.participantId !== participantId) throw errors.forbidden(`Only its sender may delete chat message ${chatId}`);
+    const now = this.ctx.clock.now();
+    const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, chat: s.chat.filter((x) => x.id !== chatId), updatedAt: now }))!;
+    this.ctx.bus.publish({
+      type: 'chat.updated',
+      at: now,
+      org: orgData(this.ctx, meeting.orgId).org,
+      meeting,
+      session: updated,
+      message: m,
+      change: 'deleted',
+    });
+    return m;
+  }
+
+  /** A page of the history the participant sees, as the SDKs ask for one (chat-rules.ts). */
+  chatPage(meeting: Meeting, participantId: string, q: ChatPageQuery): { messages: SessionChatMessage[]; next: boolean } {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    if (q.channelId !== undefined) this.memberChannel(session, q.channelId, participantId);
+    return chatPage(session, participantId, q);
+  }
+
+  /**
+   * A present participant starts a channel of the session with other participants of the meeting
+   * (present or not; its creator is always a member).
+   */
+  createChannel(meeting: Meeting, participantId: string, input: ChannelInput): SessionChatChannel {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    const members = this.channelMembers(meeting, participantId, input.members);
+    const name = input.name.trim();
+    if (name.length === 0 || name.length > SESSION_LIMITS.channelNameChars)
+      throw errors.badRequest(`A channel's name holds 1 to ${SESSION_LIMITS.channelNameChars} characters`);
+    if (session.channels.length >= SESSION_LIMITS.chatChannels)
+      throw errors.conflict(`Session ${session.id} already has ${SESSION_LIMITS.chatChannels} chat channels, the most one session keeps`);
+    const now = this.ctx.clock.now();
+    const channel: SessionChatChannel = {
+      id: this.ctx.ids.uuid(),
+      name,
+      pictureUrl: input.pictureUrl ?? null,
+      // The SDK makes a direct message's channel private.
+      visibility: input.isDirectMessage ? 'private' : input.visibility || 'public',
+      isDirectMessage: input.isDirectMessage,
+      members,
+      createdBy: participantId,
+      createdAt: now,
+      updatedAt: now,
+      lastRead: {},
+    };
+    const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, channels: [...s.channels, channel], updatedAt: now }))!;
+    this.ctx.bus.publish({
+      type: 'chat.channelChanged',
+      at: now,
+      org: orgData(this.ctx, meeting.orgId).org,
+      meeting,
+      session: updated,
+      channel,
+      change: 'created',
+    });
+    return channel;
+  }
+
+  /** A member changes a channel: its name, picture, visibility or members (what is not given stays). */
+  updateChannel(meeting: Meeting, participantId: string, channelId: string, patch: Partial<ChannelInput>): SessionChatChannel {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    const channel = this.memberChannel(session, channelId, participantId);
+    const name = patch.name === undefined ? channel.name : patch.name.trim();
+    if (name.length === 0 || name.length > SESSION_LIMITS.channelNameChars)
+      throw errors.badRequest(`A channel's name holds 1 to ${SESSION_LIMITS.channelNameChars} characters`);
+    const members = patch.members === undefined || patch.members.length === 0 ? channel.members : this.channelMembers(meeting, participantId, patch.members);
+    const now = this.ctx.clock.now();
+    const next: SessionChatChannel = {
+      ...channel,
+      name,
+      pictureUrl: patch.pictureUrl === undefined ? channel.pictureUrl : patch.pictureUrl,
+      visibility: patch.visibility || channel.visibility,
+      members,
+      updatedAt: now,
+    };
+    // The members before the change hear of it too: one who was removed learns it.
+    const updated = this.update(meeting.orgId, session.id, (s) => ({
+      ...s,
+      channels: s.channels.map((c) => (c.id === channelId ? next : c)),
+      updatedAt: now,
+    }))!;
+    this.ctx.bus.publish({
+      type: 'chat.channelChanged',
+      at: now,
+      org: orgData(this.ctx, meeting.orgId).org,
+      meeting,
+      session: updated,
+      channel: next,
+      change: 'updated',
+      before: channel.members,
+    });
+    return next;
+  }
+
+  /** A member has read a channel up to a message (its channel index): unread counts start after it. */
+  markChannelRead(meeting: Meeting, participantId: string, channelId: string, index: number): number {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    const channel = this.memberChannel(session, channelId, participantId);
+    if (!Number.isInteger(index) || index < 0) throw errors.badRequest(`A channel index is a whole number from 0 (not ${index})`);
+    this.update(meeting.orgId, session.id, (s) => ({
+      ...s,
+      channels: s.channels.map((c) => (c.id === channel.id ? { ...c, lastRead: { ...c.lastRead, [participantId]: index } } : c)),
+    }));
+    return index;
+  }
+
+  /** The channels of the LIVE session a participant is a member of, in the order they were made. */
+  channelsOf(meeting: Meeting, participantId: string): SessionChatChannel[] {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    return session.channels.filter((c) => c.members.includes(participantId));
+  }
+
+  /** One channel of the LIVE session the participant is a member of (404 otherwise). */
+  channel(meeting: Meeting, participantId: string, channelId: string): SessionChatChannel {
+    const { session } = this.presentSpeaker(meeting, participantId);
+    return this.memberChannel(session, channelId, participantId);
+  }
+
+  private checkContent(meeting: Meeting, participantId: string, c: ChatContent, privately: boolean): void {
+    const problem = payloadProblem(c);
+    if (problem) throw errors.badRequest(problem);
+    const link = c.type === 'IMAGE_MESSAGE' ? c.payload : c.type === 'FILE_MESSAGE' ? (JSON.parse(c.payload) as { link: string }).link : undefined;
+    const linkProblem = link === undefined ? undefined : this.files?.linkProblem(link, meeting.id, c.type === 'IMAGE_MESSAGE');
+    if (linkProblem) throw linkProblem;
+    const data = orgData(this.ctx, meeting.orgId);
+    const presetId = data.participants.get(participantId)?.presetId;
+    const preset = presetId === undefined ? undefined : data.presets.get(presetId);
+    const refusal = preset && permissionProblem(preset, privately, c.type);
+    if (refusal) throw errors.forbidden(refusal);
+  }
+
+  /** A message of the session the participant sees; one they do not see is as unknown to them as one that is not there. */
+  private seenMessage(session: Session, chatId: string, participantId: string): SessionChatMessage {
+    const m = session.chat.find((x) => x.id === chatId);
+    if (!m || !sees(session, m, participantId)) throw errors.notFoundMessage(`No chat message found with id ${chatId}`);
+    return m;
+  }
+
+  private changeChat(meeting: Meeting, session: Session, next: SessionChatMessage, change: 'edited' | 'pinned'): SessionChatMessage {
+    const now = this.ctx.clock.now();
+    const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, chat: s.chat.map((x) => (x.id === next.id ? next : x)), updatedAt: now }))!;
+    this.ctx.bus.publish({ type: 'chat.updated', at: now, org: orgData(this.ctx, meeting.orgId).org, meeting, session: updated, message: next, change });
+    return next;
+  }
+
+  private memberChannel(session: Session, channelId: string, participantId: string): SessionChatChannel {
+    const channel = channelOf(session, channelId);
+    // A channel one is not a member of is as unknown as one that is not there.
+    if (!channel || !channel.members.includes(participantId)) throw errors.notFoundMessage(`No chat channel found with id ${channelId}`);
+    return channel;
+  }
+
+  /** A channel's members: the creator, then the others named, each a participant of the meeting. */
+  private channelMembers(meeting: Meeting, participantId: string, named: readonly string[]): string[] {
+    const members = [...new Set([participantId, ...named])];
+    if (members.length > SESSION_LIMITS.channelMembers) throw errors.badRequest(`A channel has at most ${SESSION_LIMITS.channelMembers} members`);
+    const data = orgData(this.ctx, meeting.orgId);
+    for (const id of members)
+      if (data.participants.get(id)?.meetingId !== meeting.id) throw errors.notFoundMessage(`No participant found with id ${id} in meeting ${meeting.id}`);
+    return members;
   }
 
   /** A present participant says a line: it joins the session's transcript. */

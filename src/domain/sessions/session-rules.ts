@@ -2,7 +2,7 @@
 // what the host did (mutes, polls), what was said (chat, transcript), and the figures the
 // sessions API and the analytics derive from it (minutes, durations, concurrency). No I/O and
 // no clock here: the services pass `now` and save what these return.
-import type { Meeting, Participant, Session, SessionParticipant, SessionSpan } from '../models.js';
+import type { Meeting, Participant, Session, SessionParticipant, SessionPoll, SessionSpan } from '../models.js';
 
 /** Production's minutes carry four decimals (`minutes_consumed: 2.3434`, `duration: 5.8097`). */
 /** Minutes kept to four decimals, so sums carry no floating-point tails. */
@@ -26,6 +26,7 @@ export function openSession(id: string, meeting: Meeting, now: number): Session 
     maxConcurrent: 0,
     participants: [],
     chat: [],
+    channels: [],
     transcript: [],
     polls: [],
     summary: null,
@@ -199,4 +200,20 @@ export function summarize(s: Session, title: string | null, wishes: Pick<AiWishe
     budget -= text.length;
   }
   return [...head, ...said, ''].join('\n');
+}
+
+/** A poll's results: each option with its votes (who, in the order they voted), and everyone who voted. */
+export interface PollResults {
+  options: { text: string; count: number; votes: { participantId: string; name: string | null }[] }[];
+  voted: string[];
+}
+
+export function pollResults(poll: SessionPoll): PollResults {
+  return {
+    options: poll.options.map((text, i) => {
+      const votes = poll.votes.filter((v) => v.option === i).map((v) => ({ participantId: v.participantId, name: v.name }));
+      return { text, count: votes.length, votes };
+    }),
+    voted: poll.votes.map((v) => v.participantId),
+  };
 }

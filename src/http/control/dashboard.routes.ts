@@ -222,6 +222,7 @@ const overviewSchema = z.object({
   clock: z.object({ now: isoTime, mode: z.enum(['real', 'manual']) }),
   meetings: z.array(
     meetingSchema.extend({
+      parent_meeting_id: z.uuid().nullable().meta({ description: 'A breakout room: the meeting it was opened from; null for any other meeting' }),
       session: z.object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() }).nullable(),
       sessions: z.array(sessionSummarySchema).meta({ description: 'Every session of the meeting, newest first' }),
       participants: z.array(
@@ -250,6 +251,7 @@ function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
     clock: clockView(deps.clock),
     meetings: list.items.map((m) => ({
       ...meetingDto(m),
+      parent_meeting_id: m.parentMeetingId ?? null,
       session: m.session && {
         id: m.session.id,
         started_at: toIso(m.session.startedAt),

@@ -16,6 +16,9 @@ const healthSchema = z.object({
       consumers: z.number().int(),
     })
     .meta({ description: "Whether media flows (--media), and the pages' and bots' open WebRTC transports, published tracks and received tracks" }),
+  chat_files: z
+    .object({ files: z.number().int(), bytes: z.number().int() })
+    .meta({ description: 'The images and files pages uploaded for chat that the emulator holds in memory (a reset frees them)' }),
 });
 
 export const systemRoutes = [
@@ -35,6 +38,7 @@ export const systemRoutes = [
         clock: clockView(deps.clock),
         organizations: deps.store.orgs.size,
         media: { mode: deps.config.media, ...deps.signalling.mediaCounts() },
+        chat_files: deps.services.chatFiles.counts(),
       },
     }),
   }),

@@ -5,7 +5,7 @@ import { toIso } from '../../core/clock.js';
 import { nameBasedUuid } from '../../core/ids.js';
 import type { DownloadLink } from '../../domain/events.js';
 import type { Meeting, Participant, Session, SessionParticipant, SessionPoll } from '../../domain/models.js';
-import { firstJoin, isLive, lastLeave, minutesOf, participantMs, presentIn, sessionMinutes } from '../../domain/sessions/session-rules.js';
+import { firstJoin, isLive, lastLeave, minutesOf, participantMs, pollResults, presentIn, sessionMinutes } from '../../domain/sessions/session-rules.js';
 import type {
   chatLinkSchema,
   kickedParticipantSchema,
@@ -20,7 +20,16 @@ import type {
   transcriptLinkSchema,
 } from './sessions.schemas.js';
 
-export function sessionDto(s: Session, meeting: Meeting, now: number, withBreakoutRooms = false): z.infer<typeof sessionSchema> {
+/**
+ * A session as the v2 API shows it; `breakoutRooms` (include_breakout_rooms=true) are the sessions
+ * of its breakout rooms, each shown the same way, with the room it belongs to.
+ */
+export function sessionDto(
+  s: Session,
+  meeting: Meeting,
+  now: number,
+  breakoutRooms?: readonly { session: Session; meeting: Meeting }[],
+): z.infer<typeof sessionSchema> {
   return {
     id: s.id,
     associated_id: s.meetingId,
@@ -35,7 +44,7 @@ export function sessionDto(s: Session, meeting: Meeting, now: number, withBreako
     created_at: toIso(s.startedAt),
     updated_at: toIso(s.updatedAt),
     ...(s.endedAt === null ? {} : { ended_at: toIso(s.endedAt) }),
-    ...(withBreakoutRooms ? { breakout_rooms: [] } : {}),
+    ...(breakoutRooms ? { breakout_rooms: breakoutRooms.map((r) => sessionDto(r.session, r.meeting, now)) } : {}),
   };
 }
 
@@ -128,16 +137,21 @@ export function kickedParticipantDto(p: Participant): z.infer<typeof kickedParti
   };
 }
 
+/** A poll as production's Poll schema shows it: each option's count and voters (id, name), and who voted. */
 export function pollDto(poll: SessionPoll): z.infer<typeof pollSchema> {
+  const results = pollResults(poll);
   return {
     id: poll.id,
     question: poll.question,
-    // Nobody votes in the emulator (there is no SDK to vote with yet).
-    options: poll.options.map((text) => ({ text, count: 0, votes: [] })),
+    options: results.options.map((o) => ({
+      text: o.text,
+      count: o.count,
+      votes: o.votes.map((v) => ({ id: v.participantId, name: v.name ?? 'Participant' })),
+    })),
     anonymous: poll.anonymous,
     hide_votes: poll.hideVotes,
     created_by: poll.createdBy,
-    voted: [],
+    voted: results.voted,
   };
 }
 

@@ -91,9 +91,12 @@ export const sessionRoutes = [
     query: sessionDetailsQuery,
     responses: { 200: { description: 'The session', schema: envelope(z.object({ session: sessionSchema })) }, ...unknownSession },
     handler: ({ deps, auth, params, query }) => {
-      const { sessionHistory } = deps.services;
+      const { sessionHistory, connectedMeetings } = deps.services;
       const s = sessionHistory.get(orgOf(auth).id, params.session_id);
-      return ok({ session: sessionDto(s, sessionHistory.meetingOf(s), deps.clock.now(), query.include_breakout_rooms) });
+      const rooms = query.include_breakout_rooms
+        ? connectedMeetings.breakoutSessions(s).map((session) => ({ session, meeting: sessionHistory.meetingOf(session) }))
+        : undefined;
+      return ok({ session: sessionDto(s, sessionHistory.meetingOf(s), deps.clock.now(), rooms) });
     },
   }),
   route({

@@ -15,7 +15,7 @@ const queryFlag = z
 
 // --- sessions -----------------------------------------------------------------------------------
 
-export const sessionSchema = z.object({
+const sessionFields = {
   id: z.string(),
   associated_id: z.string().meta({ description: 'The meeting id' }),
   meeting_display_name: z.string().meta({ description: "The meeting's title (empty when it has none)" }),
@@ -29,10 +29,14 @@ export const sessionSchema = z.object({
   created_at: isoTime,
   updated_at: isoTime,
   ended_at: isoTime.optional().meta({ description: 'Absent while LIVE' }),
-  breakout_rooms: z
-    .array(z.looseObject({}))
-    .optional()
-    .meta({ description: 'With include_breakout_rooms=true: always empty (the emulator has no breakout rooms)' }),
+};
+
+export const sessionSchema = z.object({
+  ...sessionFields,
+  breakout_rooms: z.array(z.object(sessionFields)).optional().meta({
+    description:
+      "With include_breakout_rooms=true: the sessions of the meeting's breakout rooms that started while this was the meeting's latest session (associated_id is the room), oldest first",
+  }),
 });
 
 export const sessionListQuery = pageQuery.extend({
@@ -98,7 +102,10 @@ export const sessionParticipantsQuery = pageQuery.extend({
   sort_order: z.enum(['ASC', 'DESC']).default('ASC'),
   sort_by: z.enum(['joinedAt', 'duration']).default('joinedAt'),
   include_peer_events: queryFlag,
-  view: z.enum(['raw', 'consolidated']).default('raw').meta({ description: 'Without breakout rooms both views are the same' }),
+  view: z
+    .enum(['raw', 'consolidated'])
+    .default('raw')
+    .meta({ description: 'Both views are the same: a breakout room keeps its own session, with its own participants' }),
 });
 
 export const sessionParticipantsPageSchema = z.object({

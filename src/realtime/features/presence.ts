@@ -30,7 +30,6 @@ export class PresenceFeature implements RoomFeature {
     [ROOM.getRoomInfo, (p, id) => p.send(ROOM.getRoomInfo, id, 'socket.room.RoomInfoResponse', { room: this.roomView(p.meetingId) })],
     [ROOM.getRoomPeersInfo, (p, id, b) => this.roomPeers(p, id, b)],
     [ROOM.getPeerInfo, (p, id, b) => this.peerInfo(p, id, b)],
-    [ROOM.getConnectedRoomsDump, (p, id) => this.connectedRooms(p, id)],
     [ROOM.leaveRoom, (p, id) => this.leave(p, id, ROOM.leaveRoom, null)],
     [MEDIA.leaveRoom, (p, id) => this.leave(p, id, MEDIA.leaveRoom, 'media.edge.PeerLeaveResponse')],
   ];
@@ -101,21 +100,6 @@ export class PresenceFeature implements RoomFeature {
     const { peer_id } = decodeAs<{ peer_id: string }>('socket.room.GetPeerInfoRequest', payload);
     const found = this.state.present(peer.meetingId).find((o) => o.peerId === peer_id);
     peer.send(ROOM.getPeerInfo, id, 'socket.room.PeerInfoResponse', found ? { peer: found.peer } : {});
-  }
-
-  private connectedRooms(peer: Peer, id: string): void {
-    const meeting = this.state.meeting(peer.meetingId);
-    const participants = this.state.present(peer.meetingId).map((o) => ({
-      id: o.peerId,
-      display_name: o.peer.display_name,
-      custom_participant_id: o.peer.custom_participant_id,
-      preset_id: o.peer.preset_id,
-      ...(o.peer.display_picture_url ? { display_picture_url: o.peer.display_picture_url } : {}),
-    }));
-    peer.send(ROOM.getConnectedRoomsDump, id, 'socket.room.GetConnectedRoomsDumpResponse', {
-      parent_meeting: { id: meeting.id, title: meeting.title ?? '', participants },
-      meetings: [],
-    });
   }
 
   private roomView(meetingId: string): ProtoObject {

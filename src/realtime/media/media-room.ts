@@ -26,7 +26,7 @@ import { Consumer } from './consumer.js';
 import { Producer, type ProducerInfo } from './producer.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media-types.js';
 import { Sfu, type PeerMedia } from './sfu.js';
-import { WebRtcTransport, type Direction } from './transport.js';
+import { TransportClosed, WebRtcTransport, type Direction } from './transport.js';
 
 const { cfMedia: MEDIA } = SDK_EVENTS;
 
@@ -52,6 +52,12 @@ interface Description {
   type?: string;
   sdp?: string;
   target?: number;
+}
+
+/** media.edge.ConsumePeersRequest */
+interface ConsumeRequest {
+  requests: { producing_peer_id: string; producer_id?: string; simulcast?: { preferred_rid?: string } }[];
+  consuming_transport_id?: string;
 }
 
 export interface MediaRoomOptions {
@@ -205,6 +211,7 @@ export class MediaRoomFeature implements RoomFeature {
     try {
       opened = await WebRtcTransport.open(transportId, direction, offer, () => this.transportFailed(peer, transportId, direction));
     } catch (err) {
+      if (err instanceof TransportClosed) throw err;
       throw new Unserved(`The SDP offer could not be answered (${(err as Error).message})`);
     }
     if (peer.gone) return opened.transport.close();
@@ -341,12 +348,15 @@ export class MediaRoomFeature implements RoomFeature {
   // --- receiving -------------------------------------------------------------------------------
 
   private async consume(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
-    const request = decodeAs<{
-      requests: { producing_peer_id: string; producer_id?: string; simulcast?: { preferred_rid?: string } }[];
-      consuming_transport_id?: string;
-    }>('media.edge.ConsumePeersRequest', payload);
+    const request = decodeAs<ConsumeRequest>('media.edge.ConsumePeersRequest', payload);
     if (!this.options.enabled) throw new Unserved('Media is off on this emulator (--media off): no track can be received');
     const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    await media.consumeInTurn(() => this.consumeNow(peer, id, request, media));
+  }
+
+  private async consumeNow(peer: Peer, id: string, request: ConsumeRequest, media: PeerMedia): Promise<void> {
+    // The page may have gone, or its transport been replaced, while an earlier consume was served.
+    if (peer.gone) return;
     const transport = media.transport(request.consuming_transport_id, 'recv');
     if (!transport) throw new Unserved('Consume on this page’s own receive transport (create it first)');
     const map: Record<string, ProtoObject> = {};
@@ -371,6 +381,11 @@ export class MediaRoomFeature implements RoomFeature {
       } catch (err) {
         for (const { consumer } of added) consumer.close();
         throw err;
+      }
+      // Released while the offer was made (the transport closes first, but a finished offer stays finished).
+      if (peer.gone || transport.isClosed) {
+        for (const { consumer } of added) consumer.close();
+        throw new TransportClosed();
       }
       for (const { producer, consumer } of added) {
         media.consumers.set(consumer.mid, consumer);

@@ -14,10 +14,20 @@ export class PeerMedia {
   /** Its consumers by the mid of their section on its receive transport (the SDK names them by mid). */
   readonly consumers = new Map<string, Consumer>();
 
+  /** The peer's consume requests, one after the other: each sees the consumers the one before it added. */
+  private consuming: Promise<unknown> = Promise.resolve();
+
   constructor(
     readonly meetingId: string,
     readonly peerId: string,
   ) {}
+
+  /** Runs a consume once the peer's earlier ones are done (a page asking twice at once for a track gets one consumer). */
+  consumeInTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.consuming.then(step);
+    this.consuming = run.catch(() => undefined);
+    return run;
+  }
 
   /** The peer's transport with this id, if it holds one. */
   transport(id: string | undefined, direction: Direction): WebRtcTransport | undefined {

@@ -10,6 +10,7 @@
 //
 // werift is loaded on the first transport: most runs never open one, and it costs start-up time.
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
+import { Unserved } from '../peer.js';
 
 export type Werift = typeof import('werift');
 export type Direction = 'send' | 'recv';
@@ -111,6 +112,13 @@ export function sdpNumbers(sdp: string): { payloadTypes: Map<string, number>; al
   return { payloadTypes, allPayloadTypes, extensions };
 }
 
+/** A request reached a transport that closed before it or while it was served (replaced, failed, its page gone). */
+export class TransportClosed extends Unserved {
+  constructor() {
+    super('The transport is closed');
+  }
+}
+
 export class WebRtcTransport {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -190,10 +198,16 @@ export class WebRtcTransport {
     void this.pc.close().catch(() => undefined);
   }
 
+  /** One negotiation after the other; one the transport's close cuts short fails as TransportClosed, whatever werift says. */
   private serially<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => {
-      if (this.closed) throw new Error('the transport is closed');
-      return step();
+    const run = this.queue.then(async () => {
+      if (this.closed) throw new TransportClosed();
+      try {
+        return await step();
+      } catch (err) {
+        if (this.closed) throw new TransportClosed();
+        throw err;
+      }
     });
     this.queue = run.catch(() => undefined);
     return run;

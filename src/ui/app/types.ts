@@ -70,6 +70,8 @@ export interface Meeting {
   record_on_start: boolean;
   live_stream_on_start: boolean;
   waiting_room: boolean;
+  /** A breakout room: the meeting it was opened from. */
+  parent_meeting_id: string | null;
   session: { id: string; started_at: string; ended_at: string | null } | null;
   /** Newest first. */
   sessions: SessionSummary[];

@@ -1,14 +1,18 @@
 // The media room's bad input, driven from Node the way the SDK drives the socket, with werift (a
 // WebRTC stack in TypeScript) making the page's SDP offers: a request naming another page's
-// transport or producer, another meeting's track, a preset that may not publish, more tracks than
-// a page may hold, a receive with media off. Each is answered with the SDK's error reply (or, for a
-// track that is not there, the consume answer's not_found_track_error), is logged once, and changes
-// nothing: the health counts stay as they were. A network test: real sockets on 127.0.0.1.
+// transport or producer, another meeting's transport or track, a preset that may not publish, more
+// tracks than a page may hold, a receive with media off. Each is answered with the SDK's error reply
+// (or, for a track that is not there, the consume answer's not_found_track_error), is logged once,
+// and changes nothing: the health counts stay as they were. And what the media room releases: a
+// page whose transports fail for good, everything at the emulator's stop (its UDP sockets too), a
+// page closed for flooding the socket with media requests. A network test: real sockets on
+// 127.0.0.1, real time where werift's own timers decide.
+import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MediaStreamTrack, RTCPeerConnection } from 'werift';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import type { ProtoObject } from '../../../src/realtime/protocol/codec.js';
+import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { SdkSocket } from '../../helpers/sdk-socket.js';
 import { addPerson, restOf } from '../../helpers/web-sdk.js';
 
@@ -22,6 +26,11 @@ afterEach(async () => {
   for (const s of sockets.splice(0)) s.ws.terminate();
   for (const pc of pcs.splice(0)) await pc.close();
   await emu?.close();
+  // werift frees a page endpoint's sockets a moment after its close: the next test counts from none.
+  await eventually(
+    async () => udpSockets(),
+    (n) => n === 0,
+  );
 });
 
 const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
@@ -48,34 +57,52 @@ async function page(meetingId: string, name: string, preset = 'group_call_host')
 interface Transport {
   pc: RTCPeerConnection;
   id: string;
+  /** The emulator's UDP ports its answer named (its host candidates). */
+  ports: { port: number; family: 4 | 6 }[];
 }
 
-/** One of the page's transports, opened as the SDK opens it: an offer with an audio and a video section. */
-async function transport(s: SdkSocket, consuming: boolean): Promise<Transport> {
-  const pc = new RTCPeerConnection({ iceServers: [] });
+/** A page's endpoint as the SDK opens one: an offer with an audio and a video section, its candidates gathered. */
+async function endpoint(): Promise<RTCPeerConnection> {
+  const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle' });
   pcs.push(pc);
   pc.addTransceiver('audio', { direction: 'sendonly' });
   pc.addTransceiver('video', { direction: 'sendonly' });
   await pc.setLocalDescription(await pc.createOffer());
+  return pc;
+}
+
+/** One of the page's transports, opened as the SDK opens it (`rewrite` changes the SDP the page sends). */
+async function transport(s: SdkSocket, consuming: boolean, rewrite: (sdp: string) => string = (sdp) => sdp, opened?: RTCPeerConnection): Promise<Transport> {
+  const pc = opened ?? (await endpoint());
   const answer = (await s.request(
     MEDIA.createWebRTCTransport,
     'media.CreateTransportRequest',
-    { consuming, description: { type: 'offer', sdp: pc.localDescription!.sdp, target: consuming ? 1 : 0 }, producers: [] },
+    { consuming, description: { type: 'offer', sdp: rewrite(pc.localDescription!.sdp), target: consuming ? 1 : 0 }, producers: [] },
     'media.CreateTransportResponse',
   )) as { transport_id: string; description: { sdp: string } };
   await pc.setRemoteDescription({ type: 'answer', sdp: answer.description.sdp });
-  return { pc, id: answer.transport_id };
+  const ports = [...answer.description.sdp.matchAll(/^a=candidate:\S+ \d+ udp \d+ (\S+) (\d+) typ host/gm)].map(([, address, port]) => ({
+    port: Number(port),
+    family: address!.includes(':') ? (6 as const) : (4 as const),
+  }));
+  return { pc, id: answer.transport_id, ports };
 }
 
 /** The SDK's produce request for a new section of the send transport (`transportId` names the transport it claims). */
-async function produceRequest(send: Transport, kind: 'audio' | 'video', transportId = send.id, withMid = true): Promise<ProtoObject> {
+async function produceRequest(
+  send: Transport,
+  kind: 'audio' | 'video',
+  transportId = send.id,
+  withMid = true,
+  rewrite: (sdp: string) => string = (sdp) => sdp,
+): Promise<ProtoObject> {
   const t = send.pc.addTransceiver(new MediaStreamTrack({ kind }), { direction: 'sendonly' });
   await send.pc.setLocalDescription(await send.pc.createOffer());
   return {
     kind,
     paused: false,
     screen_share: false,
-    description: { type: 'offer', sdp: send.pc.localDescription!.sdp, target: 0 },
+    description: { type: 'offer', sdp: rewrite(send.pc.localDescription!.sdp), target: 0 },
     msid: 'stream track',
     app_data: JSON.stringify(withMid ? { mid: t.mid } : {}),
     mime_type: kind === 'audio' ? 'audio/opus' : 'video/VP8',
@@ -83,11 +110,11 @@ async function produceRequest(send: Transport, kind: 'audio' | 'video', transpor
   };
 }
 
-async function produce(s: SdkSocket, send: Transport, kind: 'audio' | 'video'): Promise<string> {
+async function produce(s: SdkSocket, send: Transport, kind: 'audio' | 'video', rewrite?: (sdp: string) => string): Promise<string> {
   const answer = (await s.request(
     MEDIA.produce,
     'media.edge.ProducerCreateRequest',
-    await produceRequest(send, kind),
+    await produceRequest(send, kind, send.id, true, rewrite),
     'media.edge.ProducerCreateResponse',
   )) as {
     producer_id: string;
@@ -131,6 +158,75 @@ describe('the media room refuses', () => {
     const refused = info.mock.calls.filter(([, msg]) => msg === 'SDK request refused');
     // One line per kind of problem per socket: two produces on Ada's transport were one kind.
     expect(refused.map(([fields]) => (fields as { event: number }).event)).toEqual([MEDIA.produce, MEDIA.closeProducer, MEDIA.toggleProducer]);
+  });
+
+  it("a consume, a renegotiation or a close of consumers naming another page's transport, or another meeting's; nothing changes", async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const here = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Here' })).id;
+    const there = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'There' })).id;
+    const ada = await page(here, 'Ada');
+    const bob = await page(here, 'Bob');
+    const eve = await page(there, 'Eve');
+    const adaSend = await transport(ada, false);
+    const adaCam = await produce(ada, adaSend, 'video');
+    const adaRecv = await transport(ada, true);
+    const eveRecv = await transport(eve, true);
+    const bobRecv = await transport(bob, true);
+    const before = await counts();
+    expect(before).toEqual({ transports: 4, producers: 1, consumers: 0 });
+    const info = vi.spyOn(emu.deps.logger, 'info');
+    const error = vi.spyOn(emu.deps.logger, 'error');
+
+    // Bob asks for Ada's camera on Ada's receive transport, and Eve (another meeting) on hers.
+    for (const [s, theirs] of [
+      [bob, adaRecv],
+      [eve, adaRecv],
+    ] as const)
+      await expect(
+        s.request(
+          MEDIA.consume,
+          'media.edge.ConsumePeersRequest',
+          { requests: [{ producing_peer_id: ada.peerId, producer_id: adaCam }], consuming_transport_id: theirs.id },
+          null,
+        ),
+      ).rejects.toThrow('Consume on this page’s own receive transport (create it first)');
+    // A renegotiation naming another page's transport (an answer or an offer, send or receive), of this meeting or another.
+    for (const [s, theirs, type] of [
+      [bob, adaRecv, 'answer'],
+      [bob, adaSend, 'offer'],
+      [ada, eveRecv, 'answer'],
+      [eve, adaSend, 'offer'],
+    ] as const) {
+      const description = { type, sdp: theirs.pc.localDescription!.sdp, target: 1 };
+      await expect(s.request(MEDIA.renegotiateSessionDescription, 'media.RenegotiateRequest', { transport_id: theirs.id, description }, null)).rejects.toThrow(
+        `Transport ${theirs.id} is not this page’s`,
+      );
+    }
+    // A close of consumers on another page's receive transport.
+    await expect(
+      bob.request(MEDIA.closeConsumer, 'media.edge.ConsumerCloseRequest', { consumer_ids: ['0', '1'], consuming_transport_id: adaRecv.id }, null),
+    ).rejects.toThrow('Close consumers on this page’s own receive transport');
+
+    expect(await counts()).toEqual(before);
+    expect(error).not.toHaveBeenCalled();
+    const refused = info.mock.calls.filter(([, msg]) => msg === 'SDK request refused').map(([fields]) => fields as { peer: string; event: number });
+    expect(refused).toEqual([
+      expect.objectContaining({ peer: bob.peerId, event: MEDIA.consume }),
+      expect.objectContaining({ peer: eve.peerId, event: MEDIA.consume }),
+      expect.objectContaining({ peer: bob.peerId, event: MEDIA.renegotiateSessionDescription }),
+      expect.objectContaining({ peer: ada.peerId, event: MEDIA.renegotiateSessionDescription }),
+      expect.objectContaining({ peer: eve.peerId, event: MEDIA.renegotiateSessionDescription }),
+      expect.objectContaining({ peer: bob.peerId, event: MEDIA.closeConsumer }),
+    ]);
+    // Bob's own transport still serves him: the refusals took nothing from him.
+    const answer = (await bob.request(
+      MEDIA.consume,
+      'media.edge.ConsumePeersRequest',
+      { requests: [{ producing_peer_id: ada.peerId, producer_id: adaCam }], consuming_transport_id: bobRecv.id },
+      'media.edge.ConsumePeerResponse',
+    )) as { consumer_ids_map: { map: Record<string, { consumer_id: string }> } };
+    expect(answer.consumer_ids_map.map[adaCam]!.consumer_id).not.toBe('');
+    expect(await counts()).toEqual({ ...before, consumers: 1 });
   });
 
   it("a consume of another meeting's track answers not_found_track_error and adds no consumer", async () => {
@@ -202,6 +298,193 @@ describe('the media room refuses', () => {
     // The refused join changed nothing: the bot is not in the meeting.
     const presence = (await (await fetch(`${emu.url}/_emulator/meetings/${m}/presence`)).json()) as { participants: { id: string }[] };
     expect(presence.participants.map((p) => p.id)).not.toContain(bot.id);
+  });
+});
+
+/** Waits, on real time, until `read` answers what `ok` accepts; answers the last reading (the test's own expect then says what differs). */
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, limitMs = 15_000): Promise<T> {
+  const deadline = performance.now() + limitMs;
+  let value = await read();
+  while (!ok(value) && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
+
+/** The UDP sockets open in this process (the emulator's and the test's own werift endpoints; a closed one is counted until the event loop's next turn). */
+const udpSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap').length;
+
+/** Whether a UDP port is taken on the machine's every address (werift listens there): a bind of our own fails. */
+async function taken({ port, family }: { port: number; family: 4 | 6 }): Promise<boolean> {
+  const socket = createSocket({ type: family === 6 ? 'udp6' : 'udp4', ipv6Only: family === 6 });
+  return new Promise((resolve) => {
+    socket.once('error', () => socket.close(() => resolve(true)));
+    socket.bind({ port, address: family === 6 ? '::' : '0.0.0.0', exclusive: true }, () => socket.close(() => resolve(false)));
+  });
+}
+
+/** The page's SDP as a page with another certificate would send it: the emulator's DTLS then refuses the page's real one. */
+const forged = (sdp: string) => sdp.replace(/^a=fingerprint:sha-256 .*$/gm, `a=fingerprint:sha-256 ${Array.from({ length: 32 }, () => 'AB').join(':')}`);
+
+const sameCounts = (a: object) => (b: object) => JSON.stringify(a) === JSON.stringify(b);
+
+describe('the media room releases', () => {
+  it('a publishing and receiving page whose transports fail for good (its certificate is refused), after the grace period; the others are told', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Failing' })).id;
+    const ada = await page(m, 'Ada');
+    const bob = await page(m, 'Bob');
+    for (const s of [ada, bob]) await s.request(MEDIA.selfJoinComplete, null, {}, 'media.edge.PeerJoinCompleteResponse');
+    const adaCam = await produce(ada, await transport(ada, false), 'video');
+    // Bob's page connects (ICE succeeds), but every SDP it sends names a certificate it does not hold.
+    const bobSend = await transport(bob, false, forged);
+    const bobMic = await produce(bob, bobSend, 'audio', forged);
+    const bobRecv = await transport(bob, true, forged);
+    const consumed = (await bob.request(
+      MEDIA.consume,
+      'media.edge.ConsumePeersRequest',
+      { requests: [{ producing_peer_id: ada.peerId, producer_id: adaCam }], consuming_transport_id: bobRecv.id },
+      'media.edge.ConsumePeerResponse',
+    )) as { description: { sdp: string } };
+    await bobRecv.pc.setRemoteDescription({ type: 'offer', sdp: consumed.description.sdp });
+    await bobRecv.pc.setLocalDescription(await bobRecv.pc.createAnswer());
+    await bob.request(
+      MEDIA.renegotiateSessionDescription,
+      'media.RenegotiateRequest',
+      { transport_id: bobRecv.id, description: { type: 'answer', sdp: forged(bobRecv.pc.localDescription!.sdp), target: 1 } },
+      'media.RenegotiateResponse',
+    );
+    expect(await counts()).toEqual({ transports: 3, producers: 2, consumers: 1 });
+    const info = vi.spyOn(emu.deps.logger, 'info');
+
+    // Released only once werift has reported them failed for the whole grace period (5 s).
+    const failed = performance.now();
+    expect(await eventually(counts, sameCounts({ transports: 1, producers: 1, consumers: 0 }))).toEqual({ transports: 1, producers: 1, consumers: 0 });
+    expect(performance.now() - failed).toBeGreaterThanOrEqual(5_000);
+    expect(info.mock.calls.filter(([, msg]) => msg === 'SDK media transport failed; released').map(([fields]) => fields)).toEqual([
+      { peer: bob.peerId, direction: 'send' },
+      { peer: bob.peerId, direction: 'recv' },
+    ]);
+    const closed = await ada.push(MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
+    expect(closed).toMatchObject({ participant_id: bob.peerId, producer_state: { producer_id: bobMic } });
+    // Bob is still in the room; once Ada leaves too, nothing is open.
+    await ada.close();
+    expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
+  });
+
+  it("the emulator's stop frees every transport, producer and consumer, and every UDP socket it opened", async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Stop' })).id;
+    const ada = await page(m, 'Ada');
+    const bob = await page(m, 'Bob');
+    // The pages' own endpoints first: what is open past them is the emulator's.
+    const pages = [await endpoint(), await endpoint(), await endpoint(), await endpoint()];
+    const ours = udpSockets();
+    const [adaSend, adaRecv, bobSend, bobRecv] = [
+      await transport(ada, false, undefined, pages[0]),
+      await transport(ada, true, undefined, pages[1]),
+      await transport(bob, false, undefined, pages[2]),
+      await transport(bob, true, undefined, pages[3]),
+    ];
+    const adaCam = await produce(ada, adaSend, 'video');
+    const bobMic = await produce(bob, bobSend, 'audio');
+    for (const [s, recv, publisher, producerId] of [
+      [bob, bobRecv, ada, adaCam],
+      [ada, adaRecv, bob, bobMic],
+    ] as const)
+      await s.request(
+        MEDIA.consume,
+        'media.edge.ConsumePeersRequest',
+        { requests: [{ producing_peer_id: publisher.peerId, producer_id: producerId }], consuming_transport_id: recv.id },
+        'media.edge.ConsumePeerResponse',
+      );
+    // A bot publishes too (its clip has no socket of its own).
+    const bot = await addPerson(emu, m, 'Bot');
+    const joined = await fetch(`${emu.url}/_emulator/meetings/${m}/participants/${bot.id}/join`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ media: { audio: true, video: true } }),
+    });
+    expect(joined.status).toBe(200);
+    expect(await counts()).toEqual({ transports: 4, producers: 4, consumers: 2 });
+    // Each transport's sections share one endpoint: its ports are named once per section.
+    const ports = [adaSend, adaRecv, bobSend, bobRecv].flatMap((t) => t.ports.filter((p, i) => t.ports.findIndex((q) => q.port === p.port) === i));
+    expect(ports.length).toBeGreaterThanOrEqual(4);
+    expect(await Promise.all(ports.map(taken))).toEqual(ports.map(() => true));
+    expect(
+      await eventually(
+        async () => udpSockets() - ours,
+        (n) => n === ports.length,
+      ),
+    ).toBe(ports.length);
+
+    await emu.close();
+    expect(emu.deps.signalling.mediaCounts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    // Every port is free once the stop has resolved, and no socket of the emulator's is left.
+    expect(await Promise.all(ports.map(taken))).toEqual(ports.map(() => false));
+    expect(
+      await eventually(
+        async () => udpSockets(),
+        (n) => n === ours,
+      ),
+    ).toBe(ours);
+  });
+
+  it('a flood of transport requests closes the socket (1008) and frees what it opened, those still opening too', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Flood' })).id;
+    const ada = await page(m, 'Ada');
+    const pc = await endpoint();
+    const ours = udpSockets();
+    const request = encodeEnvelope({
+      event: MEDIA.createWebRTCTransport,
+      id: 'flood',
+      payload: encode('media.CreateTransportRequest', {
+        consuming: false,
+        description: { type: 'offer', sdp: pc.localDescription!.sdp, target: 0 },
+        producers: [],
+      }),
+    });
+    for (let i = 0; i < 300; i++) ada.sendRaw(request);
+    expect((await ada.closed).code).toBe(1008);
+    expect(
+      await eventually(
+        async () => udpSockets(),
+        (n) => n === ours,
+      ),
+    ).toBe(ours);
+    expect(await counts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
+  });
+
+  it('a flood of consume requests for one track makes one consumer at most, and the socket closed for it frees it', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Flood' })).id;
+    const ada = await page(m, 'Ada');
+    const bob = await page(m, 'Bob');
+    const adaCam = await produce(ada, await transport(ada, false), 'video');
+    const bobRecv = await transport(bob, true);
+    const error = vi.spyOn(emu.deps.logger, 'error');
+    const consume = (id: string) =>
+      encodeEnvelope({
+        event: MEDIA.consume,
+        id,
+        payload: encode('media.edge.ConsumePeersRequest', {
+          requests: [{ producing_peer_id: ada.peerId, producer_id: adaCam }],
+          consuming_transport_id: bobRecv.id,
+        }),
+      });
+    // Ten at once, within the limit: one consumer, one answer with an offer.
+    const answers = Array.from({ length: 10 }, (_, i) => bob.next((f) => f.id === `c${i}`));
+    for (let i = 0; i < 10; i++) bob.sendRaw(consume(`c${i}`));
+    const bodies = (await Promise.all(answers)).map((f) => decode('media.edge.ConsumePeerResponse', f.payload) as { description?: unknown });
+    expect(bodies.filter((b) => b.description !== undefined)).toHaveLength(1);
+    expect(await counts()).toEqual({ transports: 2, producers: 1, consumers: 1 });
+    // Past the limit: closed, and nothing of Bob's is left, nor half-made.
+    for (let i = 0; i < 300; i++) bob.sendRaw(consume(`f${i}`));
+    expect((await bob.closed).code).toBe(1008);
+    expect(await eventually(counts, sameCounts({ transports: 1, producers: 1, consumers: 0 }))).toEqual({ transports: 1, producers: 1, consumers: 0 });
+    expect(error).not.toHaveBeenCalled();
   });
 });
 

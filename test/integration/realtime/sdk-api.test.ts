@@ -160,14 +160,14 @@ describe.each(API_CALLS)('%s api.<base>%s refuses every credential but a valid p
 });
 
 describe('flags.<base>: feature flags (the Flagsmith identities API)', () => {
-  it('answers no flags, with or without the trailing slash the SDK sends', async () => {
+  it('answers only the livestream flag (on), with or without the trailing slash the SDK sends', async () => {
     for (const path of ['/api/v1/identities/', '/api/v1/identities']) {
       const res = await onHost('flags')
         .post(path)
         .set('X-Environment-Key', 'an-environment-key')
         .send({ identifier: 'PEER_x', traits: [{ trait_key: 'a', trait_value: 1 }] })
         .expect(200);
-      expect(res.body).toEqual({ flags: [], traits: [] });
+      expect(res.body).toEqual({ flags: [{ feature: { name: 'feat_livestream' }, enabled: true, feature_state_value: null }], traits: [] });
     }
   });
 });

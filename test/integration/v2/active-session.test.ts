@@ -368,7 +368,16 @@ describe('POST …/active-session/poll', () => {
     const state = (await t.api.get('/_emulator/state').expect(200)).body;
     const saved = state.organizations[0].sessions.find((s: { id: string }) => s.id === sessionId);
     expect(saved.polls).toEqual([
-      { id: res.body.data.poll.id, question: 'Lunch?', options: ['pizza', 'salad'], anonymous: true, hideVotes: false, createdBy: ORG_ID, createdAt: START },
+      {
+        id: res.body.data.poll.id,
+        question: 'Lunch?',
+        options: ['pizza', 'salad'],
+        anonymous: true,
+        hideVotes: false,
+        createdBy: ORG_ID,
+        createdAt: START,
+        votes: [],
+      },
     ]);
     await t.api.put('/_emulator/state').send(state).expect(200);
     expect(t.deps.store.org(ORG_ID)!.sessions.get(sessionId)!.polls).toHaveLength(1);
@@ -403,6 +412,74 @@ describe('POST …/active-session/poll', () => {
       .send({ question: 'one more', options: ['a'] })
       .expect(409);
     expect(res.body).toEqual(v2Error(409, `Session ${sessionId} already has 100 polls, the most one session keeps`));
+  });
+
+  it('counts the votes the participants cast, as production shows them; the votes are kept with the session (state export and import) and after it ends', async () => {
+    const t = makeTestApp();
+    const { meetingId, sessionId, ids } = await liveMeeting(t, ['alice', 'bob', 'carol']);
+    const created = await t.api
+      .post(active(meetingId, 'poll'))
+      .set('Authorization', BASIC)
+      .send({ question: 'Lunch?', options: ['pizza', 'salad', 'soup'] })
+      .expect(201);
+    const pollId: string = created.body.data.poll.id;
+    const vote = (pid: string, option: number) => t.api.post(`/_emulator/meetings/${meetingId}/participants/${pid}/polls/${pollId}/vote`).send({ option });
+    t.advance(SECOND);
+    await vote(ids.bob!, 1).expect(200);
+    t.advance(SECOND);
+    await vote(ids.alice!, 1).expect(200);
+    const last = await vote(ids.carol!, 0).expect(200);
+    const expected = {
+      id: pollId,
+      question: 'Lunch?',
+      options: [
+        { text: 'pizza', count: 1, votes: [{ id: ids.carol, name: 'carol' }] },
+        {
+          text: 'salad',
+          count: 2,
+          votes: [
+            { id: ids.bob, name: 'bob' },
+            { id: ids.alice, name: 'alice' },
+          ],
+        },
+        { text: 'soup', count: 0, votes: [] },
+      ],
+      anonymous: false,
+      hide_votes: false,
+      created_by: ORG_ID,
+      voted: [ids.bob, ids.alice, ids.carol],
+    };
+    expect(last.body).toEqual(expected);
+    expect((await t.api.get(`/_emulator/meetings/${meetingId}/polls`).expect(200)).body).toEqual({ session_id: sessionId, polls: [expected] });
+
+    const state = (await t.api.get('/_emulator/state').expect(200)).body;
+    const saved = state.organizations[0].sessions.find((s: { id: string }) => s.id === sessionId);
+    expect(saved.polls[0].votes).toEqual([
+      { participantId: ids.bob, name: 'bob', option: 1, at: START + SECOND },
+      { participantId: ids.alice, name: 'alice', option: 1, at: START + 2 * SECOND },
+      { participantId: ids.carol, name: 'carol', option: 0, at: START + 2 * SECOND },
+    ]);
+    await t.api.put('/_emulator/state').send(state).expect(200);
+    await t.api.post(active(meetingId, 'kick-all')).set('Authorization', BASIC).expect(200);
+    expect((await t.api.get(`/_emulator/meetings/${meetingId}/polls`).expect(200)).body).toEqual({ session_id: sessionId, polls: [expected] });
+    // An ended session takes no more votes.
+    const late = await vote(ids.alice!, 2).expect(409);
+    expect(late.body.error.message).toBe(`Participant ${ids.alice} is not in meeting ${meetingId}`);
+  });
+
+  it('a state document saved before votes were kept loads its polls with none', async () => {
+    const t = makeTestApp();
+    const { meetingId, sessionId } = await liveMeeting(t, ['alice']);
+    await t.api
+      .post(active(meetingId, 'poll'))
+      .set('Authorization', BASIC)
+      .send({ question: 'Q', options: ['a', 'b'] })
+      .expect(201);
+    const state = (await t.api.get('/_emulator/state').expect(200)).body;
+    const saved = state.organizations[0].sessions.find((s: { id: string }) => s.id === sessionId);
+    delete saved.polls[0].votes;
+    await t.api.put('/_emulator/state').send(state).expect(200);
+    expect(t.deps.store.org(ORG_ID)!.sessions.get(sessionId)!.polls[0]!.votes).toEqual([]);
   });
 
   it('needs a LIVE session', async () => {

@@ -402,6 +402,61 @@ function LivestreamCard({ l, s, meeting }: { l: Livestream; s: State; meeting: M
   `;
 }
 
+/** A meeting's breakout rooms (meetings opened from it), with who is in each now; a room names its parent. */
+function BreakoutRooms({ meeting, s }: { meeting: Meeting; s: State }) {
+  const all = s.overview?.meetings ?? [];
+  const parent = meeting.parent_meeting_id ? all.find((m) => m.id === meeting.parent_meeting_id) : undefined;
+  const rooms = all.filter((m) => m.parent_meeting_id === meeting.id).reverse();
+  if (!meeting.parent_meeting_id && rooms.length === 0) return null;
+  const members = (m: Meeting) =>
+    m.participants
+      .filter((p) => p.joined_at)
+      .map((p) => p.name ?? p.custom_participant_id)
+      .join(', ') || '—';
+  return html`
+    <section aria-labelledby=${`breakout-${meeting.id}`}>
+      <h3 id=${`breakout-${meeting.id}`}>Breakout rooms</h3>
+      ${
+        meeting.parent_meeting_id
+          ? html`<p>
+              A breakout room of
+              <button type="button" class="link" onClick=${() => setState({ meetingId: meeting.parent_meeting_id! })}>
+                ${parent?.title ?? meeting.parent_meeting_id}
+              </button>
+            </p>`
+          : html`<table class="list" data-testid="breakout-rooms">
+              <caption class="sr-only">
+                Breakout rooms of this meeting, in the order they were opened
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Room</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">In the room now</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr data-room-id=${meeting.id}>
+                  <td>${meeting.title ?? '(untitled)'} (main)</td>
+                  <td>${meeting.status}</td>
+                  <td>${members(meeting)}</td>
+                </tr>
+                ${rooms.map(
+                  (r) => html`
+                    <tr data-room-id=${r.id}>
+                      <td><button type="button" class="link" onClick=${() => setState({ meetingId: r.id })}>${r.title ?? '(untitled)'}</button></td>
+                      <td>${r.status === 'ACTIVE' ? 'open' : 'closed'}</td>
+                      <td>${members(r)}</td>
+                    </tr>
+                  `,
+                )}
+              </tbody>
+            </table>`
+      }
+    </section>
+  `;
+}
+
 function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
   return html`
     <section class="detail" aria-labelledby="meeting-title" data-testid="meeting-detail">
@@ -412,6 +467,7 @@ function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
       </p>
       <${Timeline} meeting=${meeting} events=${s.events} deliveries=${s.deliveries} now=${s.clock?.now ?? meeting.created_at} />
       <${Sessions} meeting=${meeting} />
+      <${BreakoutRooms} meeting=${meeting} s=${s} />
       <${Participants} meeting=${meeting} tokens=${s.tokens} />
       <${WaitingRoom} meeting=${meeting} />
       <section aria-labelledby=${`recordings-${meeting.id}`}>
