@@ -21,6 +21,7 @@ import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
 import { WaitingRoomService } from './domain/meetings/waiting-room.service.js';
+import { StageService } from './domain/meetings/stage.service.js';
 import { ConnectedMeetingsService } from './domain/meetings/connected-meetings.service.js';
 import { SessionHistoryService } from './domain/sessions/session-history.service.js';
 import { ChatFilesService } from './domain/sessions/chat-files.js';
@@ -68,6 +69,7 @@ export interface Deps {
     connectedMeetings: ConnectedMeetingsService;
     sessionHistory: SessionHistoryService;
     waitingRoom: WaitingRoomService;
+    stage: StageService;
     /** The images and files pages upload for chat (in memory, bounded). */
     chatFiles: ChatFilesService;
     webhooks: WebhooksService;
@@ -149,6 +151,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const connectedMeetings = new ConnectedMeetingsService(ctx, meetings, sessions);
   const participants = new ParticipantsService(ctx, new ParticipantTokens(() => tokenKey.get()), sessions);
   const waitingRoom = new WaitingRoomService(ctx, sessions);
+  const stage = new StageService(ctx, sessions);
   const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
   const presets = new PresetsService(ctx);
@@ -185,6 +188,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     media: config.media,
     sessions,
     waitingRoom,
+    stage,
     history: sessionHistory,
     connectedMeetings,
     recordings,
@@ -204,8 +208,9 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     recordings,
     livestreams,
     sessionHistory,
-    // Who waits in the organization's meetings (kept in memory, outside the store).
+    // Who waits in the organization's meetings, and who stands where on their stages (kept in memory, outside the store).
     waitingRoom,
+    stage,
     // Participants on their way between breakout rooms.
     connectedMeetings,
     chatFiles,
@@ -233,8 +238,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
-      // The waiting room holds pages and scripted participants of the meetings being replaced.
-      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, chatFiles],
+      // The waiting room and the stage hold pages and scripted participants of the meetings being replaced.
+      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, chatFiles],
     },
     fixtures,
   );
@@ -274,6 +279,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       connectedMeetings,
       sessionHistory,
       waitingRoom,
+      stage,
       chatFiles,
       webhooks,
       presets,

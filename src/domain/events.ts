@@ -2,6 +2,7 @@
 // (docs/webhooks.md) need; the simulator and the webhook dispatcher subscribe.
 import type { EventBus } from '../core/events.js';
 import type { SessionFileKind } from './sessions/session-files.js';
+import type { StageAction, StageStatus } from './meetings/stage-rules.js';
 import type {
   Livestream,
   LivestreamState,
@@ -88,6 +89,19 @@ export type DomainEvent =
   // rejected, or gone). `by` is who admitted or rejected them: a participant id, or null for the
   // emulator's own operator (the dashboard, the control API) and for the other changes.
   | { type: 'waitingRoom.changed'; at: number; org: Organization; meeting: Meeting; participant: Participant; change: WaitingChange; by: string | null }
+  // A participant moved on the meeting's stage: by their own move (`by` is themselves), a host's
+  // (`by` the host), or the emulator's operator (`by` null).
+  | {
+      type: 'stage.changed';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      participant: Participant;
+      status: StageStatus;
+      previous: StageStatus;
+      action: StageAction;
+      by: string | null;
+    }
   // A poll was started in the meeting's LIVE session (the REST API or a page).
   | { type: 'poll.created'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll }
   // A participant voted in a poll of the LIVE session (a page, or the control API): `poll` counts the vote.

@@ -23,6 +23,7 @@ import { presetRoutes } from './v2/presets.routes.js';
 import { realtimeKitRoutes } from './realtimekit/realtimekit.routes.js';
 import { sessionActivityRoutes } from './control/session-activity.routes.js';
 import { waitingRoomRoutes } from './control/waiting-room.routes.js';
+import { stageRoutes } from './control/stage.routes.js';
 import { breakoutRoomRoutes } from './control/breakout-rooms.routes.js';
 import { sessionFileRoutes } from './media/session-files.routes.js';
 import { activeSessionRoutes } from './v2/active-session.routes.js';
@@ -60,6 +61,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...orgAnalyticsRoutes,
     ...sessionActivityRoutes,
     ...waitingRoomRoutes,
+    ...stageRoutes,
     ...breakoutRoomRoutes,
     ...sessionFileRoutes,
     ...dashboardRoutes,

@@ -10,6 +10,7 @@ import { PluginStoresFeature } from './features/plugin-stores.js';
 import { PollsFeature } from './features/polls.js';
 import { PresenceFeature } from './features/presence.js';
 import { RecordingFeature } from './features/recording.js';
+import { StageFeature } from './features/stage.js';
 import { WaitingRoomFeature } from './features/waiting-room.js';
 import { MediaRoomFeature } from './media/media-room.js';
 import type { Peer } from './peer.js';
@@ -36,6 +37,7 @@ export interface RoomFeatures {
   livestream: LivestreamFeature;
   hostControls: HostControlsFeature;
   waitingRoom: WaitingRoomFeature;
+  stage: StageFeature;
   breakoutRooms: BreakoutRoomsFeature;
   media: MediaRoomFeature;
 }
@@ -54,6 +56,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     livestream: new LivestreamFeature(state),
     hostControls,
     waitingRoom,
+    stage: new StageFeature(state),
     breakoutRooms: new BreakoutRoomsFeature(state),
     media: new MediaRoomFeature(state, {
       enabled: state.deps.media === 'on',

@@ -13,6 +13,7 @@ import type { ParticipantsService } from '../domain/participants/participants.se
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { SessionHistoryService } from '../domain/sessions/session-history.service.js';
 import type { WaitingRoomService } from '../domain/meetings/waiting-room.service.js';
+import type { StageService } from '../domain/meetings/stage.service.js';
 import type { Logger } from '../logger.js';
 import { Unserved, type Peer } from './peer.js';
 import type { ProtoObject } from './protocol/codec.js';
@@ -36,6 +37,8 @@ export interface RoomsDeps {
   sessions: Pick<SessionsService, 'join' | 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
   /** Who waits to join a meeting with a waiting room; a page joins through it. */
   waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'list' | 'isWaiting' | 'mayAdmit'>;
+  /** Who stands where on a meeting's stage, and the moves on it. */
+  stage: Pick<StageService, 'statusOf' | 'standings' | 'mayManage' | 'own' | 'manage'>;
   history: Pick<SessionHistoryService, 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll' | ChatOperations>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** Breakout rooms: the families of meetings and the moves between them. */
@@ -132,10 +135,15 @@ export class RoomState {
     const pages = [...this.pages(meetingId)].filter((p) => p.roomJoined && !p.gone);
     for (const participant of this.presentParticipants(meeting)) {
       const own = pages.filter((p) => p.participantId === participant.id);
-      if (own.length === 0) out.push({ peerId: participant.id, sdk: null, peer: peerView(participant, participant.id) });
-      for (const p of own) out.push({ peerId: p.peerId, sdk: p, peer: peerView(participant, p.peerId) });
+      if (own.length === 0) out.push({ peerId: participant.id, sdk: null, peer: this.view(participant, participant.id) });
+      for (const p of own) out.push({ peerId: p.peerId, sdk: p, peer: this.view(participant, p.peerId) });
     }
     return out;
+  }
+
+  /** A participant as a peer of the socket room, under a peer id, standing where they stand on the stage. */
+  view(participant: Participant, peerId: string): ProtoObject & PeerView {
+    return peerView(participant, peerId, this.deps.stage.statusOf(this.meeting(participant.meetingId), participant));
   }
 
   /** Everyone present but the page itself. */

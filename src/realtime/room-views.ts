@@ -1,12 +1,18 @@
 // The emulator's state as the SDK's protobuf messages: peers, chat messages, polls. Pure
 // functions of the domain's records; the rooms decide who sees what.
+import type { StageStatus } from '../domain/meetings/stage-rules.js';
 import type { Participant, SessionChatMessage, SessionPoll } from '../domain/models.js';
 import { CHAT_PAYLOAD_TYPES } from '../domain/sessions/chat-rules.js';
 import { pollResults } from '../domain/sessions/session-rules.js';
 import type { ProtoObject } from './protocol/codec.js';
 
-/** socket.room.StageType ON_STAGE. */
-const ON_STAGE = 1;
+/** socket.room.StageType of each stage status. */
+export const STAGE_TYPE: Record<StageStatus, number> = {
+  ON_STAGE: 1,
+  ACCEPTED_TO_JOIN_STAGE: 2,
+  REQUESTED_TO_JOIN_STAGE: 3,
+  OFF_STAGE: 4,
+};
 /** common.RecordingType: the emulator's recordings are composite browser recordings. */
 export const BROWSER_RECORDING = 0;
 
@@ -67,8 +73,8 @@ export function chatView(m: SessionChatMessage, peerId: string): ProtoObject {
   };
 }
 
-/** A participant as a peer of the socket room (socket.room.Peer), under the peer id it has in this room. */
-export function peerView(participant: Participant, peerId: string): ProtoObject & PeerView {
+/** A participant as a peer of the socket room (socket.room.Peer), under the peer id it has in this room, where it stands on the stage. */
+export function peerView(participant: Participant, peerId: string, stage: StageStatus): ProtoObject & PeerView {
   return {
     peer_id: peerId,
     user_id: participant.id,
@@ -78,8 +84,8 @@ export function peerView(participant: Participant, peerId: string): ProtoObject 
     // The SDK cannot encode a null picture: absent, not null.
     ...(participant.picture ? { display_picture_url: participant.picture } : {}),
     waitlisted: false,
-    // On stage: the SDK shares a camera or microphone only from the stage (none flows here).
-    stage_type: ON_STAGE,
+    // The SDK shares a camera or microphone only from the stage, and lists a peer only while on it.
+    stage_type: STAGE_TYPE[stage],
     // "NONE": an empty recorder type makes the SDK hide the peer as a recorder.
     flags: { preset_name: participant.presetName, recorder_type: 'NONE', hidden_participant: false },
   };

@@ -81,6 +81,8 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, session_id: e.session.id, poll_id: e.poll.id, participant_id: e.participantId };
     case 'participants.muted':
       return { ...base, session_id: e.session.id, kind: e.kind, participant_ids: e.participantIds, allow_unmute: e.allowUnmute, by: e.by };
+    case 'stage.changed':
+      return { ...base, participant_id: e.participant.id, name: e.participant.name, status: e.status, previous: e.previous, action: e.action, by: e.by };
     case 'waitingRoom.changed':
       return { ...base, participant_id: e.participant.id, name: e.participant.name, change: e.change, by: e.by };
     case 'breakout.roomsChanged':

@@ -2,7 +2,7 @@
 // against a listening emulator (127.0.0.1, port 0, manual clock). What a person would do: watch
 // a meeting made through the REST API appear, drive a recording from the buttons to UPLOADED and
 // play it, look at its webhook delivery and redeliver it, play a LIVE livestream, let in or turn
-// away who waits in a waiting room. Along the way:
+// away who waits in a waiting room, see who stands on a webinar's stage. Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
 // go to docs/images/, where docs/dashboard.md shows them.
 import { execFileSync } from 'node:child_process';
@@ -197,6 +197,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await detail.getByText('Nobody waits.', { exact: false }).waitFor(WAIT);
     const presence = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/presence`)).json()) as { participants: { name: string }[] };
     expect(presence.participants.map((p) => p.name)).toEqual(['Gus']);
+  }, 60_000);
+
+  it("shows who stands on a webinar's stage, as it changes", async () => {
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Webinar' });
+    const [hana, vic] = [await addPerson(emu, meeting.id, 'Hana', 'webinar_presenter'), await addPerson(emu, meeting.id, 'Vic', 'webinar_viewer')];
+    for (const p of [hana, vic]) await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${p.id}/join`, { method: 'POST' });
+    await page.locator(`[data-meeting-id="${meeting.id}"]`).getByRole('button', { name: 'Open meeting Webinar' }).click();
+    const row = (name: string) => page.getByTestId('meeting-detail').locator('tr', { hasText: name }).getByTestId('stage');
+    await row('Hana').filter({ hasText: 'on stage' }).waitFor(WAIT);
+    await row('Vic').filter({ hasText: 'off stage' }).waitFor(WAIT);
+    await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${hana.id}/stage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'leave' }),
+    });
+    await row('Hana').filter({ hasText: 'off stage' }).waitFor(WAIT);
   }, 60_000);
 
   it('logged no console error and sent no request to another origin', () => {

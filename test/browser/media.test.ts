@@ -3,14 +3,14 @@
 // SFU and receiving each other's tracks. What is checked is what a page can observe: decoded
 // video frames that keep coming, audio packets that arrive, the SDK's own flags for a camera or
 // microphone turned off (by the page, or by a REST mute), a screen share, a bot's clip, a preset
-// that may not publish, and media off. The emulator's open transports, producers and consumers
+// that may not publish, a webinar viewer let onto the stage, and media off. The emulator's open transports, producers and consumers
 // (its health) are back to zero once the pages are gone.
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, launchTrusting, addPerson, restOf, servePages, type Person, type Sdk } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, launchTrusting, addPerson, addPreset, restOf, servePages, type Person, type Sdk } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/web-sdk.ts, not here. */
 const WAIT = 30_000;
@@ -151,6 +151,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     base = new URL(emu.tlsUrl!).host;
     ({ url: pagesUrl, server: pages } = await servePages(sdk));
     browser = await launchTrusting(emu.url);
+    // A webinar viewer who may ask for the stage, and publish once on it.
+    await addPreset(emu, 'webinar_speaker', 'webinar_viewer', {
+      media: { audio: { can_produce: 'CAN_REQUEST' }, video: { can_produce: 'CAN_REQUEST' }, screenshare: { can_produce: 'NOT_ALLOWED' } },
+    });
   }, 60_000);
 
   // A failed test leaves no page behind for the next one to count.
@@ -287,6 +291,52 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       const deadline = Date.now() + WAIT;
       while (Date.now() < deadline && (await health()).transports + (await health()).producers > 0) await new Promise((r) => setTimeout(r, 100));
       expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'a webinar viewer publishes nothing off the stage; let on by the presenter, it joins the stage, turns its camera on, and the presenter decodes its video',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Webinar' });
+      const [hana, vic] = [await person(meeting.id, 'Hana', 'webinar_presenter'), await person(meeting.id, 'Vic', 'webinar_speaker')];
+      const h = await join(hana, { audio: false, video: false });
+      const v = await join(vic, { audio: false, video: false });
+      type Stage = { status: string; requestAccess(): Promise<void>; grantAccess(ids: string[]): Promise<void>; join(): Promise<void> };
+      type StageWindow = {
+        meeting: {
+          stage: Stage;
+          self: { enableVideo(): Promise<void> };
+          participants: { joined: { toArray(): { name: string; userId: string; stageStatus: string }[] } };
+        };
+      };
+      const stageOf = (page: Page) => page.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.status);
+      const waitFor = async (read: () => Promise<unknown>, want: unknown) => {
+        const deadline = Date.now() + WAIT;
+        while ((await read()) !== want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(await read()).toBe(want);
+      };
+      expect(await stageOf(v)).toBe('OFF_STAGE');
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.self.enableVideo().catch(() => undefined));
+      expect((await health()).producers).toBe(0);
+
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.requestAccess());
+      const vicAsHost = () =>
+        h.evaluate(() => (globalThis as unknown as StageWindow).meeting.participants.joined.toArray().find((p) => p.name === 'Vic')?.stageStatus);
+      await waitFor(vicAsHost, 'REQUESTED_TO_JOIN_STAGE');
+      await h.evaluate(() => {
+        const m = (globalThis as unknown as StageWindow).meeting;
+        return m.stage.grantAccess([m.participants.joined.toArray().find((p) => p.name === 'Vic')!.userId]);
+      });
+      await waitFor(() => stageOf(v), 'ACCEPTED_TO_JOIN_STAGE');
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.join());
+      await waitFor(() => stageOf(v), 'ON_STAGE');
+      await waitFor(vicAsHost, 'ON_STAGE');
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.self.enableVideo());
+      await advancing(h, 'Vic', 'video');
+      expect((await health()).producers).toBe(1);
+      expect(pageErrors).toEqual([]);
+      await closeAll(h, v);
     },
     4 * WAIT,
   );

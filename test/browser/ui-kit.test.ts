@@ -4,8 +4,9 @@
 // names, a meeting timer that counts up from the session's start, the chat panel with a message
 // sent before the page came, a poll's options counting votes, a private conversation with a bot,
 // an image previewed and a file downloaded from the chat, the kit's own screens when the page is
-// removed or the meeting ends, and its waiting room: the guest's waiting screen, the host's list
-// with its accept button.
+// removed or the meeting ends, its waiting room: the guest's waiting screen, the host's list with
+// its accept button; and a webinar's stage: a viewer's request, the presenter's accept button, the
+// viewer's join dialog.
 // The pages stay offline: the kits' requests to the internet (a font, sounds) are aborted.
 //
 // Which fix each assertion needs (found with test/browser/ui-kit.probe.ts):
@@ -88,6 +89,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
     ({ url: pagesUrl, server: pages } = await serveKitPage(kit));
     browser = await launchTrusting(emu.url);
     await addPreset(emu, 'guest', 'group_call_participant', { waiting_room_type: 'SKIP_ON_ACCEPT' });
+    await addPreset(emu, 'webinar_speaker', 'webinar_viewer', {
+      media: { audio: { can_produce: 'CAN_REQUEST' }, video: { can_produce: 'CAN_REQUEST' }, screenshare: { can_produce: 'NOT_ALLOWED' } },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -364,6 +368,41 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
         .first()
         .waitFor({ state: 'visible', timeout: WAIT });
       await request.waitFor({ state: 'detached', timeout: WAIT });
+      expect(errors).toEqual([]);
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'the stage: a viewer asks with the kit\u2019s stage button, the presenter accepts in the participants panel, the viewer joins from the kit\u2019s dialog and shows on the stage',
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Kit webinar' });
+      const [hana, vic] = [await person(meeting.id, 'Hana', 'webinar_presenter'), await person(meeting.id, 'Vic', 'webinar_speaker')];
+      const host = await open(hana);
+      const { page: viewer, errors } = await openKit(browser, kit, pagesUrl, { token: vic.token, base, showSetupScreen: false });
+      opened.push(viewer);
+      // The kit's stage button names what it does in its title.
+      const toggle = (title: string) => viewer.locator(`${p}-stage-toggle[title="${title}"]`).first();
+      await toggle('Join stage').waitFor({ state: 'visible', timeout: WAIT });
+      await toggle('Join stage').click();
+      await toggle('Requested').waitFor({ state: 'visible', timeout: WAIT });
+
+      await host.locator(`${p}-participants-toggle`).first().click();
+      await host.locator(`${p}-participants`).getByText('Requests').first().click();
+      const request = host.locator(`${p}-participants-stage-queue li`, { hasText: 'Vic' });
+      await request.waitFor({ state: 'visible', timeout: WAIT });
+      await request.locator(`${p}-icon.accept`).click();
+
+      // Let on, the viewer's kit asks to confirm; joining puts the viewer's tile on the presenter's stage.
+      const dialog = viewer.locator(`${p}-join-stage`);
+      await dialog.waitFor({ state: 'visible', timeout: WAIT });
+      await dialog.locator(`${p}-button[title="Join"]`).click();
+      await toggle('Leave stage').waitFor({ state: 'visible', timeout: WAIT });
+      await host
+        .locator(`${p}-grid ${p}-participant-tile`)
+        .filter({ has: host.locator(`${p}-name-tag`, { hasText: 'Vic' }) })
+        .first()
+        .waitFor({ state: 'visible', timeout: WAIT });
       expect(errors).toEqual([]);
     },
     4 * WAIT,

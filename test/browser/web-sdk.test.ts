@@ -6,8 +6,9 @@
 // What a frontend developer would see: two participants join and see each other, chat, a scripted
 // participant appears, a REST kick removes a page, one leaves; the webhooks arrive and the REST
 // API sees the pages' participants; a guest waits in the waiting room until a host lets them in or
-// turns them away. Private messages, images and files, edits and deletes, web-core's chat channels,
-// and votes in polls. Audio and video are the business of media.test.ts.
+// turns them away; a webinar viewer asks for the stage, is let on, turned down, invited, removed.
+// Private messages, images and files, edits and deletes, web-core's chat channels, and votes in
+// polls. Audio and video are the business of media.test.ts.
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
@@ -101,6 +102,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
 
   const person = (meetingId: string, name: string, preset?: string): Promise<Person> => addPerson(emu, meetingId, name, preset);
 
+  /** A read of the control API. */
+  const control = async (route: string): Promise<{ participants: { name: string; status: string }[] }> =>
+    (await fetch(`${emu.url}/_emulator${route}`)).json() as Promise<{ participants: { name: string; status: string }[] }>;
+
   /** A page of the frontend: init() and join() with the participant's token, media off; it records what it hears. */
   async function join(p: Person): Promise<Page> {
     const page = await browser.newPage();
@@ -172,6 +177,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
     browser = await launchTrusting(emu.url);
     // A guest waits in a meeting with a waiting room until a host admits or rejects them.
     await addPreset(emu, 'guest', 'group_call_participant', { waiting_room_type: 'SKIP_ON_ACCEPT' });
+    // A webinar viewer who may ask for the stage.
+    await addPreset(emu, 'webinar_speaker', 'webinar_viewer', {
+      media: { audio: { can_produce: 'CAN_REQUEST' }, video: { can_produce: 'CAN_REQUEST' }, screenshare: { can_produce: 'NOT_ALLOWED' } },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -415,6 +424,92 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       const inSession = await rest<{ participants: { custom_participant_id: string }[] }>('GET', `/v2/sessions/${session.id}/participants`);
       expect(inSession.participants.map((p) => p.custom_participant_id).sort()).toEqual(['gus', 'hana']);
       for (const page of [h, g]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
+    },
+    4 * WAIT,
+  );
+
+  it(
+    'the stage: a viewer asks, the presenter sees the request and lets it on, the viewer joins the stage; turned down, invited, removed; every page agrees',
+    async () => {
+      interface StageWindow {
+        meeting: {
+          stage: {
+            status: string;
+            on(event: string, listener: (...args: unknown[]) => void): void;
+            requestAccess(): Promise<void>;
+            cancelRequestAccess(): Promise<void>;
+            grantAccess(ids: string[]): Promise<void>;
+            denyAccess(ids: string[]): Promise<void>;
+            kick(ids: string[]): Promise<void>;
+            join(): Promise<void>;
+            leave(): Promise<void>;
+            getAccessRequests(): { stageRequests: { displayName: string }[] };
+          };
+          participants: { joined: { toArray(): { name: string; userId: string; stageStatus: string }[] } };
+        };
+        log: string[];
+      }
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Webinar' });
+      const [hana, vic] = [await person(meeting.id, 'Hana', 'webinar_presenter'), await person(meeting.id, 'Vic', 'webinar_speaker')];
+      const h = await join(hana);
+      const v = await join(vic);
+      await v.evaluate(() => {
+        const w = globalThis as unknown as StageWindow;
+        w.meeting.stage.on('stageRequestApproved', () => w.log.push('stage:approved'));
+        w.meeting.stage.on('stageRequestRejected', () => w.log.push('stage:rejected'));
+      });
+      const status = (page: Page) => page.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.status);
+      const vicAsHost = () =>
+        h.evaluate(() => (globalThis as unknown as StageWindow).meeting.participants.joined.toArray().find((p) => p.name === 'Vic')?.stageStatus);
+      const waitFor = async (read: () => Promise<unknown>, want: unknown) => {
+        const deadline = Date.now() + WAIT;
+        while ((await read()) !== want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        expect(await read()).toBe(want);
+      };
+      const vicId = () => h.evaluate(() => (globalThis as unknown as StageWindow).meeting.participants.joined.toArray().find((p) => p.name === 'Vic')!.userId);
+      expect(await status(h)).toBe('ON_STAGE');
+      expect(await status(v)).toBe('OFF_STAGE');
+      expect(await vicAsHost()).toBe('OFF_STAGE');
+
+      // Asks, cancels, asks again; the presenter sees the request and lets Vic on; Vic joins.
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.requestAccess());
+      await waitFor(vicAsHost, 'REQUESTED_TO_JOIN_STAGE');
+      expect(await h.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.getAccessRequests().stageRequests.map((r) => r.displayName))).toEqual([
+        'Vic',
+      ]);
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.cancelRequestAccess());
+      await waitFor(vicAsHost, 'OFF_STAGE');
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.requestAccess());
+      await waitFor(vicAsHost, 'REQUESTED_TO_JOIN_STAGE');
+      const id = await vicId();
+      await h.evaluate((ids) => (globalThis as unknown as StageWindow).meeting.stage.grantAccess(ids), [id]);
+      await waitFor(() => status(v), 'ACCEPTED_TO_JOIN_STAGE');
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.join());
+      await waitFor(vicAsHost, 'ON_STAGE');
+      expect(await status(v)).toBe('ON_STAGE');
+
+      // Vic leaves the stage, asks again and is turned down; then the presenter invites Vic, who joins and is removed.
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.leave());
+      await waitFor(vicAsHost, 'OFF_STAGE');
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.requestAccess());
+      await waitFor(vicAsHost, 'REQUESTED_TO_JOIN_STAGE');
+      await h.evaluate((ids) => (globalThis as unknown as StageWindow).meeting.stage.denyAccess(ids), [id]);
+      await waitFor(() => status(v), 'OFF_STAGE');
+      await waitFor(vicAsHost, 'OFF_STAGE');
+      await h.evaluate((ids) => (globalThis as unknown as StageWindow).meeting.stage.grantAccess(ids), [id]);
+      await waitFor(() => status(v), 'ACCEPTED_TO_JOIN_STAGE');
+      await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.stage.join());
+      await waitFor(vicAsHost, 'ON_STAGE');
+      await h.evaluate((ids) => (globalThis as unknown as StageWindow).meeting.stage.kick(ids), [id]);
+      await waitFor(() => status(v), 'OFF_STAGE');
+      await waitFor(vicAsHost, 'OFF_STAGE');
+      expect((await view(v)).log.filter((l) => l.startsWith('stage:'))).toEqual(['stage:approved', 'stage:rejected', 'stage:approved']);
+      expect((await control(`/meetings/${meeting.id}/stage`)).participants).toEqual([
+        expect.objectContaining({ name: 'Hana', status: 'ON_STAGE' }),
+        expect.objectContaining({ name: 'Vic', status: 'OFF_STAGE' }),
+      ]);
+      expect(pageErrors).toEqual([]);
+      for (const page of [h, v]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     4 * WAIT,
   );

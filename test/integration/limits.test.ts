@@ -119,6 +119,9 @@ function refusal(r: AnyRoute, message: string, status = 400, code = 'BAD_REQUEST
 
 // --- rows -------------------------------------------------------------------------------------
 
+/** The i-th id of no participant (a UUID, as the control API takes ids). */
+const nobody = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
 type Value = string | number | unknown[];
 interface Row {
   /** Route name, `method path`. */
@@ -446,6 +449,27 @@ const ITEM_ROWS: Row[] = [
       atLimit: { status: 404 },
     })),
   ),
+  // Ids of nobody waiting: 409 at the limit (nobody is admitted or rejected).
+  ...['admit', 'reject'].map((verb): Row => ({
+    route: `post /_emulator/meetings/{meeting_id}/waiting-room/${verb}`,
+    where: 'body',
+    field: 'participant_ids',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => nobody(i)),
+    atLimit: { status: 409, code: 'CONFLICT' },
+  })),
+  // A group call's host manages no stage: 403 at the limit (nobody is moved).
+  {
+    route: 'post /_emulator/meetings/{meeting_id}/participants/{participant_id}/stage',
+    where: 'body',
+    field: 'participant_ids',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => nobody(i)),
+    body: { action: 'kick' },
+    atLimit: { status: 403, code: 'FORBIDDEN' },
+  },
   {
     route: 'post /v2/meetings/{meeting_id}/active-session/poll',
     where: 'body',

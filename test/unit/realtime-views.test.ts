@@ -26,8 +26,8 @@ const ada: Participant = {
 };
 
 describe('the views a page reads', () => {
-  it('a peer: its peer id, the participant as user, on stage, never a recorder, a picture only when set', () => {
-    expect(peerView(ada, 'peer-1')).toEqual({
+  it('a peer: its peer id, the participant as user, where it stands on the stage, never a recorder, a picture only when set', () => {
+    expect(peerView(ada, 'peer-1', 'ON_STAGE')).toEqual({
       peer_id: 'peer-1',
       user_id: 'p-ada',
       display_name: 'Ada',
@@ -38,13 +38,22 @@ describe('the views a page reads', () => {
       stage_type: 1,
       flags: { preset_name: 'group_call_host', recorder_type: 'NONE', hidden_participant: false },
     });
-    const nameless = peerView({ ...ada, name: null, picture: null }, 'p-ada');
+    const nameless = peerView({ ...ada, name: null, picture: null }, 'p-ada', 'ON_STAGE');
     expect(nameless.display_name).toBe('Participant');
     expect('display_picture_url' in nameless).toBe(false);
   });
 
+  it.each([
+    ['ON_STAGE', 1],
+    ['ACCEPTED_TO_JOIN_STAGE', 2],
+    ['REQUESTED_TO_JOIN_STAGE', 3],
+    ['OFF_STAGE', 4],
+  ] as const)('a peer %s has the stage type %i (socket.room.StageType)', (status, type) => {
+    expect(peerView(ada, 'peer-1', status).stage_type).toBe(type);
+  });
+
   it('a media-room participant: the peer, with no producers', () => {
-    expect(mediaView(peerView(ada, 'peer-1'))).toEqual({ peer_id: 'peer-1', display_name: 'Ada', user_id: 'p-ada', producer_states: [] });
+    expect(mediaView(peerView(ada, 'peer-1', 'ON_STAGE'))).toEqual({ peer_id: 'peer-1', display_name: 'Ada', user_id: 'p-ada', producer_states: [] });
   });
 
   const message: SessionChatMessage = {

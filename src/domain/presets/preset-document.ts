@@ -61,6 +61,15 @@ export interface PresetPermissions {
   can_change_participant_permissions: boolean;
   /** From the transcription guide (not in the schema): this participant's speech is transcribed. */
   transcription_enabled: boolean;
+  // The stage, as the RealtimeKit API's preset names it (absent from the v2 document, and from a
+  // preset that does not give them): WEBINAR and LIVESTREAM presets have a stage whatever
+  // stage_enabled says, and without stage_access the media permissions decide (the SDKs' reading).
+  /** A stage in a view type that has none by itself. */
+  stage_enabled?: boolean;
+  /** ALLOWED: joins the stage at will; CAN_REQUEST: asks a host first; NOT_ALLOWED: never. */
+  stage_access?: (typeof PRODUCE_PERMISSIONS)[number];
+  /** May grant, deny and remove others' stage access (so may can_accept_production_requests). */
+  accept_stage_requests?: boolean;
 }
 
 export interface DesignTokens {
@@ -299,6 +308,10 @@ export function presetDocumentSchemas(strength: SchemaStrength) {
     show_participant_list: need(bool),
     can_change_participant_permissions: need(bool),
     transcription_enabled: opt(bool),
+    // Optional in every strength: a preset without them is answered without them.
+    stage_enabled: bool.optional(),
+    stage_access: z.enum(PRODUCE_PERMISSIONS).optional(),
+    accept_stage_requests: bool.optional(),
   });
 
   const ui = z.object({

@@ -13,6 +13,7 @@ import { PACKAGE_ROOT, VERSION } from '../../core/package-info.js';
 import type { Deps } from '../../container.js';
 import type { FeedMessage } from '../../ui/live-feed.js';
 import { deliveryHeaders } from '../../webhooks/outbox.js';
+import { STAGE_STATUSES } from '../../domain/meetings/stage-rules.js';
 import { waitingRoomDto, waitingRoomSchema } from './waiting-room.routes.js';
 import { route } from '../route.js';
 import { livestreamDto, meetingDto, participantDto, recordingDto } from '../v2/mappers.js';
@@ -224,7 +225,12 @@ const overviewSchema = z.object({
       parent_meeting_id: z.uuid().nullable().meta({ description: 'A breakout room: the meeting it was opened from; null for any other meeting' }),
       session: z.object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() }).nullable(),
       sessions: z.array(sessionSummarySchema).meta({ description: 'Every session of the meeting, newest first' }),
-      participants: z.array(participantSchema.extend({ joined_at: isoTime.nullable().meta({ description: 'When present now; null when absent' }) })),
+      participants: z.array(
+        participantSchema.extend({
+          joined_at: isoTime.nullable().meta({ description: 'When present now; null when absent' }),
+          stage: z.enum(STAGE_STATUSES).nullable().meta({ description: 'Where they stand on the stage while present; null when absent' }),
+        }),
+      ),
       recordings: z.array(recordingSchema),
       livestreams: z.array(livestreamSchema.omit({ stream_key: true })),
       waiting: waitingRoomSchema.shape.waiting,
@@ -237,7 +243,7 @@ const overviewSchema = z.object({
 function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
   const org = deps.services.organizations.get(orgId);
   if (!org) throw errors.notFound('organization', orgId);
-  const { meetings, participants, recordings, livestreams, webhooks, sessionHistory, accounts, waitingRoom } = deps.services;
+  const { meetings, participants, recordings, livestreams, webhooks, sessionHistory, accounts, waitingRoom, stage } = deps.services;
   const page = { page: 1, perPage: OVERVIEW_PER_MEETING };
   const list = meetings.list(org.id, { page: 1, perPage: OVERVIEW_MEETINGS });
   return {
@@ -260,7 +266,11 @@ function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
         chat_message_count: x.chat.length,
         transcript_line_count: x.transcript.length,
       })),
-      participants: participants.list(org.id, m.id, page).items.map((p) => ({ ...participantDto(p), joined_at: isoOrNull(p.joinedAt) })),
+      participants: participants.list(org.id, m.id, page).items.map((p) => ({
+        ...participantDto(p),
+        joined_at: isoOrNull(p.joinedAt),
+        stage: p.joinedAt === null ? null : stage.statusOf(m, p),
+      })),
       recordings: recordings.list(org.id, { ...page, meetingId: m.id, sortOrder: 'ASC' }).items.map(recordingDto),
       // The stream key is the one credential of a livestream (the journal redacts it): not shown without the organization's key.
       livestreams: livestreams.listForMeeting(org.id, m.id, page).items.map((l) => {

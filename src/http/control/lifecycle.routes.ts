@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { isoOrNull, toIso } from '../../core/clock.js';
 import type { Presence } from '../../domain/meetings/sessions.service.js';
-import { RECORDING_STATUSES } from '../../domain/models.js';
+import { RECORDING_STATUSES, type Meeting, type Participant } from '../../domain/models.js';
+import { publishRefusal } from '../../domain/meetings/stage-rules.js';
 import { errors } from '../../core/errors.js';
 import type { Deps } from '../../container.js';
 import { route } from '../route.js';
@@ -20,12 +21,23 @@ function mediaOn(mode: 'on' | 'off'): void {
   if (mode === 'off') throw errors.conflict('Media is off on this emulator (--media off): start it with --media on for bots that publish', 'MEDIA_OFF');
 }
 
-/** Publishes or pauses a joined scripted participant's clip. */
+/** Publishes or pauses a joined scripted participant's clip; what the preset forbids, or off the stage, is refused. */
 async function botMedia(deps: Deps, meetingId: string, participantId: string, wish: z.output<typeof botMediaBody>) {
   const present = deps.services.sessions.presence(meetingId);
   const participant = present.present.find((p) => p.id === participantId);
   if (!participant) throw errors.conflict(`Participant ${participantId} is not in meeting ${meetingId}; join them first`);
+  mayPublish(deps, present.meeting, participant, wish);
   return deps.signalling.botMedia(participant, wish);
+}
+
+/** Refuses (409) turning on what the participant's preset forbids, or what only the stage publishes while they are off it. */
+function mayPublish(deps: Deps, meeting: Meeting, participant: Participant, wish: z.output<typeof botMediaBody>): void {
+  const preset = deps.services.participants.presetById(participant.orgId, participant.presetId);
+  const status = deps.services.stage.statusOf(meeting, participant);
+  for (const kind of ['audio', 'video'] as const) {
+    const refusal = wish[kind] && preset ? publishRefusal(preset, kind, status) : undefined;
+    if (refusal) throw errors.conflict(refusal);
+  }
 }
 
 const STOP_REASONS = ['API_CALL', 'ALL_PEERS_LEFT', 'INTERNAL_ERROR'] as const;
@@ -157,11 +169,18 @@ export const lifecycleRoutes = [
     responses: {
       200: { description: 'The presence after the join', schema: presenceSchema },
       202: { description: 'The participant waits in the waiting room', schema: waitingRoomSchema },
-      409: { description: 'The participant is already in the meeting, the meeting is INACTIVE, or media was asked for with media off' },
+      409: {
+        description:
+          'The participant is already in the meeting, the meeting is INACTIVE, or media was asked for with media off or that their preset may not publish (or only from the stage, where they do not stand on joining)',
+      },
     },
     handler: async ({ deps, params, body }) => {
-      if (body.media && (body.media.audio || body.media.video)) mediaOn(deps.config.media);
-      const { sessions, waitingRoom } = deps.services;
+      const { sessions, waitingRoom, participants } = deps.services;
+      if (body.media && (body.media.audio || body.media.video)) {
+        mediaOn(deps.config.media);
+        const meeting = sessions.locateMeeting(params.meeting_id);
+        mayPublish(deps, meeting, participants.get(meeting.orgId, meeting.id, params.participant_id), body.media);
+      }
       if (waitingRoom.isWaiting(params.meeting_id, params.participant_id))
         throw errors.conflict(`Participant ${params.participant_id} already waits in meeting ${params.meeting_id}`);
       if (waitingRoom.enter(params.meeting_id, params.participant_id, 'scripted') === 'waiting')
@@ -182,7 +201,10 @@ export const lifecycleRoutes = [
     body: botMediaBody,
     responses: {
       200: { description: 'What is on afterwards', schema: botMediaSchema },
-      409: { description: 'The participant is not in the meeting, or media is off (--media off)' },
+      409: {
+        description:
+          'The participant is not in the meeting, their preset may not publish (or only from the stage, and they are off it), or media is off (--media off)',
+      },
     },
     handler: async ({ deps, params, body }) => {
       mediaOn(deps.config.media);

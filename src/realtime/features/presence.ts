@@ -17,7 +17,7 @@ import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
 import type { RoomControls } from '../dispatch.js';
 import type { WaitingRoomFeature } from './waiting-room.js';
-import { BROWSER_RECORDING, peerView } from '../room-views.js';
+import { BROWSER_RECORDING } from '../room-views.js';
 
 const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
 
@@ -56,7 +56,7 @@ export class PresenceFeature implements RoomFeature {
     // Read to refuse a malformed request; the peer's name and ids are the participant's own.
     decode('socket.room.JoinRoomRequest', payload);
     const participant = this.state.participantOf(peer);
-    if (peer.roomJoined) return peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: peerView(participant, peer.peerId) });
+    if (peer.roomJoined) return peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: this.state.view(participant, peer.peerId) });
     peer.roomJoined = true;
     let waits = false;
     try {
@@ -73,7 +73,7 @@ export class PresenceFeature implements RoomFeature {
       peer.roomJoined = false;
       return this.waitingRoom.waits(peer, id);
     }
-    peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: peerView(this.state.participantOf(peer), peer.peerId) });
+    peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: this.state.view(this.state.participantOf(peer), peer.peerId) });
   }
 
   private leave(peer: Peer, id: string, event: number, answer: string | null): void {
@@ -122,7 +122,7 @@ export class PresenceFeature implements RoomFeature {
 
   /** Tells every joined page but the newcomer that a participant is in the socket room (the media room tells its own). */
   private announceJoin(participant: Participant, sdkPeer: Peer | null): void {
-    const view = peerView(participant, sdkPeer?.peerId ?? participant.id);
+    const view = this.state.view(participant, sdkPeer?.peerId ?? participant.id);
     for (const other of this.state.pages(participant.meetingId)) {
       if (other === sdkPeer || !other.roomJoined || other.gone) continue;
       other.send(ROOM.joinRoom, this.state.newId(), 'socket.room.PeerInfoResponse', { peer: view });
@@ -141,7 +141,7 @@ export class PresenceFeature implements RoomFeature {
       // The host's own page, ending the meeting for all, hears its ending as the answer to its request.
       const id = peer === this.state.acting?.peer ? this.state.acting.id : this.state.newId();
       peer.send(cause === 'ended' ? ROOM.kickAll : ROOM.kick, id, 'socket.room.PeerInfoResponse', {
-        peer: peerView(participant, peer.peerId),
+        peer: this.state.view(participant, peer.peerId),
       });
       peer.gone = true;
       setTimeout(
@@ -155,7 +155,7 @@ export class PresenceFeature implements RoomFeature {
 
   /** Tells every joined page that a peer left the socket room, then every feature (the media room tells its own). */
   private announceLeave(participant: Participant, peerId: string): void {
-    const view = peerView(participant, peerId);
+    const view = this.state.view(participant, peerId);
     for (const other of this.state.pages(participant.meetingId)) {
       if (!other.roomJoined || other.gone) continue;
       other.send(ROOM.leaveRoom, this.state.newId(), 'socket.room.PeerInfoResponse', { peer: view });

@@ -14,7 +14,6 @@ import { Unserved, type Peer } from '../peer.js';
 import { decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
-import { peerView } from '../room-views.js';
 
 const { room: ROOM } = SDK_EVENTS;
 
@@ -34,7 +33,9 @@ export class WaitingRoomFeature implements RoomFeature {
   waits(peer: Peer, id: string): void {
     for (const p of this.waiting) if (p.gone && p.peerId === peer.peerId) this.waiting.delete(p);
     this.waiting.add(peer);
-    peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', { peer: { ...peerView(this.state.participantOf(peer), peer.peerId), waitlisted: true } });
+    peer.send(ROOM.joinRoom, id, 'socket.room.PeerInfoResponse', {
+      peer: { ...this.state.view(this.state.participantOf(peer), peer.peerId), waitlisted: true },
+    });
   }
 
   onDomainEvent(e: DomainEvent): void {

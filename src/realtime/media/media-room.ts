@@ -5,7 +5,8 @@
 //
 // The SDK's rules the answers follow: every negotiation is offered by the page except a consume,
 // whose answer carries the emulator's offer and whose SDP answer comes back as a renegotiation;
-// the page names a consumer by its section's mid; a paused video producer is closed and consumed
+// the page names a consumer by its section's mid; a page publishes what its preset allows and, where
+// the preset has a stage, only from the stage; a paused video producer is closed and consumed
 // again by every viewer, a paused audio one only muted; the page hears of a host's mute as a pause
 // of its own producer that someone else made.
 //
@@ -14,11 +15,12 @@
 // refused with the SDK's error.
 import type { DomainEvent } from '../../domain/events.js';
 import type { Participant } from '../../domain/models.js';
+import { publishRefusal } from '../../domain/meetings/stage-rules.js';
 import { Unserved, type Peer } from '../peer.js';
 import { decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
-import { mediaView, peerView, type PeerView } from '../room-views.js';
+import { mediaView, type PeerView } from '../room-views.js';
 import { BotPublisher, clipOnce } from './bots.js';
 import { Consumer } from './consumer.js';
 import { Producer, type ProducerInfo } from './producer.js';
@@ -100,6 +102,8 @@ export class MediaRoomFeature implements RoomFeature {
 
   onDomainEvent(e: DomainEvent): void {
     if (e.type === 'participants.muted') return this.muteParticipants(e.meeting.id, new Set(e.participantIds), e.kind, e.by);
+    // A bot that leaves the stage stops its clip (a page stops its own tracks when it leaves).
+    if (e.type === 'stage.changed' && e.previous === 'ON_STAGE') return this.stopBot(e.meeting.id, e.participant.id);
     // A scripted participant is in the media room as soon as they join (a page is once its own join completes).
     if (e.type === 'participant.joined' && this.state.acting?.peer.participantId !== e.participant.id)
       this.tellMediaRoom(e.meeting.id, null, MEDIA.peerJoinedBroadcast, 'media.edge.PeerJoinBroadcastResponse', {
@@ -183,6 +187,11 @@ export class MediaRoomFeature implements RoomFeature {
     }
   }
 
+  private stopBot(meetingId: string, participantId: string): void {
+    const bot = this.bots.get(botKey(meetingId, participantId));
+    if (bot) void bot.apply({ audio: false, video: false }).then(({ toggled }) => toggled.forEach((p) => this.announceToggle(meetingId, p, null)));
+  }
+
   // --- joining ---------------------------------------------------------------------------------
 
   /** The media room's join; a page joining again (a reconnect that kept its transports) publishes anew, so its old tracks end. */
@@ -246,7 +255,7 @@ export class MediaRoomFeature implements RoomFeature {
       // What the preset allows on a desktop (the SDK itself reads the preset).
       max_preferred_streams: preset?.config.max_video_streams.desktop ?? 0,
     });
-    const self = peerView(this.state.participantOf(peer), peer.peerId);
+    const self = this.state.view(this.state.participantOf(peer), peer.peerId);
     this.tellMediaRoom(peer.meetingId, peer, MEDIA.peerJoinedBroadcast, 'media.edge.PeerJoinBroadcastResponse', {
       participant: this.roomParticipantOf(peer.meetingId, peer.peerId, self),
     });
@@ -311,6 +320,8 @@ export class MediaRoomFeature implements RoomFeature {
     const { producer_id, pause } = decodeAs<{ producer_id: string; pause: boolean }>('media.edge.ProducerToggleRequest', payload);
     const producer = this.ownProducer(peer, producer_id);
     if (producer.isPaused === pause) return;
+    // A resume publishes again: off the stage it is refused, as a new publish is.
+    if (!pause) this.mayProduce(peer, producer.kind, producer.info.screenShare);
     producer.setPaused(pause);
     if (this.options.enabled) this.announceToggle(peer.meetingId, producer, peer);
   }
@@ -325,16 +336,13 @@ export class MediaRoomFeature implements RoomFeature {
     peer.send(MEDIA.closeProducer, id, 'media.edge.ProducerClosingResponse', answer ? { description: { type: 'answer', sdp: answer, target: PUBLISHER } } : {});
   }
 
-  /** Refuses a publish the participant's preset does not allow (the SDK checks the same before it asks). */
+  /** Refuses a publish the participant's preset does not allow, or off the stage (the SDK checks the same before it asks). */
   private mayProduce(peer: Peer, kind: MediaKind, screenShare: boolean): void {
     const preset = this.presetOf(peer);
     if (!preset) throw new Unserved(`Participant ${peer.participantId} has no preset`);
-    const what = screenShare ? 'screenshare' : kind;
-    const permission = preset.permissions.media[what].can_produce;
-    if (permission !== 'ALLOWED') {
-      const label = what === 'screenshare' ? 'share a screen' : `produce ${kind}`;
-      throw new Unserved(`The preset ${preset.name} may not ${label} (permissions.media.${what}.can_produce is ${permission})`);
-    }
+    const participant = this.state.participantOf(peer);
+    const refusal = publishRefusal(preset, screenShare ? 'screenshare' : kind, this.state.deps.stage.statusOf(this.state.meeting(peer.meetingId), participant));
+    if (refusal) throw new Unserved(refusal);
   }
 
   // --- receiving -------------------------------------------------------------------------------
@@ -540,7 +548,7 @@ export class MediaRoomFeature implements RoomFeature {
   }
 
   private roomParticipant(participant: Participant, peerId: string): ProtoObject {
-    return this.roomParticipantOf(participant.meetingId, peerId, peerView(participant, peerId));
+    return this.roomParticipantOf(participant.meetingId, peerId, this.state.view(participant, peerId));
   }
 
   private ownProducer(peer: Peer, producerId: string): Producer {

@@ -24,6 +24,8 @@ export interface Participant {
   preset_name: string;
   created_at: string;
   joined_at: string | null;
+  /** Where they stand on the stage while present (everyone is ON_STAGE in a meeting without one); null when absent. */
+  stage: 'ON_STAGE' | 'OFF_STAGE' | 'REQUESTED_TO_JOIN_STAGE' | 'ACCEPTED_TO_JOIN_STAGE' | null;
 }
 
 /** One who waits in a meeting's waiting room. */

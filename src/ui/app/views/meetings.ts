@@ -1,5 +1,5 @@
 // Meetings of the organization, and one meeting in detail: its timeline, sessions (each with its
-// counts), participants (presence, scripted join and leave, tokens), its waiting room (admit,
+// counts), participants (presence, where they stand on the stage, scripted join and leave, tokens), its waiting room (admit,
 // reject), recordings (actions, forced transitions, the player once
 // UPLOADED) and livestreams (the HLS player while LIVE).
 import { html } from 'htm/preact';
@@ -14,6 +14,13 @@ import { Timeline } from './timeline';
 const PRESETS = ['group_call_host', 'group_call_participant', 'webinar_presenter', 'webinar_viewer', 'livestream_host', 'livestream_viewer'];
 const RECORDING_STATUSES = ['INVOKED', 'RECORDING', 'PAUSED', 'UPLOADING', 'UPLOADED', 'ERRORED'];
 const LIVESTREAM_STATUSES = ['OFFLINE', 'LIVE', 'ERRORED'];
+
+const STAGE_LABELS: Record<NonNullable<Participant['stage']>, string> = {
+  ON_STAGE: 'on stage',
+  OFF_STAGE: 'off stage',
+  REQUESTED_TO_JOIN_STAGE: 'asked to join',
+  ACCEPTED_TO_JOIN_STAGE: 'let on, not yet joined',
+};
 
 function orgId(): string {
   return getState().orgId!;
@@ -145,6 +152,7 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
               <th scope="col">Custom id</th>
               <th scope="col">Preset</th>
               <th scope="col">Present</th>
+              <th scope="col">Stage</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -156,6 +164,9 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
                   <td><code>${p.custom_participant_id}</code></td>
                   <td>${p.preset_name}</td>
                   <td>${p.joined_at ? html`<span class="badge go">since ${time(p.joined_at)}</span>` : 'absent'}</td>
+                  <td data-testid="stage">
+                    ${p.stage ? html`<span class=${`badge ${p.stage === 'ON_STAGE' ? 'go' : ''}`}>${STAGE_LABELS[p.stage]}</span>` : '—'}
+                  </td>
                   <td class="actions">
                     ${
                       p.joined_at
