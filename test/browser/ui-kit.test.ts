@@ -409,6 +409,29 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   );
 
   it(
+    "a livestream viewer's kit plays the emulator's HLS stream once the host's livestream is LIVE",
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Kit livestream' });
+      const [hana, vic] = [await person(meeting.id, 'Hana', 'livestream_host'), await person(meeting.id, 'Vic', 'livestream_viewer')];
+      await control(`/meetings/${meeting.id}/participants/${hana.id}/join`, { media: { audio: true, video: true } });
+      const live = await rest<{ id: string }>('POST', `/v2/meetings/${meeting.id}/livestreams`, {});
+      await control(`/livestreams/${live.id}/transition`, { to: 'LIVE' });
+      const { page, errors } = await openKit(browser, kit, pagesUrl, { token: vic.token, base, showSetupScreen: false });
+      opened.push(page);
+      // The kit's player loads the playback URL (HLS) into a video that plays: frames and time moving on.
+      const playing = () =>
+        page
+          .locator('video')
+          .evaluateAll((videos) => videos.some((v) => (v as unknown as VideoElement).videoWidth > 0 && (v as unknown as VideoElement).currentTime > 1));
+      await expect.poll(playing, { timeout: WAIT }).toBe(true);
+      expect(await page.evaluate('window.meeting.self.stageStatus')).toBe('OFF_STAGE');
+      expect(errors).toEqual([]);
+      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-livestream.png`) });
+    },
+    4 * WAIT,
+  );
+
+  it(
     'leaving shows the kit\u2019s left screen',
     async () => {
       const { ada } = await room('Kit leave');

@@ -84,8 +84,9 @@ export interface Offline {
 }
 
 /**
- * Opens the kit's page in a new tab, offline but for the page's origin and the emulator
- * (`*.localhost`), then init()s the SDK with the token and hands the meeting to the kit's element
+ * Opens the kit's page in a new tab, offline but for this machine (the page's origin, the
+ * emulator's TLS hosts `*.localhost` and its plain port on 127.0.0.1, where a livestream's
+ * playback URL points), then init()s the SDK with the token and hands the meeting to the kit's element
  * (`showSetupScreen` chooses the setup screen; without it the kit joins by itself). The page's
  * global `meeting` is the SDK's meeting.
  */
@@ -108,7 +109,7 @@ export async function openKit(
   page.on('pageerror', (e) => errors.push(e.message));
   const pageOrigin = new URL(pageUrl).origin;
   await page.route(
-    (url) => url.origin !== pageOrigin && !url.hostname.endsWith('localhost'),
+    (url) => url.origin !== pageOrigin && url.hostname !== '127.0.0.1' && !url.hostname.endsWith('localhost'),
     (route) => {
       offline.blocked.push(route.request().url());
       return route.abort('internetdisconnected');
