@@ -34,4 +34,8 @@ if (cachedData === undefined || script.cachedDataRejected) {
   });
 }
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(filename), module, filename, dir);
+const require = createRequire(filename);
+// The bundle's way to load a package's ES module build (scripts/build.mjs, ES_MODULE_IMPORTS): an
+// import() of ours, since one in the bundle would have no loader to go to.
+require.import = (specifier) => import(specifier);
+script.runInThisContext()(module.exports, require, module, filename, dir);

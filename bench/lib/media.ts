@@ -1,42 +1,122 @@
 // The media part of the web SDK benchmark (bench/web-sdk.ts --media): audio and video through the
 // emulator's SFU, with @cloudflare/realtimekit pages in Debian's Chromium on fake devices. The
-// emulator runs as its own process (the command line, dist/bin), so that its CPU and memory are its
-// own, read from /proc:
+// emulator runs as its own process (the command line, dist/bin) with --expose-gc and
+// bench/lib/media-probe.mjs, so that its CPU and memory are its own (read from /proc), a memory
+// reading follows a full garbage collection, and its event loop's delay is measured inside it.
 //
 // - first frame: page B is in the meeting; page A turns its camera on (enableVideo()); the time from
 //   the call until B has decoded A's first frame (Date.now() in both pages, one machine clock), over
 //   N runs (A turns the camera off between runs and B sees it go);
+// - toggles: A turns its camera off and on, its microphone off and on; the time from the call until
+//   B's SDK shows the change (the participant's videoEnabled / audioEnabled), over N runs each;
 // - a room of 6 pages, each publishing camera and microphone and receiving the other five (30
-//   forwarded video streams, 30 audio): the emulator's CPU over 30 s, per forwarded video stream, the
-//   packets it forwarded per second (what the pages received), and the longest gap in decoded frames
-//   of any received video (a stall over 1 s is a failure);
-// - memory: the emulator's RSS idle, with the room's transports open, and after the room emptied.
+//   forwarded video streams, 30 audio), for 30 s: the emulator's CPU, per forwarded video stream,
+//   the packets it forwarded per second (what the pages received), Chromium's CPU, the emulator's
+//   event-loop delay, and the longest gap between decoded frames of any received video (sampled in
+//   each page every 100 ms; a stall over 1 s is a failure), with what happened during it: did
+//   packets keep arriving, did the publisher's encoder stall too, how late did the emulator's event
+//   loop run, how late did the page's own sampling run; and how much the machine starved the
+//   processes: the share of the window the emulator's main thread waited, runnable, for a CPU, and
+//   how many of Chromium's threads waited on average (/proc/<pid>/task/<tid>/schedstat);
+// - the same room through werift alone (bench/lib/werift-relay.ts: each packet written straight to
+//   the subscribers' senders, no emulator code), in the same run: its CPU per forwarded stream, so
+//   that the emulator's own cost per packet shows as a ratio;
+// - memory: the emulator's RSS (by kind of mapping) and V8 heap idle, with the room's transports
+//   open, and after the room emptied, each after a full garbage collection; with `cycles` the room
+//   fills and empties again, to tell memory kept for reuse from memory that grows. Heap snapshots
+//   (idle, full, after) and CPU profiles of the window are written on request.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { SDKS, launchTrusting, servePages } from '../../test/helpers/web-sdk.js';
 
 const SDK = SDKS.find((s) => s.global === 'RealtimeKitClient')!;
+/** The room's pages by default (the goal's room of six). */
 const ROOM_PAGES = 6;
 const ROOM_SECONDS = 30;
+/** A received video that goes longer than this without a new decoded frame is recorded as a gap (ms). */
+const GAP_MS = 300;
+const STALL_MS = 1_000;
+
+export interface Memory {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  /** Resident memory by kind of mapping (Linux only). */
+  mappings?: { brk: number; anonymous: number; files: number };
+}
+
+/** What the pages saw of one room (the emulator's or werift's alone). */
+export interface RoomFigures {
+  pages: number;
+  videoStreams: number;
+  seconds: number;
+  /** The forwarding process's CPU over the window, % of one core. */
+  cpuPercent: number;
+  /** Chromium's, all its processes (the six pages encode and decode). */
+  chromiumCpuPercent: number;
+  packetsPerSecond: number;
+  /** The width of the received videos (the forwarded layer), median. */
+  width: number;
+  /** The width of each layer the pages published (by rid), median over the pages. */
+  published: Record<string, number>;
+  /** Connections of the pages that failed or disconnected during the window, and connections the pages made in all. */
+  troubles: number;
+  connections: number;
+  longestGap: Gap | null;
+  gapsOverStall: number;
+  /** Chrome's own freeze count over the received videos (webrtc-stats freezeCount: a frame later than three times the average, or by more than 150 ms), and their total length (s), during the window. */
+  freezes: number;
+  freezeSeconds: number;
+  /** The forwarding process's event-loop delay over the window (ms). */
+  loop: { p50: number; p99: number; max: number };
+  /** Its garbage collections over the window: how many, their total and longest pause, the longest full (mark-compact) one (ms). */
+  gc: { count: number; totalMs: number; maxMs: number; majorMaxMs: number };
+  /** Its main thread: the share of the window it ran, and the share it waited, runnable, for a CPU the machine gave others. */
+  mainThread: { runPercent: number; waitPercent: number };
+  /** Chromium's threads waiting for a CPU, on average over the window (thread-seconds per second). */
+  chromiumWaitingThreads: number;
+  /** The longest a page's own 100 ms sampling loop was late, over all pages (ms): a page starved of CPU. */
+  pageLagMs: number;
+  load: { start: number[]; end: number[] };
+}
+
+/** A received video's longest time without a new decoded frame, and what happened meanwhile. */
+export interface Gap {
+  ms: number;
+  receiver: string;
+  publisher: string;
+  /** Packets of that video that arrived during the gap. */
+  packets: number;
+  lost: number;
+  /** Keyframe requests (PLI) the receiver sent during it. */
+  plis: number;
+  /** The publisher's longest pause in encoding each simulcast layer overlapping the gap (ms; 0: none over 300 ms), by layer. */
+  encoderPauseMs: Record<string, number>;
+  /** The forwarding process's worst event-loop delay during the gap (ms). */
+  loopMaxMs: number;
+  /** The receiving page's worst sampling lateness during the gap (ms). */
+  pageLagMs: number;
+}
 
 export interface MediaFigures {
   firstFrame: number[];
-  room: {
-    pages: number;
-    videoStreams: number;
-    seconds: number;
-    cpuPercent: number;
-    packetsPerSecond: number;
-    longestGapMs: number;
-    transports: number;
-  };
-  rss: { idle: number; full: number; afterEmpty: number };
+  toggles: Record<ToggleName, number[]>;
+  room: RoomFigures;
+  baseline: RoomFigures;
+  /** `full` and `afterEmpty`: each time the room is full and after it emptied (it fills and empties `cycles` times; only the first is measured). */
+  memory: { idle: Memory; full: Memory[]; afterEmpty: Memory[]; transports: number };
 }
 
-/** The Kernel's view of a process: CPU ticks (user + system) and resident memory in bytes. */
+export type ToggleName = 'video off' | 'video on' | 'microphone off' | 'microphone on';
+
+/** The kernel's view of a process: CPU ticks (user + system) and resident memory in bytes. */
 function procStat(pid: number): { ticks: number; rss: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -45,6 +125,60 @@ function procStat(pid: number): { ticks: number; rss: number } {
   return { ticks, rss: rssKb * 1024 };
 }
 const TICKS_PER_SECOND = 100;
+
+/** What the scheduler did for a thread: time on a CPU and time waiting, runnable, for one (ns; /proc/<pid>/task/<tid>/schedstat). */
+function schedstat(pid: number, tid = pid): { run: number; wait: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return { run: run!, wait: wait! };
+  } catch {
+    return { run: 0, wait: 0 };
+  }
+}
+
+/** The pids of this process's descendants but those named and theirs (Chromium's processes, when the children are named). */
+function descendants(except: number[]): number[] {
+  const parent = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const excluded = new Set(except);
+  const out: number[] = [];
+  for (const pid of parent.keys()) {
+    if (excluded.has(pid)) continue;
+    let p = parent.get(pid);
+    while (p !== undefined && p > 1) {
+      if (excluded.has(p)) break;
+      if (p === process.pid) {
+        out.push(pid);
+        break;
+      }
+      p = parent.get(p);
+    }
+  }
+  return out;
+}
+
+/** Chromium's CPU ticks, and the time its threads waited for a CPU (ns), summed over its processes. */
+function chromiumUse(except: number[]): { ticks: number; wait: number } {
+  let ticks = 0;
+  let wait = 0;
+  for (const pid of descendants(except)) {
+    try {
+      ticks += procStat(pid).ticks;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) wait += schedstat(pid, Number(tid)).wait;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { ticks, wait };
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -55,28 +189,289 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startEmulatorProcess(root: string): Promise<{ child: ChildProcess; url: string; tls: string }> {
-  const [port, tlsPort] = [await freePort(), await freePort()];
-  const child = spawn(
-    process.execPath,
-    [path.join(root, 'dist', 'bin', 'meetings-emulator.js'), '--port', String(port), '--tls-port', String(tlsPort), '--clock', 'manual', '--log-level', 'warn'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('TLS (web SDK)')) resolve();
+/** A measured child process: the probe (bench/lib/media-probe.mjs) answers over its IPC channel. */
+class Measured {
+  private seq = 0;
+
+  constructor(readonly child: ChildProcess) {}
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  ask<T>(probe: string, extra: Record<string, unknown> = {}): Promise<T> {
+    const id = ++this.seq;
+    return new Promise((resolve) => {
+      const listen = (msg: { probe?: string; id?: number }) => {
+        if (msg.id !== id) return;
+        this.child.off('message', listen);
+        resolve(msg as T);
+      };
+      this.child.on('message', listen);
+      this.child.send({ probe, id, ...extra });
     });
-    child.on('exit', (code) => reject(new Error(`the emulator exited (${code})`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}`, tls: `https://localhost:${tlsPort}` };
+  }
+
+  memory(): Promise<Memory> {
+    return this.ask<Memory>('memory');
+  }
+
+  stop(): void {
+    this.child.kill('SIGTERM');
+  }
 }
 
-export async function mediaBench(root: string, runs: number): Promise<MediaFigures> {
+function measured(root: string, args: string[], ready: (out: string) => boolean): Promise<{ proc: Measured; out: string }> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', pathToFileURL(path.join(root, 'bench', 'lib', 'media-probe.mjs')).href, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (ready(out)) resolve({ proc: new Measured(child), out });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code})`)));
+  });
+}
+
+async function startEmulatorProcess(root: string): Promise<{ proc: Measured; url: string; tls: string }> {
+  const [port, tlsPort] = [await freePort(), await freePort()];
+  const bin = path.join(root, 'dist', 'bin', 'meetings-emulator.js');
+  const { proc } = await measured(root, [bin, '--port', String(port), '--tls-port', String(tlsPort), '--clock', 'manual', '--log-level', 'warn'], (out) =>
+    out.includes('TLS (web SDK)'),
+  );
+  return { proc, url: `http://127.0.0.1:${port}`, tls: `https://localhost:${tlsPort}` };
+}
+
+async function startRelay(root: string): Promise<{ proc: Measured; url: string }> {
+  const { proc, out } = await measured(root, ['--import', 'tsx', path.join(root, 'bench', 'lib', 'werift-relay.ts')], (o) => o.includes('"url"'));
+  return { proc, url: (JSON.parse(out.trim().split('\n')[0]!) as { url: string }).url };
+}
+
+/**
+ * Run in a page: samples every received video and the page's own published video every 100 ms
+ * (getStats of every RTCPeerConnection the page made), and records each time a received video went
+ * more than GAP_MS without a new decoded frame, and each time the page's encoder did. `NAME_OF` names
+ * the publisher of an inbound-rtp report. window.__sampler.stop() answers what it saw.
+ */
+function samplerScript(nameOf: string): string {
+  return `(() => {
+    const GAP = ${GAP_MS};
+    const nameOf = ${nameOf};
+    const streams = {};
+    const encoders = {};
+    const gaps = [];
+    const encoderGaps = [];
+    const lags = [];
+    const published = {};
+    // The page's connections that fail or disconnect meanwhile (the SDK then rebuilds its transport).
+    const troubles = [];
+    const watched = new Set();
+    const watch = () => { for (const pc of window.__pcs) if (!watched.has(pc)) { watched.add(pc); pc.addEventListener('connectionstatechange', () => { if (pc.connectionState === 'failed' || pc.connectionState === 'disconnected') troubles.push([Date.now(), pc.connectionState]); }); } };
+    let running = true;
+    let packets = 0;
+    let lastTick = Date.now();
+    const tick = async () => {
+      watch();
+      const now = Date.now();
+      if (now - lastTick > 100 + GAP / 3) lags.push([lastTick, now, now - lastTick - 100]);
+      lastTick = now;
+      let total = 0;
+      const seen = {};
+      const enc = {};
+      for (const pc of window.__pcs) {
+        const report = await pc.getStats();
+        report.forEach((s) => {
+          if (s.type === 'inbound-rtp') {
+            total += s.packetsReceived || 0;
+            if (s.kind !== 'video') return;
+            // Only the videos the page shows now (an ended consumer keeps its report, which stays still).
+            const key = nameOf(s);
+            if (!key) return;
+            const v = seen[key] || (seen[key] = { frames: 0, packets: 0, lost: 0, plis: 0, width: 0, freezes: 0, freezeSeconds: 0 });
+            // A stream can have two reports (packets that came before the answer open one of their own): the most of each.
+            v.frames = Math.max(v.frames, s.framesDecoded || 0);
+            v.packets = Math.max(v.packets, s.packetsReceived || 0);
+            v.lost = Math.max(v.lost, s.packetsLost || 0);
+            v.plis = Math.max(v.plis, s.pliCount || 0);
+            v.width = Math.max(v.width, s.frameWidth || 0);
+            v.freezes = Math.max(v.freezes, s.freezeCount || 0);
+            v.freezeSeconds = Math.max(v.freezeSeconds, s.totalFreezesDuration || 0);
+          } else if (s.type === 'outbound-rtp' && s.kind === 'video') {
+            enc[s.rid || ''] = Math.max(enc[s.rid || ''] || 0, s.framesEncoded || 0);
+            if (s.frameWidth) published[s.rid || ''] = Math.max(published[s.rid || ''] || 0, s.frameWidth);
+          }
+        });
+      }
+      packets = total;
+      for (const [key, v] of Object.entries(seen)) {
+        const st = streams[key];
+        if (!st) { streams[key] = { ...v, at: now, atPackets: v.packets, atLost: v.lost, atPlis: v.plis }; continue; }
+        if (v.frames > st.frames) {
+          if (now - st.at > GAP) gaps.push({ stream: key, from: st.at, to: now, packets: v.packets - st.atPackets, lost: Math.max(0, v.lost - st.atLost), plis: v.plis - st.atPlis });
+          Object.assign(st, v, { at: now, atPackets: v.packets, atLost: v.lost, atPlis: v.plis });
+        } else Object.assign(st, { packets: v.packets, lost: v.lost, plis: v.plis, width: v.width, freezes: v.freezes, freezeSeconds: v.freezeSeconds });
+      }
+      for (const [rid, frames] of Object.entries(enc)) {
+        const e = encoders[rid];
+        if (!e) { encoders[rid] = { frames, at: now }; continue; }
+        if (frames > e.frames) {
+          if (now - e.at > GAP) encoderGaps.push({ rid, from: e.at, to: now });
+          e.frames = frames; e.at = now;
+        }
+      }
+    };
+    (async () => { while (running) { await tick(); await new Promise((r) => setTimeout(r, 100)); } })();
+    window.__sampler = {
+      totals: () => { const all = Object.values(streams); return { packets, freezes: all.reduce((n, s) => n + s.freezes, 0), freezeSeconds: all.reduce((n, s) => n + s.freezeSeconds, 0) }; },
+      stop: async () => {
+        running = false;
+        const now = Date.now();
+        for (const [key, st] of Object.entries(streams)) if (now - st.at > GAP) gaps.push({ stream: key, from: st.at, to: now, packets: st.packets - st.atPackets, lost: Math.max(0, st.lost - st.atLost), plis: st.plis - st.atPlis, open: true });
+        // A layer that never sent a frame (the SDK's unused placeholder section) is no encoder.
+        for (const [rid, e] of Object.entries(encoders)) if (e.frames > 0 && now - e.at > GAP) encoderGaps.push({ rid, from: e.at, to: now, open: true });
+        const all = Object.values(streams);
+        return { packets, gaps, encoderGaps, lags, widths: all.map((s) => s.width), streams: all.length, published, troubles, connections: window.__pcs.length, freezes: all.reduce((n, s) => n + s.freezes, 0), freezeSeconds: all.reduce((n, s) => n + s.freezeSeconds, 0) };
+      },
+    };
+  })()`;
+}
+
+interface Sampled {
+  packets: number;
+  gaps: { stream: string; from: number; to: number; packets: number; lost: number; plis: number }[];
+  encoderGaps: { rid: string; from: number; to: number }[];
+  lags: [number, number, number][];
+  widths: number[];
+  streams: number;
+  /** The width of each layer the page published, by rid. */
+  published: Record<string, number>;
+  troubles: [number, string][];
+  connections: number;
+  /** Chrome's own count of freezes of the received videos (since each began), and their total length (s). */
+  freezes: number;
+  freezeSeconds: number;
+}
+
+/** The SDK names a received video by its participant: the track the SDK gives the participant is the receiver's. */
+const SDK_NAME_OF = `(s) => { const p = window.meeting.participants.joined.toArray().find((x) => x.videoEnabled && x.videoTrack && x.videoTrack.id === s.trackIdentifier); return p && p.name; }`;
+const RELAY_NAME_OF = `(s) => window.__names[s.mid]`;
+
+/** Per received video, the most frames of its reports, and every packet received. */
+const FRAMES = `(async () => { const out = {}; for (const pc of window.__pcs) (await pc.getStats()).forEach((s) => { if (s.type === 'inbound-rtp' && s.kind === 'video') out[s.mid + ':' + s.ssrc] = s.framesDecoded || 0; }); return out; })()`;
+
+/** Waits until every page decodes the video of every other (a page may see a stream twice: before and after the answer). */
+async function allFlowing(pages: Page[]): Promise<boolean> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const seen = await Promise.all(pages.map((p) => p.evaluate<Record<string, number>>(FRAMES)));
+    if (seen.every((s) => Object.values(s).filter((f) => f > 0).length >= pages.length - 1)) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+/** The window: every page samples, the forwarding process's CPU and event loop and Chromium's CPU are measured. */
+async function measureRoom(pages: Page[], names: string[], forwarder: Measured, nameOf: string, except: number[], profile?: string): Promise<RoomFigures> {
+  if (!(await allFlowing(pages))) console.error('media bench: not every page decodes every other video after 60 s; measuring anyway');
+  const load = loadavg();
+  await Promise.all(pages.map((p) => p.evaluate(samplerScript(nameOf))));
+  await new Promise((r) => setTimeout(r, 1000));
+  await forwarder.ask('loop-start');
+  if (profile) await forwarder.ask('profile-start');
+  const cpu0 = procStat(forwarder.pid).ticks;
+  const main0 = schedstat(forwarder.pid);
+  const chromium0 = chromiumUse(except);
+  const t0 = Date.now();
+  const before = await Promise.all(pages.map((p) => p.evaluate<{ packets: number; freezes: number; freezeSeconds: number }>('window.__sampler.totals()')));
+  await new Promise((r) => setTimeout(r, ROOM_SECONDS * 1000));
+  const sampled = await Promise.all(pages.map((p) => p.evaluate<Sampled>('window.__sampler.stop()')));
+  const seconds = (Date.now() - t0) / 1000;
+  const cpuPercent = ((procStat(forwarder.pid).ticks - cpu0) / TICKS_PER_SECOND / seconds) * 100;
+  const main1 = schedstat(forwarder.pid);
+  const chromium1 = chromiumUse(except);
+  const chromiumCpuPercent = ((chromium1.ticks - chromium0.ticks) / TICKS_PER_SECOND / seconds) * 100;
+  const wall = seconds * 1e9;
+  const loop = await forwarder.ask<{ p50: number; p99: number; max: number; timeline: [number, number][]; gc: RoomFigures['gc'] }>('loop-stop');
+  if (profile) await forwarder.ask('profile-stop', { file: profile });
+  const packets1 = sampled.reduce((n, s) => n + s.packets, 0);
+  const sum = <K extends string>(list: Record<K, number>[], key: K) => list.reduce((n, v) => n + v[key], 0);
+  // Gaps that began before the window opened count from its opening.
+  const inWindow = (from: number) => Math.max(from, t0);
+  let longest: Gap | null = null;
+  let stalls = 0;
+  sampled.forEach((s, i) => {
+    for (const g of s.gaps) {
+      const ms = g.to - inWindow(g.from);
+      if (ms <= 0) continue;
+      if (ms > STALL_MS) stalls++;
+      if (longest && ms <= longest.ms) continue;
+      const publisher = names.indexOf(g.stream);
+      const encoderPauseMs: Record<string, number> = {};
+      for (const e of publisher === -1 ? [] : sampled[publisher]!.encoderGaps)
+        if (e.from < g.to && e.to > g.from) encoderPauseMs[e.rid] = Math.max(encoderPauseMs[e.rid] ?? 0, e.to - e.from);
+      const loopMaxMs = Math.max(0, ...loop.timeline.filter(([at]) => at >= g.from && at - 250 <= g.to).map(([, max]) => max));
+      const pageLagMs = Math.max(0, ...s.lags.filter(([from, to]) => from < g.to && to > g.from).map(([, , lag]) => lag));
+      longest = { ms, receiver: names[i]!, publisher: g.stream, packets: g.packets, lost: g.lost, plis: g.plis, encoderPauseMs, loopMaxMs, pageLagMs };
+    }
+  });
+  const widths = sampled.flatMap((s) => s.widths).sort((a, b) => a - b);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const rids = [...new Set(sampled.flatMap((s) => Object.keys(s.published)))].sort();
+  const published = Object.fromEntries(rids.map((rid) => [rid, median(sampled.map((s) => s.published[rid] ?? 0))]));
+  return {
+    pages: pages.length,
+    videoStreams: pages.length * (pages.length - 1),
+    seconds,
+    cpuPercent,
+    chromiumCpuPercent,
+    packetsPerSecond: (packets1 - sum(before, 'packets')) / seconds,
+    freezes: sampled.reduce((n, s) => n + s.freezes, 0) - sum(before, 'freezes'),
+    freezeSeconds: sampled.reduce((n, s) => n + s.freezeSeconds, 0) - sum(before, 'freezeSeconds'),
+    width: widths[Math.floor(widths.length / 2)] ?? 0,
+    published,
+    troubles: sampled.reduce((n, s) => n + s.troubles.filter(([at]) => at >= t0).length, 0),
+    connections: sampled.reduce((n, s) => n + s.connections, 0),
+    longestGap: longest,
+    gapsOverStall: stalls,
+    loop: { p50: loop.p50, p99: loop.p99, max: loop.max },
+    gc: loop.gc,
+    mainThread: { runPercent: ((main1.run - main0.run) / wall) * 100, waitPercent: ((main1.wait - main0.wait) / wall) * 100 },
+    chromiumWaitingThreads: (chromium1.wait - chromium0.wait) / wall,
+    pageLagMs: Math.max(0, ...sampled.flatMap((s) => s.lags.map(([, , lag]) => lag))),
+    load: { start: load, end: loadavg() },
+  };
+}
+
+/** Run in page B: resolves with Date.now() once the SDK shows `name`'s flag at `value` (null after 20 s). */
+function flagSeen(name: string, flag: 'videoEnabled' | 'audioEnabled', value: boolean): string {
+  return `(async () => {
+    const deadline = Date.now() + 20000;
+    while (Date.now() < deadline) {
+      const p = window.meeting.participants.joined.toArray().find((x) => x.name === ${JSON.stringify(name)});
+      if (p && p.${flag} === ${value}) return Date.now();
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    return null;
+  })()`;
+}
+
+export interface MediaBenchOptions {
+  runs: number;
+  /** Where to write heap snapshots of the emulator (idle, full, after the room emptied), if anywhere. */
+  snapshots?: string;
+  /** How many pages the room has (6 by default): fewer, to see whether a machine too small for six is what stalls them. */
+  pages?: number;
+  /** Where to write CPU profiles of the forwarding processes over the room's window, if anywhere. */
+  profiles?: string;
+  /** How many times the room of six fills and empties (1 by default): memory after each, to tell retention from growth. */
+  cycles?: number;
+}
+
+export async function mediaBench(root: string, options: MediaBenchOptions): Promise<MediaFigures> {
+  const { runs } = options;
   const emu = await startEmulatorProcess(root);
   const auth = `Basic ${Buffer.from('00000000-0000-4000-8000-000000000001:emulator-api-key').toString('base64')}`;
   const rest = async <T>(route: string, body: unknown): Promise<T> =>
@@ -86,9 +481,13 @@ export async function mediaBench(root: string, runs: number): Promise<MediaFigur
       ).json()) as { data: T }
     ).data;
   const health = async () => ((await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { transports: number } }).media;
+  const snapshot = async (name: string) => {
+    if (options.snapshots) await emu.proc.ask('snapshot', { file: path.join(options.snapshots, `emulator-${name}.heapsnapshot`) });
+  };
   const { url: pagesUrl, server } = await servePages(SDK);
   const browser: Browser = await launchTrusting(emu.url);
   const base = new URL(emu.tls).host;
+  let relay: Measured | undefined;
   try {
     const open = async (meetingId: string, name: string, media: { audio: boolean; video: boolean }): Promise<Page> => {
       const p = await rest<{ token: string }>(`/v2/meetings/${meetingId}/participants`, { name, preset_name: 'group_call_host', custom_participant_id: name });
@@ -102,8 +501,10 @@ export async function mediaBench(root: string, runs: number): Promise<MediaFigur
       );
       return page;
     };
+    // The emulator has loaded nothing of media yet (werift loads on the first transport).
     await new Promise((r) => setTimeout(r, 1000));
-    const idle = procStat(emu.child.pid!).rss;
+    const idle = await emu.proc.memory();
+    await snapshot('idle');
 
     // 1. enableVideo() in A → first decoded frame in B.
     const m1 = await rest<{ id: string }>('/v2/meetings', { title: 'First frame' });
@@ -136,67 +537,95 @@ export async function mediaBench(root: string, runs: number): Promise<MediaFigur
       );
       await b.waitForTimeout(300);
     }
+
+    console.error(`media bench: first frame ${JSON.stringify(firstFrame)}`);
+
+    // 2. A's camera and microphone off and on → B's SDK shows it.
+    const toggles: Record<ToggleName, number[]> = { 'video on': [], 'video off': [], 'microphone on': [], 'microphone off': [] };
+    const steps: [ToggleName, string, 'videoEnabled' | 'audioEnabled', boolean][] = [
+      ['video on', 'enableVideo', 'videoEnabled', true],
+      ['video off', 'disableVideo', 'videoEnabled', false],
+      ['microphone on', 'enableAudio', 'audioEnabled', true],
+      ['microphone off', 'disableAudio', 'audioEnabled', false],
+    ];
+    for (let i = 0; i < runs; i++)
+      for (const [name, call, flag, value] of steps) {
+        const seen = b.evaluate<number | null>(flagSeen('ada', flag, value));
+        const called = await a.evaluate<number>(`(() => { const at = Date.now(); void window.meeting.self.${call}(); return at; })()`);
+        const at = await seen;
+        if (at !== null) toggles[name].push(at - called);
+        // The SDK settles (the track's producer created or closed) before the next.
+        await b.waitForTimeout(300);
+      }
     await a.close();
     await b.close();
+    console.error(`media bench: toggles ${JSON.stringify(toggles)}`);
 
-    // 2. A room of six, everyone publishing camera and microphone.
-    const m2 = await rest<{ id: string }>('/v2/meetings', { title: 'Room of six' });
-    const pages: Page[] = [];
-    for (let i = 0; i < ROOM_PAGES; i++) pages.push(await open(m2.id, `p${i}`, { audio: true, video: true }));
-    // Per received video (its section's mid), the most frames of its reports: packets that came before
-    // the answer was applied open a report of their own, which stays still.
-    const sample = `(async () => { const out = {}; let packets = 0; let i = 0; for (const pc of window.__pcs) { i++; (await pc.getStats()).forEach((s) => { if (s.type === 'inbound-rtp') { packets += s.packetsReceived || 0; if (s.kind === 'video') { const k = i + ':' + s.mid; out[k] = Math.max(out[k] || 0, s.framesDecoded || 0); } } }); } return { frames: out, packets }; })()`;
-    // Everyone receives the other five before the window opens.
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const seen = await Promise.all(pages.map((p) => p.evaluate<{ frames: Record<string, number> }>(sample)));
-      if (seen.every((s) => Object.values(s.frames).filter((f) => f > 0).length >= ROOM_PAGES - 1)) break;
-      await new Promise((r) => setTimeout(r, 250));
+    // 3. A room of six, everyone publishing camera and microphone; measured the first time, then filled
+    // and emptied again as many times as asked, memory read after each.
+    const names = Array.from({ length: options.pages ?? ROOM_PAGES }, (_, i) => `p${i}`);
+    const afterEmpty: Memory[] = [];
+    let room: RoomFigures | undefined;
+    const full: Memory[] = [];
+    let transports = 0;
+    for (let cycle = 0; cycle < (options.cycles ?? 1); cycle++) {
+      const m = await rest<{ id: string }>('/v2/meetings', { title: `Room of six, ${cycle + 1}` });
+      const pages: Page[] = [];
+      for (const name of names) pages.push(await open(m.id, name, { audio: true, video: true }));
+      if (cycle === 0) {
+        room = await measureRoom(
+          pages,
+          names,
+          emu.proc,
+          SDK_NAME_OF,
+          [emu.proc.pid],
+          options.profiles && path.join(options.profiles, 'emulator-room.cpuprofile'),
+        );
+        full.push(await emu.proc.memory());
+        transports = (await health()).transports;
+        await snapshot('full');
+      } else {
+        await allFlowing(pages);
+        await new Promise((r) => setTimeout(r, 10_000));
+        full.push(await emu.proc.memory());
+      }
+      for (const p of pages) await p.close();
+      const emptied = Date.now() + 30_000;
+      while (Date.now() < emptied && (await health()).transports > 0) await new Promise((r) => setTimeout(r, 200));
+      afterEmpty.push(await emu.proc.memory());
+      if (cycle === 0) await snapshot('after');
+      console.error(`media bench: room ${cycle + 1} emptied: ${JSON.stringify(afterEmpty.at(-1))}`);
     }
-    const full = procStat(emu.child.pid!).rss;
-    const transports = (await health()).transports;
-    const cpu0 = procStat(emu.child.pid!).ticks;
-    const t0 = Date.now();
-    const packets0 = (await Promise.all(pages.map((p) => p.evaluate<{ packets: number }>(sample)))).reduce((n, s) => n + s.packets, 0);
-    const lastChange = new Map<string, { frames: number; at: number }>();
-    let longestGap = 0;
-    while (Date.now() - t0 < ROOM_SECONDS * 1000) {
-      const now = Date.now();
-      const seen = await Promise.all(pages.map((p) => p.evaluate<{ frames: Record<string, number> }>(sample)));
-      seen.forEach((s, i) => {
-        for (const [id, frames] of Object.entries(s.frames)) {
-          const key = `${i}:${id}`;
-          const last = lastChange.get(key);
-          if (!last || frames > last.frames) lastChange.set(key, { frames, at: now });
-          else longestGap = Math.max(longestGap, now - last.at);
-        }
-      });
-      await new Promise((r) => setTimeout(r, 250));
+    console.error(`media bench: room ${JSON.stringify(room)}\nmemory ${JSON.stringify({ idle, full, transports })}`);
+
+    // 4. The same room through werift alone.
+    const started = await startRelay(root);
+    relay = started.proc;
+    const relayPages: Page[] = [];
+    for (const name of names) {
+      const page = await browser.newPage();
+      await page.goto(started.url);
+      await page.evaluate(`window.publish(${JSON.stringify(name)})`);
+      relayPages.push(page);
     }
-    const seconds = (Date.now() - t0) / 1000;
-    const cpuPercent = ((procStat(emu.child.pid!).ticks - cpu0) / TICKS_PER_SECOND / seconds) * 100;
-    const packets1 = (await Promise.all(pages.map((p) => p.evaluate<{ packets: number }>(sample)))).reduce((n, s) => n + s.packets, 0);
-    for (const p of pages) await p.close();
-    const emptied = Date.now() + 30_000;
-    while (Date.now() < emptied && (await health()).transports > 0) await new Promise((r) => setTimeout(r, 200));
-    await new Promise((r) => setTimeout(r, 5000));
-    const afterEmpty = procStat(emu.child.pid!).rss;
-    return {
-      firstFrame,
-      room: {
-        pages: ROOM_PAGES,
-        videoStreams: ROOM_PAGES * (ROOM_PAGES - 1),
-        seconds,
-        cpuPercent,
-        packetsPerSecond: (packets1 - packets0) / seconds,
-        longestGapMs: longestGap,
-        transports,
-      },
-      rss: { idle, full, afterEmpty },
-    };
+    // Every page publishes before any subscribes: the relay offers each page all the others' tracks at once.
+    await new Promise((r) => setTimeout(r, 2000));
+    for (const [i, page] of relayPages.entries()) await page.evaluate(`window.subscribe(${JSON.stringify(names[i])})`);
+    const baseline = await measureRoom(
+      relayPages,
+      names,
+      relay,
+      RELAY_NAME_OF,
+      [emu.proc.pid, relay.pid],
+      options.profiles && path.join(options.profiles, 'werift-room.cpuprofile'),
+    );
+    for (const p of relayPages) await p.close();
+
+    return { firstFrame, toggles, room: room!, baseline, memory: { idle, full, afterEmpty, transports } };
   } finally {
     await browser.close();
     server.close();
-    emu.child.kill('SIGTERM');
+    emu.proc.stop();
+    relay?.stop();
   }
 }

@@ -1,7 +1,7 @@
 // The packages of the web SDK's features (ws, protobufjs, werift, @peculiar/x509) are not loaded
 // by a start that does not use them: scripts/build.mjs keeps them out of the bundled command line,
-// to be required from node_modules when the code that needs them first runs. A preloaded hook
-// reports every load of one of them.
+// to be required from node_modules when the code that needs them first runs (werift as its ES module
+// build). A preloaded hook reports every require of one of them.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,5 +32,35 @@ describe('on-demand packages', () => {
     expect(stopped.code).toBe(0);
     expect(stderr).toContain('on-demand hook active');
     expect(stderr).not.toContain('on-demand package loaded');
+  });
+
+  it("media loads werift's ES module build, not its CommonJS one (which is several times slower per packet)", async () => {
+    running = await startCli(['--clock', 'manual', '--seed', 'on-demand'], { NODE_OPTIONS: `--import ${JSON.stringify(pathToFileURL(HOOK).href)}` });
+    const header = /v2 header: Authorization: (Basic \S+)/.exec(running.stdout())![1]!;
+    const v2 = async (route: string, body: unknown) =>
+      (
+        (await (
+          await fetch(`${running!.url}${route}`, {
+            method: 'POST',
+            headers: { authorization: header, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { data: { id: string } }
+      ).data;
+    const meeting = await v2('/v2/meetings', { title: 'werift' });
+    const bot = await v2(`/v2/meetings/${meeting.id}/participants`, { name: 'Bot', preset_name: 'group_call_host', custom_participant_id: 'bot' });
+    // A bot publishing the sample clip loads werift (its RTP classes).
+    const joined = await fetch(`${running.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/join`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ media: { video: true } }),
+    });
+    expect(joined.status).toBe(200);
+    const health = (await (await fetch(`${running.url}/_emulator/health`)).json()) as { media: { producers: number } };
+    expect(health.media.producers).toBe(1);
+    const stderr = running.stderr();
+    expect(stderr).toContain('on-demand hook active');
+    // A require() of werift (its CommonJS build) goes through Module._load, which the hook reports; an import() does not.
+    expect(stderr).not.toContain('on-demand package loaded: werift');
   });
 });

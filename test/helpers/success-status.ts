@@ -108,6 +108,7 @@ export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
   'get /_emulator/requests': 200,
   'delete /_emulator/requests': 204,
   'post /_emulator/faults': 201,
+  'post /_emulator/meetings/{meeting_id}/breakout-rooms': 201,
   'get /_emulator/faults': 200,
   'delete /_emulator/faults': 204,
   'get /_emulator/openapi.json': 200,

@@ -100,6 +100,8 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
     if (name === 'session_id') return w.sessionId;
     // A peer is a participant in a session.
     if (name === 'peer_id') return w.participantId;
+    // The meeting itself, which is no breakout room.
+    if (name === 'room_id') return w.meetingId;
     if (r.path.startsWith('/v2/meetings/')) return w.meetingId;
     if (r.path.startsWith('/v2/webhooks/')) return w.webhookId;
     if (r.path.includes('/recordings/')) return w.recordingId;
@@ -161,6 +163,14 @@ const storage = (field: string, route = 'post /v2/recordings', at = ''): Row => 
 const MEETING_WRITES = ['post /v2/meetings', 'patch /v2/meetings/{id}', 'put /v2/meetings/{id}'];
 
 const STRING_ROWS: Row[] = [
+  {
+    route: 'patch /_emulator/meetings/{meeting_id}/breakout-rooms/{room_id}',
+    where: 'body',
+    field: 'title',
+    max: 1024,
+    kind: 'length',
+    atLimit: { status: 409 },
+  },
   // RealtimeKit apps (docs/realtimekit.md)
   { route: `post /client/v4/accounts/{account_id}/${KIT_APPS}`, where: 'body', field: 'name', max: 200, kind: 'length' },
   { route: `get /client/v4/accounts/{account_id}/${KIT_APPS}`, where: 'query', field: 'search', max: 200, kind: 'length' },
@@ -360,6 +370,44 @@ const STRING_ROWS: Row[] = [
 ];
 
 const ITEM_ROWS: Row[] = [
+  // Ids of nobody waiting: 409 at the limit.
+  ...['admit', 'reject'].map((verb): Row => ({
+    route: `post /_emulator/meetings/{meeting_id}/waiting-room/${verb}`,
+    where: 'body',
+    field: 'participant_ids',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+    atLimit: { status: 409 },
+  })),
+  // Breakout rooms: as many rooms as may be open at once; moves and closes naming nobody of the family.
+  {
+    route: 'post /_emulator/meetings/{meeting_id}/breakout-rooms',
+    where: 'body',
+    field: 'rooms',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, () => ({})),
+  },
+  {
+    route: 'post /_emulator/meetings/{meeting_id}/breakout-rooms/move',
+    where: 'body',
+    field: 'participants',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })),
+    body: { source_meeting_id: '00000000-0000-4000-8000-00000000dead', destination_meeting_id: '00000000-0000-4000-8000-00000000beef' },
+    atLimit: { status: 409 },
+  },
+  {
+    route: 'post /_emulator/meetings/{meeting_id}/breakout-rooms/close',
+    where: 'body',
+    field: 'room_ids',
+    max: 100,
+    kind: 'items',
+    make: (n) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+    atLimit: { status: 409 },
+  },
   ...MEETING_WRITES.map((route): Row => ({
     route,
     where: 'body',
@@ -485,6 +533,8 @@ const VALUE_ROWS: Row[] = [
  *  - per_page / page_no on every paged route: test/integration/v2/paging.test.ts ("per_page=100 is allowed", "per_page=101").
  *  - the storage config of a track recording's output (inside an array, which the rows here cannot reach):
  *    test/integration/v2/track-recordings.test.ts ("an output's storage_config has the limits of a recording's").
+ *  - a breakout room's title when rooms are opened (inside an array): test/integration/control/breakout-rooms.test.ts
+ *    ("a title at its limit opens a room, one over is refused").
  *  - the chat uploads of the web SDKs (a participant token on the SDK's api host) and their links:
  *    test/integration/realtime/chat-files.test.ts ("every bounded field at its limit and one over").
  */
@@ -499,6 +549,7 @@ const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries([
     `post /v2/recordings/track body layers.default.outputs.storage_config.${field}`,
     'test/integration/v2/track-recordings.test.ts',
   ]),
+  ['post /_emulator/meetings/{meeting_id}/breakout-rooms body rooms.title', 'test/integration/control/breakout-rooms.test.ts'],
   ...['post /v2/meetings/chat-upload', 'post /v1/meetings/genPreSignedUploadUrl'].flatMap((route) =>
     ['roomUUID', 'filename', 'viewType'].map((field) => [`${route} body ${field}`, 'test/integration/realtime/chat-files.test.ts']),
   ),

@@ -4,10 +4,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RtpPacket, Vp8RtpPayload } from 'werift';
+import { RtpHeader, RtpPacket, Vp8RtpPayload } from 'werift';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ClipPlayer, type MediaKind, type Ticker } from '../../src/realtime/media/clip-player.js';
 import { CLIP_DIR, loadClip, opusPacketSamples, parseClip, readIvf, readOggOpus, vp8Payloads, type Clip } from '../../src/realtime/media/clip.js';
+
+/** werift's RTP classes, which the player is given by the caller that loaded werift. */
+const rtp = { RtpHeader, RtpPacket };
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/media/clip');
 const ivfBytes = readFileSync(path.join(FIXTURES, 'video.ivf'));
@@ -301,7 +304,7 @@ describe('ClipPlayer', () => {
 
   const streams = { video: { ssrc: 0x11111111, payloadType: 96 }, audio: { ssrc: 0x22222222, payloadType: 111 } };
 
-  function play(options: ConstructorParameters<typeof ClipPlayer>[2] = {}): {
+  function play(options: ConstructorParameters<typeof ClipPlayer>[3] = {}): {
     player: ClipPlayer;
     ticker: FakeTicker;
     sent: Sent[];
@@ -309,7 +312,7 @@ describe('ClipPlayer', () => {
   } {
     const ticker = new FakeTicker();
     const sent: Sent[] = [];
-    const player = new ClipPlayer(clip, (kind, packet) => sent.push({ kind, packet }), { ...streams, ticker, ...options });
+    const player = new ClipPlayer(clip, rtp, (kind, packet) => sent.push({ kind, packet }), { ...streams, ticker, ...options });
     return { player, ticker, sent, of: (k) => sent.filter((s) => s.kind === k).map((s) => s.packet) };
   }
 
@@ -441,7 +444,7 @@ describe('ClipPlayer', () => {
   it('plays a kind silently until its stream is named, then starts it on a keyframe', () => {
     const ticker = new FakeTicker();
     const sent: Sent[] = [];
-    const player = new ClipPlayer(clip, (kind, packet) => sent.push({ kind, packet }), { ticker, audio: streams.audio });
+    const player = new ClipPlayer(clip, rtp, (kind, packet) => sent.push({ kind, packet }), { ticker, audio: streams.audio });
     player.start();
     ticker.advance(200);
     expect(sent.every((s) => s.kind === 'audio')).toBe(true);
@@ -490,6 +493,7 @@ describe('ClipPlayer', () => {
     const lone: Clip = { video: { header, frames: [key] }, audio: { ...clip.audio, packets: [clip.audio.packets[0]!] } };
     const player = new ClipPlayer(
       lone,
+      rtp,
       (kind, p) => {
         if (kind === 'video' && p.header.marker) sent.push(p);
       },
@@ -500,7 +504,7 @@ describe('ClipPlayer', () => {
     player.stop();
     expect(sent.map((p) => p.header.timestamp)).toEqual([0, 9000, 18000, 27000]); // 90 kHz / 10 fps
     const stuck: Clip = { ...lone, video: { header, frames: [key, { ...key, pts: 0 }] } };
-    expect(() => new ClipPlayer(stuck, () => undefined)).toThrow('clip video: frame 1 pts does not increase');
+    expect(() => new ClipPlayer(stuck, rtp, () => undefined)).toThrow('clip video: frame 1 pts does not increase');
   });
 
   it('stop from inside the packet callback ends the frame being sent', () => {
@@ -508,6 +512,7 @@ describe('ClipPlayer', () => {
     let count = 0;
     const player = new ClipPlayer(
       clip,
+      rtp,
       () => {
         count++;
         player.stop();

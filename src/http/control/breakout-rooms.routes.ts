@@ -11,6 +11,8 @@ import { route } from '../route.js';
 const TAG = 'Control: lifecycles';
 const meetingParams = z.object({ meeting_id: z.uuid() });
 const title = z.string().max(BREAKOUT_TITLE_CHARS);
+/** The most participants one move names (as many as a kick or a mute may). */
+const MAX_MOVES = 100;
 
 const memberSchema = z.object({ id: z.uuid(), custom_participant_id: z.string(), name: z.string().nullable(), preset_name: z.string() });
 const roomSchema = z.object({ id: z.uuid(), title: z.string().nullable(), status: z.enum(['ACTIVE', 'INACTIVE']) });
@@ -54,7 +56,12 @@ export const breakoutRoomRoutes = [
     tag: TAG,
     summary: `Opens breakout rooms (real meetings, children of the family's parent; at most ${MAX_BREAKOUT_ROOMS} open at once)`,
     params: meetingParams,
-    body: z.strictObject({ rooms: z.array(z.strictObject({ title: title.optional().meta({ description: 'Absent: "Room <n>"' }) })).min(1) }),
+    body: z.strictObject({
+      rooms: z
+        .array(z.strictObject({ title: title.optional().meta({ description: 'Absent: "Room <n>"' }) }))
+        .min(1)
+        .max(MAX_BREAKOUT_ROOMS),
+    }),
     responses: { 201: { description: 'The rooms opened', schema: z.object({ rooms: z.array(roomSchema) }) }, ...refused },
     handler: ({ deps, params, body }) => ({
       status: 201,
@@ -94,7 +101,8 @@ export const breakoutRoomRoutes = [
       destination_meeting_id: z.uuid(),
       participants: z
         .array(z.strictObject({ id: z.uuid().meta({ description: 'The participant in the source meeting' }), preset_id: z.uuid().optional() }))
-        .min(1),
+        .min(1)
+        .max(MAX_MOVES),
     }),
     responses: {
       200: {
@@ -140,7 +148,7 @@ export const breakoutRoomRoutes = [
     tag: TAG,
     summary: 'Closes breakout rooms: whoever is still in one is moved back to the parent first; the rooms become INACTIVE',
     params: meetingParams,
-    body: z.strictObject({ room_ids: z.array(z.uuid()).min(1) }),
+    body: z.strictObject({ room_ids: z.array(z.uuid()).min(1).max(MAX_BREAKOUT_ROOMS) }),
     responses: { 200: { description: 'The rooms closed', schema: z.object({ rooms: z.array(roomSchema) }) }, ...refused },
     handler: ({ deps, params, body }) => ({ status: 200, body: { rooms: deps.services.connectedMeetings.close(params.meeting_id, body.room_ids).map(room) } }),
   }),

@@ -6,6 +6,7 @@ import type { ClipPlayer } from './clip-player.js';
 import type { BotMediaWish, MediaKind } from './media-types.js';
 import { loadClip, type Clip } from './clip.js';
 import { Producer, type ProducerInfo } from './producer.js';
+import { loadWerift } from './transport.js';
 
 /** RTP names of the clip's streams before a viewer's section renames them (any values do). */
 const STREAMS = { video: { ssrc: 0x0b07_0001, payloadType: 96 }, audio: { ssrc: 0x0b07_0002, payloadType: 111 } } as const;
@@ -90,8 +91,8 @@ export class BotPublisher {
   }
 
   private started(): Promise<ClipPlayer> {
-    this.starting ??= Promise.all([import('./clip-player.js'), this.clip()]).then(([{ ClipPlayer }, clip]) => {
-      const player = new ClipPlayer(clip, (kind, packet) => this.producers.get(kind)?.deliver(packet));
+    this.starting ??= Promise.all([import('./clip-player.js'), this.clip(), loadWerift()]).then(([{ ClipPlayer }, clip, werift]) => {
+      const player = new ClipPlayer(clip, werift, (kind, packet) => this.producers.get(kind)?.deliver(packet));
       player.setPaused('audio', true);
       player.setPaused('video', true);
       player.start();

@@ -1,12 +1,14 @@
 // Plays a clip (clip.ts) in a loop, in real time, as RTP: VP8 video (90 kHz clock) and Opus audio
 // (48 kHz clock), each kind on its own loop. Packets are werift RtpPackets, ready for a werift
-// track's writeRtp; importing this module loads werift, so load it lazily (as media.ts does).
+// track's writeRtp, made with the classes of the werift its caller loaded (transport.ts's
+// loadWerift): this module loads none itself, so that one copy of werift serves every packet.
 //
 // Continuity: sequence numbers go up by one per packet sent (wrapping at 65535) and timestamps
 // follow the media time since start, across loops, pauses and keyframe jumps; neither ever goes
 // backwards. Time comes from an injected Ticker, so tests drive it by hand.
-import { RtpHeader, RtpPacket } from 'werift';
+import type { RtpPacket } from 'werift';
 import { realNow } from '../../core/clock.js';
+import type { Werift } from './transport.js';
 import type { MediaKind } from './media-types.js';
 
 export type { MediaKind } from './media-types.js';
@@ -45,6 +47,9 @@ export const realTicker: Ticker = {
 };
 
 export type RtpSink = (kind: MediaKind, packet: RtpPacket) => void;
+
+/** werift's RTP classes, from the werift the caller loaded. */
+export type RtpClasses = Pick<Werift, 'RtpHeader' | 'RtpPacket'>;
 
 export interface ClipPlayerOptions {
   /** A kind with no stream yet plays silently (time moves on) until setStream. */
@@ -125,6 +130,7 @@ export class ClipPlayer {
 
   constructor(
     clip: Clip,
+    private readonly rtp: RtpClasses,
     private readonly onPacket: RtpSink,
     options: ClipPlayerOptions = {},
   ) {
@@ -219,9 +225,9 @@ export class ClipPlayer {
       for (let i = 0; i < payloads.length && !this.ended; i++) {
         // Video: the marker ends a frame (RFC 7741 §4.1). Audio: it starts a talkspurt (RFC 3551 §4.1).
         const marker = video ? i === payloads.length - 1 : talkspurt;
-        const header = new RtpHeader({ payloadType: stream.payloadType, ssrc: stream.ssrc, sequenceNumber: track.sequenceNumber, timestamp, marker });
+        const header = new this.rtp.RtpHeader({ payloadType: stream.payloadType, ssrc: stream.ssrc, sequenceNumber: track.sequenceNumber, timestamp, marker });
         track.sequenceNumber = (track.sequenceNumber + 1) & 0xffff;
-        this.onPacket(track.kind, new RtpPacket(header, payloads[i] as Buffer));
+        this.onPacket(track.kind, new this.rtp.RtpPacket(header, payloads[i] as Buffer));
       }
     } else {
       track.broken = true;

@@ -124,6 +124,22 @@ describe('breakout rooms through the control API', () => {
   });
 });
 
+describe("a breakout room's title", () => {
+  it('a title at its limit opens a room, one over is refused', async () => {
+    const t = makeTestApp();
+    const { meetingId } = await liveMeeting(t, ['alice']);
+    const [room] = await openRooms(t, meetingId, ['x'.repeat(1024)]);
+    expect((await get(t, `/v2/meetings/${room}`).expect(200)).body.data.title).toHaveLength(1024);
+    const before = (await t.api.get(base(meetingId)).expect(200)).body;
+    const res = await t.api
+      .post(base(meetingId))
+      .send({ rooms: [{ title: 'x'.repeat(1025) }] })
+      .expect(400);
+    expect(res.body.error.message).toMatch(/rooms\[0\]\.title/);
+    expect((await t.api.get(base(meetingId)).expect(200)).body).toEqual(before);
+  });
+});
+
 describe('GET /v2/sessions/{session_id}?include_breakout_rooms=true', () => {
   it("lists the sessions of the meeting's rooms that started during this session, each as a session of its room; a later session of the meeting gets the later ones", async () => {
     const t = makeTestApp();
