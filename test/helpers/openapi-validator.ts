@@ -96,7 +96,8 @@ const livestreamPath = (path: string) => path.includes('livestream');
 
 /**
  * Where the production reference contradicts itself, the emulator follows its examples and guides
- * (docs/limits-and-decisions.md, "Livestream shapes where the reference contradicts itself"). Each
+ * (docs/limits-and-decisions.md, "Livestream shapes where the reference contradicts itself"), and
+ * where the official clients list more than it does, the clients (the LIVESTREAM view type). Each
  * departure is one named rule, narrow to the field and the value it allows; every other error fails.
  */
 const DELIBERATE_DEPARTURES: ReadonlyArray<{ why: string; applies: (path: string, e: ErrorObject, body: unknown) => boolean }> = [
@@ -121,6 +122,11 @@ const DELIBERATE_DEPARTURES: ReadonlyArray<{ why: string; applies: (path: string
     why: 'a livestream without a name or a meeting shows null there (examples)',
     applies: (path, e, body) =>
       livestreamPath(path) && e.keyword === 'type' && /\/(name|meeting_id)$/.test(e.instancePath) && valueAt(body, e.instancePath) === null,
+  },
+  {
+    why: "a preset's view_type may be LIVESTREAM, which the RealtimeKit API's official client and both web SDKs list (the only view type whose host the SDK gives a livestream control)",
+    applies: (path, e, body) =>
+      /\/presets(\/|$)/.test(path) && e.keyword === 'enum' && /\/config\/view_type$/.test(e.instancePath) && valueAt(body, e.instancePath) === 'LIVESTREAM',
   },
   {
     why: 'daywise livestream analytics is a list of days (its example), which the single object of its schema cannot hold',
