@@ -206,6 +206,12 @@ export class MediaRoomFeature implements RoomFeature {
     const offer = request.description?.sdp;
     if (!offer) throw new Unserved('A transport needs an SDP offer');
     const direction: Direction = request.consuming ? 'recv' : 'send';
+    await this.sfu.peer(peer.meetingId, peer.peerId).inTurn(direction, () => this.openTransport(peer, id, direction, offer, request.description?.target ?? 0));
+  }
+
+  private async openTransport(peer: Peer, id: string, direction: Direction, offer: string, target: number): Promise<void> {
+    // The page may have gone while an earlier transport of this direction was opened.
+    if (peer.gone) return;
     const transportId = this.state.newId();
     let opened;
     try {
@@ -222,7 +228,7 @@ export class MediaRoomFeature implements RoomFeature {
     media.transports[direction] = opened.transport;
     peer.send(MEDIA.createWebRTCTransport, id, 'media.CreateTransportResponse', {
       transport_id: transportId,
-      description: { type: 'answer', sdp: opened.answer, target: request.description?.target ?? 0 },
+      description: { type: 'answer', sdp: opened.answer, target },
       producer_ids: [],
     });
   }
@@ -351,7 +357,7 @@ export class MediaRoomFeature implements RoomFeature {
     const request = decodeAs<ConsumeRequest>('media.edge.ConsumePeersRequest', payload);
     if (!this.options.enabled) throw new Unserved('Media is off on this emulator (--media off): no track can be received');
     const media = this.sfu.peer(peer.meetingId, peer.peerId);
-    await media.consumeInTurn(() => this.consumeNow(peer, id, request, media));
+    await media.inTurn('consume', () => this.consumeNow(peer, id, request, media));
   }
 
   private async consumeNow(peer: Peer, id: string, request: ConsumeRequest, media: PeerMedia): Promise<void> {

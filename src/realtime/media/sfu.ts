@@ -7,6 +7,9 @@ import type { MediaCounts } from './media-types.js';
 import type { Producer } from './producer.js';
 import type { Direction, WebRtcTransport } from './transport.js';
 
+/** The kinds of a peer's requests served one at a time: consumes, and the opening of each direction's transport. */
+export type Turn = 'consume' | Direction;
+
 /** What one peer holds in a meeting's media room. */
 export class PeerMedia {
   readonly transports: Partial<Record<Direction, WebRtcTransport>> = {};
@@ -14,18 +17,26 @@ export class PeerMedia {
   /** Its consumers by the mid of their section on its receive transport (the SDK names them by mid). */
   readonly consumers = new Map<string, Consumer>();
 
-  /** The peer's consume requests, one after the other: each sees the consumers the one before it added. */
-  private consuming: Promise<unknown> = Promise.resolve();
+  /** The peer's requests that must not overlap, one queue per kind: each waits for the one before it. */
+  private readonly queues = new Map<Turn, Promise<unknown>>();
 
   constructor(
     readonly meetingId: string,
     readonly peerId: string,
   ) {}
 
-  /** Runs a consume once the peer's earlier ones are done (a page asking twice at once for a track gets one consumer). */
-  consumeInTurn<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.consuming.then(step);
-    this.consuming = run.catch(() => undefined);
+  /**
+   * Runs a step once the peer's earlier ones of its kind are done: a consume sees the consumers the
+   * one before it added (a page asking twice at once for a track gets one consumer), and a page opens
+   * one transport of a direction at a time (a flood of them waits in line instead of opening dozens
+   * of endpoints at once, and what waits is dropped with the page).
+   */
+  inTurn<T>(turn: Turn, step: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(turn) ?? Promise.resolve()).then(step);
+    this.queues.set(
+      turn,
+      run.catch(() => undefined),
+    );
     return run;
   }
 
