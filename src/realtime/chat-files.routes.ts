@@ -4,14 +4,14 @@
 // link with the file's type, then send a chat message naming the read link. Both links are signed
 // and expire on the emulator's clock, and point at the host the page asked (the TLS listener's
 // api host), so the page's image preview and file download stay offline.
-import express, { type Request, type Response } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import { errors } from '../core/errors.js';
 import type { Deps } from '../container.js';
 import { CHAT_FILE_LIMITS, chatFilePath, chatUploadPath } from '../domain/sessions/chat-files.js';
 import type { AuthInfo } from '../http/auth.js';
-import { fromBodyParserError } from '../http/errors.js';
 import { checkLink, signedQuery } from '../http/media/media.routes.js';
+import { readRawBody } from '../http/raw-body.js';
 import { route } from '../http/route.js';
 import { ok } from '../http/v2/mappers.js';
 
@@ -37,17 +37,6 @@ function links(deps: Deps, auth: AuthInfo, req: Request, body: z.output<typeof u
   // The links' origin is the one the page called: its TLS listener, by the host name it knows.
   const origin = `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
   return { get: `${origin}${reserved.getPath}`, put: `${origin}${reserved.putPath}` };
-}
-
-const rawBody = express.raw({ limit: CHAT_FILE_LIMITS.fileBytes, type: () => true });
-
-function readRaw(req: Request, res: Response): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    rawBody(req, res, (err?: unknown) => {
-      if (err) return reject(fromBodyParserError(err) ?? err);
-      resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-    });
-  });
 }
 
 const fileParams = z.object({ file_id: z.uuid(), name: z.string().min(1).max(CHAT_FILE_LIMITS.nameChars) });
@@ -103,7 +92,7 @@ export const chatFileRoutes = [
       checkLink(deps, chatUploadPath(params.file_id, params.name), query);
       const type = req.headers['content-type'];
       if (type !== undefined && type.length > 255) throw errors.badRequest('A Content-Type of at most 255 characters');
-      const bytes = await readRaw(req, res);
+      const bytes = await readRawBody(req, res, CHAT_FILE_LIMITS.fileBytes);
       // The request journal keeps a body as parsed: a file's bytes show there as their size.
       req.body = { _binary: true, bytes: bytes.length };
       deps.services.chatFiles.upload(params.file_id, params.name, type, bytes);

@@ -2,7 +2,8 @@
 // against a listening emulator (127.0.0.1, port 0, manual clock). What a person would do: watch
 // a meeting made through the REST API appear, drive a recording from the buttons to UPLOADED and
 // play it, look at its webhook delivery and redeliver it, play a LIVE livestream, let in or turn
-// away who waits in a waiting room, see who stands on a webinar's stage. Along the way:
+// away who waits in a waiting room, see who stands on a webinar's stage, read a session's polls
+// and chat (its images shown). Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
 // go to docs/images/, where docs/dashboard.md shows them.
 import { execFileSync } from 'node:child_process';
@@ -18,6 +19,8 @@ import { addPerson, addPreset, restOf } from '../helpers/web-sdk.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const IMAGES = path.join(ROOT, 'docs', 'images');
 const CHROMIUM = '/usr/bin/chromium';
+/** A 16×16 PNG, a square of one colour: what a scripted participant sends as a chat image. */
+const SQUARE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGM4kSJHEmIY1TCqYfhqAAAatkoQQKS4EAAAAABJRU5ErkJggg==';
 /** Generous: a shared CI machine can be slow; the 2 s goal is measured by bench/, not here. */
 const WAIT = { timeout: 15_000 };
 
@@ -215,8 +218,58 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await row('Hana').filter({ hasText: 'off stage' }).waitFor(WAIT);
   }, 60_000);
 
+  it("shows the session's polls with their votes, and its chat: private messages, an image, a file", async () => {
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Retro' });
+    const [ada, bob] = [await addPerson(emu, meeting.id, 'Ada', 'group_call_host'), await addPerson(emu, meeting.id, 'Bob')];
+    const control = async (route: string, init: { body: string | Buffer; type: string }) => {
+      const res = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': init.type },
+        body: init.body,
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const json = (value: unknown) => ({ body: JSON.stringify(value), type: 'application/json' });
+    for (const p of [ada, bob]) await control(`${p.id}/join`, json({}));
+    const { poll } = await rest<{ poll: { id: string } }>('POST', `/v2/meetings/${meeting.id}/active-session/poll`, {
+      question: 'Next retro format?',
+      options: ['Start/stop/continue', 'Sailboat'],
+    });
+    await control(`${ada.id}/polls/${poll.id}/vote`, json({ option: 1 }));
+    await control(`${bob.id}/polls/${poll.id}/vote`, json({ option: 1 }));
+    await control(`${ada.id}/chat`, json({ message: 'Welcome to the retro' }));
+    await control(`${bob.id}/chat`, json({ message: 'Can we keep it short?', to: [ada.id] }));
+    await control(`${ada.id}/chat/file?name=board.png`, { body: Buffer.from(SQUARE_PNG, 'base64'), type: 'image/png' });
+    await control(`${ada.id}/chat/file?name=notes.txt`, { body: 'action items', type: 'text/plain' });
+
+    await page.getByRole('button', { name: 'Meetings' }).click();
+    await page.locator(`[data-meeting-id="${meeting.id}"]`).getByRole('button', { name: 'Open meeting Retro' }).click();
+    const pollCard = page.locator(`[data-poll-id="${poll.id}"]`);
+    await pollCard.getByText('2 votes', { exact: false }).waitFor(WAIT);
+    // Asked over the REST API: by the organization, named.
+    await expect(pollCard.locator('p').first().textContent()).resolves.toMatch(/^\s*By .+ \(the API\) · 2 votes/);
+    await expect(pollCard.getByTestId('poll-count').allTextContents()).resolves.toEqual(['0', '2']);
+    await expect(pollCard.getByTestId('poll-option').nth(1).textContent()).resolves.toContain('Ada, Bob');
+
+    const chat = page.getByTestId('chat');
+    const image = chat.getByRole('img', { name: 'board.png' });
+    await image.waitFor(WAIT);
+    // Loaded from the emulator's own copy: 16 pixels wide, as sent.
+    await expect.poll(() => image.evaluate((img: { naturalWidth: number }) => img.naturalWidth), WAIT).toBe(16);
+    const privately = (text: string) => chat.locator('li', { hasText: text }).getByTitle('A private message');
+    await expect(privately('Can we keep it short?').textContent()).resolves.toBe('to Ada');
+    await expect(privately('Welcome to the retro').count()).resolves.toBe(0);
+    const file = chat.getByRole('link', { name: 'notes.txt' });
+    const href = await file.getAttribute('href');
+    expect(href).toMatch(/^\/media\/chat-files\//);
+    expect(await (await fetch(`${emu.url}${href!}`)).text()).toBe('action items');
+    await page.getByRole('heading', { name: 'Polls' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(IMAGES, 'dashboard-polls-chat.png'), fullPage: false });
+  }, 60_000);
+
   it('logged no console error and sent no request to another origin', () => {
-    expect(consoleErrors).toEqual([]);
+    expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
     expect(offOrigin).toEqual([]);
   });
 });

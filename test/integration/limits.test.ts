@@ -550,6 +550,10 @@ const COVERED_ELSEWHERE: Record<string, string> = Object.fromEntries([
     'test/integration/v2/track-recordings.test.ts',
   ]),
   ['post /_emulator/meetings/{meeting_id}/breakout-rooms body rooms.title', 'test/integration/control/breakout-rooms.test.ts'],
+  ...['query name', 'query to'].map((field) => [
+    `post /_emulator/meetings/{meeting_id}/participants/{participant_id}/chat/file ${field}`,
+    'test/integration/control/session-chat.test.ts',
+  ]),
   ...['post /v2/meetings/chat-upload', 'post /v1/meetings/genPreSignedUploadUrl'].flatMap((route) =>
     ['roomUUID', 'filename', 'viewType'].map((field) => [`${route} body ${field}`, 'test/integration/realtime/chat-files.test.ts']),
   ),

@@ -118,6 +118,31 @@ export class ChatFilesService implements OrgMember {
     return next;
   }
 
+  /**
+   * A file a scripted participant sends (the control API): reserved and uploaded in one step, with
+   * the same limits as a page's upload. The links are paths; the caller gives them an origin.
+   */
+  store(orgId: string, participantId: string, filename: string, contentType: string | undefined, bytes: Buffer): UploadLinks {
+    const participant = orgData(this.ctx, orgId).participants.get(participantId);
+    if (!participant) throw errors.notFound('participant', participantId);
+    const links = this.reserve(orgId, participantId, participant.meetingId, filename);
+    try {
+      this.upload(links.id, filename, contentType, bytes);
+    } catch (err) {
+      this.drop(links.id);
+      throw err;
+    }
+    return links;
+  }
+
+  /** Forgets one file (a message that was to link it was refused). */
+  drop(id: string): void {
+    const f = this.files.get(id);
+    if (!f) return;
+    this.held -= f.bytes?.length ?? 0;
+    this.files.delete(id);
+  }
+
   /** An uploaded file, to serve (its read link checked by the route). */
   download(id: string, name: string): ChatFile & { bytes: Buffer; contentType: string } {
     const f = this.reserved(id, name);

@@ -2,8 +2,8 @@
 // Views read it through useStore(); every event of the stream schedules one refresh of what
 // the event can have changed, so a burst of events costs one round of reads.
 import { useEffect, useState } from 'preact/hooks';
-import { control, forgetKeys } from './api';
-import type { Clock, Delivery, FeedEvent, JournalEntry, Org, Overview } from './types';
+import { control, forgetKeys, RequestFailed } from './api';
+import type { ChatEntry, Clock, Delivery, FeedEvent, JournalEntry, Org, Overview, Poll, SessionActivity } from './types';
 
 export type Tab = 'meetings' | 'deliveries' | 'journal' | 'controls' | 'events';
 
@@ -19,6 +19,8 @@ export interface State {
   live: boolean;
   tab: Tab;
   meetingId: string | null;
+  /** The open meeting's session: its polls and chat; null before its first session. */
+  activity: SessionActivity | null;
   deliveryId: string | null;
   /** Tokens the dashboard was given (participant id → token): the API shows a token once. */
   tokens: Record<string, string>;
@@ -29,6 +31,8 @@ export interface State {
 }
 
 const EVENTS_KEPT = 5_000;
+/** The newest chat messages of the open meeting's session that the dashboard shows. */
+const CHAT_SHOWN = 200;
 
 let state: State = {
   orgs: [],
@@ -41,6 +45,7 @@ let state: State = {
   live: false,
   tab: 'meetings',
   meetingId: null,
+  activity: null,
   deliveryId: null,
   tokens: {},
   clips: {},
@@ -109,10 +114,33 @@ async function readAll(): Promise<void> {
       control.get<{ deliveries: Delivery[] }>(`/_emulator/webhooks/deliveries${q}`),
       control.get<JournalEntry[]>('/_emulator/requests?limit=200'),
     ]);
-    setState({ orgs, orgId, clock, overview, deliveries: deliveries.deliveries, journal });
+    // The open meeting's session, once it has had one (before, there is nothing to read).
+    const open = overview?.meetings.find((m) => m.id === state.meetingId);
+    const activity = open?.session ? await readActivity(open.id) : null;
+    setState({ orgs, orgId, clock, overview, deliveries: deliveries.deliveries, journal, activity });
   } catch (err) {
     setState({ error: `Reading the emulator: ${(err as Error).message}` });
   }
+}
+
+/** The polls and chat of a meeting's current or last session; null when it is gone meanwhile (a reset). */
+async function readActivity(meetingId: string): Promise<SessionActivity | null> {
+  try {
+    const [polls, chat] = await Promise.all([
+      control.get<{ session_id: string; polls: Poll[] }>(`/_emulator/meetings/${meetingId}/polls`),
+      control.get<{ session_id: string; total: number; messages: ChatEntry[] }>(`/_emulator/meetings/${meetingId}/chat?limit=${CHAT_SHOWN}`),
+    ]);
+    return { meeting_id: meetingId, session_id: chat.session_id, polls: polls.polls, chat: chat.messages, chat_total: chat.total };
+  } catch (err) {
+    if (err instanceof RequestFailed && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** Opens a meeting's detail; its session's polls and chat are read with the rest. */
+export function openMeeting(meetingId: string | null): void {
+  setState({ meetingId, activity: null });
+  void refresh();
 }
 
 /**

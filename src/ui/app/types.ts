@@ -158,3 +158,40 @@ export interface FeedEvent {
   kind: 'domain' | 'delivery' | 'clock' | 'request' | 'reset';
   data: Record<string, unknown> & { type?: string; at?: string; org_id?: string | null; meeting_id?: string | null };
 }
+
+/** A poll of a session as production shows one: each option's count and voters. */
+export interface Poll {
+  id: string;
+  question: string;
+  options: Array<{ text: string; count: number; votes: Array<{ id: string; name: string }> }>;
+  anonymous: boolean;
+  hide_votes: boolean;
+  created_by: string;
+  voted: string[];
+}
+
+/** A chat message of a session, as GET /_emulator/meetings/{id}/chat gives it. */
+export interface ChatEntry {
+  id: string;
+  participant_id: string;
+  display_name: string | null;
+  payload_type: 'TEXT_MESSAGE' | 'IMAGE_MESSAGE' | 'FILE_MESSAGE' | 'CUSTOM_MESSAGE';
+  payload: string;
+  /** An image or file message: its name, size, and its path on the emulator (null for a link elsewhere). */
+  file: { name: string; size: number | null; path: string | null } | null;
+  to: string[];
+  channel: { id: string; name: string } | null;
+  pinned: boolean;
+  edited_at: string | null;
+  created_at: string;
+}
+
+/** What the open meeting's current (or last) session holds besides its counts: its polls and chat. */
+export interface SessionActivity {
+  meeting_id: string;
+  session_id: string;
+  polls: Poll[];
+  chat: ChatEntry[];
+  /** Messages the session keeps; the dashboard shows the newest. */
+  chat_total: number;
+}

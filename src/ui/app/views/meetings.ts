@@ -1,13 +1,13 @@
 // Meetings of the organization, and one meeting in detail: its timeline, sessions (each with its
 // counts), participants (presence, where they stand on the stage, scripted join and leave, tokens), its waiting room (admit,
-// reject), recordings (actions, forced transitions, the player once
+// reject), its session's polls (votes) and chat (private messages, images, files), recordings (actions, forced transitions, the player once
 // UPLOADED) and livestreams (the HLS player while LIVE).
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { control, v2 } from '../api';
 import { copy, shortId, time } from '../format';
-import { act, getState, setState, type State } from '../store';
-import type { Livestream, Meeting, Participant, Recording, SessionSummary, Waiting } from '../types';
+import { act, getState, openMeeting, setState, type State } from '../store';
+import type { ChatEntry, Livestream, Meeting, Participant, Poll, Recording, SessionActivity, SessionSummary, Waiting } from '../types';
 import { HlsPlayer, RecordingPlayer } from './players';
 import { Timeline } from './timeline';
 
@@ -37,7 +37,7 @@ function CreateMeeting() {
         const ok = await act('Creating a meeting', async () => {
           id = (await v2<{ id: string }>(orgId(), 'POST', '/v2/meetings', { title: title || null })).id;
         });
-        if (ok) setState({ meetingId: id });
+        if (ok) openMeeting(id);
         setTitle('');
       }}
     >
@@ -71,7 +71,7 @@ function MeetingList({ s }: { s: State }) {
           (m) => html`
             <tr class=${m.id === s.meetingId ? 'selected' : ''} data-meeting-id=${m.id}>
               <td>
-                <button type="button" class="link" onClick=${() => setState({ meetingId: m.id })} aria-label=${`Open meeting ${m.title ?? m.id}`}>
+                <button type="button" class="link" onClick=${() => openMeeting(m.id)} aria-label=${`Open meeting ${m.title ?? m.id}`}>
                   ${m.title ?? '(untitled)'}
                 </button>
               </td>
@@ -420,9 +420,7 @@ function BreakoutRooms({ meeting, s }: { meeting: Meeting; s: State }) {
         meeting.parent_meeting_id
           ? html`<p>
               A breakout room of
-              <button type="button" class="link" onClick=${() => setState({ meetingId: meeting.parent_meeting_id! })}>
-                ${parent?.title ?? meeting.parent_meeting_id}
-              </button>
+              <button type="button" class="link" onClick=${() => openMeeting(meeting.parent_meeting_id)}>${parent?.title ?? meeting.parent_meeting_id}</button>
             </p>`
           : html`<table class="list" data-testid="breakout-rooms">
               <caption class="sr-only">
@@ -444,7 +442,7 @@ function BreakoutRooms({ meeting, s }: { meeting: Meeting; s: State }) {
                 ${rooms.map(
                   (r) => html`
                     <tr data-room-id=${r.id}>
-                      <td><button type="button" class="link" onClick=${() => setState({ meetingId: r.id })}>${r.title ?? '(untitled)'}</button></td>
+                      <td><button type="button" class="link" onClick=${() => openMeeting(r.id)}>${r.title ?? '(untitled)'}</button></td>
                       <td>${r.status === 'ACTIVE' ? 'open' : 'closed'}</td>
                       <td>${members(r)}</td>
                     </tr>
@@ -457,7 +455,97 @@ function BreakoutRooms({ meeting, s }: { meeting: Meeting; s: State }) {
   `;
 }
 
+/** Who a participant id is: their name (or custom id), the organization for what it did over the API, or a short id. */
+function nameOf(id: string, meeting: Meeting, s: State): string {
+  const p = meeting.participants.find((x) => x.id === id);
+  if (p) return p.name ?? p.custom_participant_id;
+  if (id === s.overview?.organization.id) return `${s.overview.organization.name} (the API)`;
+  return shortId(id);
+}
+
+function PollCard({ poll, by }: { poll: Poll; by: string }) {
+  const total = poll.options.reduce((n, o) => n + o.count, 0);
+  return html`
+    <article class="card" data-poll-id=${poll.id} aria-label=${`Poll: ${poll.question}`}>
+      <h4>${poll.question}</h4>
+      <p class="muted">
+        By ${by} · ${total}
+        ${total === 1 ? 'vote' : 'votes'}${poll.anonymous ? ' · anonymous' : ''}${poll.hide_votes ? ' · votes hidden from the pages until they vote' : ''}
+      </p>
+      <ul class="poll-options">
+        ${poll.options.map(
+          (o) => html`
+            <li data-testid="poll-option">
+              <span class="poll-text">${o.text}</span>
+              <meter min="0" max=${Math.max(total, 1)} value=${o.count} aria-label=${`${o.text}: ${o.count} of ${total}`}></meter>
+              <span data-testid="poll-count">${o.count}</span>
+              ${!poll.anonymous && o.votes.length > 0 && html`<span class="muted">${o.votes.map((v) => v.name).join(', ')}</span>`}
+            </li>
+          `,
+        )}
+      </ul>
+    </article>
+  `;
+}
+
+function Polls({ activity, meeting, s }: { activity: SessionActivity | null; meeting: Meeting; s: State }) {
+  if (!activity || activity.polls.length === 0) return null;
+  return html`
+    <section aria-labelledby="polls-title">
+      <h3 id="polls-title">Polls</h3>
+      ${activity.polls.map((p) => html`<${PollCard} key=${p.id} poll=${p} by=${nameOf(p.created_by, meeting, s)} />`)}
+    </section>
+  `;
+}
+
+function sizeOf(bytes: number | null): string {
+  if (bytes === null) return '';
+  if (bytes < 1024) return ` · ${bytes} bytes`;
+  if (bytes < 1024 * 1024) return ` · ${Math.round(bytes / 102.4) / 10} KiB`;
+  return ` · ${Math.round(bytes / 104857.6) / 10} MiB`;
+}
+
+function ChatContent({ m }: { m: ChatEntry }) {
+  const f = m.file;
+  if (m.payload_type === 'IMAGE_MESSAGE' && f?.path)
+    return html`<a href=${f.path} target="_blank" rel="noopener"><img class="chat-image" src=${f.path} alt=${f.name} loading="lazy" /></a>`;
+  if (f)
+    return f.path
+      ? html`<a href=${f.path} download=${f.name}>${f.name}</a>${sizeOf(f.size)}`
+      : html`${f.name}${sizeOf(f.size)} <span class="muted">(a link elsewhere)</span>`;
+  if (m.payload_type === 'CUSTOM_MESSAGE') return html`<code>${m.payload}</code>`;
+  return html`<span class="chat-text">${m.payload}</span>`;
+}
+
+function Chat({ activity, meeting, s }: { activity: SessionActivity | null; meeting: Meeting; s: State }) {
+  if (!activity || activity.chat.length === 0) return null;
+  const name = (id: string) => nameOf(id, meeting, s);
+  return html`
+    <section aria-labelledby="chat-title">
+      <h3 id="chat-title">Chat</h3>
+      ${activity.chat_total > activity.chat.length && html`<p class="empty">The newest ${activity.chat.length} of ${activity.chat_total} messages.</p>`}
+      <ol class="chat" data-testid="chat">
+        ${activity.chat.map(
+          (m) => html`
+            <li data-chat-id=${m.id}>
+              <div class="chat-head">
+                <span class="muted">${time(m.created_at)}</span>
+                <strong>${m.display_name ?? name(m.participant_id)}</strong>
+                ${m.to.length > 0 && html`<span class="badge" title="A private message">to ${m.to.map(name).join(', ')}</span>`}
+                ${m.channel && html`<span class="badge" title="A channel's message">#${m.channel.name}</span>`}
+                ${m.pinned && html`<span class="badge">pinned</span>`} ${m.edited_at && html`<span class="muted">(edited)</span>`}
+              </div>
+              <div><${ChatContent} m=${m} /></div>
+            </li>
+          `,
+        )}
+      </ol>
+    </section>
+  `;
+}
+
 function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
+  const activity = s.activity?.meeting_id === meeting.id ? s.activity : null;
   return html`
     <section class="detail" aria-labelledby="meeting-title" data-testid="meeting-detail">
       <h2 id="meeting-title">${meeting.title ?? '(untitled)'} <code>${meeting.id}</code></h2>
@@ -470,6 +558,8 @@ function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
       <${BreakoutRooms} meeting=${meeting} s=${s} />
       <${Participants} meeting=${meeting} tokens=${s.tokens} />
       <${WaitingRoom} meeting=${meeting} />
+      <${Polls} activity=${activity} meeting=${meeting} s=${s} />
+      <${Chat} activity=${activity} meeting=${meeting} s=${s} />
       <section aria-labelledby=${`recordings-${meeting.id}`}>
         <h3 id=${`recordings-${meeting.id}`}>Recordings</h3>
         <button type="button" onClick=${() => act('Starting a recording', () => v2(orgId(), 'POST', '/v2/recordings', { meeting_id: meeting.id }))}>
