@@ -213,9 +213,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   );
 
   it(
-    'an image sent in chat shows as a preview, and a file downloads, both from the emulator',
+    'an image sent in chat shows as a preview (a page\'s and a bot\'s), and a file downloads, both from the emulator',
     async () => {
-      const { ada } = await room('Kit files');
+      const { meetingId, ada, bob } = await room('Kit files');
       const page = await open(ada);
       await page.locator(`${p}-chat-toggle`).first().click();
       await page.locator(`${p}-chat`).getByText('Hello from Bob').first().waitFor({ state: 'visible', timeout: WAIT });
@@ -229,6 +229,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await image.waitFor({ state: 'attached', timeout: WAIT });
       await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: WAIT }).toBe(16);
       expect(new URL((await image.getAttribute('src'))!).host).toBe(`api.${base}`);
+
+      // A bot's image (the control API) shows the same way, linked on the TLS listener.
+      const sent = await fetch(`${emu.url}/_emulator/meetings/${meetingId}/participants/${bob.id}/chat/file?name=bob.png`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png' },
+        body: Buffer.from(SQUARE_PNG, 'base64'),
+      });
+      expect(sent.status).toBe(200);
+      const botImage = page.locator(`${p}-chat ${p}-image-message-view img[src*="bob.png"]`).first();
+      await botImage.waitFor({ state: 'attached', timeout: WAIT });
+      await expect.poll(() => botImage.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: WAIT }).toBe(16);
 
       const file = page.locator(`${p}-chat ${p}-file-message-view`).first();
       await file.getByText('notes.txt').waitFor({ state: 'visible', timeout: WAIT });
