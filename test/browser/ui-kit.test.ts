@@ -213,7 +213,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   );
 
   it(
-    'an image sent in chat shows as a preview (a page\'s and a bot\'s), and a file downloads, both from the emulator',
+    "an image sent in chat shows as a preview (a page's and a bot's), and a file downloads, both from the emulator",
     async () => {
       const { meetingId, ada, bob } = await room('Kit files');
       const page = await open(ada);
