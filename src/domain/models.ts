@@ -195,6 +195,9 @@ export const SESSION_LIMITS = {
   chatChannels: 100,
   channelMembers: 500,
   channelNameChars: 255,
+  /** Characters of a channel's picture link and of its visibility (`public`, `private`). */
+  channelPictureChars: 2048,
+  channelVisibilityChars: 50,
 } as const;
 // --- end of session history ---
 

@@ -8,7 +8,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { errors } from '../core/errors.js';
 import type { Deps } from '../container.js';
-import { CHAT_FILE_LIMITS, chatFilePath, chatUploadPath } from '../domain/sessions/chat-files.js';
+import { CHAT_FILE_LIMITS, IMAGE_TYPES, chatFilePath, chatUploadPath } from '../domain/sessions/chat-files.js';
 import type { AuthInfo } from '../http/auth.js';
 import { checkLink, signedQuery } from '../http/media/media.routes.js';
 import { readRawBody } from '../http/raw-body.js';
@@ -121,7 +121,15 @@ export const chatFileRoutes = [
       res.setHeader('content-type', f.contentType);
       res.setHeader('content-length', String(f.bytes.length));
       // An ASCII name for every client, and the name itself for those that read RFC 6266's filename*.
-      res.setHeader('content-disposition', `inline; filename="${f.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(f.name)}`);
+      // Served from the emulator's own origin (the dashboard's too): a page's upload never runs
+      // there. Images show inline (the kits preview them); anything else downloads, sandboxed either way.
+      const disposition = IMAGE_TYPES.includes(f.contentType) ? 'inline' : 'attachment';
+      res.setHeader(
+        'content-disposition',
+        `${disposition}; filename="${f.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(f.name)}`,
+      );
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.setHeader('content-security-policy', 'sandbox');
       res.end(f.bytes);
       return undefined;
     },

@@ -183,7 +183,11 @@ export const sessionRecord = z
             payload: text(SESSION_LIMITS.textChars),
             createdAt: ms,
             // Absent in documents saved before private messages, channels, pins and edits were kept.
-            targets: z.array(id).max(SESSION_LIMITS.chatTargets).default([]),
+            // The sender and up to chatTargets others.
+            targets: z
+              .array(id)
+              .max(SESSION_LIMITS.chatTargets + 1)
+              .default([]),
             channelId: z.string().min(1).max(100).nullable().default(null),
             channelIndex: z.number().int().min(1).nullable().default(null),
             pinned: z.boolean().default(false),
@@ -198,8 +202,8 @@ export const sessionRecord = z
           .object({
             id: z.string().min(1).max(100),
             name: text(SESSION_LIMITS.channelNameChars),
-            pictureUrl: text(2048).nullable(),
-            visibility: text(50),
+            pictureUrl: text(SESSION_LIMITS.channelPictureChars).nullable(),
+            visibility: text(SESSION_LIMITS.channelVisibilityChars),
             isDirectMessage: z.boolean(),
             members: z.array(id).max(SESSION_LIMITS.channelMembers),
             createdBy: id,

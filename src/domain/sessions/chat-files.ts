@@ -165,12 +165,30 @@ export class ChatFilesService implements OrgMember {
     const match = /^\/media\/chat-files\/([0-9a-f-]{36})\/([^/]+)$/.exec(pathname);
     if (!match) return undefined;
     const f = this.files.get(match[1]!);
-    if (!f) return errors.notFoundMessage(`No chat file found with id ${match[1]!}`);
+    // The file's own name, as its link carries it: under another name the link would not read it.
+    if (!f || pathname !== chatFilePath(f.id, f.name)) return errors.notFoundMessage(`No chat file found with id ${match[1]!}`);
     if (f.meetingId !== meetingId) return errors.forbidden(`Chat file ${f.id} was uploaded for another meeting`);
     if (!f.bytes) return errors.badRequest(`Chat file ${f.id} has not been uploaded yet`);
     if (image && !IMAGE_TYPES.includes(f.contentType ?? ''))
       return errors.badRequest(`An image message links a GIF, JPEG or PNG image; ${f.name} is ${f.contentType ?? 'of no type'}`);
     return undefined;
+  }
+
+  /**
+   * The uploaded file a link names (`…/media/chat-files/{id}/{name}`, whatever its host), or
+   * undefined for a link elsewhere, to a file not uploaded, or one this emulator does not hold.
+   */
+  fileOfLink(link: string): (ChatFile & { bytes: Buffer }) | undefined {
+    let pathname: string;
+    try {
+      pathname = new URL(link).pathname;
+    } catch {
+      return undefined;
+    }
+    const match = /^\/media\/chat-files\/([0-9a-f-]{36})\/([^/]+)$/.exec(pathname);
+    const f = match ? this.files.get(match[1]!) : undefined;
+    if (!f?.bytes || pathname !== chatFilePath(f.id, f.name)) return undefined;
+    return f as ChatFile & { bytes: Buffer };
   }
 
   private reserved(id: string, name: string): ChatFile {

@@ -23,6 +23,17 @@ export function sees(s: Session, m: SessionChatMessage, participantId: string): 
   return m.targets.length === 0 || m.targets.includes(participantId);
 }
 
+/** Why a channel's name, picture or visibility (as given, the name trimmed) cannot be kept, or undefined. */
+export function channelInputProblem(c: { name: string; pictureUrl?: string | null; visibility?: string }): string | undefined {
+  if (c.name.length === 0 || c.name.length > SESSION_LIMITS.channelNameChars)
+    return `A channel's name holds 1 to ${SESSION_LIMITS.channelNameChars} characters`;
+  if (c.pictureUrl && c.pictureUrl.length > SESSION_LIMITS.channelPictureChars)
+    return `A channel's picture link holds at most ${SESSION_LIMITS.channelPictureChars} characters`;
+  if (c.visibility && c.visibility.length > SESSION_LIMITS.channelVisibilityChars)
+    return `A channel's visibility holds at most ${SESSION_LIMITS.channelVisibilityChars} characters`;
+  return undefined;
+}
+
 /** Why the payload is not one the SDKs can show (they parse a file's and a custom message's JSON as they draw it), or undefined. */
 export function payloadProblem(c: ChatContent): string | undefined {
   if (c.payload.length === 0) return 'A chat message cannot be empty';

@@ -22,7 +22,7 @@ import {
   type SessionParticipant,
   type SessionPoll,
 } from '../models.js';
-import { channelOf, chatPage, payloadProblem, permissionProblem, sees, type ChatContent, type ChatPageQuery } from './chat-rules.js';
+import { channelInputProblem, channelOf, chatPage, payloadProblem, permissionProblem, sees, type ChatContent, type ChatPageQuery } from './chat-rules.js';
 import { pageList, type Page, type PageRequest } from '../paging.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import type { OrgData } from '../../store/store.js';
@@ -40,6 +40,7 @@ import {
   muteInSession,
   openSession,
   participantMs,
+  pollInputProblem,
   presentIn,
   sessionMinutes,
   summarize,
@@ -303,13 +304,24 @@ export class SessionHistoryService implements OrgMember {
     });
   }
 
+  /**
+   * A poll in the meeting's LIVE session, by the organization (the REST API: `createdBy` is its id)
+   * or a participant, whose preset must let them (permissions.polls.can_create). The REST body is
+   * checked by its schema; a page's request is checked here against the same limits.
+   */
   createPoll(orgId: string, meetingId: string, input: PollInput, createdBy: string): SessionPoll {
     const s = this.active(orgId, meetingId);
+    const data = orgData(this.ctx, orgId);
+    const asker = data.participants.get(createdBy);
+    const preset = asker && data.presets.get(asker.presetId);
+    if (preset && !preset.permissions.polls.can_create)
+      throw errors.forbidden(`Participant ${createdBy}'s preset ${preset.name} may not create polls (permissions.polls.can_create is false)`);
+    const problem = pollInputProblem(input);
+    if (problem) throw errors.badRequest(problem);
     if (s.polls.length >= SESSION_LIMITS.polls) throw errors.conflict(`Session ${s.id} already has ${SESSION_LIMITS.polls} polls, the most one session keeps`);
     const now = this.ctx.clock.now();
     const poll: SessionPoll = { id: this.ctx.ids.uuid(), ...input, createdBy, createdAt: now, votes: [] };
     const updated = this.update(orgId, s.id, (x) => ({ ...x, polls: [...x.polls, poll], updatedAt: now }))!;
-    const data = orgData(this.ctx, orgId);
     this.ctx.bus.publish({ type: 'poll.created', at: now, org: data.org, meeting: data.meetings.get(meetingId)!, session: updated, poll });
     return poll;
   }
@@ -444,8 +456,8 @@ export class SessionHistoryService implements OrgMember {
     const { session } = this.presentSpeaker(meeting, participantId);
     const members = this.channelMembers(meeting, participantId, input.members);
     const name = input.name.trim();
-    if (name.length === 0 || name.length > SESSION_LIMITS.channelNameChars)
-      throw errors.badRequest(`A channel's name holds 1 to ${SESSION_LIMITS.channelNameChars} characters`);
+    const problem = channelInputProblem({ ...input, name });
+    if (problem) throw errors.badRequest(problem);
     if (session.channels.length >= SESSION_LIMITS.chatChannels)
       throw errors.conflict(`Session ${session.id} already has ${SESSION_LIMITS.chatChannels} chat channels, the most one session keeps`);
     const now = this.ctx.clock.now();
@@ -480,8 +492,8 @@ export class SessionHistoryService implements OrgMember {
     const { session } = this.presentSpeaker(meeting, participantId);
     const channel = this.memberChannel(session, channelId, participantId);
     const name = patch.name === undefined ? channel.name : patch.name.trim();
-    if (name.length === 0 || name.length > SESSION_LIMITS.channelNameChars)
-      throw errors.badRequest(`A channel's name holds 1 to ${SESSION_LIMITS.channelNameChars} characters`);
+    const problem = channelInputProblem({ ...patch, name });
+    if (problem) throw errors.badRequest(problem);
     const members = patch.members === undefined || patch.members.length === 0 ? channel.members : this.channelMembers(meeting, participantId, patch.members);
     const now = this.ctx.clock.now();
     const next: SessionChatChannel = {

@@ -2,7 +2,7 @@
 // what the host did (mutes, polls), what was said (chat, transcript), and the figures the
 // sessions API and the analytics derive from it (minutes, durations, concurrency). No I/O and
 // no clock here: the services pass `now` and save what these return.
-import type { Meeting, Participant, Session, SessionParticipant, SessionPoll, SessionSpan } from '../models.js';
+import { SESSION_LIMITS, type Meeting, type Participant, type Session, type SessionParticipant, type SessionPoll, type SessionSpan } from '../models.js';
 
 /** Production's minutes carry four decimals (`minutes_consumed: 2.3434`, `duration: 5.8097`). */
 /** Minutes kept to four decimals, so sums carry no floating-point tails. */
@@ -216,4 +216,14 @@ export function pollResults(poll: SessionPoll): PollResults {
     }),
     voted: poll.votes.map((v) => v.participantId),
   };
+}
+
+/** Why a poll's question or options cannot be kept (the REST body's limits, for a page's poll too), or undefined. */
+export function pollInputProblem(p: { question: string; options: readonly string[] }): string | undefined {
+  if (p.question.length === 0 || p.question.length > SESSION_LIMITS.pollQuestionChars)
+    return `A poll's question holds 1 to ${SESSION_LIMITS.pollQuestionChars} characters`;
+  if (p.options.length === 0 || p.options.length > SESSION_LIMITS.pollOptions) return `A poll has 1 to ${SESSION_LIMITS.pollOptions} options`;
+  if (p.options.some((o) => o.length === 0 || o.length > SESSION_LIMITS.pollOptionChars))
+    return `A poll's option holds 1 to ${SESSION_LIMITS.pollOptionChars} characters`;
+  return undefined;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { toIso } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import { SESSION_LIMITS, type Session, type SessionChatMessage } from '../../domain/models.js';
-import { CHAT_FILE_LIMITS, IMAGE_TYPES } from '../../domain/sessions/chat-files.js';
+import { CHAT_FILE_LIMITS, IMAGE_TYPES, type ChatFilesService } from '../../domain/sessions/chat-files.js';
 import { CHAT_PAYLOAD_TYPES, channelOf, type ChatContent } from '../../domain/sessions/chat-rules.js';
 import { tlsUrl } from '../../config.js';
 import { readRawBody } from '../raw-body.js';
@@ -49,30 +49,27 @@ const chatEntrySchema = z.object({
   created_at: isoTime,
 });
 
-/** An image's or file's link as a path of this emulator's chat files, or null for a link elsewhere. */
-function chatFilePathOf(link: unknown): string | null {
+/** An image's or file's link as the signed path of the emulator's own copy, or null for a link elsewhere. */
+function chatFilePathOf(files: ChatFilesService, link: unknown): { path: string; name: string } | null {
   if (typeof link !== 'string') return null;
-  try {
-    const url = new URL(link, 'http://emulator.invalid');
-    return url.pathname.startsWith('/media/chat-files/') ? `${url.pathname}${url.search}` : null;
-  } catch {
-    return null;
-  }
+  const f = files.fileOfLink(link);
+  if (!f) return null;
+  const url = new URL(link);
+  return { path: `${url.pathname}${url.search}`, name: f.name };
 }
 
-function fileOf(m: SessionChatMessage): z.infer<typeof chatEntrySchema>['file'] {
+function fileOf(files: ChatFilesService, m: SessionChatMessage): z.infer<typeof chatEntrySchema>['file'] {
   if (m.payloadType === 'IMAGE_MESSAGE') {
-    const path = chatFilePathOf(m.payload);
-    const name = path ? decodeURIComponent(path.split('?')[0]!.split('/').pop()!) : m.payload;
-    return { name, size: null, path };
+    const own = chatFilePathOf(files, m.payload);
+    return { name: own?.name ?? m.payload, size: null, path: own?.path ?? null };
   }
   if (m.payloadType !== 'FILE_MESSAGE') return null;
   // The payload was checked to be a file's JSON when the message was sent.
   const f = JSON.parse(m.payload) as { link: string; name: string; size: number };
-  return { name: f.name, size: f.size, path: chatFilePathOf(f.link) };
+  return { name: f.name, size: f.size, path: chatFilePathOf(files, f.link)?.path ?? null };
 }
 
-function chatEntry(s: Session, m: SessionChatMessage): z.infer<typeof chatEntrySchema> {
+function chatEntry(files: ChatFilesService, s: Session, m: SessionChatMessage): z.infer<typeof chatEntrySchema> {
   const channel = m.channelId === null ? undefined : channelOf(s, m.channelId);
   return {
     id: m.id,
@@ -80,7 +77,7 @@ function chatEntry(s: Session, m: SessionChatMessage): z.infer<typeof chatEntryS
     display_name: m.displayName,
     payload_type: m.payloadType,
     payload: m.payload,
-    file: fileOf(m),
+    file: fileOf(files, m),
     to: m.targets.filter((id) => id !== m.participantId),
     channel: channel ? { id: channel.id, name: channel.name } : null,
     pinned: m.pinned,
@@ -203,7 +200,7 @@ export const sessionActivityRoutes = [
         : { type: 'FILE_MESSAGE', payload: JSON.stringify({ link, name: query.name, size: bytes.length }) };
       try {
         const { session, message } = sessionHistory.sendChat(meeting, params.participant_id, content, { to: query.to });
-        return { status: 200, body: chatEntry(session, message) };
+        return { status: 200, body: chatEntry(chatFiles, session, message) };
       } catch (err) {
         // Refused: the file goes with the message.
         chatFiles.drop(links.id);
@@ -311,7 +308,7 @@ export const sessionActivityRoutes = [
     },
     handler: ({ deps, params, query }) => {
       const session = currentOrLastSession(deps, params.meeting_id);
-      const messages = session.chat.slice(-query.limit).map((m) => chatEntry(session, m));
+      const messages = session.chat.slice(-query.limit).map((m) => chatEntry(deps.services.chatFiles, session, m));
       return { status: 200, body: { session_id: session.id, total: session.chat.length, messages } };
     },
   }),

@@ -147,14 +147,25 @@ describe("the read of a session's chat", () => {
     for (const limit of ['0', '1001', 'x']) await t.api.get(`/_emulator/meetings/${meetingId}/chat?limit=${limit}`).expect(400);
   });
 
-  it("an image linked elsewhere has no path: the dashboard does not load another site's link", async () => {
+  it("an image linked elsewhere has no path: the dashboard does not load another site's link, however odd", async () => {
     await join(ada.id);
-    const { session } = t.deps.services.sessionHistory.sendChat(t.deps.services.sessions.locateMeeting(meetingId), ada.id, {
-      type: 'IMAGE_MESSAGE',
-      payload: 'https://example.test/cat.png',
-    });
-    expect((await chat()).messages).toEqual([expect.objectContaining({ file: { name: 'https://example.test/cat.png', size: null, path: null } })]);
-    expect(session.chat).toHaveLength(1);
+    const own = (await sendFile(ada.id, '?name=cat.png', PNG, 'image/png').expect(200)).body.file.path as string;
+    const links = [
+      'https://example.test/cat.png',
+      // Not percent-encoded as a path may be.
+      'https://example.test/media/chat-files/x/%ZZ',
+    ];
+    const meeting = t.deps.services.sessions.locateMeeting(meetingId);
+    // The emulator's file id under another name is no link a page could read: refused.
+    expect(() =>
+      t.deps.services.sessionHistory.sendChat(meeting, ada.id, { type: 'IMAGE_MESSAGE', payload: `https://example.test${own.replace('cat.png', 'dog.png')}` }),
+    ).toThrow(/^No chat file found with id /);
+    for (const link of links) t.deps.services.sessionHistory.sendChat(meeting, ada.id, { type: 'IMAGE_MESSAGE', payload: link });
+    const read = await chat();
+    expect(read.messages.slice(1).map((m: { file: unknown }) => m.file)).toEqual(links.map((name) => ({ name, size: null, path: null })));
+    // The emulator's own file keeps its path whatever host the link names (a page's link names the host it called).
+    t.deps.services.sessionHistory.sendChat(meeting, ada.id, { type: 'IMAGE_MESSAGE', payload: `https://api.elsewhere.test:8443${own}` });
+    expect((await chat()).messages.at(-1).file).toEqual({ name: 'cat.png', size: null, path: own });
   });
 
   it('polls: the same session, as production shows a poll', async () => {

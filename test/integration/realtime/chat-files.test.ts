@@ -57,6 +57,8 @@ describe('an upload', () => {
     await request(t.app).put(local(links.put)).set('content-type', 'image/png').send(PNG).expect(200);
     const read = await request(t.app).get(local(links.get)).responseType('blob').expect(200);
     expect(read.headers['content-type']).toBe('image/png');
+    expect(read.headers['content-disposition']).toBe(`inline; filename="cat.png"; filename*=UTF-8''cat.png`);
+    expect(read.headers['content-security-policy']).toBe('sandbox');
     expect(read.body).toEqual(PNG);
     expect(read.headers['access-control-allow-origin']).toBe('*');
     expect(await health()).toEqual({ files: 1, bytes: PNG.length });
@@ -70,7 +72,10 @@ describe('an upload', () => {
     expect(Object.keys(res.body.data).sort()).toEqual(['getLocation', 'putLocation']);
     await request(t.app).put(local(res.body.data.putLocation)).set('content-type', 'application/pdf').send(Buffer.from('%PDF-1.4')).expect(200);
     const read = await request(t.app).get(local(res.body.data.getLocation)).responseType('blob').expect(200);
-    expect(read.headers['content-disposition']).toBe(`inline; filename="R_sum_ final.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20final.pdf`);
+    // Not an image: it downloads, and never runs on the emulator's origin.
+    expect(read.headers['content-disposition']).toBe(`attachment; filename="R_sum_ final.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20final.pdf`);
+    expect(read.headers['x-content-type-options']).toBe('nosniff');
+    expect(read.headers['content-security-policy']).toBe('sandbox');
     expect(read.body.toString()).toBe('%PDF-1.4');
   });
 
