@@ -43,6 +43,10 @@ export class Peer {
   private readonly logged = new Set<string>();
   private frames = 0;
   private windowStart = 0;
+  private pingsSent = 0;
+  private pongs = 0;
+  /** Round trips waiting for the page's answer to the ping they sent (its number among the pings). */
+  private readonly roundTrips: { ping: number; answered: (yes: boolean) => void }[] = [];
 
   constructor(
     readonly ws: PageSocket,
@@ -77,6 +81,39 @@ export class Peer {
     return true;
   }
 
+  /** Pings the page: the SDK answers each "2" with a "3" as it reads it, in order. */
+  ping(): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send('2');
+    this.pingsSent++;
+  }
+
+  /** The page answered a ping. */
+  pong(): void {
+    this.pongs++;
+    for (const r of this.roundTrips.filter((r) => r.ping <= this.pongs)) {
+      this.roundTrips.splice(this.roundTrips.indexOf(r), 1);
+      r.answered(true);
+    }
+  }
+
+  /**
+   * A round trip to the page: true once it answers a ping sent now. By then it has read every
+   * frame sent before (a socket is in order), and what reading them made it send has arrived
+   * first; false if its socket goes first.
+   */
+  roundTrip(): Promise<boolean> {
+    if (this.gone || this.ws.readyState !== this.ws.OPEN) return Promise.resolve(false);
+    this.ping();
+    return new Promise((answered) => this.roundTrips.push({ ping: this.pingsSent, answered }));
+  }
+
+  /** Its socket is gone: no round trip will be answered. */
+  closed(): void {
+    this.gone = true;
+    for (const r of this.roundTrips.splice(0)) r.answered(false);
+  }
+
   send(event: number, id: string, type: string | null, body: ProtoObject = {}): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     const payload = type ? encode(type, body) : new Uint8Array();
@@ -84,7 +121,7 @@ export class Peer {
   }
 
   close(code: number, reason: string): void {
-    this.gone = true;
+    this.closed();
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
   }
 }

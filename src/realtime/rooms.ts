@@ -126,7 +126,7 @@ export class RealtimeRooms {
   }
 
   private pingAll(): void {
-    for (const room of this.state.rooms.values()) for (const peer of room) if (peer.ws.readyState === peer.ws.OPEN) peer.ws.send('2');
+    for (const room of this.state.rooms.values()) for (const peer of room) peer.ping();
   }
 
   /**
@@ -137,7 +137,7 @@ export class RealtimeRooms {
     const room = this.state.rooms.get(peer.meetingId);
     if (!room?.delete(peer)) return;
     if (code !== null) peer.close(code, reason ?? '');
-    peer.gone = true;
+    peer.closed();
     for (const f of this.featureList) f.onPeerGone?.(peer, depart);
     if (room.size === 0) {
       this.state.rooms.delete(peer.meetingId);
@@ -159,7 +159,8 @@ export class RealtimeRooms {
       const text = data.toString('utf8');
       if (text === '2') peer.ws.send('3');
       // "3" answers the emulator's ping; nothing else is said in text.
-      else if (text !== '3' && peer.once('text')) this.deps.logger.info({ peer: peer.peerId }, 'SDK socket sent a text frame other than a ping; ignored');
+      else if (text === '3') peer.pong();
+      else if (peer.once('text')) this.deps.logger.info({ peer: peer.peerId }, 'SDK socket sent a text frame other than a ping; ignored');
       return;
     }
     let envelope;

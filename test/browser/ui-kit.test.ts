@@ -5,8 +5,9 @@
 // sent before the page came, a poll's options counting votes, a private conversation with a bot,
 // an image previewed and a file downloaded from the chat, the kit's own screens when the page is
 // removed or the meeting ends, its waiting room: the guest's waiting screen, the host's list with
-// its accept button; and a webinar's stage: a viewer's request, the presenter's accept button, the
-// viewer's join dialog.
+// its accept button; a webinar's stage: a viewer's request, the presenter's accept button, the
+// viewer's join dialog; and the breakout rooms manager: rooms made, renamed and assigned, the page
+// inside its room, everyone back once the host closes them.
 // The pages stay offline: the kits' requests to the internet (a font, sounds) are aborted.
 //
 // Which fix each assertion needs (found with test/browser/ui-kit.probe.ts):
@@ -417,6 +418,114 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       expect(errors).toEqual([]);
     },
     4 * WAIT,
+  );
+
+  it(
+    "breakout rooms from the kit's manager: the host renames a room, assigns a bot to it and itself with the other bot to the second, starts; the kit shows the page's room; Close Breakout brings everyone back",
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Kit breakout' });
+      const [ada, bob, carl] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob'), await person(meeting.id, 'Carl')];
+      await control(`/meetings/${meeting.id}/participants/${bob.id}/join`);
+      await control(`/meetings/${meeting.id}/participants/${carl.id}/join`);
+      const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false });
+      opened.push(page);
+      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      /** Who is where, as the control API tells it: the parent's names, and each open room's title and names. */
+      const family = async () => {
+        const f = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/breakout-rooms`)).json()) as {
+          parent: { participants: { name: string }[] };
+          rooms: { id: string; title: string; participants: { name: string }[] }[];
+        };
+        const names = (m: { participants: { name: string }[] }) => m.participants.map((x) => x.name).sort();
+        return { parent: names(f.parent), rooms: f.rooms.map((r) => [r.title, names(r)]), ids: f.rooms.map((r) => r.id) };
+      };
+      const where = async () => {
+        const { parent, rooms } = await family();
+        return { parent, rooms };
+      };
+      const tiles = page.locator(`${p}-grid ${p}-participant-tile`);
+      const tile = (name: string) => tiles.filter({ has: page.locator(`${p}-name-tag`, { hasText: name }) }).first();
+      const title = page.locator(`${p}-meeting-title .title`).first();
+      const currentMeeting = () => page.evaluate<string>('window.meeting.meta.meetingId');
+
+      // The host opens the manager from the control bar's More menu.
+      const manager = page.locator(`${p}-breakout-rooms-manager`);
+      const openManager = async () => {
+        await page.locator(`${p}-more-toggle`).first().click();
+        await page.locator(`${p}-breakout-rooms-toggle`).first().click();
+      };
+      await openManager();
+      await manager.getByText('Create Breakout').waitFor({ state: 'visible', timeout: WAIT });
+      await manager.locator(`${p}-button[title="Create"]`).click();
+
+      // Two rooms (the kit's default), everyone still in the main room. The kit lists its rooms by title.
+      const rooms = manager.locator(`${p}-breakout-room-manager`);
+      await expect.poll(() => rooms.count(), { timeout: WAIT }).toBe(2);
+      const listed = manager.locator(`${p}-breakout-room-participants li.participant-item`);
+      await expect.poll(() => listed.allInnerTexts(), { timeout: WAIT }).toEqual(['Ada (You)', 'Bob', 'Carl']);
+
+      // Renamed before the start: the title goes in the SDK's create request.
+      await rooms.nth(0).hover();
+      await rooms.nth(0).locator(`.header ${p}-icon.show-on-hover`).first().click();
+      const name = rooms.nth(0).locator('.header input');
+      await name.fill('Design');
+      await name.press('Enter');
+      await expect.poll(() => name.inputValue(), { timeout: WAIT }).toBe('Design');
+
+      // Selected in the list, then the room's Assign: Bob to Design, Ada and Carl to Room 2.
+      await listed.filter({ hasText: 'Bob' }).click();
+      await rooms.nth(0).locator(`${p}-button.assign-button`).click();
+      await listed.filter({ hasText: 'Ada' }).click();
+      await listed.filter({ hasText: 'Carl' }).click();
+      await rooms.nth(1).locator(`${p}-button.assign-button`).click();
+      const count = async (i: number) => (await rooms.nth(i).locator('.header .participant-count').textContent())?.trim();
+      await expect.poll(() => count(0), { timeout: WAIT }).toBe('(1)');
+      await expect.poll(() => count(1), { timeout: WAIT }).toBe('(2)');
+      await expect.poll(() => rooms.nth(1).locator('.header input').inputValue(), { timeout: WAIT }).toBe('Room 2');
+      await manager.getByText('All participants have been assigned').waitFor({ state: 'visible', timeout: WAIT });
+      mkdirSync(IMAGES, { recursive: true });
+      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-breakout-manager.png`) });
+
+      await manager.locator(`${p}-button.start-breakout-button`).click();
+      await page.locator(`${p}-confirmation-modal ${p}-button`, { hasText: 'Yes, start' }).click();
+
+      // The bot is in its room, the page and the other bot in theirs; the kit shows the page's room.
+      await expect.poll(where, { timeout: WAIT }).toEqual({
+        parent: [],
+        rooms: [
+          ['Design', ['Bob']],
+          ['Room 2', ['Ada', 'Carl']],
+        ],
+      });
+      const [design, room2] = (await family()).ids;
+      expect(await rest('GET', `/v2/meetings/${design}`)).toMatchObject({ title: 'Design', status: 'ACTIVE' });
+      await expect.poll(() => title.textContent(), { timeout: WAIT }).toBe('Room 2');
+      await expect.poll(currentMeeting, { timeout: WAIT }).toBe(room2);
+      for (const who of ['Carl', 'Ada (You)']) await tile(who).waitFor({ state: 'visible', timeout: WAIT });
+      await expect.poll(() => tiles.count(), { timeout: WAIT }).toBe(2);
+      // The grid grows the two tiles across the stage (each over a third of the 1280 px window).
+      for (const who of ['Carl', 'Ada (You)'])
+        await expect.poll(async () => (await tile(who).boundingBox())?.width ?? 0, { timeout: WAIT }).toBeGreaterThan(1280 / 3);
+      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-breakout-room.png`) });
+
+      // From inside the room the manager shows the running breakout: the main room, each room with who
+      // is in it, the page's own marked Joined; Close Breakout brings everyone back.
+      await openManager();
+      await expect.poll(() => rooms.count(), { timeout: WAIT }).toBe(3);
+      await expect.poll(() => rooms.nth(2).locator(`${p}-button.assign-button`).innerText(), { timeout: WAIT }).toBe('Joined');
+      await rooms.nth(1).getByText('Bob').waitFor({ state: 'visible', timeout: WAIT });
+      await manager.locator(`${p}-button.close-breakout-button`).click();
+      await page.locator(`${p}-confirmation-modal ${p}-button`, { hasText: 'Yes, close breakout' }).click();
+
+      await expect.poll(where, { timeout: WAIT }).toEqual({ parent: ['Ada', 'Bob', 'Carl'], rooms: [] });
+      for (const id of [design, room2]) expect(await rest('GET', `/v2/meetings/${id}`)).toMatchObject({ status: 'INACTIVE' });
+      await expect.poll(() => title.textContent(), { timeout: WAIT }).toBe('Kit breakout');
+      await expect.poll(currentMeeting, { timeout: WAIT }).toBe(meeting.id);
+      for (const who of ['Bob', 'Carl', 'Ada (You)']) await tile(who).waitFor({ state: 'visible', timeout: WAIT });
+      await expect.poll(() => tiles.count(), { timeout: WAIT }).toBe(3);
+      expect(errors).toEqual([]);
+    },
+    8 * WAIT,
   );
 
   it(

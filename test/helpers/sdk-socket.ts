@@ -1,6 +1,6 @@
 // A signalling-socket client that speaks as the web SDK does (binary socket messages, text
-// pings), for tests that drive the emulator's rooms from Node: every request and push is read
-// with the same .proto files the emulator uses.
+// pings, the emulator's each answered as it is read), for tests that drive the emulator's rooms
+// from Node: every request and push is read with the same .proto files the emulator uses.
 import WebSocket from 'ws';
 import { decode, decodeEnvelope, encode, encodeEnvelope, type ProtoObject } from '../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
@@ -34,7 +34,10 @@ export class SdkSocket {
   readonly frames: Frame[] = [];
   readonly texts: string[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
+  /** Whether the socket answers the emulator's pings as it reads them, as the SDK does; a test may hold them back and answer with pong(). */
+  answerPings = true;
   private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
+  private pingWaiters: (() => void)[] = [];
   private seq = 0;
   /** The ids of this socket's own requests: their answers are not pushes. */
   private readonly asked = new Set<string>();
@@ -44,7 +47,14 @@ export class SdkSocket {
     readonly peerId: string,
   ) {
     ws.on('message', (data: Buffer, isBinary) => {
-      if (!isBinary) return void this.texts.push(data.toString('utf8'));
+      if (!isBinary) {
+        const text = data.toString('utf8');
+        if (text === '2') {
+          if (this.answerPings) ws.send('3');
+          for (const w of this.pingWaiters.splice(0)) w();
+        }
+        return void this.texts.push(text);
+      }
       const env = decodeEnvelope(data);
       const frame = { event: env.event, id: env.id ?? '', payload: env.payload };
       this.frames.push(frame);
@@ -100,6 +110,16 @@ export class SdkSocket {
     const match = (f: Frame) => f.event === event && !this.asked.has(f.id) && where(decode(type, f.payload));
     const frame = this.frames.find(match) ?? (await this.next(match));
     return decode(type, frame.payload);
+  }
+
+  /** The next ping the emulator sends. */
+  pinged(): Promise<void> {
+    return new Promise((resolve) => this.pingWaiters.push(resolve));
+  }
+
+  /** Answers a ping held back (answerPings false). */
+  pong(): void {
+    this.ws.send('3');
   }
 
   close(): Promise<{ code: number; reason: string }> {

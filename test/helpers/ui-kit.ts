@@ -88,7 +88,7 @@ export interface Offline {
  * emulator's TLS hosts `*.localhost` and its plain port on 127.0.0.1, where a livestream's
  * playback URL points), then init()s the SDK with the token and hands the meeting to the kit's element
  * (`showSetupScreen` chooses the setup screen; without it the kit joins by itself). The page's
- * global `meeting` is the SDK's meeting.
+ * global `meeting` is the SDK's meeting: after a breakout move, the one the page moved to.
  */
 export async function openKit(
   browser: Browser,
@@ -137,5 +137,17 @@ export async function openKit(
       media: options.media ?? { audio: false, video: false },
     },
   );
+  // As the kits' documentation asks of an app: when the SDK moves the page to another meeting (a
+  // breakout room, the parent), it hands over a new meeting in `meetingChanged`, and the page gives it
+  // to the kit's element (the kit does not follow by itself). A string: no helper names injected.
+  await page.evaluate(`(() => {
+    const el = document.getElementById('meeting');
+    window.followMeeting = (m) => m.connectedMeetings.on('meetingChanged', (next) => {
+      window.meeting = next;
+      el.meeting = next;
+      window.followMeeting(next);
+    });
+    window.followMeeting(window.meeting);
+  })()`);
   return { page, offline, errors };
 }

@@ -1,5 +1,6 @@
 // A page's end of the signalling socket on its own: frames go out only on an open socket, a close
-// is said once and marks the page gone, and the flood limit counts frames per real second.
+// is said once and marks the page gone, the flood limit counts frames per real second, and a round
+// trip ends with the page's answer to its own ping.
 import { describe, expect, it } from 'vitest';
 import { Peer, type PageSocket } from '../../src/realtime/peer.js';
 import { decodeEnvelope } from '../../src/realtime/protocol/codec.js';
@@ -75,5 +76,39 @@ describe('a page', () => {
   it('says each kind of problem once', () => {
     const peer = new Peer(new FakeSocket(OPEN), claims, 'peer-1');
     expect([peer.once('flood'), peer.once('flood'), peer.once('text')]).toEqual([true, false, true]);
+  });
+
+  it('a round trip pings the page and ends with the answer to that ping, not an earlier one; pings are answered in order', async () => {
+    const socket = new FakeSocket(OPEN);
+    const peer = new Peer(socket, claims, 'peer-1');
+    peer.ping();
+    const ended: string[] = [];
+    const first = peer.roundTrip().then((answered) => ended.push(`first:${answered}`));
+    const second = peer.roundTrip().then((answered) => ended.push(`second:${answered}`));
+    expect(socket.sent).toEqual(['2', '2', '2']);
+    peer.pong();
+    await Promise.resolve();
+    expect(ended).toEqual([]);
+    peer.pong();
+    await first;
+    expect(ended).toEqual(['first:true']);
+    peer.pong();
+    await second;
+    expect(ended).toEqual(['first:true', 'second:true']);
+  });
+
+  it('a round trip ends unanswered when the page goes first, and at once for a page already gone or a socket not open', async () => {
+    const peer = new Peer(new FakeSocket(OPEN), claims, 'peer-1');
+    const pending = peer.roundTrip();
+    peer.closed();
+    expect(await pending).toBe(false);
+    expect(await peer.roundTrip()).toBe(false);
+    const closing = new Peer(new FakeSocket(OPEN), claims, 'peer-2');
+    const cut = closing.roundTrip();
+    closing.close(4003, 'Removed from the meeting');
+    expect(await cut).toBe(false);
+    const notOpen = new FakeSocket(CLOSED);
+    expect(await new Peer(notOpen, claims, 'peer-3').roundTrip()).toBe(false);
+    expect(notOpen.sent).toEqual([]);
   });
 });

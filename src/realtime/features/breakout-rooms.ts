@@ -148,12 +148,23 @@ export class BreakoutRoomsFeature implements RoomFeature {
     return { parent_meeting: view(parent), meetings: rooms.map(view) };
   }
 
-  /** The page hears where to go, with a participant token for the same person there. */
+  /**
+   * The page hears where to go, with a participant token for the same person there, after a round
+   * trip (a ping it answers): whatever it asked before it read the ping is answered first, so it
+   * reads those answers, and sends what they lead to, before it reads its transfer. The SDK leaves
+   * the meeting on a transfer and drops what it still waits for: the kits' Close Breakout, from a
+   * host inside a room, moves the host back and then, once the SDK's own moves of the rooms'
+   * participants are answered, asks to close the rooms; a transfer read first would lose that.
+   */
   private async transfer(pages: Peer[], destination: Meeting, participantId: string): Promise<void> {
     try {
       const token = await this.state.deps.participants.newToken(destination.orgId, destination.id, participantId);
-      for (const page of pages)
-        if (!page.gone) page.send(ROOM.transferPeer, this.state.newId(), 'socket.room.TransferPeer', { meeting_id: destination.id, auth_token: token });
+      await Promise.all(
+        pages.map(async (page) => {
+          if ((await page.roundTrip()) && !page.gone)
+            page.send(ROOM.transferPeer, this.state.newId(), 'socket.room.TransferPeer', { meeting_id: destination.id, auth_token: token });
+        }),
+      );
     } catch (err) {
       this.state.deps.logger.info({ err: (err as Error).message, meeting: destination.id }, 'SDK page could not be transferred');
     }

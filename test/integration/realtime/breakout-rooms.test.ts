@@ -209,6 +209,33 @@ describe('a host opens a room, moves a page into it and back, and closes it', ()
     expect(bobBack.meetingId).toBe(m);
     await pushedDump(ada.s, { parent: ['Ada', 'Bob'], rooms: {} });
   });
+
+  it("a page hears its transfer only after it answers a ping: what it asked before is answered first, and a host in a room closes the rooms as the kits' Close Breakout does", async () => {
+    const m = await meeting();
+    const ada = await page(m, 'Ada');
+    const [room] = ((await open(ada.s, ['Design'])).payloads as ProtoObject[]).map((r) => String(r.id));
+    await move(ada.s, m, room!, [ada.id]);
+    const inRoom = await follow(ada, 'Ada');
+
+    // The kit moves the host back to the parent, and the SDK's deleteMeetings moves the room's
+    // participants again before either answer is read; once both are answered it closes the room.
+    inRoom.s.answerPings = false;
+    const pinged = inRoom.s.pinged();
+    const back = move(inRoom.s, room!, m, [inRoom.id]);
+    const again = refusal(move(inRoom.s, room!, m, [inRoom.id]));
+    await back;
+    expect(await again).toBe(`Participant ${inRoom.id} is already moving to meeting ${m}`);
+    await pinged;
+    expect((await close(inRoom.s, [room!])).payloads).toEqual([{ id: room, title: 'Design', status: 'INACTIVE' }]);
+    // No transfer yet: the page has not answered the ping sent after the answer to its move.
+    expect(inRoom.s.frames.some((f) => f.event === ROOM.transferPeer)).toBe(false);
+
+    inRoom.s.pong();
+    const home = await follow(inRoom, 'Ada');
+    expect(home.meetingId).toBe(m);
+    expect(who(await dump(home.s))).toEqual({ parent: ['Ada'], rooms: {} });
+    expect(await rest('GET', `/v2/meetings/${room}`)).toMatchObject({ status: 'INACTIVE' });
+  });
 });
 
 describe('a participant switches by themselves where the preset allows', () => {
