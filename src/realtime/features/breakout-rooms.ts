@@ -30,7 +30,8 @@ type ConnectedMeetingsPermissions = PresetPermissions['connected_meetings'];
 
 export class BreakoutRoomsFeature implements RoomFeature {
   readonly handlers: ReadonlyArray<readonly [number, Handler]> = [
-    [ROOM.getConnectedRoomsDump, (p, id) => p.send(ROOM.getConnectedRoomsDump, id, 'socket.room.GetConnectedRoomsDumpResponse', this.dump(p.meetingId))],
+    // A page not in the meeting (waiting, rejected) sees the rooms, not who is in them.
+    [ROOM.getConnectedRoomsDump, (p, id) => p.send(ROOM.getConnectedRoomsDump, id, 'socket.room.GetConnectedRoomsDumpResponse', this.dump(p.meetingId, p.roomJoined))],
     [ROOM.createConnectedRooms, (p, id, b) => this.open(p, id, b)],
     [ROOM.deleteConnectedRooms, (p, id, b) => this.close(p, id, b)],
     [ROOM.movePeers, (p, id, b) => this.move(p, id, b)],
@@ -131,13 +132,13 @@ export class BreakoutRoomsFeature implements RoomFeature {
   // --- what the pages hear ------------------------------------------------------------------------
 
   /** The family of a meeting as the SDK reads it: the parent and the open rooms, each with who is in it now. */
-  private dump(meetingId: string): ProtoObject {
+  private dump(meetingId: string, members = true): ProtoObject {
     const { parent, rooms } = this.cm.family(meetingId);
     const view = (m: Meeting) => ({
       id: m.id,
       title: m.title ?? '',
       // Participant ids: what the SDK's moveParticipants takes (its own is self.userId).
-      participants: this.cm.present(m).map((p) => ({
+      participants: (members ? this.cm.present(m) : []).map((p) => ({
         id: p.id,
         display_name: p.name ?? 'Participant',
         custom_participant_id: p.customParticipantId,

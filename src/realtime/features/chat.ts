@@ -185,7 +185,8 @@ export class ChatFeature implements RoomFeature {
   private historyOf(peer: Peer): ProtoObject[] {
     const meeting = this.state.meeting(peer.meetingId);
     const session = this.state.sessionOf(meeting);
-    if (!session) return [];
+    // A page not in the meeting (waiting, rejected) reads none of its chat.
+    if (!session || !peer.roomJoined) return [];
     return session.chat
       .filter((m) => m.channelId === null && sees(session, m, peer.participantId))
       .slice(-MAX_HISTORY_MESSAGES)

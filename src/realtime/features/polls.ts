@@ -38,6 +38,8 @@ export class PollsFeature implements RoomFeature {
   }
 
   private pollsOf(peer: Peer) {
+    // A page not in the meeting (waiting, rejected) reads none of its polls.
+    if (!peer.roomJoined) return [];
     return (this.state.sessionOf(this.state.meeting(peer.meetingId))?.polls ?? []).map((poll) =>
       pollView(poll, peer.participantId, this.creatorName(peer, poll)),
     );

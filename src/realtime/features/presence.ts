@@ -90,7 +90,8 @@ export class PresenceFeature implements RoomFeature {
       offset,
     } = decodeAs<{ seach_query: string; limit: number; offset: number }>('socket.room.RoomPeersInfoRequest', payload);
     const needle = search.trim().toLowerCase();
-    const all = this.state.others(peer).filter((o) => needle === '' || o.peer.display_name.toLowerCase().includes(needle));
+    // A page not in the meeting (waiting, rejected) sees nobody in it.
+    const all = (peer.roomJoined ? this.state.others(peer) : []).filter((o) => needle === '' || o.peer.display_name.toLowerCase().includes(needle));
     const from = Math.max(0, offset);
     const page = limit > 0 ? all.slice(from, from + limit) : all.slice(from);
     peer.send(ROOM.getRoomPeersInfo, id, 'socket.room.RoomPeersInfoResponse', { peers: page.map((o) => o.peer) });
@@ -98,7 +99,7 @@ export class PresenceFeature implements RoomFeature {
 
   private peerInfo(peer: Peer, id: string, payload: Uint8Array): void {
     const { peer_id } = decodeAs<{ peer_id: string }>('socket.room.GetPeerInfoRequest', payload);
-    const found = this.state.present(peer.meetingId).find((o) => o.peerId === peer_id);
+    const found = peer.roomJoined ? this.state.present(peer.meetingId).find((o) => o.peerId === peer_id) : undefined;
     peer.send(ROOM.getPeerInfo, id, 'socket.room.PeerInfoResponse', found ? { peer: found.peer } : {});
   }
 
