@@ -89,6 +89,7 @@ export class ChatFilesService implements OrgMember {
       throw errors.forbidden(`This participant token is for meeting ${participant.meetingId}; it cannot upload files for ${roomUuid || 'no meeting'}`);
     if (filename.length === 0 || filename.length > CHAT_FILE_LIMITS.nameChars)
       throw errors.badRequest(`A file's name holds 1 to ${CHAT_FILE_LIMITS.nameChars} characters`);
+    if (this.files.size >= CHAT_FILE_LIMITS.files) this.forgetUnusedReservations();
     if (this.files.size >= CHAT_FILE_LIMITS.files)
       throw errors.conflict(`The emulator holds ${CHAT_FILE_LIMITS.files} chat files, the most it keeps; a reset frees them`);
     const now = this.ctx.clock.now();
@@ -133,6 +134,12 @@ export class ChatFilesService implements OrgMember {
       throw err;
     }
     return links;
+  }
+
+  /** Forgets reservations whose upload link expired with nothing uploaded: they hold a place, and never a file. */
+  private forgetUnusedReservations(): void {
+    const now = this.ctx.clock.now();
+    for (const [id, f] of this.files) if (f.bytes === null && f.createdAt + CHAT_UPLOAD_LINK_MS <= now) this.files.delete(id);
   }
 
   /** Forgets one file (a message that was to link it was refused). */

@@ -212,5 +212,13 @@ describe('the limits of the store', () => {
     expect(files.counts()).toEqual({ files: 10, bytes: 90 * MIB + 1 });
     for (let i = files.counts().files + 1; i < CHAT_FILE_LIMITS.files; i++) files.reserve(orgId, ada.id, meetingId, `r${i}`);
     expect(() => files.reserve(orgId, ada.id, meetingId, 'last')).toThrow('The emulator holds 1000 chat files, the most it keeps; a reset frees them');
+    // A reservation nothing was uploaded to holds its place only while its upload link lasts.
+    t.advance(HOUR - 1);
+    expect(() => files.reserve(orgId, ada.id, meetingId, 'last')).toThrow('The emulator holds 1000 chat files, the most it keeps; a reset frees them');
+    t.advance(1);
+    files.reserve(orgId, ada.id, meetingId, 'last');
+    // The uploaded files stay.
+    expect(files.counts()).toEqual({ files: 10, bytes: 90 * MIB + 1 });
+    expect(files.download(ids[1]!, 'f1').bytes).toHaveLength(CHAT_FILE_LIMITS.fileBytes);
   });
 });
