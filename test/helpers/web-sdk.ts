@@ -131,6 +131,21 @@ export function restOf(emu: { url: string; authHeader: string }) {
   };
 }
 
+/**
+ * The emulator's routes as a test calls them without credentials (its control API, `route` from
+ * the root: /_emulator/…): the status and the JSON body of whatever it answers, for the test to check.
+ */
+export function controlOf(emu: { url: string }) {
+  return async (method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const res = await fetch(`${emu.url}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+}
+
 /** A participant the tests add to a meeting: who a page joins as. */
 export interface Person {
   id: string;

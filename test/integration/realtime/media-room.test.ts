@@ -14,17 +14,17 @@ import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { WebRtcTransport } from '../../../src/realtime/media/transport.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
-import { addPerson, restOf } from '../../helpers/web-sdk.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, controlOf, restOf } from '../../helpers/web-sdk.js';
 
-const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
+const { cfMedia: MEDIA } = SDK_EVENTS;
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 const pcs: RTCPeerConnection[] = [];
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   for (const pc of pcs.splice(0)) await pc.close();
   await emu?.close();
   // werift frees a page endpoint's sockets a moment after its close: the next test counts from none.
@@ -36,6 +36,9 @@ afterEach(async () => {
 
 const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
+/** A POST to the control API (`route` below /_emulator): its status and JSON body. */
+const post = (route: string, body?: unknown) => controlOf(emu)('POST', `/_emulator${route}`, body);
+
 async function counts(): Promise<{ transports: number; producers: number; consumers: number }> {
   const { media } = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { transports: number; producers: number; consumers: number } };
   return { transports: media.transports, producers: media.producers, consumers: media.consumers };
@@ -44,14 +47,8 @@ async function counts(): Promise<{ transports: number; producers: number; consum
 /** A page in a meeting, joined to the socket room. */
 async function page(meetingId: string, name: string, preset = 'group_call_host'): Promise<SdkSocket> {
   const p = await addPerson(emu, meetingId, name, preset);
-  const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${name.toLowerCase()}`, roomId: meetingId });
-  sockets.push(s);
-  await s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: p.id, display_name: name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
+  const s = await sockets.open(emu.url, meetingId, p);
+  await s.joinRoom(p);
   return s;
 }
 
@@ -286,13 +283,9 @@ describe('the media room refuses', () => {
       preset_name: 'group_call_host',
       custom_participant_id: 'bot',
     });
-    const res = await fetch(`${emu.url}/_emulator/meetings/${m}/participants/${bot.id}/join`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ media: { video: true } }),
-    });
+    const res = await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } });
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+    expect(res.body.error).toEqual({
       code: 'MEDIA_OFF',
       message: 'Media is off on this emulator (--media off): start it with --media on for bots that publish',
     });
@@ -405,12 +398,7 @@ describe('the media room releases', () => {
       );
     // A bot publishes too (its clip has no socket of its own).
     const bot = await addPerson(emu, m, 'Bot');
-    const joined = await fetch(`${emu.url}/_emulator/meetings/${m}/participants/${bot.id}/join`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ media: { audio: true, video: true } }),
-    });
-    expect(joined.status).toBe(200);
+    expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: true, video: true } })).status).toBe(200);
     expect(await counts()).toEqual({ transports: 4, producers: 4, consumers: 2 });
     // Each transport's sections share one endpoint: its ports are named once per section.
     const ports = [adaSend, adaRecv, bobSend, bobRecv].flatMap((t) => t.ports.filter((p, i) => t.ports.findIndex((q) => q.port === p.port) === i));
@@ -512,15 +500,6 @@ describe('the media room releases', () => {
 });
 
 describe('bots that publish the sample clip (control API)', () => {
-  async function post(route: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-    const res = await fetch(`${emu.url}/_emulator${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, json: await res.json() };
-  }
-
   it('a join with media publishes the clip; the media route turns camera and microphone on and off; the leave ends them', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
@@ -531,10 +510,10 @@ describe('bots that publish the sample clip (control API)', () => {
     });
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
     expect((await counts()).producers).toBe(1);
-    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: true })).toEqual({ status: 200, json: { audio: true, video: true } });
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: true })).toEqual({ status: 200, body: { audio: true, video: true } });
     expect((await counts()).producers).toBe(2);
     // Off is a pause: the tracks stay, nothing flows.
-    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { video: false })).toEqual({ status: 200, json: { audio: true, video: false } });
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { video: false })).toEqual({ status: 200, body: { audio: true, video: false } });
     expect((await counts()).producers).toBe(2);
     expect((await post(`/meetings/${m}/participants/${bot.id}/leave`)).status).toBe(200);
     expect((await counts()).producers).toBe(0);
@@ -551,7 +530,7 @@ describe('bots that publish the sample clip (control API)', () => {
     const refused = await post(`/meetings/${m}/participants/${bot.id}/media`, { video: true });
     expect(refused).toEqual({
       status: 409,
-      json: { error: { code: 'CONFLICT', message: `Participant ${bot.id} is not in meeting ${m}; join them first` } },
+      body: { error: { code: 'CONFLICT', message: `Participant ${bot.id} is not in meeting ${m}; join them first` } },
     });
     expect((await counts()).producers).toBe(0);
   });
