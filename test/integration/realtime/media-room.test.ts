@@ -28,10 +28,7 @@ afterEach(async () => {
   for (const pc of pcs.splice(0)) await pc.close();
   await emu?.close();
   // werift frees a page endpoint's sockets a moment after its close: the next test counts from none.
-  await eventually(
-    async () => udpSockets(),
-    (n) => n === 0,
-  );
+  await udpSocketsDownTo(0);
 });
 
 const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
@@ -309,6 +306,13 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
 /** The UDP sockets open in this process (the emulator's and the test's own werift endpoints; a closed one is counted until the event loop's next turn). */
 const udpSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap').length;
 
+/** The UDP sockets open in this process, once they are down to `n` (or the wait ran out: the test's expect then says how many). */
+const udpSocketsDownTo = (n: number): Promise<number> =>
+  eventually(
+    async () => udpSockets(),
+    (count) => count === n,
+  );
+
 /** Whether a UDP port is taken on the machine's every address (werift listens there): a bind of our own fails. */
 async function taken({ port, family }: { port: number; family: 4 | 6 }): Promise<boolean> {
   const socket = createSocket({ type: family === 6 ? 'udp6' : 'udp4', ipv6Only: family === 6 });
@@ -415,12 +419,7 @@ describe('the media room releases', () => {
     expect(emu.deps.signalling.mediaCounts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
     // Every port is free once the stop has resolved, and no socket of the emulator's is left.
     expect(await Promise.all(ports.map(taken))).toEqual(ports.map(() => false));
-    expect(
-      await eventually(
-        async () => udpSockets(),
-        (n) => n === ours,
-      ),
-    ).toBe(ours);
+    expect(await udpSocketsDownTo(ours)).toBe(ours);
   });
 
   it('a flood of transport requests closes the socket (1008): one transport of a direction opens at a time, and what opened meanwhile is closed', async () => {
@@ -460,12 +459,7 @@ describe('the media room releases', () => {
     expect(opening.length).toBeGreaterThan(0);
     expect(most).toBe(1);
     expect(await counts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
-    expect(
-      await eventually(
-        async () => udpSockets(),
-        (n) => n === ours,
-      ),
-    ).toBe(ours);
+    expect(await udpSocketsDownTo(ours)).toBe(ours);
   });
 
   it('a flood of consume requests for one track makes one consumer at most, and the socket closed for it frees it', async () => {
