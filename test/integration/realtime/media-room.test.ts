@@ -275,11 +275,7 @@ describe('the media room refuses', () => {
     await expect(ada.request(MEDIA.consume, 'media.edge.ConsumePeersRequest', { requests: [], consuming_transport_id: recv.id }, null)).rejects.toThrow(
       'Media is off on this emulator (--media off): no track can be received',
     );
-    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
-      name: 'Bot',
-      preset_name: 'group_call_host',
-      custom_participant_id: 'bot',
-    });
+    const bot = await addPerson(emu, m, 'Bot');
     const res = await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } });
     expect(res.status).toBe(409);
     expect(res.body.error).toEqual({
@@ -497,11 +493,7 @@ describe('bots that publish the sample clip (control API)', () => {
   it('a join with media publishes the clip; the media route turns camera and microphone on and off; the leave ends them', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
-    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
-      name: 'Bot',
-      preset_name: 'group_call_host',
-      custom_participant_id: 'bot',
-    });
+    const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
     expect((await counts()).producers).toBe(1);
     expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: true })).toEqual({ status: 200, body: { audio: true, video: true } });
@@ -516,11 +508,7 @@ describe('bots that publish the sample clip (control API)', () => {
   it('the media route answers 409 for a participant not in the meeting, and changes nothing', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
-    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
-      name: 'Bot',
-      preset_name: 'group_call_host',
-      custom_participant_id: 'bot',
-    });
+    const bot = await addPerson(emu, m, 'Bot');
     const refused = await post(`/meetings/${m}/participants/${bot.id}/media`, { video: true });
     expect(refused).toEqual({
       status: 409,
@@ -532,11 +520,7 @@ describe('bots that publish the sample clip (control API)', () => {
   it('with media off, a join without media still works', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual', media: 'off' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Off' })).id;
-    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
-      name: 'Bot',
-      preset_name: 'group_call_host',
-      custom_participant_id: 'bot',
-    });
+    const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: false } })).status).toBe(200);
   });
 });
