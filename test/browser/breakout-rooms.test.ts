@@ -4,23 +4,17 @@
 // the parent the same way, and the host closes the room. Checked where the pages see it (their
 // connectedMeetings state) and where a backend does (the REST API, the webhooks).
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, launchTrusting, addPerson, restOf, servePages, type Person, type Sdk } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow. */
 const WAIT = 30_000;
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: breakout rooms', (sdk: Sdk) => {
   let emu: RunningEmulator;
-  let browser: Browser;
-  let pages: Server;
-  let pagesUrl: string;
-  let base: string;
-  const pageErrors: string[] = [];
-  const opened: Page[] = [];
+  let frontend: Frontend;
 
   const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
@@ -29,14 +23,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: bre
    * the SDK switches it to (the SDK hands the new meeting over in "meetingChanged").
    */
   async function join(p: Person): Promise<Page> {
-    const page = await browser.newPage();
-    opened.push(page);
-    page.on('pageerror', (e) => pageErrors.push(`${p.name}: ${e.message}`));
-    await page.goto(pagesUrl);
+    const page = await frontend.open(p);
     await page.evaluate(
       `(async () => {
         window.follow = (mm) => mm.connectedMeetings.on('meetingChanged', (next) => { window.meeting = next; window.follow(next); });
-        window.meeting = await ${sdk.global}.init({ authToken: ${JSON.stringify(p.token)}, baseURI: ${JSON.stringify(base)}, defaults: { audio: false, video: false } });
+        window.meeting = await ${sdk.global}.init({ authToken: ${JSON.stringify(p.token)}, baseURI: ${JSON.stringify(frontend.base)}, defaults: { audio: false, video: false } });
         window.follow(window.meeting);
         await window.meeting.join();
       })()`,
@@ -56,33 +47,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: bre
     })()`);
   }
 
-  async function until<T>(page: Page, body: string, ok: (v: T) => boolean): Promise<T> {
-    const deadline = Date.now() + WAIT;
-    for (;;) {
-      const v = await run<T>(page, body);
-      if (ok(v) || Date.now() > deadline) return v;
-      await page.waitForTimeout(100);
-    }
-  }
+  const until = <T>(page: Page, body: string, ok: (v: T) => boolean): Promise<T> => readUntil(() => run<T>(page, body), ok, WAIT);
 
   const same = (expected: unknown) => (v: unknown) => JSON.stringify(v) === JSON.stringify(expected);
 
   beforeAll(async () => {
     emu = await startEmulator({ seed: `breakout rooms ${sdk.global}`, clock: 'manual', tlsPort: 0 });
-    base = new URL(emu.tlsUrl!).host;
-    ({ url: pagesUrl, server: pages } = await servePages(sdk));
-    browser = await launchTrusting(emu.url);
+    frontend = await Frontend.start(sdk, emu);
     await rest('POST', '/v2/webhooks', { name: 'moves', url: 'http://127.0.0.1:9/hook', events: ['meeting.participantJoined', 'meeting.participantLeft'] });
   }, 60_000);
 
   afterEach(async () => {
-    for (const page of opened.splice(0)) if (!page.isClosed()) await page.close();
-    pageErrors.length = 0;
+    await frontend?.closePages();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => pages?.close(resolve));
+    await frontend?.close();
     await emu?.close();
   });
 
@@ -150,7 +130,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: bre
         'meeting.participantLeft room bob',
         'meeting.participantJoined parent bob',
       ]);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
     },
     8 * WAIT,
   );

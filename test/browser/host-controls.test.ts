@@ -3,34 +3,25 @@
 // off, pin for everyone, record, go live. Each is checked where a user sees it (the pages' SDK
 // state) and where their backend does (the REST API, the webhooks), as its REST twin would be.
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, launchTrusting, addPerson, restOf, servePages, type Person, type Sdk } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow. */
 const WAIT = 30_000;
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: host controls from the page', (sdk: Sdk) => {
   let emu: RunningEmulator;
-  let browser: Browser;
-  let pages: Server;
-  let pagesUrl: string;
-  let base: string;
-  const pageErrors: string[] = [];
-  const opened: Page[] = [];
+  let frontend: Frontend;
 
   const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
   /** A page of the frontend: init() with the camera and microphone as asked, then join(). */
   async function join(p: Person, media = { audio: false, video: false }): Promise<Page> {
-    const page = await browser.newPage();
-    opened.push(page);
-    page.on('pageerror', (e) => pageErrors.push(`${p.name}: ${e.message}`));
-    await page.goto(pagesUrl);
+    const page = await frontend.open(p);
     await page.evaluate(
-      `(async () => { window.meeting = await ${sdk.global}.init({ authToken: ${JSON.stringify(p.token)}, baseURI: ${JSON.stringify(base)}, defaults: ${JSON.stringify(media)} }); await window.meeting.join(); })()`,
+      `(async () => { window.meeting = await ${sdk.global}.init({ authToken: ${JSON.stringify(p.token)}, baseURI: ${JSON.stringify(frontend.base)}, defaults: ${JSON.stringify(media)} }); await window.meeting.join(); })()`,
     );
     return page;
   }
@@ -45,14 +36,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
   }
 
   /** Waits until `body` (as in run) answers something `ok` accepts; answers the last value. */
-  async function until<T>(page: Page, body: string, ok: (v: T) => boolean): Promise<T> {
-    const deadline = Date.now() + WAIT;
-    for (;;) {
-      const v = await run<T>(page, body);
-      if (ok(v) || Date.now() > deadline) return v;
-      await page.waitForTimeout(100);
-    }
-  }
+  const until = <T>(page: Page, body: string, ok: (v: T) => boolean): Promise<T> => readUntil(() => run<T>(page, body), ok, WAIT);
 
   async function meetingWith(title: string, ...people: [string, string?][]): Promise<{ id: string; people: Person[] }> {
     const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title });
@@ -74,9 +58,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
 
   beforeAll(async () => {
     emu = await startEmulator({ seed: `host controls ${sdk.global}`, clock: 'manual', tlsPort: 0 });
-    base = new URL(emu.tlsUrl!).host;
-    ({ url: pagesUrl, server: pages } = await servePages(sdk));
-    browser = await launchTrusting(emu.url);
+    frontend = await Frontend.start(sdk, emu);
     await rest('POST', '/v2/webhooks', {
       name: 'host controls',
       url: 'http://127.0.0.1:9/hook',
@@ -85,13 +67,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
   }, 60_000);
 
   afterEach(async () => {
-    for (const page of opened.splice(0)) if (!page.isClosed()) await page.close();
-    pageErrors.length = 0;
+    await frontend?.closePages();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => pages?.close(resolve));
+    await frontend?.close();
     await emu?.close();
   });
 
@@ -111,7 +91,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
       expect(session.live_participants).toBe(1);
       expect(await hooks(id)).toEqual(['meeting.participantLeft bob']);
       expect(await run<string>(a, `return m.self.roomState;`)).toBe('joined');
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
     },
     4 * WAIT,
   );
@@ -133,7 +113,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
       const sent = await hooks(id);
       expect(sent.slice(-1)).toEqual(['meeting.ended HOST_ENDED_MEETING']);
       expect(sent.filter((e) => e.startsWith('meeting.participantLeft')).sort()).toEqual(['meeting.participantLeft ada', 'meeting.participantLeft bob']);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
     },
     4 * WAIT,
   );
@@ -171,7 +151,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
       await run(a, `await m.participants.disableAllAudio(true); await m.participants.disableAllVideo(); return null;`);
       expect(await until(b, bobSelf, (v: { audio: boolean; video: boolean }) => !v.audio && !v.video)).toEqual({ audio: false, video: false });
       expect(await run(a, `return { audio: m.self.audioEnabled, video: m.self.videoEnabled };`)).toEqual({ audio: true, video: true });
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
     },
     6 * WAIT,
   );
@@ -195,7 +175,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
       await run(a, `await who('Bob').unpin(); return null;`);
       expect(await until<boolean>(c, `return who('Bob').isPinned;`, (v) => !v)).toBe(false);
       expect(await until<boolean>(b, `return m.self.isPinned;`, (v) => !v)).toBe(false);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
     },
     4 * WAIT,
   );
@@ -233,7 +213,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
         'recording.statusUpdate UPLOADING',
         'recording.statusUpdate UPLOADED',
       ]);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
     },
     4 * WAIT,
   );
@@ -271,7 +251,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
       await emu.advance(60_000);
       expect(await run<string>(a, `return await m.livestream.start().then(() => 'started', (e) => e.message);`)).toMatch(/Error while starting livestream/);
       expect(await rest<{ id: string; status: string }>('GET', `/v2/meetings/${id}/active-livestream`)).toMatchObject({ id: again.id, status: 'LIVE' });
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
     },
     4 * WAIT,
   );

@@ -6,11 +6,10 @@
 // that may not publish, a webinar viewer let onto the stage, and media off. The emulator's open transports, producers and consumers
 // (its health) are back to zero once the pages are gone.
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, launchTrusting, addPerson, addPreset, restOf, servePages, type Person, type Sdk } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/web-sdk.ts, not here. */
 const WAIT = 30_000;
@@ -82,12 +81,7 @@ interface Seen {
 // Skipped on a machine without Chromium, except in CI (.ci/run installs it there).
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: media through the emulator', (sdk: Sdk) => {
   let emu: RunningEmulator;
-  let browser: Browser;
-  let pages: Server;
-  let pagesUrl: string;
-  let base: string;
-  const pageErrors: string[] = [];
-  const opened: Page[] = [];
+  let frontend: Frontend;
 
   const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
@@ -95,11 +89,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
 
   /** A page of the frontend: init() with the camera and microphone as asked, then join(). */
   async function join(p: Person, media: { audio: boolean; video: boolean }): Promise<Page> {
-    const page = await browser.newPage();
-    opened.push(page);
-    page.on('pageerror', (e) => pageErrors.push(`${p.name}: ${e.message}`));
-    await page.addInitScript(KEEP_PEER_CONNECTIONS);
-    await page.goto(pagesUrl);
+    const page = await frontend.open(p, KEEP_PEER_CONNECTIONS);
     await page.evaluate(
       async ({ token, base, global, media }) => {
         const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
@@ -107,7 +97,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
         w.meeting = await client.init({ authToken: token, baseURI: base, defaults: media });
         await w.meeting.join();
       },
-      { token: p.token, base, global: sdk.global, media },
+      { token: p.token, base: frontend.base, global: sdk.global, media },
     );
     return page;
   }
@@ -117,13 +107,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
   }
 
   /** Waits until what the page sees of `name` satisfies `ok`; answers the last view. */
-  async function until(page: Page, name: string, ok: (s: Seen) => boolean): Promise<Seen | null> {
-    const deadline = Date.now() + WAIT;
-    for (;;) {
-      const s = await seen(page, name);
-      if ((s && ok(s)) || Date.now() > deadline) return s;
-      await page.waitForTimeout(100);
-    }
+  function until(page: Page, name: string, ok: (s: Seen) => boolean): Promise<Seen | null> {
+    return readUntil(
+      () => seen(page, name),
+      (s) => s !== null && ok(s),
+      WAIT,
+    );
   }
 
   /** Frames decoded keep coming: two readings a while apart. */
@@ -142,26 +131,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
   /** Closes the pages and waits until the emulator has released what they held. */
   async function closeAll(...open: Page[]): Promise<void> {
     for (const page of open) if (!page.isClosed()) await page.close();
-    const deadline = Date.now() + WAIT;
-    while (Date.now() < deadline && (await health()).transports > 0) await new Promise((r) => setTimeout(r, 100));
+    await readUntil(health, (h) => h.transports === 0, WAIT);
   }
 
   beforeAll(async () => {
     emu = await startEmulator({ seed: `media ${sdk.global}`, clock: 'manual', tlsPort: 0 });
-    base = new URL(emu.tlsUrl!).host;
-    ({ url: pagesUrl, server: pages } = await servePages(sdk));
-    browser = await launchTrusting(emu.url);
+    frontend = await Frontend.start(sdk, emu);
   }, 60_000);
 
   // A failed test leaves no page behind for the next one to count.
   afterEach(async () => {
-    await closeAll(...opened.splice(0));
-    pageErrors.length = 0;
+    await frontend?.closePages();
+    await closeAll();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => pages?.close(resolve));
+    await frontend?.close();
     await emu?.close();
   });
 
@@ -172,7 +157,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       const [ada, bob] = [await person(meeting.id, 'Ada'), await person(meeting.id, 'Bob')];
       const a = await join(ada, { audio: true, video: true });
       const b = await join(bob, { audio: false, video: false });
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
 
       await advancing(b, 'Ada', 'video');
       const heard = await until(b, 'Ada', (s) => (s.audio?.packets ?? 0) > 20);
@@ -196,7 +181,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       while ((await selfAudio()) && Date.now() < deadline) await a.waitForTimeout(100);
       expect(await selfAudio()).toBe(false);
       expect((await until(b, 'Ada', (s) => !s.audioEnabled))?.audioEnabled).toBe(false);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
 
       await closeAll(a, b);
       expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
@@ -214,7 +199,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       await c.evaluate(() => (globalThis as unknown as { meeting: { self: { enableScreenShare(): Promise<void> } } }).meeting.self.enableScreenShare());
       expect((await until(d, 'Cleo', (s) => s.screenShareEnabled))?.screenShareEnabled).toBe(true);
       await advancing(d, 'Cleo', 'screen');
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
       await closeAll(c, d);
       expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
     },
@@ -335,7 +320,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       await v.evaluate(() => (globalThis as unknown as StageWindow).meeting.self.enableVideo());
       await advancing(h, 'Vic', 'video');
       expect((await health()).producers).toBe(1);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
       await closeAll(h, v);
     },
     4 * WAIT,
@@ -354,7 +339,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       });
       expect(video).toBe(false);
       expect((await health()).producers).toBe(0);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
       await closeAll(v);
     },
     2 * WAIT,
@@ -365,18 +350,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
 // on keeps its own preview and sees no error, and nothing is forwarded to anyone.
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: media off', (sdk: Sdk) => {
   let emu: RunningEmulator;
-  let browser: Browser;
-  let pages: Server;
+  let frontend: Frontend;
 
   beforeAll(async () => {
     emu = await startEmulator({ seed: `media off ${sdk.global}`, clock: 'manual', tlsPort: 0, media: 'off' });
-    ({ server: pages } = await servePages(sdk));
-    browser = await launchTrusting(emu.url);
+    frontend = await Frontend.start(sdk, emu);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => pages?.close(resolve));
+    await frontend?.close();
     await emu?.close();
   });
 
@@ -387,16 +369,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       const post = async <T>(route: string, body: unknown): Promise<T> =>
         ((await (await fetch(`${emu.url}${route}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: T }).data;
       const meeting = await post<{ id: string }>('/v2/meetings', { title: 'Offline media' });
-      const errors: string[] = [];
       const open = async (name: string, video: boolean): Promise<Page> => {
         const p = await post<{ token: string }>(`/v2/meetings/${meeting.id}/participants`, {
           name,
           preset_name: 'group_call_host',
           custom_participant_id: name,
         });
-        const page = await browser.newPage();
-        page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-        await page.goto(servePagesUrl(pages).toString());
+        const page = await frontend.open({ name });
         await page.evaluate(
           async ({ token, base, global, video }) => {
             const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
@@ -404,7 +383,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
             w.meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video } });
             await w.meeting.join();
           },
-          { token: p.token, base: new URL(emu.tlsUrl!).host, global: sdk.global, video },
+          { token: p.token, base: frontend.base, global: sdk.global, video },
         );
         return page;
       };
@@ -420,17 +399,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       expect(seenByBob).toBe(false);
       const health = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { mode: string; consumers: number } };
       expect(health.media).toMatchObject({ mode: 'off', consumers: 0 });
-      expect(errors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
       await ada.close();
       await bob.close();
     },
     4 * WAIT,
   );
 });
-
-/** The URL a pages server listens on. */
-function servePagesUrl(server: Server): URL {
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('the pages server is not listening');
-  return new URL(`http://127.0.0.1:${address.port}/`);
-}

@@ -10,11 +10,10 @@
 // Private messages, images and files, edits and deletes, web-core's chat channels, and votes in
 // polls. Audio and video are the business of media.test.ts.
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, launchTrusting, addPerson, addPreset, restOf, servePages, type Person } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
 /** Generous: a shared CI machine can be slow; init and join times are measured by bench/, not here. */
@@ -91,12 +90,7 @@ interface PageView {
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in Chromium', (sdk) => {
   let emu: RunningEmulator;
   let receiver: Receiver;
-  let browser: Browser;
-  let pages: Server;
-  let pagesUrl: string;
-  let base: string;
-  const opened: Page[] = [];
-  const pageErrors: string[] = [];
+  let frontend: Frontend;
 
   const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
@@ -108,10 +102,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
 
   /** A page of the frontend: init() and join() with the participant's token, media off; it records what it hears. */
   async function join(p: Person): Promise<Page> {
-    const page = await browser.newPage();
-    opened.push(page);
-    page.on('pageerror', (e) => pageErrors.push(`${p.name}: ${e.message}`));
-    await page.goto(pagesUrl);
+    const page = await frontend.open(p);
     await page.evaluate(
       async ({ token, base, global }) => {
         const w = globalThis as unknown as SdkWindow;
@@ -129,7 +120,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
         meeting.self.on('roomLeft', ({ state }: { state: string }) => w.log.push(`roomLeft:${state}`));
         await meeting.join();
       },
-      { token: p.token, base, global: sdk.global },
+      { token: p.token, base: frontend.base, global: sdk.global },
     );
     return page;
   }
@@ -153,28 +144,21 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
   }
 
   /** Waits until the page's view satisfies `ok` (the SDK updates on socket pushes, a moment after the REST call that caused them). */
-  async function until(page: Page, ok: (v: PageView) => boolean): Promise<PageView> {
-    const deadline = Date.now() + WAIT;
-    for (;;) {
-      const v = await view(page);
-      if (ok(v) || Date.now() > deadline) return v;
-      await page.waitForTimeout(50);
-    }
+  function until(page: Page, ok: (v: PageView) => boolean): Promise<PageView> {
+    return readUntil(() => view(page), ok, WAIT, 50);
   }
 
   beforeAll(async () => {
     receiver = await Receiver.start();
     emu = await startEmulator({ seed: `web-sdk ${sdk.global}`, clock: 'manual', tlsPort: 0 });
-    base = new URL(emu.tlsUrl!).host;
     await rest('POST', '/v2/webhooks', {
       name: 'frontend',
       url: receiver.url(),
       events: ['meeting.started', 'meeting.participantJoined', 'meeting.participantLeft', 'meeting.ended'],
     });
-    // The frontend's own origin: a page and the SDK's browser bundle.
-    ({ url: pagesUrl, server: pages } = await servePages(sdk));
-    // Trust the emulator's certificate by its public key: a throwaway profile's way to trust one certificate.
-    browser = await launchTrusting(emu.url);
+    // The frontend's own origin (a page and the SDK's browser bundle), and a Chromium that trusts the
+    // emulator's certificate by its public key: a throwaway profile's way to trust one certificate.
+    frontend = await Frontend.start(sdk, emu);
     // A guest waits in a meeting with a waiting room until a host admits or rejects them.
     await addPreset(emu, 'guest', 'group_call_participant', { waiting_room_type: 'SKIP_ON_ACCEPT' });
     // A webinar viewer who may ask for the stage.
@@ -184,8 +168,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => pages?.close(resolve));
+    await frontend?.close();
     await emu?.close();
     await receiver?.close();
   });
@@ -221,7 +204,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
 
       // No page error while in the meeting. (After a leave, the SDK's own stats timers may still fire
       // on closed transports and report it; that is the SDK's business, not the emulator's.)
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
 
       // A REST kick removes Bob's page; Ada sees him go.
       await rest('POST', `/v2/meetings/${meeting.id}/active-session/kick`, { participant_ids: [bob.id] });
@@ -277,7 +260,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       })()`);
       await expect.poll(async () => (await heard(b)).map((h) => h.message.type), { timeout: WAIT }).toEqual(['text', 'text', 'image', 'file']);
       const [image, file] = (await heard(b)).slice(2).map((h) => h.message);
-      expect(new URL(image!.link).host).toBe(`api.${base}`);
+      expect(new URL(image!.link).host).toBe(`api.${frontend.base}`);
       expect(file).toMatchObject({ name: 'notes.txt', size: 10 });
       const fetched = await b.evaluate<{ imageType: string; imageBytes: number; text: string }>(`(async () => {
         const img = await fetch(${JSON.stringify(image!.link)});
@@ -302,7 +285,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       const link = await rest<{ chat_download_url: string }>('GET', `/v2/sessions/${session.id}/chat`);
       const rows = (await (await fetch(link.chat_download_url)).text()).split('\r\n').slice(1, -1);
       expect(rows.map((r) => r.split(',')[7])).toEqual(['TEXT_MESSAGE', 'IMAGE_MESSAGE', 'FILE_MESSAGE']);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
       for (const page of [a, b, c]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     4 * WAIT,
@@ -338,7 +321,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
         .poll(async () => (await c.evaluate(() => (globalThis as unknown as SdkWindow).heard)).map((h) => h.message.message), { timeout: WAIT })
         .toEqual(['for everyone']);
       expect(await channelsOf(c)).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
       for (const page of [a, b, c]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     4 * WAIT,
@@ -383,7 +366,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       for (const page of [a, b]) await expect.poll(() => counts(page), { timeout: WAIT }).toEqual(['Lunch?:2/1']);
       const read = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/polls`)).json()) as { polls: { voted: string[] }[] };
       expect(read.polls[0]!.voted).toEqual([bob.id, carl.id, ada.id]);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
       for (const page of [a, b]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     4 * WAIT,
@@ -418,7 +401,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       });
       expect((await until(l, (v) => v.roomState === 'rejected')).log).toContain('roomLeft:rejected');
       expect((await until(h, (v) => v.waitlisted.length === 0)).waitlisted).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
 
       const session = await rest<{ id: string }>('GET', `/v2/meetings/${meeting.id}/active-session`);
       const inSession = await rest<{ participants: { custom_participant_id: string }[] }>('GET', `/v2/sessions/${session.id}/participants`);
@@ -508,7 +491,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
         expect.objectContaining({ name: 'Hana', status: 'ON_STAGE' }),
         expect.objectContaining({ name: 'Vic', status: 'OFF_STAGE' }),
       ]);
-      expect(pageErrors).toEqual([]);
+      expect(frontend.pageErrors).toEqual([]);
       for (const page of [h, v]) await page.evaluate(() => (globalThis as unknown as SdkWindow).meeting.leave());
     },
     4 * WAIT,

@@ -1,6 +1,7 @@
 // A signalling-socket client that speaks as the web SDK does (binary socket messages, text
 // pings, the emulator's each answered as it is read), for tests that drive the emulator's rooms
 // from Node: every request and push is read with the same .proto files the emulator uses.
+import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { decode, decodeEnvelope, encode, encodeEnvelope, type ProtoObject } from '../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
@@ -28,7 +29,8 @@ export interface SocketQuery {
   path?: string;
 }
 
-const ERROR_EVENT = SDK_EVENTS.cfMedia.errorResponse;
+const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
+const ERROR_EVENT = MEDIA.errorResponse;
 
 export class SdkSocket {
   readonly frames: Frame[] = [];
@@ -96,6 +98,40 @@ export class SdkSocket {
     return answerType ? decode(answerType, frame.payload) : {};
   }
 
+  /** Sends a request the way the SDK sends one it does not wait on (a removal, the end for all): its id, for errorReply. */
+  fire(event: number, type: string | null, body: ProtoObject = {}): string {
+    const id = `${this.peerId}-${++this.seq}`;
+    this.sendRaw(encodeEnvelope({ event, id, payload: type ? encode(type, body) : new Uint8Array() }));
+    return id;
+  }
+
+  /** The answer to a request (by id), which must be the SDK's error reply: its message. */
+  async errorReply(id: string): Promise<string> {
+    const frame = await this.next((f) => f.id === id);
+    expect(frame.event).toBe(ERROR_EVENT);
+    return String(decode('media.edge.ErrorResponse', frame.payload).error_message);
+  }
+
+  /** The media room's join, as the SDK sends it before the room's. */
+  async joinMedia(meetingId: string, name: string): Promise<void> {
+    await this.request(MEDIA.joinRoom, 'media.edge.PeerJoinRequest', { room_uuid: meetingId, display_name: name }, null);
+  }
+
+  /** The room's join as the SDK sends it for a participant (its id and name): the PeerInfoResponse, whose `peer` is the page's own. */
+  joinRoom(who: { id: string; name: string }): Promise<ProtoObject> {
+    return this.request(
+      ROOM.joinRoom,
+      'socket.room.JoinRoomRequest',
+      { peer: { peer_id: this.peerId, user_id: who.id, display_name: who.name }, room_uuid: '' },
+      'socket.room.PeerInfoResponse',
+    );
+  }
+
+  /** What the SDK sends once its join is through (selfJoinComplete): the answer. */
+  completeJoin(): Promise<ProtoObject> {
+    return this.request(MEDIA.selfJoinComplete, 'media.edge.PeerJoinCompleteRequest', {}, 'media.edge.PeerJoinCompleteResponse');
+  }
+
   sendRaw(data: Uint8Array | string): void {
     this.ws.send(data);
   }
@@ -125,5 +161,25 @@ export class SdkSocket {
   close(): Promise<{ code: number; reason: string }> {
     this.ws.close(1000);
     return this.closed;
+  }
+}
+
+/**
+ * The sockets of a test's pages: each opened as a participant's page opens it, all ended at once
+ * when the test ends (terminated: no close handshake to wait for).
+ */
+export class PageSockets {
+  private readonly opened: SdkSocket[] = [];
+
+  /** A participant's socket in a meeting, with the peer id `peer-<name in lower case>` unless another is given. */
+  async open(baseUrl: string, meetingId: string, who: { token: string; name: string }, peerId = `peer-${who.name.toLowerCase()}`): Promise<SdkSocket> {
+    const s = await SdkSocket.open(baseUrl, { token: who.token, peerId, roomId: meetingId });
+    this.opened.push(s);
+    return s;
+  }
+
+  /** Ends every socket opened so far. */
+  terminate(): void {
+    for (const s of this.opened.splice(0)) s.ws.terminate();
   }
 }

@@ -1,13 +1,14 @@
-// What the browser test and the benchmark of the web SDKs share: the two SDKs, a frontend's own
-// origin serving a page and the SDK's browser bundle, and a Chromium that trusts exactly the
-// emulator's certificate (by its public key), as a throwaway profile would.
+// What the browser tests and the benchmark of the web SDKs share: the two SDKs, a frontend's own
+// origin serving a page and the SDK's browser bundle, a Chromium that trusts exactly the
+// emulator's certificate (by its public key), as a throwaway profile would, and the pages a test
+// opens there; and the emulator's API as a frontend's backend calls it (meetings, people, presets).
 import { createHash, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,6 +49,73 @@ export async function launchTrusting(emulatorUrl: string): Promise<Browser> {
 }
 
 /**
+ * A frontend under test with one SDK: its origin (servePages), a Chromium that trusts the emulator
+ * (launchTrusting), and the pages a test opens there, with what each of them threw.
+ */
+export class Frontend {
+  /** The pages opened since the last closePages(). */
+  readonly opened: Page[] = [];
+  /** What the pages threw since the last closePages(), each as `<name>: <message>`. */
+  readonly pageErrors: string[] = [];
+
+  private constructor(
+    private readonly browser: Browser,
+    private readonly server: Server,
+    /** The frontend's origin: an empty page that loads the SDK. */
+    readonly url: string,
+    /** The emulator's TLS host and port: the SDK's baseURI. */
+    readonly base: string,
+  ) {}
+
+  static async start(sdk: Sdk, emu: { url: string; tlsUrl: string | undefined }): Promise<Frontend> {
+    const base = new URL(emu.tlsUrl!).host;
+    const { url, server } = await servePages(sdk);
+    try {
+      return new Frontend(await launchTrusting(emu.url), server, url, base);
+    } catch (e) {
+      await new Promise((resolve) => server.close(resolve));
+      throw e;
+    }
+  }
+
+  /** A new page on the frontend's origin, for `who` (named in what it throws); `initScript` runs in it before any of its own. */
+  async open(who: { name: string }, initScript?: string): Promise<Page> {
+    const page = await this.browser.newPage();
+    this.opened.push(page);
+    page.on('pageerror', (e) => this.pageErrors.push(`${who.name}: ${e.message}`));
+    if (initScript !== undefined) await page.addInitScript(initScript);
+    await page.goto(this.url);
+    return page;
+  }
+
+  /** Closes the pages still open and forgets what they threw: the next test starts with none. */
+  async closePages(): Promise<void> {
+    for (const page of this.opened.splice(0)) if (!page.isClosed()) await page.close();
+    this.pageErrors.length = 0;
+  }
+
+  /** Closes the browser (and every page in it) and the origin. */
+  async close(): Promise<void> {
+    await this.browser.close();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+/**
+ * Reads until `ok` accepts what `read` answers or `waitMs` have passed, every `everyMs`: the last
+ * value read, for the test's assertion to show (a page's SDK updates on socket pushes, a moment
+ * after whatever caused them).
+ */
+export async function readUntil<T>(read: () => Promise<T>, ok: (value: T) => boolean, waitMs: number, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/**
  * The emulator's API as a page's backend calls it (the org's own credentials): the `data` of a 2xx
  * answer, or the test fails naming the call.
  */
@@ -60,6 +128,21 @@ export function restOf(emu: { url: string; authHeader: string }) {
     });
     expect(res.status, `${method} ${route}`).toBeLessThan(300);
     return ((await res.json()) as { data: T }).data;
+  };
+}
+
+/**
+ * The emulator's routes as a test calls them without credentials (its control API, `route` from
+ * the root: /_emulator/…): the status and the JSON body of whatever it answers, for the test to check.
+ */
+export function controlOf(emu: { url: string }) {
+  return async (method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const res = await fetch(`${emu.url}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 }
 

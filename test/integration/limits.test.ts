@@ -370,16 +370,6 @@ const STRING_ROWS: Row[] = [
 ];
 
 const ITEM_ROWS: Row[] = [
-  // Ids of nobody waiting: 409 at the limit.
-  ...['admit', 'reject'].map((verb): Row => ({
-    route: `post /_emulator/meetings/{meeting_id}/waiting-room/${verb}`,
-    where: 'body',
-    field: 'participant_ids',
-    max: 100,
-    kind: 'items',
-    make: (n) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
-    atLimit: { status: 409 },
-  })),
   // Breakout rooms: as many rooms as may be open at once; moves and closes naming nobody of the family.
   {
     route: 'post /_emulator/meetings/{meeting_id}/breakout-rooms',
@@ -395,7 +385,7 @@ const ITEM_ROWS: Row[] = [
     field: 'participants',
     max: 100,
     kind: 'items',
-    make: (n) => Array.from({ length: n }, (_, i) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })),
+    make: (n) => Array.from({ length: n }, (_, i) => ({ id: nobody(i) })),
     body: { source_meeting_id: '00000000-0000-4000-8000-00000000dead', destination_meeting_id: '00000000-0000-4000-8000-00000000beef' },
     atLimit: { status: 409 },
   },
@@ -405,7 +395,7 @@ const ITEM_ROWS: Row[] = [
     field: 'room_ids',
     max: 100,
     kind: 'items',
-    make: (n) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+    make: (n) => Array.from({ length: n }, (_, i) => nobody(i)),
     atLimit: { status: 409 },
   },
   ...MEETING_WRITES.map((route): Row => ({
@@ -433,7 +423,7 @@ const ITEM_ROWS: Row[] = [
     field: 'to',
     max: 100,
     kind: 'items',
-    make: (n) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+    make: (n) => Array.from({ length: n }, (_, i) => nobody(i)),
     body: { message: 'psst' },
     atLimit: { status: 404, code: 'NOT_FOUND' },
   },

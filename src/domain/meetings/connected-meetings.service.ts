@@ -53,7 +53,7 @@ export class ConnectedMeetingsService implements OrgMember {
   constructor(
     private readonly ctx: DomainContext,
     private readonly meetings: Pick<MeetingsService, 'create'>,
-    private readonly sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting'>,
+    private readonly sessions: Pick<SessionsService, 'join' | 'leave' | 'locateMeeting' | 'present'>,
   ) {}
 
   /** The realtime rooms, once built (they are built after the domain). */
@@ -75,11 +75,7 @@ export class ConnectedMeetingsService implements OrgMember {
 
   /** Who is in a meeting now, in the order they were added to it. */
   present(meeting: Meeting): Participant[] {
-    const data = orgData(this.ctx, meeting.orgId);
-    return (data.participantsByMeeting.get(meeting.id) ?? []).flatMap((id) => {
-      const p = data.participants.get(id);
-      return p && p.joinedAt !== null ? [p] : [];
-    });
+    return this.sessions.present(meeting);
   }
 
   /** Opens rooms for the family of `meetingId`; `titles` holds one entry per room (undefined: "Room <n>"). */

@@ -152,16 +152,20 @@ export class SessionsService {
     this.history.ended(ended, meeting.session.id, reason, now);
   }
 
-  private participant(meeting: Meeting, participantId: string): Participant {
+  /** A participant of the meeting, present or not; 404 for an id that names none of its participants. */
+  participant(meeting: Meeting, participantId: string): Participant {
     const p = orgData(this.ctx, meeting.orgId).participants.get(participantId);
     if (!p || p.meetingId !== meeting.id) throw errors.notFound('participant', participantId);
     return p;
   }
 
-  private present(meeting: Meeting): Participant[] {
+  /** Who is in the meeting now, in the order they were added to it. */
+  present(meeting: Meeting): Participant[] {
     const data = orgData(this.ctx, meeting.orgId);
     // Stryker disable next-line ArrayDeclaration: the made-up id names no participant, and the filter right after drops it.
-    return (data.participantsByMeeting.get(meeting.id) ?? []).map((id) => data.participants.get(id)!).filter((p) => p && p.joinedAt !== null);
+    return (data.participantsByMeeting.get(meeting.id) ?? [])
+      .map((id) => data.participants.get(id))
+      .filter((p): p is Participant => !!p && p.joinedAt !== null);
   }
 
   private onAllPeersLeft({ orgId, meetingId }: { orgId: string; meetingId: string }): void {

@@ -40,7 +40,7 @@ export class StageService {
 
   constructor(
     private readonly ctx: DomainContext,
-    private readonly sessions: Pick<SessionsService, 'locateMeeting'>,
+    private readonly sessions: Pick<SessionsService, 'locateMeeting' | 'present'>,
   ) {
     ctx.bus.subscribe((e) => this.forget(e));
   }
@@ -64,11 +64,7 @@ export class StageService {
   /** Everyone present and where they stand, in the order they were added to the meeting. */
   standings(meetingId: string): StageStanding[] {
     const meeting = this.sessions.locateMeeting(meetingId);
-    const data = orgData(this.ctx, meeting.orgId);
-    return (data.participantsByMeeting.get(meeting.id) ?? [])
-      .map((id) => data.participants.get(id))
-      .filter((p): p is Participant => !!p && p.joinedAt !== null)
-      .map((participant) => ({ participant, status: this.statusOf(meeting, participant) }));
+    return this.sessions.present(meeting).map((participant) => ({ participant, status: this.statusOf(meeting, participant) }));
   }
 
   /** Whether the participant's preset may grant, deny and remove others' stage access. */

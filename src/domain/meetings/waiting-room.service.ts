@@ -49,7 +49,7 @@ export class WaitingRoomService {
 
   constructor(
     private readonly ctx: DomainContext,
-    private readonly sessions: Pick<SessionsService, 'join' | 'locateMeeting'>,
+    private readonly sessions: Pick<SessionsService, 'join' | 'locateMeeting' | 'participant' | 'present'>,
   ) {}
 
   reset(): void {
@@ -82,7 +82,7 @@ export class WaitingRoomService {
    */
   enter(meetingId: string, participantId: string, via: WaitingVia): 'joined' | 'waiting' {
     const meeting = this.sessions.locateMeeting(meetingId);
-    const participant = this.participant(meeting, participantId);
+    const participant = this.sessions.participant(meeting, participantId);
     if (meeting.status === 'INACTIVE') throw errors.conflict(`Meeting ${meeting.id} is INACTIVE; participants cannot join`);
     if (this.isWaiting(meeting.id, participant.id)) return 'waiting';
     const pass = this.rooms.get(meeting.id)?.passes.delete(participant.id) ?? false;
@@ -147,14 +147,14 @@ export class WaitingRoomService {
     const type = this.presetOf(meeting, participant)?.permissions.waiting_room_type ?? 'SKIP';
     if (type === 'SKIP') return false;
     if (type === 'SKIP_ON_ACCEPT') return true;
-    return !this.present(meeting).some((p) => this.mayAdmit(meeting, p));
+    return !this.sessions.present(meeting).some((p) => this.mayAdmit(meeting, p));
   }
 
   /** Checks a host's admission or rejection whole before anything changes: who acts, and that everyone named waits here. */
   private decide(meetingId: string, participantIds: string[], by: string | null, verb: 'admit' | 'reject') {
     const meeting = this.sessions.locateMeeting(meetingId);
     if (by !== null) {
-      const host = this.participant(meeting, by);
+      const host = this.sessions.participant(meeting, by);
       if (host.joinedAt === null) throw errors.conflict(`Participant ${host.id} is not in meeting ${meeting.id}; only someone in the meeting may ${verb}`);
       if (!this.mayAdmit(meeting, host)) {
         const preset = this.presetOf(meeting, host);
@@ -197,19 +197,6 @@ export class WaitingRoomService {
       change,
       by,
     });
-  }
-
-  private participant(meeting: Meeting, participantId: string): Participant {
-    const p = orgData(this.ctx, meeting.orgId).participants.get(participantId);
-    if (!p || p.meetingId !== meeting.id) throw errors.notFound('participant', participantId);
-    return p;
-  }
-
-  private present(meeting: Meeting): Participant[] {
-    const data = orgData(this.ctx, meeting.orgId);
-    return (data.participantsByMeeting.get(meeting.id) ?? [])
-      .map((id) => data.participants.get(id))
-      .filter((p): p is Participant => !!p && p.joinedAt !== null);
   }
 
   private presetOf(meeting: Meeting, participant: Participant): Preset | undefined {

@@ -8,34 +8,21 @@ import { z } from 'zod';
 import { STAGE_STATUSES } from '../../domain/meetings/stage-rules.js';
 import type { StageStanding } from '../../domain/meetings/stage.service.js';
 import { route } from '../route.js';
+import { participantView, participantViewSchema } from './participant-view.js';
 
 const TAG = 'Control: lifecycles';
 
 export const stageSchema = z.object({
   meeting_id: z.uuid(),
   participants: z
-    .array(
-      z.object({
-        participant_id: z.uuid(),
-        custom_participant_id: z.string(),
-        name: z.string().nullable(),
-        preset_name: z.string(),
-        status: z.enum(STAGE_STATUSES),
-      }),
-    )
+    .array(participantViewSchema.extend({ status: z.enum(STAGE_STATUSES) }))
     .meta({ description: 'Everyone in the meeting and where they stand (ON_STAGE for everyone in a meeting whose presets have no stage)' }),
 });
 
 function stageDto(meetingId: string, standings: StageStanding[]): z.infer<typeof stageSchema> {
   return {
     meeting_id: meetingId,
-    participants: standings.map((s) => ({
-      participant_id: s.participant.id,
-      custom_participant_id: s.participant.customParticipantId,
-      name: s.participant.name,
-      preset_name: s.participant.presetName,
-      status: s.status,
-    })),
+    participants: standings.map((s) => ({ ...participantView(s.participant), status: s.status })),
   };
 }
 

@@ -10,6 +10,7 @@ import { toIso } from '../../core/clock.js';
 import type { WaitingEntry } from '../../domain/meetings/waiting-room.service.js';
 import { route } from '../route.js';
 import { isoTime } from '../v2/schemas.js';
+import { participantView, participantViewSchema } from './participant-view.js';
 
 const TAG = 'Control: lifecycles';
 
@@ -17,11 +18,7 @@ export const waitingRoomSchema = z.object({
   meeting_id: z.uuid(),
   waiting: z
     .array(
-      z.object({
-        participant_id: z.uuid(),
-        custom_participant_id: z.string(),
-        name: z.string().nullable(),
-        preset_name: z.string(),
+      participantViewSchema.extend({
         since: isoTime,
         via: z.enum(['page', 'scripted']).meta({ description: 'A page of the web SDK, or a scripted participant (the control API)' }),
       }),
@@ -32,14 +29,7 @@ export const waitingRoomSchema = z.object({
 export function waitingRoomDto(meetingId: string, entries: WaitingEntry[]): z.infer<typeof waitingRoomSchema> {
   return {
     meeting_id: meetingId,
-    waiting: entries.map((w) => ({
-      participant_id: w.participant.id,
-      custom_participant_id: w.participant.customParticipantId,
-      name: w.participant.name,
-      preset_name: w.participant.presetName,
-      since: toIso(w.since),
-      via: w.via,
-    })),
+    waiting: entries.map((w) => ({ ...participantView(w.participant), since: toIso(w.since), via: w.via })),
   };
 }
 

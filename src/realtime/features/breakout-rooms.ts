@@ -31,7 +31,10 @@ type ConnectedMeetingsPermissions = PresetPermissions['connected_meetings'];
 export class BreakoutRoomsFeature implements RoomFeature {
   readonly handlers: ReadonlyArray<readonly [number, Handler]> = [
     // A page not in the meeting (waiting, rejected) sees the rooms, not who is in them.
-    [ROOM.getConnectedRoomsDump, (p, id) => p.send(ROOM.getConnectedRoomsDump, id, 'socket.room.GetConnectedRoomsDumpResponse', this.dump(p.meetingId, p.roomJoined))],
+    [
+      ROOM.getConnectedRoomsDump,
+      (p, id) => p.send(ROOM.getConnectedRoomsDump, id, 'socket.room.GetConnectedRoomsDumpResponse', this.dump(p.meetingId, p.roomJoined)),
+    ],
     [ROOM.createConnectedRooms, (p, id, b) => this.open(p, id, b)],
     [ROOM.deleteConnectedRooms, (p, id, b) => this.close(p, id, b)],
     [ROOM.movePeers, (p, id, b) => this.move(p, id, b)],

@@ -9,21 +9,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import type { ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
 import { addPerson, restOf, type Person } from '../../helpers/web-sdk.js';
 
-const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
+const { room: ROOM } = SDK_EVENTS;
 const DUMP = 'socket.room.GetConnectedRoomsDumpResponse';
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 
 beforeEach(async () => {
   emu = await startEmulator({ seed: 'breakout rooms', clock: 'manual' });
 });
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   await emu.close();
 });
 
@@ -42,15 +42,9 @@ interface Page {
 let peers = 0;
 /** A page joined to a meeting as the SDK joins, with a participant token. */
 async function join(meetingId: string, participantId: string, token: string, name: string): Promise<Page> {
-  const s = await SdkSocket.open(emu.url, { token, peerId: `peer-${name.toLowerCase()}-${++peers}`, roomId: meetingId });
-  sockets.push(s);
-  await s.request(MEDIA.joinRoom, 'media.edge.PeerJoinRequest', { room_uuid: meetingId, display_name: name }, null);
-  await s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: participantId, display_name: name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
+  const s = await sockets.open(emu.url, meetingId, { token, name }, `peer-${name.toLowerCase()}-${++peers}`);
+  await s.joinMedia(meetingId, name);
+  await s.joinRoom({ id: participantId, name });
   return { s, id: participantId, meetingId };
 }
 

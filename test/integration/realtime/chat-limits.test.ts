@@ -6,32 +6,26 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import type { Meeting } from '../../../src/domain/models.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
 import { addPerson, restOf, type Person } from '../../helpers/web-sdk.js';
 
-const { room: ROOM, chat: CHAT } = SDK_EVENTS;
+const { chat: CHAT } = SDK_EVENTS;
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 
 beforeEach(async () => {
   emu = await startEmulator({ seed: 'chat limits', clock: 'manual' });
 });
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   await emu.close();
 });
 
 async function page(meetingId: string, p: Person): Promise<SdkSocket> {
-  const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${p.name.toLowerCase()}`, roomId: meetingId });
-  sockets.push(s);
-  await s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: p.id, display_name: p.name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
+  const s = await sockets.open(emu.url, meetingId, p);
+  await s.joinRoom(p);
   return s;
 }
 

@@ -9,47 +9,34 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import type { ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
-import { addPerson, restOf, type Person } from '../../helpers/web-sdk.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, controlOf, restOf, type Person } from '../../helpers/web-sdk.js';
 
-const { room: ROOM, chat: CHAT, chatChannel: CHANNEL } = SDK_EVENTS;
+const { chat: CHAT, chatChannel: CHANNEL } = SDK_EVENTS;
 const TEXT = 0;
 const IMAGE = 1;
 const FILE = 2;
 const CUSTOM = 3;
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 
 beforeEach(async () => {
   emu = await startEmulator({ seed: 'chat whole', clock: 'manual' });
 });
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   await emu.close();
 });
 
 const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
-async function control(path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${emu.url}/_emulator${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const control = (path: string, body?: unknown) => controlOf(emu)('POST', `/_emulator${path}`, body);
 
 async function page(meetingId: string, p: Person): Promise<SdkSocket> {
-  const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${p.name.toLowerCase()}`, roomId: meetingId });
-  sockets.push(s);
-  await s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: p.id, display_name: p.name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
+  const s = await sockets.open(emu.url, meetingId, p);
+  await s.joinRoom(p);
   return s;
 }
 

@@ -6,23 +6,23 @@
 // A network test: real sockets on 127.0.0.1, manual clock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
-import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
+import { decode, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
-import { addPerson, restOf, type Person } from '../../helpers/web-sdk.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, controlOf, restOf, type Person } from '../../helpers/web-sdk.js';
 
 const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
 const REMOVED = 4003;
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 
 beforeEach(async () => {
   emu = await startEmulator({ seed: 'host controls', clock: 'manual' });
 });
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   await emu.close();
 });
 
@@ -35,32 +35,11 @@ async function meeting(title = 'Standup'): Promise<string> {
 /** A page joined to the meeting's socket room and media room, as the SDK joins. */
 async function page(meetingId: string, name: string, preset = 'group_call_host'): Promise<{ s: SdkSocket; p: Person }> {
   const p = await addPerson(emu, meetingId, name, preset);
-  const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${name.toLowerCase()}`, roomId: meetingId });
-  sockets.push(s);
-  await s.request(MEDIA.joinRoom, 'media.edge.PeerJoinRequest', { room_uuid: meetingId, display_name: name }, null);
-  await s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: p.id, display_name: name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
-  await s.request(MEDIA.selfJoinComplete, 'media.edge.PeerJoinCompleteRequest', {}, 'media.edge.PeerJoinCompleteResponse');
+  const s = await sockets.open(emu.url, meetingId, p);
+  await s.joinMedia(meetingId, name);
+  await s.joinRoom(p);
+  await s.completeJoin();
   return { s, p };
-}
-
-let seq = 0;
-/** A request the SDK sends without waiting for an answer (a removal, the end for all): its id. */
-function fire(s: SdkSocket, event: number, type: string, body: ProtoObject): string {
-  const id = `fired-${++seq}`;
-  s.sendRaw(encodeEnvelope({ event, id, payload: encode(type, body) }));
-  return id;
-}
-
-/** The error reply to a request (by id): its message. */
-async function errorReply(s: SdkSocket, id: string): Promise<string> {
-  const frame = await s.next((f) => f.id === id);
-  expect(frame.event).toBe(MEDIA.errorResponse);
-  return String(decode('media.edge.ErrorResponse', frame.payload).error_message);
 }
 
 /** The message of a request's error reply (it must be one). */
@@ -99,7 +78,7 @@ describe('a host removes a participant, or everyone', () => {
     const bob = await page(m, 'Bob');
     const carl = await page(m, 'Carl', 'group_call_participant');
 
-    const first = fire(ada.s, ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: ['peer-bob'] });
+    const first = ada.s.fire(ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: ['peer-bob'] });
     expect((await bob.s.push(ROOM.kick, 'socket.room.PeerInfoResponse')).peer).toMatchObject({ peer_id: 'peer-bob' });
     expect((await bob.s.closed).code).toBe(REMOVED);
     expect((await carl.s.push(ROOM.leaveRoom, 'socket.room.PeerInfoResponse')).peer).toMatchObject({ peer_id: 'peer-bob' });
@@ -110,8 +89,8 @@ describe('a host removes a participant, or everyone', () => {
     ]);
 
     // The SDK sends each removal twice: the second names someone already gone.
-    const second = fire(ada.s, ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: ['peer-bob'] });
-    expect(await errorReply(ada.s, second)).toBe('Peer peer-bob is not in this meeting');
+    const second = ada.s.fire(ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: ['peer-bob'] });
+    expect(await ada.s.errorReply(second)).toBe('Peer peer-bob is not in this meeting');
     // An answer on the removal's own event would reach the host's page as its own removal: none comes.
     expect(ada.s.frames.some((f) => f.id === first)).toBe(false);
     expect(ada.s.frames.some((f) => f.event === ROOM.kick)).toBe(false);
@@ -129,7 +108,7 @@ describe('a host removes a participant, or everyone', () => {
     expect((await rest<{ status: string }>('GET', `/v2/recordings/${recording.id}`)).status).toBe('RECORDING');
     const session = await rest<{ id: string }>('GET', `/v2/meetings/${m}/active-session`);
 
-    const id = fire(ada.s, ROOM.kickAll, 'media.edge.KickAllPeersRequest', { propagate_kick_across_rooms: false });
+    const id = ada.s.fire(ROOM.kickAll, 'media.edge.KickAllPeersRequest', { propagate_kick_across_rooms: false });
     const answer = await ada.s.next((f) => f.id === id);
     expect(answer.event).toBe(ROOM.kickAll);
     expect((await bob.s.push(ROOM.kickAll, 'socket.room.PeerInfoResponse')).peer).toMatchObject({ peer_id: 'peer-bob' });
@@ -157,20 +136,9 @@ describe("a host turns others' microphones and cameras off", () => {
     const m = await meeting();
     const ada = await page(m, 'Ada');
     const bot = await addPerson(emu, m, 'Bot');
-    const joined = await fetch(`${emu.url}/_emulator/meetings/${m}/participants/${bot.id}/join`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ media: { audio: true, video: true } }),
-    });
-    expect(joined.status).toBe(200);
-    const botMedia = async () =>
-      (await (
-        await fetch(`${emu.url}/_emulator/meetings/${m}/participants/${bot.id}/media`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{}',
-        })
-      ).json()) as { audio: boolean; video: boolean };
+    const control = controlOf(emu);
+    expect((await control('POST', `/_emulator/meetings/${m}/participants/${bot.id}/join`, { media: { audio: true, video: true } })).status).toBe(200);
+    const botMedia = async () => (await control('POST', `/_emulator/meetings/${m}/participants/${bot.id}/media`, {})).body;
     expect(await botMedia()).toEqual({ audio: true, video: true });
 
     const one = await ada.s.request(
@@ -233,10 +201,10 @@ describe('bad input: the SDK error reply with a reason, and nothing changes', ()
     const carl = await page(m, 'Carl', 'group_call_participant');
     const before = await rest<ActiveSession>('GET', `/v2/meetings/${m}/active-session`);
 
-    const kick = fire(carl.s, ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: ['peer-ada'] });
-    expect(await errorReply(carl.s, kick)).toBe('The preset group_call_participant may not remove participants (permissions.kick_participant is false)');
-    const kickAll = fire(carl.s, ROOM.kickAll, 'media.edge.KickAllPeersRequest', {});
-    expect(await errorReply(carl.s, kickAll)).toBe(
+    const kick = carl.s.fire(ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: ['peer-ada'] });
+    expect(await carl.s.errorReply(kick)).toBe('The preset group_call_participant may not remove participants (permissions.kick_participant is false)');
+    const kickAll = carl.s.fire(ROOM.kickAll, 'media.edge.KickAllPeersRequest', {});
+    expect(await carl.s.errorReply(kickAll)).toBe(
       'The preset group_call_participant may not end the meeting for everyone (permissions.kick_participant is false)',
     );
     expect(
@@ -273,10 +241,10 @@ describe('bad input: the SDK error reply with a reason, and nothing changes', ()
     const eve = await page(other, 'Eve');
     const before = await rest<ActiveSession>('GET', `/v2/meetings/${other}/active-session`);
 
-    const kick = fire(ada.s, ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: ['peer-eve'] });
-    expect(await errorReply(ada.s, kick)).toBe('Peer peer-eve is not in this meeting');
-    const nobody = fire(ada.s, ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: [] });
-    expect(await errorReply(ada.s, nobody)).toBe('A removal names at least one peer');
+    const kick = ada.s.fire(ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: ['peer-eve'] });
+    expect(await ada.s.errorReply(kick)).toBe('Peer peer-eve is not in this meeting');
+    const nobody = ada.s.fire(ROOM.kick, 'socket.room.RemoveParticipantsRequest', { peer_ids: [] });
+    expect(await ada.s.errorReply(nobody)).toBe('A removal names at least one peer');
     const control = (body: ProtoObject) =>
       refused(ada.s, MEDIA.hostControlPeer, 'media.edge.HostMediaControlForPeerRequest', body, 'media.edge.HostMediaControlForPeerResponse');
     expect(await control(hostControl('peer-eve', 'audio'))).toBe('Peer peer-eve is not in this meeting');

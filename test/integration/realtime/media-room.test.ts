@@ -14,27 +14,27 @@ import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { WebRtcTransport } from '../../../src/realtime/media/transport.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
-import { addPerson, restOf } from '../../helpers/web-sdk.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, controlOf, restOf } from '../../helpers/web-sdk.js';
 
-const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
+const { cfMedia: MEDIA } = SDK_EVENTS;
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 const pcs: RTCPeerConnection[] = [];
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   for (const pc of pcs.splice(0)) await pc.close();
   await emu?.close();
   // werift frees a page endpoint's sockets a moment after its close: the next test counts from none.
-  await eventually(
-    async () => udpSockets(),
-    (n) => n === 0,
-  );
+  await udpSocketsDownTo(0);
 });
 
 const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
+
+/** A POST to the control API (`route` below /_emulator): its status and JSON body. */
+const post = (route: string, body?: unknown) => controlOf(emu)('POST', `/_emulator${route}`, body);
 
 async function counts(): Promise<{ transports: number; producers: number; consumers: number }> {
   const { media } = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { transports: number; producers: number; consumers: number } };
@@ -44,14 +44,8 @@ async function counts(): Promise<{ transports: number; producers: number; consum
 /** A page in a meeting, joined to the socket room. */
 async function page(meetingId: string, name: string, preset = 'group_call_host'): Promise<SdkSocket> {
   const p = await addPerson(emu, meetingId, name, preset);
-  const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${name.toLowerCase()}`, roomId: meetingId });
-  sockets.push(s);
-  await s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: p.id, display_name: name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
+  const s = await sockets.open(emu.url, meetingId, p);
+  await s.joinRoom(p);
   return s;
 }
 
@@ -281,18 +275,10 @@ describe('the media room refuses', () => {
     await expect(ada.request(MEDIA.consume, 'media.edge.ConsumePeersRequest', { requests: [], consuming_transport_id: recv.id }, null)).rejects.toThrow(
       'Media is off on this emulator (--media off): no track can be received',
     );
-    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
-      name: 'Bot',
-      preset_name: 'group_call_host',
-      custom_participant_id: 'bot',
-    });
-    const res = await fetch(`${emu.url}/_emulator/meetings/${m}/participants/${bot.id}/join`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ media: { video: true } }),
-    });
+    const bot = await addPerson(emu, m, 'Bot');
+    const res = await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } });
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+    expect(res.body.error).toEqual({
       code: 'MEDIA_OFF',
       message: 'Media is off on this emulator (--media off): start it with --media on for bots that publish',
     });
@@ -315,6 +301,13 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
 
 /** The UDP sockets open in this process (the emulator's and the test's own werift endpoints; a closed one is counted until the event loop's next turn). */
 const udpSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap').length;
+
+/** The UDP sockets open in this process, once they are down to `n` (or the wait ran out: the test's expect then says how many). */
+const udpSocketsDownTo = (n: number): Promise<number> =>
+  eventually(
+    async () => udpSockets(),
+    (count) => count === n,
+  );
 
 /** Whether a UDP port is taken on the machine's every address (werift listens there): a bind of our own fails. */
 async function taken({ port, family }: { port: number; family: 4 | 6 }): Promise<boolean> {
@@ -405,12 +398,7 @@ describe('the media room releases', () => {
       );
     // A bot publishes too (its clip has no socket of its own).
     const bot = await addPerson(emu, m, 'Bot');
-    const joined = await fetch(`${emu.url}/_emulator/meetings/${m}/participants/${bot.id}/join`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ media: { audio: true, video: true } }),
-    });
-    expect(joined.status).toBe(200);
+    expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: true, video: true } })).status).toBe(200);
     expect(await counts()).toEqual({ transports: 4, producers: 4, consumers: 2 });
     // Each transport's sections share one endpoint: its ports are named once per section.
     const ports = [adaSend, adaRecv, bobSend, bobRecv].flatMap((t) => t.ports.filter((p, i) => t.ports.findIndex((q) => q.port === p.port) === i));
@@ -427,12 +415,7 @@ describe('the media room releases', () => {
     expect(emu.deps.signalling.mediaCounts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
     // Every port is free once the stop has resolved, and no socket of the emulator's is left.
     expect(await Promise.all(ports.map(taken))).toEqual(ports.map(() => false));
-    expect(
-      await eventually(
-        async () => udpSockets(),
-        (n) => n === ours,
-      ),
-    ).toBe(ours);
+    expect(await udpSocketsDownTo(ours)).toBe(ours);
   });
 
   it('a flood of transport requests closes the socket (1008): one transport of a direction opens at a time, and what opened meanwhile is closed', async () => {
@@ -472,12 +455,7 @@ describe('the media room releases', () => {
     expect(opening.length).toBeGreaterThan(0);
     expect(most).toBe(1);
     expect(await counts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
-    expect(
-      await eventually(
-        async () => udpSockets(),
-        (n) => n === ours,
-      ),
-    ).toBe(ours);
+    expect(await udpSocketsDownTo(ours)).toBe(ours);
   });
 
   it('a flood of consume requests for one track makes one consumer at most, and the socket closed for it frees it', async () => {
@@ -512,29 +490,16 @@ describe('the media room releases', () => {
 });
 
 describe('bots that publish the sample clip (control API)', () => {
-  async function post(route: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-    const res = await fetch(`${emu.url}/_emulator${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, json: await res.json() };
-  }
-
   it('a join with media publishes the clip; the media route turns camera and microphone on and off; the leave ends them', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
-    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
-      name: 'Bot',
-      preset_name: 'group_call_host',
-      custom_participant_id: 'bot',
-    });
+    const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
     expect((await counts()).producers).toBe(1);
-    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: true })).toEqual({ status: 200, json: { audio: true, video: true } });
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: true })).toEqual({ status: 200, body: { audio: true, video: true } });
     expect((await counts()).producers).toBe(2);
     // Off is a pause: the tracks stay, nothing flows.
-    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { video: false })).toEqual({ status: 200, json: { audio: true, video: false } });
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { video: false })).toEqual({ status: 200, body: { audio: true, video: false } });
     expect((await counts()).producers).toBe(2);
     expect((await post(`/meetings/${m}/participants/${bot.id}/leave`)).status).toBe(200);
     expect((await counts()).producers).toBe(0);
@@ -543,15 +508,11 @@ describe('bots that publish the sample clip (control API)', () => {
   it('the media route answers 409 for a participant not in the meeting, and changes nothing', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
-    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
-      name: 'Bot',
-      preset_name: 'group_call_host',
-      custom_participant_id: 'bot',
-    });
+    const bot = await addPerson(emu, m, 'Bot');
     const refused = await post(`/meetings/${m}/participants/${bot.id}/media`, { video: true });
     expect(refused).toEqual({
       status: 409,
-      json: { error: { code: 'CONFLICT', message: `Participant ${bot.id} is not in meeting ${m}; join them first` } },
+      body: { error: { code: 'CONFLICT', message: `Participant ${bot.id} is not in meeting ${m}; join them first` } },
     });
     expect((await counts()).producers).toBe(0);
   });
@@ -559,11 +520,7 @@ describe('bots that publish the sample clip (control API)', () => {
   it('with media off, a join without media still works', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual', media: 'off' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Off' })).id;
-    const bot = await rest<{ id: string }>('POST', `/v2/meetings/${m}/participants`, {
-      name: 'Bot',
-      preset_name: 'group_call_host',
-      custom_participant_id: 'bot',
-    });
+    const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: false } })).status).toBe(200);
   });
 });

@@ -8,45 +8,31 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import type { ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
-import { addPerson, restOf, type Person } from '../../helpers/web-sdk.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, controlOf, restOf, type Person } from '../../helpers/web-sdk.js';
 
-const { room: ROOM, polls: POLLS } = SDK_EVENTS;
+const { polls: POLLS } = SDK_EVENTS;
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 
 beforeEach(async () => {
   emu = await startEmulator({ seed: 'poll votes', clock: 'manual' });
 });
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   await emu.close();
 });
 
 const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
-async function control(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${emu.url}/_emulator${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const control = (method: string, path: string, body?: unknown) => controlOf(emu)(method, `/_emulator${path}`, body);
 
 /** A page of a participant, its socket open; joined to the room unless told otherwise. */
 async function page(meetingId: string, p: Person, join = true): Promise<SdkSocket> {
-  const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${p.name.toLowerCase()}`, roomId: meetingId });
-  sockets.push(s);
-  if (join)
-    await s.request(
-      ROOM.joinRoom,
-      'socket.room.JoinRoomRequest',
-      { peer: { peer_id: s.peerId, user_id: p.id, display_name: p.name }, room_uuid: '' },
-      'socket.room.PeerInfoResponse',
-    );
+  const s = await sockets.open(emu.url, meetingId, p);
+  if (join) await s.joinRoom(p);
   return s;
 }
 

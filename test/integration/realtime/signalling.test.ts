@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { encodeEnvelope } from '../../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import { Refused, SdkSocket } from '../../helpers/sdk-socket.js';
+import { PageSockets, Refused, SdkSocket } from '../../helpers/sdk-socket.js';
 
 const { room: ROOM, chat: CHAT, polls: POLLS, plugin: PLUGIN, cfMedia: MEDIA } = SDK_EVENTS;
 /** Documented close codes (docs/frontend-offline.md). */
@@ -44,18 +44,9 @@ async function person(meetingId: string, name: string): Promise<Person> {
   return { id: data.id, token: data.token, name };
 }
 
-function open(p: Person, meetingId: string, peerId = `peer-${p.name.toLowerCase()}`): Promise<SdkSocket> {
-  return SdkSocket.open(emu.url, { token: p.token, peerId, roomId: meetingId });
-}
-
-async function joinRoom(s: SdkSocket, p: Person) {
-  return s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: p.id, display_name: p.name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
-}
+const sockets = new PageSockets();
+/** A participant's socket in a meeting, ended with the test. */
+const open = (p: Person, meetingId: string, peerId?: string): Promise<SdkSocket> => sockets.open(emu.url, meetingId, p, peerId);
 
 async function refusal(q: Parameters<typeof SdkSocket.open>[1]): Promise<Refused> {
   const err = await SdkSocket.open(emu.url, q).then(
@@ -68,19 +59,12 @@ async function refusal(q: Parameters<typeof SdkSocket.open>[1]): Promise<Refused
   return err as Refused;
 }
 
-const sockets: SdkSocket[] = [];
-async function tracked(s: Promise<SdkSocket>): Promise<SdkSocket> {
-  const socket = await s;
-  sockets.push(socket);
-  return socket;
-}
-
 beforeEach(async () => {
   emu = await startEmulator({ seed: 'signalling', clock: 'manual' });
 });
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   await emu.close();
 });
 
@@ -120,8 +104,8 @@ describe('a page in the meeting', () => {
       url: 'http://127.0.0.1:9/hook',
       events: ['meeting.started', 'meeting.participantJoined', 'meeting.participantLeft', 'meeting.ended'],
     });
-    const a = await tracked(open(ada, m));
-    const joined = await joinRoom(a, ada);
+    const a = await open(ada, m);
+    const joined = await a.joinRoom(ada);
     expect(joined.peer).toMatchObject({
       peer_id: 'peer-ada',
       user_id: ada.id,
@@ -143,10 +127,10 @@ describe('a page in the meeting', () => {
   it('sees the others join, chat and leave; a scripted join appears as a peer', async () => {
     const m = await meeting();
     const [ada, bob, carl] = [await person(m, 'Ada'), await person(m, 'Bob'), await person(m, 'Carl')];
-    const a = await tracked(open(ada, m));
-    await joinRoom(a, ada);
-    const b = await tracked(open(bob, m));
-    await joinRoom(b, bob);
+    const a = await open(ada, m);
+    await a.joinRoom(ada);
+    const b = await open(bob, m);
+    await b.joinRoom(bob);
 
     expect((await a.push(ROOM.joinRoom, 'socket.room.PeerInfoResponse')).peer).toMatchObject({ peer_id: 'peer-bob', display_name: 'Bob' });
     const peers = await b.request(ROOM.getRoomPeersInfo, null, {}, 'socket.room.RoomPeersInfoResponse');
@@ -188,10 +172,10 @@ describe('a page in the meeting', () => {
   it('a REST kick removes the page: it hears why, then its socket closes', async () => {
     const m = await meeting();
     const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
-    const a = await tracked(open(ada, m));
-    await joinRoom(a, ada);
-    const b = await tracked(open(bob, m));
-    await joinRoom(b, bob);
+    const a = await open(ada, m);
+    await a.joinRoom(ada);
+    const b = await open(bob, m);
+    await b.joinRoom(bob);
     expect((await rest('POST', `/v2/meetings/${m}/active-session/kick`, { participant_ids: [bob.id] })).status).toBe(200);
     expect((await b.push(ROOM.kick, 'socket.room.PeerInfoResponse')).peer).toMatchObject({ peer_id: 'peer-bob' });
     expect((await b.closed).code).toBe(CLOSED.removed);
@@ -201,10 +185,10 @@ describe('a page in the meeting', () => {
   it('answers polls, plugins and the plugin stores; a store change reaches every page', async () => {
     const m = await meeting();
     const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
-    const a = await tracked(open(ada, m));
-    await joinRoom(a, ada);
-    const b = await tracked(open(bob, m));
-    await joinRoom(b, bob);
+    const a = await open(ada, m);
+    await a.joinRoom(ada);
+    const b = await open(bob, m);
+    await b.joinRoom(bob);
     expect((await rest('POST', `/v2/meetings/${m}/active-session/poll`, { question: 'Lunch?', options: ['Yes', 'No'] })).status).toBe(201);
     expect((await a.push(POLLS.createPoll, 'socket.polls.UpdatePollResponse')).poll).toMatchObject({ question: 'Lunch?' });
     await b.request(
@@ -244,8 +228,8 @@ describe('a page in the meeting', () => {
   it("sees the meeting's recording and livestream as the REST API drives them", async () => {
     const m = await meeting();
     const ada = await person(m, 'Ada');
-    const a = await tracked(open(ada, m));
-    await joinRoom(a, ada);
+    const a = await open(ada, m);
+    await a.joinRoom(ada);
     const rec = await rest<{ id: string }>('POST', '/v2/recordings', { meeting_id: m });
     expect(rec.status).toBe(200);
     // INVOKED → RECORDING on the simulator's schedule (manual clock).
@@ -267,8 +251,8 @@ describe('a page in the meeting', () => {
   it('refuses a produce before the page has a send transport, with the error the SDK reads', async () => {
     const m = await meeting();
     const ada = await person(m, 'Ada');
-    const a = await tracked(open(ada, m));
-    await joinRoom(a, ada);
+    const a = await open(ada, m);
+    await a.joinRoom(ada);
     await expect(a.request(MEDIA.produce, 'media.edge.ProducerCreateRequest', { kind: 'audio' }, null)).rejects.toThrow(
       'Produce on this page’s own send transport (create it first)',
     );
@@ -279,7 +263,7 @@ describe('bad input', () => {
   it('an unknown event or a malformed payload is answered with an error on the same id; the socket stays open', async () => {
     const m = await meeting();
     const ada = await person(m, 'Ada');
-    const a = await tracked(open(ada, m));
+    const a = await open(ada, m);
     const info = vi.spyOn(emu.deps.logger, 'info');
     await expect(a.request(999_999, null, {}, null)).rejects.toThrow('Unknown event 999999');
     await expect(a.request(999_999, null, {}, null)).rejects.toThrow('Unknown event 999999');
@@ -295,10 +279,10 @@ describe('bad input', () => {
   it('a frame that is not a socket message closes the socket (1007); an oversized one 1009', async () => {
     const m = await meeting();
     const ada = await person(m, 'Ada');
-    const a = await tracked(open(ada, m, 'p1'));
+    const a = await open(ada, m, 'p1');
     a.sendRaw(Uint8Array.from([0xff, 0xff, 0xff]));
     expect((await a.closed).code).toBe(CLOSED.malformed);
-    const b = await tracked(open(ada, m, 'p2'));
+    const b = await open(ada, m, 'p2');
     b.sendRaw(new Uint8Array(300 * 1024));
     expect((await b.closed).code).toBe(CLOSED.tooBig);
   });
@@ -306,7 +290,7 @@ describe('bad input', () => {
   it('a flood closes the socket (1008); pings are answered, other text ignored', async () => {
     const m = await meeting();
     const ada = await person(m, 'Ada');
-    const a = await tracked(open(ada, m, 'p1'));
+    const a = await open(ada, m, 'p1');
     a.sendRaw('2');
     a.sendRaw('hello');
     await a.request(ROOM.getRoomInfo, null, {}, 'socket.room.RoomInfoResponse');
@@ -320,11 +304,11 @@ describe('bad input', () => {
     const m = await meeting();
     const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
     await rest('POST', '/v2/webhooks', { name: 'presence', url: 'http://127.0.0.1:9/hook', events: ['meeting.participantJoined', 'meeting.participantLeft'] });
-    const b = await tracked(open(bob, m));
-    await joinRoom(b, bob);
-    const first = await tracked(open(ada, m, 'same'));
-    await joinRoom(first, ada);
-    const second = await tracked(open(ada, m, 'same'));
+    const b = await open(bob, m);
+    await b.joinRoom(bob);
+    const first = await open(ada, m, 'same');
+    await first.joinRoom(ada);
+    const second = await open(ada, m, 'same');
     expect((await first.closed).code).toBe(CLOSED.replaced);
     // Still in the room: Bob's chat reaches the new socket; nobody left.
     await b.request(
@@ -345,11 +329,11 @@ describe('bad input', () => {
   it('a token that expires on the emulator clock closes its socket (4001); a deleted participant is removed (4003)', async () => {
     const m = await meeting();
     const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
-    const b = await tracked(open(bob, m));
-    await joinRoom(b, bob);
+    const b = await open(bob, m);
+    await b.joinRoom(bob);
     expect((await rest('DELETE', `/v2/meetings/${m}/participants/${bob.id}`)).status).toBe(200);
     expect((await b.closed).code).toBe(CLOSED.removed);
-    const a = await tracked(open(ada, m));
+    const a = await open(ada, m);
     await emu.advance(100 * DAY + 1000);
     expect((await a.closed).code).toBe(CLOSED.expired);
   });
@@ -357,8 +341,8 @@ describe('bad input', () => {
   it('a shutdown closes every socket (1001), and its participant leaves the meeting', async () => {
     const m = await meeting();
     const ada = await person(m, 'Ada');
-    const a = await tracked(open(ada, m));
-    await joinRoom(a, ada);
+    const a = await open(ada, m);
+    await a.joinRoom(ada);
     await emu.close();
     expect((await a.closed).code).toBe(1001);
     expect(emu.deps.services.participants.find(emu.orgId, ada.id)?.joinedAt).toBeNull();
@@ -367,10 +351,10 @@ describe('bad input', () => {
   it('a reset closes every socket (4000); nothing one room says reaches another', async () => {
     const [m1, m2] = [await meeting('One'), await meeting('Two')];
     const [ada, eve] = [await person(m1, 'Ada'), await person(m2, 'Eve')];
-    const a = await tracked(open(ada, m1));
-    await joinRoom(a, ada);
-    const e = await tracked(open(eve, m2));
-    await joinRoom(e, eve);
+    const a = await open(ada, m1);
+    await a.joinRoom(ada);
+    const e = await open(eve, m2);
+    await e.joinRoom(eve);
     await a.request(
       CHAT.sendMessageToRoom,
       'socket.chat.SendChatMessageToRoomRequest',

@@ -10,10 +10,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MediaStreamTrack, RTCPeerConnection } from 'werift';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
-import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
+import type { ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
-import { addPerson, addPreset, restOf, type Person } from '../../helpers/web-sdk.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, addPreset, controlOf, restOf, type Person } from '../../helpers/web-sdk.js';
 
 const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
 /** socket.room.StageType */
@@ -25,7 +25,7 @@ const OFF = 4;
 const SPEAKER = 'webinar_speaker';
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 const pcs: RTCPeerConnection[] = [];
 
 beforeEach(async () => {
@@ -36,21 +36,14 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   for (const pc of pcs.splice(0)) await pc.close();
   await emu.close();
 });
 
 const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
-async function control(method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${emu.url}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const control = (method: string, route: string, body?: unknown) => controlOf(emu)(method, route, body);
 
 async function webinar(title = 'Webinar'): Promise<string> {
   return (await rest<{ id: string }>('POST', '/v2/meetings', { title })).id;
@@ -66,30 +59,10 @@ interface Page {
 /** A page in the meeting: socket room and media room, as the SDK joins. */
 async function page(meetingId: string, name: string, preset: string): Promise<Page> {
   const p = await addPerson(emu, meetingId, name, preset);
-  const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${name.toLowerCase()}`, roomId: meetingId });
-  sockets.push(s);
-  const answer = await s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: p.id, display_name: name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
-  await s.request(MEDIA.selfJoinComplete, 'media.edge.PeerJoinCompleteRequest', {}, 'media.edge.PeerJoinCompleteResponse');
+  const s = await sockets.open(emu.url, meetingId, p);
+  const answer = await s.joinRoom(p);
+  await s.completeJoin();
   return { s, p, peer: answer.peer as ProtoObject };
-}
-
-let seq = 0;
-/** A request the SDK sends without waiting for an answer: its id. */
-function fire(s: SdkSocket, event: number, type: string | null, body: ProtoObject = {}): string {
-  const id = `fired-${++seq}`;
-  s.sendRaw(encodeEnvelope({ event, id, payload: type ? encode(type, body) : new Uint8Array() }));
-  return id;
-}
-
-async function errorReply(s: SdkSocket, id: string): Promise<string> {
-  const frame = await s.next((f) => f.id === id);
-  expect(frame.event).toBe(MEDIA.errorResponse);
-  return String(decode('media.edge.ErrorResponse', frame.payload).error_message);
 }
 
 /** The next peerStageStatusUpdate a page gets about a peer with a stage type. */
@@ -141,7 +114,7 @@ describe('a viewer asks for the stage', () => {
     const host = await page(m, 'Hana', 'webinar_presenter');
     const vic = await page(m, 'Vic', SPEAKER);
 
-    fire(vic.s, ROOM.requestStageAccess, null);
+    vic.s.fire(ROOM.requestStageAccess, null);
     expect(await update(host.s, 'peer-vic', REQUESTED)).toEqual({ peer_id: 'peer-vic', user_id: vic.p.id, stage_type: REQUESTED });
     await update(vic.s, 'peer-vic', REQUESTED);
     expect(await requests(host.s, ['peer-vic'])).toEqual([{ display_name: 'Vic', user_id: vic.p.id, peer_id: 'peer-vic' }]);
@@ -154,14 +127,14 @@ describe('a viewer asks for the stage', () => {
       requested_stage_peers: ['peer-vic'],
     });
 
-    fire(vic.s, ROOM.cancelStageRequest, null);
+    vic.s.fire(ROOM.cancelStageRequest, null);
     await update(host.s, 'peer-vic', OFF);
     await requests(host.s, []);
     expect(await stageOf(m)).toEqual({ Hana: 'ON_STAGE', Vic: 'OFF_STAGE' });
 
-    fire(vic.s, ROOM.requestStageAccess, null);
+    vic.s.fire(ROOM.requestStageAccess, null);
     await requests(host.s, ['peer-vic']);
-    fire(host.s, ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id] });
+    host.s.fire(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id] });
     await vic.s.push(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest');
     await update(host.s, 'peer-vic', APPROVED);
     expect(await stageOf(m)).toEqual({ Hana: 'ON_STAGE', Vic: 'ACCEPTED_TO_JOIN_STAGE' });
@@ -186,9 +159,9 @@ describe('a viewer asks for the stage', () => {
     const m = await webinar();
     const host = await page(m, 'Hana', 'webinar_presenter');
     const vic = await page(m, 'Vic', SPEAKER);
-    fire(vic.s, ROOM.requestStageAccess, null);
+    vic.s.fire(ROOM.requestStageAccess, null);
     await requests(host.s, ['peer-vic']);
-    fire(host.s, ROOM.denyStageAccess, 'socket.livestreaming.DenyStageAccessRequest', { user_ids: [vic.p.id] });
+    host.s.fire(ROOM.denyStageAccess, 'socket.livestreaming.DenyStageAccessRequest', { user_ids: [vic.p.id] });
     await vic.s.push(ROOM.denyStageAccess, 'socket.livestreaming.DenyStageAccessRequest');
     await update(vic.s, 'peer-vic', OFF);
     await requests(host.s, []);
@@ -199,7 +172,7 @@ describe('a viewer asks for the stage', () => {
     const m = await webinar();
     const host = await page(m, 'Hana', 'webinar_presenter');
     const vic = await page(m, 'Vic', SPEAKER);
-    fire(host.s, ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id] });
+    host.s.fire(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id] });
     await vic.s.push(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest');
     await vic.s.request(ROOM.joinStage, null, {}, 'socket.room.PeerStatusUpdate');
     await update(host.s, 'peer-vic', ON);
@@ -235,28 +208,28 @@ describe('the stage refuses', () => {
     const vic = await page(m, 'Vic', SPEAKER);
     const wes = await page(m, 'Wes', 'webinar_viewer');
     const olga = await page(other, 'Olga', SPEAKER);
-    fire(olga.s, ROOM.requestStageAccess, null);
+    olga.s.fire(ROOM.requestStageAccess, null);
     await update(olga.s, 'peer-olga', REQUESTED);
     const info = vi.spyOn(emu.deps.logger, 'info');
 
-    expect(await errorReply(wes.s, fire(wes.s, ROOM.requestStageAccess, null))).toBe(
+    expect(await wes.s.errorReply(wes.s.fire(ROOM.requestStageAccess, null))).toBe(
       `Participant ${wes.p.id} may not go on the stage (stage access is NOT_ALLOWED)`,
     );
-    expect(await errorReply(vic.s, fire(vic.s, ROOM.joinStage, null))).toBe(`Participant ${vic.p.id} must be let on the stage first (OFF_STAGE)`);
-    expect(await errorReply(vic.s, fire(vic.s, ROOM.cancelStageRequest, null))).toBe(`Participant ${vic.p.id} has no stage request to cancel (OFF_STAGE)`);
+    expect(await vic.s.errorReply(vic.s.fire(ROOM.joinStage, null))).toBe(`Participant ${vic.p.id} must be let on the stage first (OFF_STAGE)`);
+    expect(await vic.s.errorReply(vic.s.fire(ROOM.cancelStageRequest, null))).toBe(`Participant ${vic.p.id} has no stage request to cancel (OFF_STAGE)`);
     expect(
-      await errorReply(host.s, fire(host.s, ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id, wes.p.id] })),
+      await host.s.errorReply(host.s.fire(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id, wes.p.id] })),
     ).toBe(`Participant ${wes.p.id} may not go on the stage (stage access is NOT_ALLOWED)`);
-    expect(await errorReply(host.s, fire(host.s, ROOM.denyStageAccess, 'socket.livestreaming.DenyStageAccessRequest', { user_ids: [olga.p.id] }))).toBe(
+    expect(await host.s.errorReply(host.s.fire(ROOM.denyStageAccess, 'socket.livestreaming.DenyStageAccessRequest', { user_ids: [olga.p.id] }))).toBe(
       `Participant ${olga.p.id} is not in meeting ${m}`,
     );
-    expect(await errorReply(vic.s, fire(vic.s, ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id] }))).toBe(
+    expect(await vic.s.errorReply(vic.s.fire(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id] }))).toBe(
       'The preset webinar_speaker may not manage the stage (it needs a stage, and permissions.accept_stage_requests or can_accept_production_requests)',
     );
-    expect(await errorReply(vic.s, fire(vic.s, ROOM.getStageRequests, null))).toBe(
+    expect(await vic.s.errorReply(vic.s.fire(ROOM.getStageRequests, null))).toBe(
       'The preset webinar_speaker may not see the stage requests (it does not manage the stage)',
     );
-    expect(await errorReply(host.s, fire(host.s, ROOM.leaveStage, 'socket.livestreaming.LeaveStageRequest', { user_ids: [vic.p.id] }))).toBe(
+    expect(await host.s.errorReply(host.s.fire(ROOM.leaveStage, 'socket.livestreaming.LeaveStageRequest', { user_ids: [vic.p.id] }))).toBe(
       `Participant ${vic.p.id} is not on the stage (OFF_STAGE)`,
     );
 
@@ -280,9 +253,7 @@ describe('the stage refuses', () => {
   it('a group call has no stage: a request is refused', async () => {
     const m = await webinar('Group call');
     const gus = await page(m, 'Gus', 'group_call_participant');
-    expect(await errorReply(gus.s, fire(gus.s, ROOM.requestStageAccess, null))).toBe(
-      `The preset group_call_participant of participant ${gus.p.id} has no stage`,
-    );
+    expect(await gus.s.errorReply(gus.s.fire(ROOM.requestStageAccess, null))).toBe(`The preset group_call_participant of participant ${gus.p.id} has no stage`);
   });
 });
 
@@ -348,7 +319,7 @@ describe('only the stage publishes', () => {
     );
     expect(await producers()).toBe(0);
 
-    fire(host.s, ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id] });
+    host.s.fire(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.p.id] });
     await vic.s.push(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest');
     expect(await camera(vic.s, send)).toBe(
       'Only the stage publishes: the preset webinar_speaker may produce video once on the stage, and this participant is ACCEPTED_TO_JOIN_STAGE',
@@ -360,9 +331,9 @@ describe('only the stage publishes', () => {
 
     // Removed from the stage, the page pauses its camera (the SDK does so as it leaves); a resume is refused.
     await host.s.request(ROOM.leaveStage, 'socket.livestreaming.LeaveStageRequest', { user_ids: [vic.p.id] }, null);
-    fire(vic.s, MEDIA.toggleProducer, 'media.edge.ProducerToggleRequest', { producer_id: producerId, pause: true });
+    vic.s.fire(MEDIA.toggleProducer, 'media.edge.ProducerToggleRequest', { producer_id: producerId, pause: true });
     await host.s.push(MEDIA.peerProducerToggleBroadcast, 'media.edge.PeerProducerToggleBroadcastResponse');
-    expect(await errorReply(vic.s, fire(vic.s, MEDIA.toggleProducer, 'media.edge.ProducerToggleRequest', { producer_id: producerId, pause: false }))).toBe(
+    expect(await vic.s.errorReply(vic.s.fire(MEDIA.toggleProducer, 'media.edge.ProducerToggleRequest', { producer_id: producerId, pause: false }))).toBe(
       'Only the stage publishes: the preset webinar_speaker may produce video once on the stage, and this participant is OFF_STAGE',
     );
     expect(host.s.frames.filter((f) => f.event === MEDIA.peerProducerToggleBroadcast)).toHaveLength(1);
@@ -398,7 +369,7 @@ describe('the control API', () => {
     });
     // A scripted participant's peer id is its participant id.
     expect(await requests(host.s, [vic.id])).toEqual([{ display_name: 'Vic', user_id: vic.id, peer_id: vic.id }]);
-    fire(host.s, ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.id] });
+    host.s.fire(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [vic.id] });
     await update(host.s, vic.id, APPROVED);
     expect((await control('POST', stage, { action: 'join' })).status).toBe(200);
     await update(host.s, vic.id, ON);

@@ -7,35 +7,28 @@
 // is logged once. A network test: real sockets on 127.0.0.1, manual clock.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
-import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
+import { decode, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
-import { SdkSocket } from '../../helpers/sdk-socket.js';
-import { addPerson, restOf, type Person } from '../../helpers/web-sdk.js';
+import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, controlOf, restOf, type Person } from '../../helpers/web-sdk.js';
 
-const { room: ROOM, cfMedia: MEDIA } = SDK_EVENTS;
+const { room: ROOM } = SDK_EVENTS;
 
 let emu: RunningEmulator;
-const sockets: SdkSocket[] = [];
+const sockets = new PageSockets();
 
 beforeEach(async () => {
   emu = await startEmulator({ seed: 'waiting room', clock: 'manual' });
 });
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
+  sockets.terminate();
   await emu.close();
 });
 
 const rest = <T>(method: string, route: string, body?: unknown): Promise<T> => restOf(emu)<T>(method, route, body);
 
-async function control(method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${emu.url}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const control = (method: string, route: string, body?: unknown) => controlOf(emu)(method, route, body);
 
 /** The ordinary participant's preset, made to wait the given way. */
 async function presetWaits(type: 'SKIP' | 'SKIP_ON_ACCEPT' | 'ON_PRIVILEGED_USER_ENTRY', name = 'group_call_participant'): Promise<void> {
@@ -48,54 +41,28 @@ async function meeting(waitingRoom = true, title = 'Clinic'): Promise<string> {
   return (await rest<{ id: string }>('POST', '/v2/meetings', { title, waiting_room: waitingRoom })).id;
 }
 
-async function open(meetingId: string, p: Person): Promise<SdkSocket> {
-  const s = await SdkSocket.open(emu.url, { token: p.token, peerId: `peer-${p.name.toLowerCase()}`, roomId: meetingId });
-  sockets.push(s);
-  return s;
-}
-
 /** The room join the SDK sends: the peer it is answered with. */
 async function join(s: SdkSocket, p: Person): Promise<ProtoObject> {
-  const answer = await s.request(
-    ROOM.joinRoom,
-    'socket.room.JoinRoomRequest',
-    { peer: { peer_id: s.peerId, user_id: p.id, display_name: p.name }, room_uuid: '' },
-    'socket.room.PeerInfoResponse',
-  );
-  return answer.peer as ProtoObject;
+  return (await s.joinRoom(p)).peer as ProtoObject;
 }
 
 /** A page in the meeting: socket room and media room, as the SDK joins. */
 async function page(meetingId: string, name: string, preset = 'group_call_host'): Promise<{ s: SdkSocket; p: Person }> {
   const p = await addPerson(emu, meetingId, name, preset);
-  const s = await open(meetingId, p);
+  const s = await sockets.open(emu.url, meetingId, p);
   const peer = await join(s, p);
   expect(peer.waitlisted).toBe(false);
-  await s.request(MEDIA.selfJoinComplete, 'media.edge.PeerJoinCompleteRequest', {}, 'media.edge.PeerJoinCompleteResponse');
+  await s.completeJoin();
   return { s, p };
 }
 
 /** A page whose join puts it in the waiting room. */
 async function waiter(meetingId: string, name: string, preset = 'group_call_participant'): Promise<{ s: SdkSocket; p: Person }> {
   const p = await addPerson(emu, meetingId, name, preset);
-  const s = await open(meetingId, p);
+  const s = await sockets.open(emu.url, meetingId, p);
   const peer = await join(s, p);
   expect(peer).toMatchObject({ peer_id: s.peerId, user_id: p.id, waitlisted: true });
   return { s, p };
-}
-
-let seq = 0;
-/** A request the SDK sends without waiting for an answer: its id. */
-function fire(s: SdkSocket, event: number, type: string, body: ProtoObject): string {
-  const id = `fired-${++seq}`;
-  s.sendRaw(encodeEnvelope({ event, id, payload: encode(type, body) }));
-  return id;
-}
-
-async function errorReply(s: SdkSocket, id: string): Promise<string> {
-  const frame = await s.next((f) => f.id === id);
-  expect(frame.event).toBe(MEDIA.errorResponse);
-  return String(decode('media.edge.ErrorResponse', frame.payload).error_message);
 }
 
 /** The next waiting list pushed to a page that matches. */
@@ -146,7 +113,7 @@ describe('a page waits, and a host admits it', () => {
       waiting: [{ participant_id: gus.p.id, name: 'Gus', via: 'page', preset_name: 'group_call_participant' }],
     });
 
-    fire(host.s, ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [gus.p.id] });
+    host.s.fire(ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [gus.p.id] });
     await gus.s.push(ROOM.waitingRoomRequestAccepted, 'socket.room.GetWaitingRoomRequests');
     expect(await list(host.s, (r) => r.length === 0)).toEqual([]);
 
@@ -175,7 +142,7 @@ describe('a page waits, and a host admits it', () => {
     const gus = await waiter(m, 'Gus');
     await list(host.s, (r) => r.length === 1);
 
-    fire(host.s, ROOM.denyWaitingRoomRequests, 'socket.room.DenyWaitingRoomRequests', { user_ids: [gus.p.id] });
+    host.s.fire(ROOM.denyWaitingRoomRequests, 'socket.room.DenyWaitingRoomRequests', { user_ids: [gus.p.id] });
     await gus.s.push(ROOM.waitingRoomRequestDenied, 'socket.room.GetWaitingRoomRequests');
     await list(host.s, (r) => r.length === 0);
     expect(gus.s.ws.readyState).toBe(gus.s.ws.OPEN);
@@ -235,33 +202,31 @@ describe('the waiting room refuses', () => {
     await page(other, 'Omar');
     await list(host.s, (r) => r.length === 1);
     // A participant without the permission: group_call_participant joins this meeting only once admitted.
-    fire(host.s, ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [gus.p.id] });
+    host.s.fire(ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [gus.p.id] });
     await gus.s.push(ROOM.waitingRoomRequestAccepted, 'socket.room.GetWaitingRoomRequests');
     await join(gus.s, gus.p);
     const frank = await waiter(m, 'Frank');
     await list(host.s, (r) => r.length === 1 && r[0]!.user_id === frank.p.id);
     const info = vi.spyOn(emu.deps.logger, 'info');
 
-    const noPermission = fire(gus.s, ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [frank.p.id] });
-    expect(await errorReply(gus.s, noPermission)).toBe(
+    const noPermission = gus.s.fire(ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [frank.p.id] });
+    expect(await gus.s.errorReply(noPermission)).toBe(
       'The preset group_call_participant may not admit waiting participants (permissions.accept_waiting_requests is false)',
     );
-    const noPermissionAgain = fire(gus.s, ROOM.denyWaitingRoomRequests, 'socket.room.DenyWaitingRoomRequests', { user_ids: [frank.p.id] });
-    expect(await errorReply(gus.s, noPermissionAgain)).toBe(
+    const noPermissionAgain = gus.s.fire(ROOM.denyWaitingRoomRequests, 'socket.room.DenyWaitingRoomRequests', { user_ids: [frank.p.id] });
+    expect(await gus.s.errorReply(noPermissionAgain)).toBe(
       'The preset group_call_participant may not reject waiting participants (permissions.accept_waiting_requests is false)',
     );
-    const list1 = fire(gus.s, ROOM.getWaitingRoomRequests, 'socket.room.GetWaitingRoomRequests', {});
-    expect(await errorReply(gus.s, list1)).toBe(
-      'The preset group_call_participant may not see the waiting room (permissions.accept_waiting_requests is false)',
-    );
+    const list1 = gus.s.fire(ROOM.getWaitingRoomRequests, 'socket.room.GetWaitingRoomRequests', {});
+    expect(await gus.s.errorReply(list1)).toBe('The preset group_call_participant may not see the waiting room (permissions.accept_waiting_requests is false)');
     // Someone in the meeting is not waiting: nobody is admitted, Frank included.
-    const notWaiting = fire(host.s, ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [frank.p.id, ivy.p.id] });
-    expect(await errorReply(host.s, notWaiting)).toBe(`Participant ${ivy.p.id} is not waiting in meeting ${m}`);
+    const notWaiting = host.s.fire(ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [frank.p.id, ivy.p.id] });
+    expect(await host.s.errorReply(notWaiting)).toBe(`Participant ${ivy.p.id} is not waiting in meeting ${m}`);
     // Olga waits in another meeting: she is neither admitted nor rejected from here.
-    const elsewhere = fire(host.s, ROOM.denyWaitingRoomRequests, 'socket.room.DenyWaitingRoomRequests', { user_ids: [olga.p.id] });
-    expect(await errorReply(host.s, elsewhere)).toBe(`Participant ${olga.p.id} is not waiting in meeting ${m}`);
-    const elsewhereAgain = fire(host.s, ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [olga.p.id] });
-    expect(await errorReply(host.s, elsewhereAgain)).toBe(`Participant ${olga.p.id} is not waiting in meeting ${m}`);
+    const elsewhere = host.s.fire(ROOM.denyWaitingRoomRequests, 'socket.room.DenyWaitingRoomRequests', { user_ids: [olga.p.id] });
+    expect(await host.s.errorReply(elsewhere)).toBe(`Participant ${olga.p.id} is not waiting in meeting ${m}`);
+    const elsewhereAgain = host.s.fire(ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [olga.p.id] });
+    expect(await host.s.errorReply(elsewhereAgain)).toBe(`Participant ${olga.p.id} is not waiting in meeting ${m}`);
 
     const room = (await control('GET', `/_emulator/meetings/${m}/waiting-room`)).body as { waiting: { participant_id: string }[] };
     expect(room.waiting.map((w) => w.participant_id)).toEqual([frank.p.id]);
