@@ -44,6 +44,14 @@ async function meeting(others: number, present: boolean): Promise<{ m: Meeting; 
   return { m: sessions.locateMeeting(id), ada, a, ids };
 }
 
+/** The state export answers, and the same document loads back. */
+async function exportsAndLoads(): Promise<void> {
+  const exported = await fetch(`${emu.url}/_emulator/state`);
+  expect(exported.status).toBe(200);
+  const loaded = await fetch(`${emu.url}/_emulator/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: await exported.text() });
+  expect(loaded.status).toBe(200);
+}
+
 describe('the chat of a session, at its limits', () => {
   it('a private message goes to 100 participants besides its sender; to 101 it is refused', async () => {
     const { m, ada, a, ids } = await meeting(101, true);
@@ -59,6 +67,8 @@ describe('the chat of a session, at its limits', () => {
     );
     await expect(over).rejects.toThrow('A private message goes to at most 100 participants');
     expect((await a.request(CHAT.getMessages, null, {}, 'socket.chat.GetChatMessagesResponse')).messages).toHaveLength(1);
+    // Kept as the state export holds it: the export answers, and loads back.
+    await exportsAndLoads();
   });
 
   it('a session keeps 100 channels; a channel has 500 members', async () => {
@@ -66,10 +76,18 @@ describe('the chat of a session, at its limits', () => {
     const history = emu.deps.services.sessionHistory;
     const input = { name: 'c', isDirectMessage: false };
     expect(history.createChannel(m, ada.id, { ...input, members: ids.slice(0, 499) }).members).toHaveLength(500);
+    // A picture link and a visibility at their limits are kept; one past either is refused.
+    const at = history.createChannel(m, ada.id, { ...input, members: [], pictureUrl: `https://x.test/${'p'.repeat(2048 - 15)}`, visibility: 'v'.repeat(50) });
+    expect([at.pictureUrl!.length, at.visibility.length]).toEqual([2048, 50]);
+    expect(() => history.createChannel(m, ada.id, { ...input, members: [], pictureUrl: `${at.pictureUrl!}p` })).toThrow(
+      "A channel's picture link holds at most 2048 characters",
+    );
+    expect(() => history.updateChannel(m, ada.id, at.id, { visibility: 'v'.repeat(51) })).toThrow("A channel's visibility holds at most 50 characters");
     expect(() => history.createChannel(m, ada.id, { ...input, members: ids })).toThrow('A channel has at most 500 members');
-    for (let i = 1; i < 100; i++) history.createChannel(m, ada.id, { ...input, members: [] });
+    for (let i = 2; i < 100; i++) history.createChannel(m, ada.id, { ...input, members: [] });
     expect(() => history.createChannel(m, ada.id, { ...input, members: [] })).toThrow(/already has 100 chat channels, the most one session keeps$/);
     expect(history.channelsOf(m, ada.id)).toHaveLength(100);
+    await exportsAndLoads();
   });
 
   it('a page of the history holds 500 messages at most; the whole history on joining the most recent 1000', async () => {

@@ -225,3 +225,29 @@ describe('a vote is refused, counted nowhere, told to nobody', () => {
     expect(await control('GET', `/meetings/${crypto.randomUUID()}/polls`)).toMatchObject({ status: 404 });
   });
 });
+
+describe('a poll started from a page is refused, kept nowhere, told to nobody', () => {
+  it('without a question or an option, past the limits, or from a preset that may not create polls', async () => {
+    const { m, a, b } = await meetingWithPoll();
+    const before = await polls(m);
+    const told = () => b.frames.filter((f) => f.event === POLLS.createPoll).length;
+    const toldBefore = told();
+    const start = (s: SdkSocket, question: string, options: string[]) =>
+      s.request(POLLS.createPoll, 'socket.polls.NewPollRequest', { question, options, anonymous: false, hide_votes: false }, 'socket.polls.UpdatePollResponse');
+    await expect(start(a, 'Lunch?', [])).rejects.toThrow('A poll has 1 to 100 options');
+    await expect(start(a, '', ['yes'])).rejects.toThrow("A poll's question holds 1 to 1000 characters");
+    await expect(start(a, 'q'.repeat(1001), ['yes'])).rejects.toThrow("A poll's question holds 1 to 1000 characters");
+    await expect(start(a, 'Lunch?', ['yes', 'o'.repeat(256)])).rejects.toThrow("A poll's option holds 1 to 255 characters");
+    // A preset whose permissions.polls.can_create is false (the fixtures' group_call_participant).
+    const pat = await addPerson(emu, m, 'Pat', 'group_call_participant');
+    const p = await page(m, pat);
+    await expect(start(p, 'Mine?', ['yes'])).rejects.toThrow(
+      `Participant ${pat.id}'s preset group_call_participant may not create polls (permissions.polls.can_create is false)`,
+    );
+    expect(await polls(m)).toEqual(before);
+    // Bob, who asked nothing, heard of no new poll.
+    expect(told()).toBe(toldBefore);
+    // The state still exports.
+    expect((await control('GET', '/state')).status).toBe(200);
+  });
+});

@@ -12,7 +12,7 @@ import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
 import { addPerson, controlOf, restOf, type Person } from '../../helpers/web-sdk.js';
 
-const { room: ROOM } = SDK_EVENTS;
+const { room: ROOM, chat: CHAT, polls: POLLS } = SDK_EVENTS;
 
 let emu: RunningEmulator;
 const sockets = new PageSockets();
@@ -149,6 +149,31 @@ describe('a page waits, and a host admits it', () => {
     expect(gus.s.frames.some((f) => f.event === ROOM.waitingRoomRequestAccepted)).toBe(false);
     expect(await liveNames(m)).toEqual(['Hana']);
     expect((await control('GET', `/_emulator/meetings/${m}/waiting-room`)).body).toEqual({ meeting_id: m, waiting: [] });
+  });
+
+  it('a waiting page, and a rejected one, read nothing of the meeting: its chat, peers, polls, who is in its breakout rooms', async () => {
+    await presetWaits('SKIP_ON_ACCEPT');
+    const m = await meeting();
+    const host = await page(m, 'Hana');
+    await control('POST', `/_emulator/meetings/${m}/participants/${host.p.id}/chat`, { message: 'secret plan' });
+    await rest('POST', `/v2/meetings/${m}/active-session/poll`, { question: 'Ship it?', options: ['yes', 'no'] });
+    const reads = async (s: SdkSocket) => ({
+      chat: (await s.request(CHAT.getMessages, null, {}, 'socket.chat.GetChatMessagesResponse')).messages ?? [],
+      peers: (await s.request(ROOM.getRoomPeersInfo, null, {}, 'socket.room.RoomPeersInfoResponse')).peers ?? [],
+      peer: await s.request(ROOM.getPeerInfo, 'socket.room.GetPeerInfoRequest', { peer_id: host.s.peerId }, 'socket.room.PeerInfoResponse'),
+      polls: (await s.request(POLLS.getPolls, null, {}, 'socket.polls.GetPollsResponse')).polls ?? [],
+      members: (((await s.request(ROOM.getConnectedRoomsDump, null, {}, 'socket.room.GetConnectedRoomsDumpResponse')).parent_meeting as ProtoObject)
+        ?.participants ?? []) as unknown[],
+    });
+    // The host reads them all: the reads can tell.
+    expect(await reads(host.s)).toMatchObject({ chat: [expect.anything()], polls: [expect.anything()], members: [expect.anything()] });
+    const nothing = { chat: [], peers: [], peer: {}, polls: [], members: [] };
+    const gus = await waiter(m, 'Gus');
+    expect(await reads(gus.s)).toEqual(nothing);
+    await list(host.s, (r) => r.length === 1);
+    host.s.fire(ROOM.denyWaitingRoomRequests, 'socket.room.DenyWaitingRoomRequests', { user_ids: [gus.p.id] });
+    await gus.s.push(ROOM.waitingRoomRequestDenied, 'socket.room.GetWaitingRoomRequests');
+    expect(await reads(gus.s)).toEqual(nothing);
   });
 
   it('a waiting page that goes away leaves the list', async () => {
