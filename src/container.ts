@@ -238,8 +238,9 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       outbox,
       keys: { participantTokens: tokenKey, webhooks: webhookKey },
       // Observability and traffic shaping start afresh with every load.
-      // The waiting room and the stage hold pages and scripted participants of the meetings being replaced.
-      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, chatFiles],
+      // The waiting room, the stage and the moves between breakout rooms hold pages and scripted
+      // participants of the meetings being replaced; chat files belong to those meetings.
+      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, connectedMeetings, chatFiles],
     },
     fixtures,
   );

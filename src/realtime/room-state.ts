@@ -36,7 +36,7 @@ export interface RoomsDeps {
   media: 'on' | 'off';
   sessions: Pick<SessionsService, 'join' | 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
   /** Who waits to join a meeting with a waiting room; a page joins through it. */
-  waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'list' | 'isWaiting' | 'mayAdmit'>;
+  waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'dropPass' | 'list' | 'isWaiting' | 'mayAdmit'>;
   /** Who stands where on a meeting's stage, and the moves on it. */
   stage: Pick<StageService, 'statusOf' | 'standings' | 'mayManage' | 'own' | 'manage'>;
   history: Pick<SessionHistoryService, 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll' | ChatOperations>;

@@ -119,6 +119,8 @@ export class ConnectedMeetingsService implements OrgMember {
     const source = this.member(parent, members, sourceId);
     const destination = this.member(parent, members, destinationId);
     if (source.id === destination.id) throw errors.validation(`the source and the destination are the same meeting (${source.id})`);
+    // A parent made INACTIVE over REST takes nobody back (its rooms stay open until it is ACTIVE again).
+    if (destination.status !== 'ACTIVE') throw errors.conflict(`Meeting ${destination.id} is ${destination.status}; nobody can move into it`);
     if (people.length === 0) throw errors.validation('move at least one participant');
     const data = orgData(this.ctx, parent.orgId);
     const seen = new Set<string>();
@@ -210,6 +212,11 @@ export class ConnectedMeetingsService implements OrgMember {
       .flatMap((room) => (data.sessionsByMeeting.get(room.id) ?? []).map((id) => data.sessions.get(id)!))
       .filter((s) => s.startedAt >= session.startedAt && s.startedAt < next)
       .sort((a, b) => a.startedAt - b.startedAt);
+  }
+
+  /** Everything loaded afresh (a reset or an import): nobody is on the way anywhere. */
+  reset(): void {
+    this.moving.clear();
   }
 
   /** An organization loaded afresh (a load, an import, its reset): none of its participants is on the way anywhere. */

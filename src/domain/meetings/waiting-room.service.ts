@@ -86,6 +86,7 @@ export class WaitingRoomService {
     if (meeting.status === 'INACTIVE') throw errors.conflict(`Meeting ${meeting.id} is INACTIVE; participants cannot join`);
     if (this.isWaiting(meeting.id, participant.id)) return 'waiting';
     const pass = this.rooms.get(meeting.id)?.passes.delete(participant.id) ?? false;
+    if (pass) this.tidy(meeting.id);
     if (participant.joinedAt === null && !pass && this.mustWait(meeting, participant)) {
       this.room(meeting).waiting.push({ participantId: participant.id, since: this.ctx.clock.now(), via });
       this.publish(meeting, participant, 'waiting', null);
@@ -114,6 +115,16 @@ export class WaitingRoomService {
       this.publish(meeting, participant, 'admitted', by);
       if (w.via === 'scripted') this.sessions.join(meeting.id, w.participantId);
     }
+  }
+
+  /** Whether a participant was admitted from a page and that page has not joined yet (its next join skips the waiting room). */
+  holdsPass(meetingId: string, participantId: string): boolean {
+    return this.rooms.get(meetingId)?.passes.has(participantId) ?? false;
+  }
+
+  /** An admitted page went away before it joined: its pass goes with it (a later join waits again). */
+  dropPass(meetingId: string, participantId: string): void {
+    if (this.rooms.get(meetingId)?.passes.delete(participantId)) this.tidy(meetingId);
   }
 
   /** Rejects who wait (all named, or none): they leave the waiting room without joining. */
@@ -183,7 +194,13 @@ export class WaitingRoomService {
     const room = this.rooms.get(meetingId);
     if (!room) return;
     room.waiting = room.waiting.filter((w) => w.participantId !== participantId);
-    if (room.waiting.length === 0 && room.passes.size === 0) this.rooms.delete(meetingId);
+    this.tidy(meetingId);
+  }
+
+  /** A waiting room with nobody waiting and no pass held is forgotten. */
+  private tidy(meetingId: string): void {
+    const room = this.rooms.get(meetingId);
+    if (room && room.waiting.length === 0 && room.passes.size === 0) this.rooms.delete(meetingId);
   }
 
   private publish(meeting: Meeting, participant: Participant, change: WaitingChange, by: string | null): void {

@@ -26,6 +26,8 @@ export class WaitingRoomFeature implements RoomFeature {
 
   /** The pages that wait (their join was answered `waitlisted`). */
   private readonly waiting = new Set<Peer>();
+  /** Admitted pages, until they are gone: one gone before it joined gives its pass back. */
+  private readonly admitted = new Set<Peer>();
 
   constructor(private readonly state: RoomState) {}
 
@@ -44,6 +46,7 @@ export class WaitingRoomFeature implements RoomFeature {
     if (e.change === 'admitted' || e.change === 'rejected') {
       for (const page of mine) {
         this.waiting.delete(page);
+        if (e.change === 'admitted' && !page.gone) this.admitted.add(page);
         if (!page.gone) page.send(e.change === 'admitted' ? ROOM.waitingRoomRequestAccepted : ROOM.waitingRoomRequestDenied, this.state.newId(), null);
       }
     } else if (e.change === 'left') {
@@ -54,6 +57,10 @@ export class WaitingRoomFeature implements RoomFeature {
 
   /** A waiting page is gone: its participant stops waiting when it was their last waiting page. */
   onPeerGone(peer: Peer): void {
+    if (this.admitted.delete(peer)) {
+      const another = [...this.admitted].some((p) => p.meetingId === peer.meetingId && p.participantId === peer.participantId && !p.gone);
+      if (!peer.roomJoined && !another) this.state.deps.waitingRoom.dropPass(peer.meetingId, peer.participantId);
+    }
     if (!this.waiting.delete(peer)) return;
     const others = [...this.waiting].some((p) => p.meetingId === peer.meetingId && p.participantId === peer.participantId && !p.gone);
     if (others) return;
@@ -66,10 +73,12 @@ export class WaitingRoomFeature implements RoomFeature {
 
   onOrgReset(orgId: string): void {
     for (const p of this.waiting) if (p.claims.orgId === orgId) this.waiting.delete(p);
+    for (const p of this.admitted) if (p.claims.orgId === orgId) this.admitted.delete(p);
   }
 
   onReset(): void {
     this.waiting.clear();
+    this.admitted.clear();
   }
 
   // --- what a host's page asks ----------------------------------------------------------------

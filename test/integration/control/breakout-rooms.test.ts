@@ -124,6 +124,28 @@ describe('breakout rooms through the control API', () => {
   });
 });
 
+describe('a parent made INACTIVE over REST', () => {
+  it('takes nobody back: moving there and closing a room someone is in are refused, and nothing changes', async () => {
+    const t = makeTestApp();
+    const { meetingId, ids } = await liveMeeting(t, ['alice', 'bob']);
+    const [room] = await openRooms(t, meetingId, ['Ours']);
+    const [moved] = await move(t, meetingId, meetingId, room!, [ids.bob!]);
+    await t.api.patch(`/v2/meetings/${meetingId}`).set('Authorization', BASIC).send({ status: 'INACTIVE' }).expect(200);
+    const before = (await t.api.get(base(meetingId)).expect(200)).body;
+    const refusal = { error: { code: 'CONFLICT', message: `Meeting ${meetingId} is INACTIVE; nobody can move into it` } };
+    await t.api
+      .post(`${base(meetingId)}/move`)
+      .send({ source_meeting_id: room, destination_meeting_id: meetingId, participants: [{ id: moved!.destination_participant_id }] })
+      .expect(409, refusal);
+    await t.api
+      .post(`${base(meetingId)}/close`)
+      .send({ room_ids: [room] })
+      .expect(409, refusal);
+    expect((await t.api.get(base(meetingId)).expect(200)).body).toEqual(before);
+    expect(names(before.rooms[0])).toEqual(['bob']);
+  });
+});
+
 describe("a breakout room's title", () => {
   it('a title at its limit opens a room, one over is refused', async () => {
     const t = makeTestApp();

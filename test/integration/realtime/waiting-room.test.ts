@@ -120,10 +120,29 @@ describe('a page waits, and a host admits it', () => {
     // The SDK joins again when it hears it was accepted: this time into the meeting.
     const peer = await join(gus.s, gus.p);
     expect(peer).toMatchObject({ peer_id: 'peer-gus', waitlisted: false });
+    // The pass was for that one join.
+    expect(emu.deps.services.waitingRoom.holdsPass(m, gus.p.id)).toBe(false);
     expect((await host.s.push(ROOM.joinRoom, 'socket.room.PeerInfoResponse')).peer).toMatchObject({ peer_id: 'peer-gus', user_id: gus.p.id });
     expect(await liveNames(m)).toEqual(['Hana', 'Gus']);
     expect(await joinedWebhooks()).toEqual(['hana', 'gus']);
     expect((await control('GET', `/_emulator/meetings/${m}/waiting-room`)).body).toEqual({ meeting_id: m, waiting: [] });
+  });
+
+  it('an admitted page that goes away before it joins takes its pass with it: the next page of that participant waits again', async () => {
+    await presetWaits('SKIP_ON_ACCEPT');
+    const m = await meeting();
+    const host = await page(m, 'Hana');
+    const gus = await waiter(m, 'Gus');
+    await list(host.s, (r) => r.length === 1);
+    host.s.fire(ROOM.acceptWaitingRoomRequests, 'socket.room.AcceptWaitingRoomRequests', { user_ids: [gus.p.id] });
+    await gus.s.push(ROOM.waitingRoomRequestAccepted, 'socket.room.GetWaitingRoomRequests');
+    const { waitingRoom } = emu.deps.services;
+    expect(waitingRoom.holdsPass(m, gus.p.id)).toBe(true);
+    await gus.s.close();
+    await expect.poll(() => waitingRoom.holdsPass(m, gus.p.id)).toBe(false);
+    const again = await sockets.open(emu.url, m, gus.p);
+    expect(await join(again, gus.p)).toMatchObject({ user_id: gus.p.id, waitlisted: true });
+    expect(await liveNames(m)).toEqual(['Hana']);
   });
 
   it('a host who joins later is given the list when it asks (the SDK asks on joining with the permission)', async () => {
