@@ -34,11 +34,11 @@ export interface RoomsDeps {
   participants: Pick<ParticipantsService, 'find' | 'presetById' | 'newToken'>;
   /** Whether audio and video flow between the pages (--media). */
   media: 'on' | 'off';
-  sessions: Pick<SessionsService, 'join' | 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
+  sessions: Pick<SessionsService, 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
   /** Who waits to join a meeting with a waiting room; a page joins through it. */
-  waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'dropPass' | 'list' | 'isWaiting' | 'mayAdmit'>;
+  waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'dropPass' | 'list' | 'mayAdmit'>;
   /** Who stands where on a meeting's stage, and the moves on it. */
-  stage: Pick<StageService, 'statusOf' | 'standings' | 'mayManage' | 'own' | 'manage'>;
+  stage: Pick<StageService, 'statusOf' | 'mayManage' | 'own' | 'manage'>;
   history: Pick<SessionHistoryService, 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll' | ChatOperations>;
   recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
   /** Breakout rooms: the families of meetings and the moves between them. */
@@ -63,7 +63,7 @@ export interface Presence {
 /** A feature of a room: the socket events it answers, and what it does when the meeting or a page changes. */
 export interface RoomFeature {
   readonly handlers: ReadonlyArray<readonly [event: number, handler: Handler]>;
-  /** A domain event of a meeting that has connected pages. */
+  /** A domain event (of any meeting: a feature ignores those with no pages of its own). */
   onDomainEvent?(e: DomainEvent): void;
   /** A page's socket is gone (closed or removed); `depart` is false when its state is being replaced (reset, import). */
   onPeerGone?(peer: Peer, depart: boolean): void;

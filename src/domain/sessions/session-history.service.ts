@@ -64,13 +64,13 @@ export interface SessionParticipantQuery extends PageRequest {
   sortOrder: 'ASC' | 'DESC';
 }
 
-/** Whom a kick or a mute is for: participant ids and/or custom participant ids. */
 /** What a host turns off, and which host did it (their participant id; none: the organization, through the REST API). */
 export interface MuteOptions {
   kind?: MuteKind;
   by?: string;
 }
 
+/** Whom a kick or a mute is for: participant ids and/or custom participant ids. */
 export interface ParticipantSelector {
   participantIds: readonly string[];
   customParticipantIds: readonly string[];
@@ -290,6 +290,8 @@ export class SessionHistoryService implements OrgMember {
 
   /** The pages of the muted participants turn their microphones or cameras off (realtime rooms). */
   private publishMuted(orgId: string, meetingId: string, session: Session, participantIds: string[], allowUnmute: boolean, options: MuteOptions): void {
+    // Nobody to mute (a host alone): nothing to tell.
+    if (participantIds.length === 0) return;
     const data = orgData(this.ctx, orgId);
     this.ctx.bus.publish({
       type: 'participants.muted',
