@@ -22,6 +22,8 @@
 //   npx tsx bench/web-sdk.ts [--runs 10] [--room 100]
 //   nice -n 10 npx tsx bench/web-sdk.ts --media [--runs 10] [--cycles 2] [--write]
 //     [--snapshots DIR] [--profiles DIR]   (heap snapshots of the emulator, CPU profiles of the room)
+//     [--pages 6] [--settle 30] [--malloc-trim]   (the room's size; how long the idle emulator is left
+//     alone before its memory is read again; glibc's malloc_trim(0) in it at the end, with gdb)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, getPriority, loadavg } from 'node:os';
@@ -30,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startEmulator } from '../src/index.js';
-import { mediaBench, type RoomFigures } from './lib/media.js';
+import { mediaBench, type Memory, type MediaFigures, type RoomFigures } from './lib/media.js';
 import { CHROMIUM, SDKS, launchTrusting, servePages, type Sdk } from '../test/helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,6 +56,10 @@ const { values: args } = parseArgs({
     pages: { type: 'string', default: '6' },
     // With --media: how many times the room of six fills and empties (memory after each).
     cycles: { type: 'string', default: '1' },
+    // With --media: how long (s) the idle emulator is left alone before its memory is read again.
+    settle: { type: 'string', default: '30' },
+    // With --media: at the end, malloc_trim(0) in the emulator (with gdb) and its memory read again.
+    'malloc-trim': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -299,6 +305,88 @@ async function child(sdk: Sdk): Promise<Figures> {
 const MEDIA_ANALYSIS_START = '<!-- media-analysis:start -->';
 const MEDIA_ANALYSIS_END = '<!-- media-analysis:end -->';
 
+/**
+ * The media table's rows about the emulator's memory: idle (cold, and warmed by one page's
+ * transport), full, and after the room emptied, at once and after a while with no traffic.
+ */
+function memoryRows(m: MediaFigures['memory'], mb: (n: number) => string): string[][] {
+  const after = m.afterEmpty;
+  const times = after.length > 1 ? ` (each of ${after.length} times)` : '';
+  const s = `${m.settleSeconds} s`;
+  const full = m.full[0]!;
+  const space = (x: Memory, name: string) => mb(x.spaces?.[name]?.committed ?? 0);
+  const malloc = (x: Memory) => (x.mappings ? x.mappings.brk + x.mappings.arenas : 0);
+  const kinds = (x: Memory) =>
+    x.mappings ? `${mb(x.mappings.brk)} / ${mb(x.mappings.arenas)} / ${mb(x.mappings.anonymous)} / ${mb(x.mappings.files)}` : 'n/a';
+  const over = (x: Memory, base: Memory) => `${mb(x.rss - base.rss)} / ${mb(malloc(x) - malloc(base))} / ${mb(x.heapTotal - base.heapTotal)}`;
+  const perTransport = (bytes: number) => `${(bytes / m.transports / 1024 / 1024).toFixed(1)} MB`;
+  return [
+    [
+      `RSS idle → with ${m.transports} transports open → after the room emptied${times} (each at once, after a full GC)`,
+      `${mb(m.idle.atOnce.rss)} → ${mb(full.rss)} → ${after.map((a) => mb(a.atOnce.rss)).join(', ')}`,
+      '',
+    ],
+    [
+      `RSS after the room emptied, no traffic: left alone 10 s / ${s} (no GC) → ${s}, after a full GC${times}`,
+      after.map((a) => `${mb(a.left10.rss)} / ${mb(a.leftSettled.rss)} → ${mb(a.later.rss)}`).join('; '),
+      '',
+    ],
+    [
+      `RSS idle, at once → ${s} later with no traffic (each after a full GC): cold (before any transport); warmed (one page with its camera on opened and closed its transports)`,
+      `${mb(m.idle.atOnce.rss)} → ${mb(m.idle.later.rss)}; ${mb(m.warmed.atOnce.rss)} → ${mb(m.warmed.later.rss)}`,
+      '',
+    ],
+    [
+      `the first transport's one-time cost (warmed − cold idle, ${s} later each): RSS / V8 heap used`,
+      `${mb(m.warmed.later.rss - m.idle.later.rss)} / ${mb(m.warmed.later.heapUsed - m.idle.later.heapUsed)}`,
+      '',
+    ],
+    [
+      `after the room emptied (${s} later, after a full GC) − warmed idle (${s} later): RSS / of it malloc (brk + arenas) / V8 heap committed${times}`,
+      after.map((a) => over(a.later, m.warmed.later)).join('; '),
+      '',
+    ],
+    [
+      `V8 heap used / committed, idle → full → after the room emptied${times} (at once)`,
+      `${mb(m.idle.atOnce.heapUsed)} / ${mb(m.idle.atOnce.heapTotal)} → ${mb(full.heapUsed)} / ${mb(full.heapTotal)} → ${after.map((a) => `${mb(a.atOnce.heapUsed)} / ${mb(a.atOnce.heapTotal)}`).join(', ')}`,
+      '',
+    ],
+    [
+      `V8 new space committed: warmed idle (${s} later) → full → after the room emptied, at once → left alone ${s} → ${s}, after a full GC`,
+      `${space(m.warmed.later, 'new_space')} → ${space(full, 'new_space')} → ${space(after[0]!.atOnce, 'new_space')} → ${space(after[0]!.leftSettled, 'new_space')} → ${space(after[0]!.later, 'new_space')}`,
+      '',
+    ],
+    [
+      `RSS by kind, warmed idle (${s} later) → full → after the room emptied (${s} later, after a full GC): main malloc heap (brk) / other threads' malloc arenas / other anonymous maps (V8 heap, large mallocs, stacks) / files (code)`,
+      [m.warmed.later, full, after.at(-1)!.later].map(kinds).join(' → '),
+      '',
+    ],
+    ...(m.full.length > 1
+      ? [
+          [
+            'per open transport, the room filled again (full − the first room emptied, at once) / transports: RSS / V8 heap',
+            `${perTransport(m.full[1]!.rss - after[0]!.atOnce.rss)} / ${perTransport(m.full[1]!.heapUsed - after[0]!.atOnce.heapUsed)}`,
+            '',
+          ],
+        ]
+      : []),
+    ...(m.trimmed
+      ? [
+          [
+            `after the last room, then glibc's malloc_trim(0) (called with gdb): RSS / main malloc heap (brk) / other threads' arenas`,
+            `${mb(m.trimmed.rss)} / ${mb(m.trimmed.mappings?.brk ?? 0)} / ${mb(m.trimmed.mappings?.arenas ?? 0)}`,
+            '',
+          ],
+        ]
+      : []),
+    [
+      'per open transport, from idle ((full − idle) / transports, with werift loaded on the first): RSS / V8 heap',
+      `${perTransport(full.rss - m.idle.atOnce.rss)} / ${perTransport(full.heapUsed - m.idle.atOnce.heapUsed)}`,
+      '',
+    ],
+  ];
+}
+
 /** The media figures as a table, printed and, with --write, put in WEB-SDK.md's "Media" section. */
 async function media(): Promise<void> {
   if (!existsSync(CHROMIUM)) {
@@ -307,7 +395,15 @@ async function media(): Promise<void> {
   }
   const started = new Date();
   const loadBefore = loadavg();
-  const f = await mediaBench(ROOT, { runs: RUNS, snapshots: args.snapshots, profiles: args.profiles, cycles: Number(args.cycles), pages: Number(args.pages) });
+  const f = await mediaBench(ROOT, {
+    runs: RUNS,
+    snapshots: args.snapshots,
+    profiles: args.profiles,
+    cycles: Number(args.cycles),
+    pages: Number(args.pages),
+    settle: Number(args.settle),
+    mallocTrim: args['malloc-trim'],
+  });
   const sorted = [...f.firstFrame].sort((a, b) => a - b);
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
   const ms = (n: number) => `${Math.round(n)} ms`;
@@ -367,39 +463,7 @@ async function media(): Promise<void> {
     both("Chromium's threads waiting for a CPU, on average", (r) => r.chromiumWaitingThreads.toFixed(2)),
     both("pages' own sampling loop, latest", (r) => ms(r.pageLagMs)),
     both("load average (1, 5, 15 min) at the window's start → end", (r) => `${load(r.load.start)} → ${load(r.load.end)}`),
-    [
-      `RSS idle → with ${f.memory.transports} transports open → after the room emptied${f.memory.afterEmpty.length > 1 ? ` (each of ${f.memory.afterEmpty.length} times)` : ''} (each after a full GC)`,
-      `${mb(f.memory.idle.rss)} → ${mb(f.memory.full[0]!.rss)} → ${f.memory.afterEmpty.map((m) => mb(m.rss)).join(', ')}`,
-      '',
-    ],
-    [
-      `V8 heap used / committed, idle → full → after the room emptied${f.memory.afterEmpty.length > 1 ? ` (each of ${f.memory.afterEmpty.length} times)` : ''}`,
-      [f.memory.idle, f.memory.full[0]!, ...f.memory.afterEmpty]
-        .map((m, i) => `${mb(m.heapUsed)} / ${mb(m.heapTotal)}${i < 2 ? ' →' : i < f.memory.afterEmpty.length + 1 ? ',' : ''}`)
-        .join(' '),
-      '',
-    ],
-    [
-      'RSS by kind, idle → full → after: malloc heap (brk) / anonymous maps (V8 heap, large mallocs, stacks) / files (code)',
-      [f.memory.idle, f.memory.full[0]!, f.memory.afterEmpty.at(-1)!]
-        .map((m) => (m.mappings ? `${mb(m.mappings.brk)} / ${mb(m.mappings.anonymous)} / ${mb(m.mappings.files)}` : 'n/a'))
-        .join(' → '),
-      '',
-    ],
-    ...(f.memory.full.length > 1
-      ? [
-          [
-            'per open transport, the room filled again (full − the first room emptied) / transports: RSS / V8 heap',
-            `${((f.memory.full[1]!.rss - f.memory.afterEmpty[0]!.rss) / f.memory.transports / 1024 / 1024).toFixed(1)} MB / ${((f.memory.full[1]!.heapUsed - f.memory.afterEmpty[0]!.heapUsed) / f.memory.transports / 1024 / 1024).toFixed(1)} MB`,
-            '',
-          ],
-        ]
-      : []),
-    [
-      'per open transport, from idle ((full − idle) / transports, with werift loaded on the first): RSS / V8 heap',
-      `${((f.memory.full[0]!.rss - f.memory.idle.rss) / f.memory.transports / 1024 / 1024).toFixed(1)} MB / ${((f.memory.full[0]!.heapUsed - f.memory.idle.heapUsed) / f.memory.transports / 1024 / 1024).toFixed(1)} MB`,
-      '',
-    ],
+    ...memoryRows(f.memory, mb),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));

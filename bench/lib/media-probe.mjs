@@ -4,8 +4,10 @@
 // bench asks, the process answers:
 //
 // - {probe: 'memory'}: a full garbage collection first (twice: what a finalizer freed goes in the
-//   second), then RSS and the V8 heap, so that a reading is what the process keeps rather than the
-//   garbage V8 let pile up;
+//   second), then RSS, the V8 heap and its spaces, so that a reading is what the process keeps
+//   rather than the garbage V8 let pile up; with {gc: false}, the same without the collection (a
+//   forced one is itself a full collection, which V8's memory reducer counts). A reading allocates
+//   about 1 MB itself (/proc/self/smaps read as text);
 // - {probe: 'loop-start'} / {probe: 'loop-stop'}: the event loop's delay between the two
 //   (perf_hooks.monitorEventLoopDelay, 10 ms resolution: percentiles and max), with the worst delay
 //   of every 250 ms window and its wall-clock time, to set beside a stall seen in a page; and the
@@ -24,34 +26,73 @@ let window;
 let timeline = [];
 let ticker;
 
-/** Resident memory by kind of mapping (Linux: /proc/self/smaps): the brk heap (malloc), anonymous maps (V8's heap, large mallocs, thread stacks), files (code, libraries). */
+/** Where glibc puts the malloc arenas of threads other than the main one: 64 MB heaps, aligned on their size. */
+const ARENA = 64 * 1024 * 1024;
+
+/**
+ * Resident memory by kind of mapping (Linux: /proc/self/smaps): the brk heap (the main thread's
+ * malloc arena), the malloc arenas of other threads (V8's compiler and GC threads, libuv's pool:
+ * an anonymous mapping that starts on a 64 MB boundary and, with the reserved rest that follows
+ * it, spans 64 MB), the other anonymous maps (V8's heap, large mallocs, stacks), files (code,
+ * libraries).
+ */
 function mappings() {
-  const out = { brk: 0, anonymous: 0, files: 0 };
-  let kind = 'anonymous';
+  const out = { brk: 0, arenas: 0, anonymous: 0, files: 0 };
   let text;
   try {
     text = readFileSync('/proc/self/smaps', 'utf8');
   } catch {
     return undefined;
   }
+  const maps = [];
   for (const line of text.split('\n')) {
-    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    const header = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (header) {
-      const name = header[1];
-      kind = name === '[heap]' ? 'brk' : name === '' || name.startsWith('[') ? 'anonymous' : 'files';
+      const name = header[4];
+      maps.push({
+        start: BigInt(`0x${header[1]}`),
+        end: BigInt(`0x${header[2]}`),
+        perms: header[3],
+        kind: name === '[heap]' ? 'brk' : name === '' || name.startsWith('[') ? 'anonymous' : 'files',
+        rss: 0,
+      });
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss) out[kind] += Number(rss[1]) * 1024;
+    if (rss && maps.length) maps.at(-1).rss = Number(rss[1]) * 1024;
   }
+  const size = BigInt(ARENA);
+  maps.forEach((m, i) => {
+    if (m.kind === 'anonymous' && m.start % size === 0n) {
+      const next = maps[i + 1];
+      const end = next && next.start === m.end && next.perms === '---p' ? next.end : m.end;
+      if (end - m.start === size) m.kind = 'arenas';
+    }
+    out[m.kind] += m.rss;
+  });
   return out;
 }
 
-function memory() {
-  globalThis.gc();
-  globalThis.gc();
+/** V8's heap by space: what each has committed (space_size) and uses, in bytes. */
+function spaces() {
+  return Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, { committed: s.space_size, used: s.space_used_size }]));
+}
+
+function memory(collect = true) {
+  if (collect) {
+    globalThis.gc();
+    globalThis.gc();
+  }
   const m = process.memoryUsage();
-  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, mappings: mappings() };
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    mappings: mappings(),
+    spaces: spaces(),
+  };
 }
 
 const ms = (ns) => ns / 1e6;
@@ -129,7 +170,7 @@ if (process.send) {
   process.on('message', async (msg) => {
     if (!msg || typeof msg.probe !== 'string') return;
     let answer;
-    if (msg.probe === 'memory') answer = memory();
+    if (msg.probe === 'memory') answer = memory(msg.gc !== false);
     else if (msg.probe === 'loop-start') answer = loopStart();
     else if (msg.probe === 'loop-stop') answer = loopStop();
     else if (msg.probe === 'snapshot') {

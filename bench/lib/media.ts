@@ -23,9 +23,15 @@
 //   that the emulator's own cost per packet shows as a ratio;
 // - memory: the emulator's RSS (by kind of mapping) and V8 heap idle, with the room's transports
 //   open, and after the room emptied, each after a full garbage collection; with `cycles` the room
-//   fills and empties again, to tell memory kept for reuse from memory that grows. Heap snapshots
-//   (idle, full, after) and CPU profiles of the window are written on request.
-import { spawn, type ChildProcess } from 'node:child_process';
+//   fills and empties again, to tell memory kept for reuse from memory that grows. Each idle is
+//   also read again after SETTLE_SECONDS of real time with no traffic (V8 gives back the young
+//   generation it grew under traffic only once allocation has slowed, and unmaps freed pages on a
+//   background thread): the idle before anything (cold), the idle after one page with its camera
+//   on opened and closed its transports (warmed: werift and the protobuf code loaded and
+//   compiled), and after each room, left alone 10 s and SETTLE_SECONDS (no collection), then after
+//   a full collection. Heap snapshots (idle, full, after) and CPU profiles of the window are
+//   written on request.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
@@ -38,6 +44,8 @@ const SDK = SDKS.find((s) => s.global === 'RealtimeKitClient')!;
 /** The room's pages by default (the goal's room of six). */
 const ROOM_PAGES = 6;
 const ROOM_SECONDS = 30;
+/** How long an idle emulator is left alone (real time, no traffic) before its memory is read again (s), by default. */
+const SETTLE_SECONDS = 30;
 /** A received video that goes longer than this without a new decoded frame is recorded as a gap (ms). */
 const GAP_MS = 300;
 const STALL_MS = 1_000;
@@ -48,8 +56,24 @@ export interface Memory {
   heapTotal: number;
   external: number;
   arrayBuffers: number;
-  /** Resident memory by kind of mapping (Linux only). */
-  mappings?: { brk: number; anonymous: number; files: number };
+  /** Resident memory by kind of mapping (Linux only): the main thread's malloc heap, other threads' malloc arenas, other anonymous maps (V8's heap, large mallocs, stacks), files (code). */
+  mappings?: { brk: number; arenas: number; anonymous: number; files: number };
+  /** V8's heap by space (new_space, old_space, code_space, …): committed and used bytes. */
+  spaces?: Record<string, { committed: number; used: number }>;
+}
+
+/** An idle emulator's memory read at once and again after SETTLE_SECONDS with no traffic (each after a full collection). */
+export interface Settled {
+  atOnce: Memory;
+  later: Memory;
+}
+
+/** After a room emptied: at once (after a full collection), left alone 10 s and SETTLE_SECONDS (no collection), then after one. */
+export interface AfterRoom {
+  atOnce: Memory;
+  left10: Memory;
+  leftSettled: Memory;
+  later: Memory;
 }
 
 /** What the pages saw of one room (the emulator's or werift's alone). */
@@ -110,8 +134,12 @@ export interface MediaFigures {
   toggles: Record<ToggleName, number[]>;
   room: RoomFigures;
   baseline: RoomFigures;
-  /** `full` and `afterEmpty`: each time the room is full and after it emptied (it fills and empties `cycles` times; only the first is measured). */
-  memory: { idle: Memory; full: Memory[]; afterEmpty: Memory[]; transports: number };
+  /**
+   * `idle`: before anything (cold); `warmed`: after one page with its camera on opened and closed its transports;
+   * `full` and `afterEmpty`: each time the room is full and after it emptied (it fills and empties
+   * `cycles` times; only the first is measured).
+   */
+  memory: { idle: Settled; warmed: Settled; full: Memory[]; afterEmpty: AfterRoom[]; transports: number; settleSeconds: number; trimmed?: Memory };
 }
 
 export type ToggleName = 'video off' | 'video on' | 'microphone off' | 'microphone on';
@@ -212,8 +240,28 @@ class Measured {
     });
   }
 
-  memory(): Promise<Memory> {
-    return this.ask<Memory>('memory');
+  /** Its memory, after a full garbage collection unless `collect` is false. */
+  memory(collect = true): Promise<Memory> {
+    return this.ask<Memory>('memory', { gc: collect });
+  }
+
+  /** Its memory read now and after `seconds` of real time left alone (each after a full collection). */
+  async settled(seconds = SETTLE_SECONDS): Promise<Settled> {
+    const atOnce = await this.memory();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    return { atOnce, later: await this.memory() };
+  }
+
+  /** After a room emptied: at once, left alone 10 s and `seconds` (no collection), then after a collection. */
+  async afterRoom(seconds = SETTLE_SECONDS): Promise<AfterRoom> {
+    const started = Date.now();
+    const atOnce = await this.memory();
+    const at = (s: number) => new Promise((r) => setTimeout(r, started + s * 1000 - Date.now()));
+    await at(10);
+    const left10 = await this.memory(false);
+    await at(seconds);
+    const leftSettled = await this.memory(false);
+    return { atOnce, left10, leftSettled, later: await this.memory() };
   }
 
   stop(): void {
@@ -468,10 +516,19 @@ export interface MediaBenchOptions {
   profiles?: string;
   /** How many times the room of six fills and empties (1 by default): memory after each, to tell retention from growth. */
   cycles?: number;
+  /** How long an idle emulator is left alone before its memory is read again (s; SETTLE_SECONDS by default). */
+  settle?: number;
+  /**
+   * At the end, have glibc give back the free memory of its malloc arenas (malloc_trim(0), called in
+   * the emulator with gdb, which must be installed) and read the memory again: what of the malloc
+   * heap is kept free memory rather than memory in use.
+   */
+  mallocTrim?: boolean;
 }
 
 export async function mediaBench(root: string, options: MediaBenchOptions): Promise<MediaFigures> {
   const { runs } = options;
+  const settle = options.settle ?? SETTLE_SECONDS;
   const emu = await startEmulatorProcess(root);
   const auth = `Basic ${Buffer.from('00000000-0000-4000-8000-000000000001:emulator-api-key').toString('base64')}`;
   const rest = async <T>(route: string, body: unknown): Promise<T> =>
@@ -481,6 +538,11 @@ export async function mediaBench(root: string, options: MediaBenchOptions): Prom
       ).json()) as { data: T }
     ).data;
   const health = async () => ((await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { transports: number } }).media;
+  /** Waits (up to 30 s) until the emulator has no transport open. */
+  const emptied = async () => {
+    const until = Date.now() + 30_000;
+    while (Date.now() < until && (await health()).transports > 0) await new Promise((r) => setTimeout(r, 200));
+  };
   const snapshot = async (name: string) => {
     if (options.snapshots) await emu.proc.ask('snapshot', { file: path.join(options.snapshots, `emulator-${name}.heapsnapshot`) });
   };
@@ -503,8 +565,20 @@ export async function mediaBench(root: string, options: MediaBenchOptions): Prom
     };
     // The emulator has loaded nothing of media yet (werift loads on the first transport).
     await new Promise((r) => setTimeout(r, 1000));
-    const idle = await emu.proc.memory();
+    const idle = await emu.proc.settled(settle);
     await snapshot('idle');
+    // Warmed: one page with its camera on opens its transports (to send and to receive) and leaves;
+    // werift and the protobuf code are loaded and compiled, what a room adds on top is then the room's.
+    const warmup = await rest<{ id: string }>('/v2/meetings', { title: 'Warm-up' });
+    const w = await open(warmup.id, 'warm-up', { audio: false, video: true });
+    const opened = Date.now() + 30_000;
+    while (Date.now() < opened && (await health()).transports === 0) await new Promise((r) => setTimeout(r, 200));
+    if ((await health()).transports === 0) console.error('media bench: the warm-up page opened no transport');
+    await new Promise((r) => setTimeout(r, 2000));
+    await w.close();
+    await emptied();
+    const warmed = await emu.proc.settled(settle);
+    console.error(`media bench: idle ${JSON.stringify(idle)}\nwarmed ${JSON.stringify(warmed)}`);
 
     // 1. enableVideo() in A → first decoded frame in B.
     const m1 = await rest<{ id: string }>('/v2/meetings', { title: 'First frame' });
@@ -564,7 +638,7 @@ export async function mediaBench(root: string, options: MediaBenchOptions): Prom
     // 3. A room of six, everyone publishing camera and microphone; measured the first time, then filled
     // and emptied again as many times as asked, memory read after each.
     const names = Array.from({ length: options.pages ?? ROOM_PAGES }, (_, i) => `p${i}`);
-    const afterEmpty: Memory[] = [];
+    const afterEmpty: AfterRoom[] = [];
     let room: RoomFigures | undefined;
     const full: Memory[] = [];
     let transports = 0;
@@ -590,13 +664,18 @@ export async function mediaBench(root: string, options: MediaBenchOptions): Prom
         full.push(await emu.proc.memory());
       }
       for (const p of pages) await p.close();
-      const emptied = Date.now() + 30_000;
-      while (Date.now() < emptied && (await health()).transports > 0) await new Promise((r) => setTimeout(r, 200));
-      afterEmpty.push(await emu.proc.memory());
+      await emptied();
+      afterEmpty.push(await emu.proc.afterRoom(settle));
       if (cycle === 0) await snapshot('after');
       console.error(`media bench: room ${cycle + 1} emptied: ${JSON.stringify(afterEmpty.at(-1))}`);
     }
-    console.error(`media bench: room ${JSON.stringify(room)}\nmemory ${JSON.stringify({ idle, full, transports })}`);
+    console.error(`media bench: room ${JSON.stringify(room)}\nmemory ${JSON.stringify({ full, transports })}`);
+    let trimmed: Memory | undefined;
+    if (options.mallocTrim) {
+      execFileSync('gdb', ['-p', String(emu.proc.pid), '-batch', '-ex', 'call (int) malloc_trim(0)'], { stdio: 'ignore' });
+      trimmed = await emu.proc.memory();
+      console.error(`media bench: after malloc_trim(0): ${JSON.stringify(trimmed)}`);
+    }
 
     // 4. The same room through werift alone.
     const started = await startRelay(root);
@@ -621,7 +700,13 @@ export async function mediaBench(root: string, options: MediaBenchOptions): Prom
     );
     for (const p of relayPages) await p.close();
 
-    return { firstFrame, toggles, room: room!, baseline, memory: { idle, full, afterEmpty, transports } };
+    return {
+      firstFrame,
+      toggles,
+      room: room!,
+      baseline,
+      memory: { idle, warmed, full, afterEmpty, transports, settleSeconds: settle, ...(trimmed ? { trimmed } : {}) },
+    };
   } finally {
     await browser.close();
     server.close();
