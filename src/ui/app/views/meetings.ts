@@ -465,13 +465,19 @@ function nameOf(id: string, meeting: Meeting, s: State): string {
 
 function PollCard({ poll, by }: { poll: Poll; by: string }) {
   const total = poll.options.reduce((n, o) => n + o.count, 0);
+  // One string: markup split over lines loses the spaces between its parts.
+  const summary = [
+    `By ${by}`,
+    `${total} ${total === 1 ? 'vote' : 'votes'}`,
+    poll.anonymous && 'anonymous',
+    poll.hide_votes && 'votes hidden from the pages until they vote',
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return html`
     <article class="card" data-poll-id=${poll.id} aria-label=${`Poll: ${poll.question}`}>
       <h4>${poll.question}</h4>
-      <p class="muted">
-        By ${by} · ${total}
-        ${total === 1 ? 'vote' : 'votes'}${poll.anonymous ? ' · anonymous' : ''}${poll.hide_votes ? ' · votes hidden from the pages until they vote' : ''}
-      </p>
+      <p class="muted">${summary}</p>
       <ul class="poll-options">
         ${poll.options.map(
           (o) => html`
