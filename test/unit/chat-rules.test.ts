@@ -125,6 +125,10 @@ describe('which payloads the SDKs can draw', () => {
     ['FILE_MESSAGE', 'null', "A file message's payload is a JSON object"],
     ['CUSTOM_MESSAGE', '{"message":"hi"}', undefined],
     ['CUSTOM_MESSAGE', '"hi"', "A custom message's payload is a JSON object"],
+    ['CUSTOM_MESSAGE', '[{"message":"hi"}]', "A custom message's payload is a JSON object"],
+    ['CUSTOM_MESSAGE', 'not json', "A custom message's payload is a JSON object"],
+    ['FILE_MESSAGE', '{"name":"n","size":1}', 'A file message\'s payload is {"link": string, "name": string, "size": number}'],
+    ['FILE_MESSAGE', '{"link":"l","name":7,"size":1}', 'A file message\'s payload is {"link": string, "name": string, "size": number}'],
   ])('%s %j', (type, payload, problem) => {
     expect(payloadProblem({ type, payload })).toBe(problem);
   });
@@ -152,6 +156,8 @@ describe('a page of the history', () => {
 
   it('a conversation of exactly two, the pinned, a search; a channel for its members', () => {
     expect(ids(chatPage(s, 'ada', { ...q, withUser: 'bob' }))).toEqual(['2']);
+    const toCarl = message({ id: 'carl', targets: ['ada', 'carl'] });
+    expect(ids(chatPage(session([...s.chat, toCarl]), 'ada', { ...q, withUser: 'bob' }))).toEqual(['2']);
     expect(ids(chatPage(s, 'ada', { ...q, pinned: true }))).toEqual(['3']);
     expect(ids(chatPage(s, 'ada', { ...q, channelId: 'ch' }))).toEqual(['5', '6']);
     expect(ids(chatPage(s, 'carl', { ...q, channelId: 'ch' }))).toEqual([]);
@@ -160,9 +166,36 @@ describe('a page of the history', () => {
     ]);
   });
 
+  it('whether more follow: only when the page did not reach the last message', () => {
+    expect(chatPage(s, 'bob', { ...q, timestamp: 2000, reversed: true, size: 3 })).toMatchObject({ next: false });
+    expect(chatPage(s, 'bob', { ...q, timestamp: 2000, reversed: true, size: 1, from: 2 })).toMatchObject({ next: false });
+    expect(chatPage(s, 'bob', { ...q, timestamp: 2000, reversed: true, size: 1, from: 1 })).toMatchObject({ next: true });
+  });
+
+  it('a page asked for with no size holds 25, and none holds more than 500', () => {
+    const many = session(Array.from({ length: 600 }, (_, i) => message({ id: String(i), createdAt: i })));
+    expect(chatPage(many, 'ada', { ...q, size: 0 })).toMatchObject({ next: true });
+    expect(ids(chatPage(many, 'ada', { ...q, size: 0 }))).toEqual(Array.from({ length: 25 }, (_, i) => String(i)));
+    expect(chatPage(many, 'ada', { ...q, size: 1000 }).messages).toHaveLength(500);
+  });
+
+  it('a search finds text messages only, not files or custom messages that contain the words', () => {
+    const chat = [
+      message({ id: 'text', payload: 'the plan' }),
+      message({ id: 'file', payloadType: 'FILE_MESSAGE', payload: '{"link":"l","name":"plan.pdf","size":1}' }),
+      message({ id: 'custom', payloadType: 'CUSTOM_MESSAGE', payload: '{"message":"plan"}' }),
+    ];
+    expect(ids(chatPage(session(chat), 'ada', { ...q, search: 'plan' }))).toEqual(['text']);
+  });
+
   it("a channel's unread messages: after the member's mark, never their own", () => {
     expect(unreadIn(s, channel, 'bob')).toBe(0);
     expect(unreadIn(s, channel, 'ada')).toBe(1);
     expect(unreadIn(s, { ...channel, lastRead: {} }, 'bob')).toBe(1);
+  });
+
+  it("another channel's messages do not count in a channel's unread messages", () => {
+    const other = message({ id: '7', createdAt: 6000, participantId: 'bob', channelId: 'other', channelIndex: 5 });
+    expect(unreadIn(session([...s.chat, other]), channel, 'ada')).toBe(1);
   });
 });

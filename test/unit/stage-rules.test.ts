@@ -112,6 +112,8 @@ describe('the moves', () => {
   it.each<[StageStatus, StageAction, StageStatus | string]>([
     [OFF, 'request', 'joins the stage without asking (stage access is ALLOWED)'],
     [OFF, 'join', ON],
+    // Joining at will is from off the stage: a request made before the preset allowed it waits for a host.
+    [REQ, 'join', 'must be let on the stage first (REQUESTED_TO_JOIN_STAGE)'],
     [OFF, 'grant', ACC],
     [ON, 'kick', OFF],
   ])('ALLOWED: from %s, %s → %s', (from, action, expected) => {

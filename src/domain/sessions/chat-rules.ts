@@ -43,7 +43,7 @@ export function payloadProblem(c: ChatContent): string | undefined {
     try {
       parsed = JSON.parse(c.payload);
     } catch {
-      parsed = undefined;
+      // Not JSON: `parsed` stays undefined, which the check below refuses.
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       return `A ${c.type === 'FILE_MESSAGE' ? 'file' : 'custom'} message's payload is a JSON object`;
