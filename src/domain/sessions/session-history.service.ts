@@ -476,17 +476,7 @@ export class SessionHistoryService implements OrgMember {
       updatedAt: now,
       lastRead: {},
     };
-    const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, channels: [...s.channels, channel], updatedAt: now }))!;
-    this.ctx.bus.publish({
-      type: 'chat.channelChanged',
-      at: now,
-      org: orgData(this.ctx, meeting.orgId).org,
-      meeting,
-      session: updated,
-      channel,
-      change: 'created',
-    });
-    return channel;
+    return this.keepChannel(meeting, session, channel);
   }
 
   /** A member changes a channel: its name, picture, visibility or members (what is not given stays). */
@@ -507,22 +497,7 @@ export class SessionHistoryService implements OrgMember {
       updatedAt: now,
     };
     // The members before the change hear of it too: one who was removed learns it.
-    const updated = this.update(meeting.orgId, session.id, (s) => ({
-      ...s,
-      channels: s.channels.map((c) => (c.id === channelId ? next : c)),
-      updatedAt: now,
-    }))!;
-    this.ctx.bus.publish({
-      type: 'chat.channelChanged',
-      at: now,
-      org: orgData(this.ctx, meeting.orgId).org,
-      meeting,
-      session: updated,
-      channel: next,
-      change: 'updated',
-      before: channel.members,
-    });
-    return next;
+    return this.keepChannel(meeting, session, next, channel.members);
   }
 
   /** A member has read a channel up to a message (its channel index): unread counts start after it. */
@@ -574,6 +549,28 @@ export class SessionHistoryService implements OrgMember {
     const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, chat: s.chat.map((x) => (x.id === next.id ? next : x)), updatedAt: now }))!;
     this.ctx.bus.publish({ type: 'chat.updated', at: now, org: orgData(this.ctx, meeting.orgId).org, meeting, session: updated, message: next, change });
     return next;
+  }
+
+  /** Keeps a new channel (no `before`) or a changed one (`before`: its members until now), and tells of it. */
+  private keepChannel(meeting: Meeting, session: Session, channel: SessionChatChannel, before?: string[]): SessionChatChannel {
+    const now = channel.updatedAt;
+    const updated = this.update(meeting.orgId, session.id, (s) => ({
+      ...s,
+      channels: before ? s.channels.map((c) => (c.id === channel.id ? channel : c)) : [...s.channels, channel],
+      updatedAt: now,
+    }))!;
+    const org = orgData(this.ctx, meeting.orgId).org;
+    this.ctx.bus.publish({
+      type: 'chat.channelChanged',
+      at: now,
+      org,
+      meeting,
+      session: updated,
+      channel,
+      change: before ? 'updated' : 'created',
+      ...(before ? { before } : {}),
+    });
+    return channel;
   }
 
   private memberChannel(session: Session, channelId: string, participantId: string): SessionChatChannel {
