@@ -113,9 +113,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       for (const name of ['Bob', 'Carl', 'Ada (You)']) {
         const tile = tiles.filter({ has: page.locator(`${p}-name-tag`, { hasText: name }) }).first();
         await tile.waitFor({ state: 'visible', timeout: WAIT });
-        const box = await tile.boundingBox();
-        expect(box?.width, name).toBeGreaterThan(50);
-        expect(box?.height, name).toBeGreaterThan(50);
+        // The grid animates its tiles to size as participants arrive: wait for the layout to settle.
+        const side = async () => {
+          const box = await tile.boundingBox();
+          return Math.min(box?.width ?? 0, box?.height ?? 0);
+        };
+        await expect.poll(side, { timeout: WAIT, message: name }).toBeGreaterThan(50);
       }
       await expect.poll(() => tiles.count(), { timeout: WAIT }).toBe(3);
 
