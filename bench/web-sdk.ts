@@ -24,6 +24,7 @@
 //     [--snapshots DIR] [--profiles DIR]   (heap snapshots of the emulator, CPU profiles of the room)
 //     [--pages 6] [--settle 30] [--malloc-trim]   (the room's size; how long the idle emulator is left
 //     alone before its memory is read again; glibc's malloc_trim(0) in it at the end, with gdb)
+//     [--emulator-env NAME=VALUE]...   (set in the emulator's process only, e.g. GLIBC_TUNABLES=...)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, getPriority, loadavg } from 'node:os';
@@ -60,6 +61,8 @@ const { values: args } = parseArgs({
     settle: { type: 'string', default: '30' },
     // With --media: at the end, malloc_trim(0) in the emulator (with gdb) and its memory read again.
     'malloc-trim': { type: 'boolean', default: false },
+    // With --media: NAME=VALUE set in the emulator's environment only (repeatable).
+    'emulator-env': { type: 'string', multiple: true, default: [] },
     out: { type: 'string' },
   },
 });
@@ -403,6 +406,13 @@ async function media(): Promise<void> {
     pages: Number(args.pages),
     settle: Number(args.settle),
     mallocTrim: args['malloc-trim'],
+    emulatorEnv: Object.fromEntries(
+      args['emulator-env'].map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`--emulator-env ${pair}: expected NAME=VALUE`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+    ),
   });
   const sorted = [...f.firstFrame].sort((a, b) => a - b);
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;

@@ -269,10 +269,11 @@ class Measured {
   }
 }
 
-function measured(root: string, args: string[], ready: (out: string) => boolean): Promise<{ proc: Measured; out: string }> {
+function measured(root: string, args: string[], ready: (out: string) => boolean, env: Record<string, string> = {}): Promise<{ proc: Measured; out: string }> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', pathToFileURL(path.join(root, 'bench', 'lib', 'media-probe.mjs')).href, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -284,11 +285,14 @@ function measured(root: string, args: string[], ready: (out: string) => boolean)
   });
 }
 
-async function startEmulatorProcess(root: string): Promise<{ proc: Measured; url: string; tls: string }> {
+async function startEmulatorProcess(root: string, env: Record<string, string> = {}): Promise<{ proc: Measured; url: string; tls: string }> {
   const [port, tlsPort] = [await freePort(), await freePort()];
   const bin = path.join(root, 'dist', 'bin', 'meetings-emulator.js');
-  const { proc } = await measured(root, [bin, '--port', String(port), '--tls-port', String(tlsPort), '--clock', 'manual', '--log-level', 'warn'], (out) =>
-    out.includes('TLS (web SDK)'),
+  const { proc } = await measured(
+    root,
+    [bin, '--port', String(port), '--tls-port', String(tlsPort), '--clock', 'manual', '--log-level', 'warn'],
+    (out) => out.includes('TLS (web SDK)'),
+    env,
   );
   return { proc, url: `http://127.0.0.1:${port}`, tls: `https://localhost:${tlsPort}` };
 }
@@ -519,6 +523,11 @@ export interface MediaBenchOptions {
   /** How long an idle emulator is left alone before its memory is read again (s; SETTLE_SECONDS by default). */
   settle?: number;
   /**
+   * Environment variables for the emulator's process only (not the browser's, not werift alone's):
+   * e.g. glibc's malloc settings (GLIBC_TUNABLES), which a process reads once, at its start.
+   */
+  emulatorEnv?: Record<string, string>;
+  /**
    * At the end, have glibc give back the free memory of its malloc arenas (malloc_trim(0), called in
    * the emulator with gdb, which must be installed) and read the memory again: what of the malloc
    * heap is kept free memory rather than memory in use.
@@ -529,7 +538,7 @@ export interface MediaBenchOptions {
 export async function mediaBench(root: string, options: MediaBenchOptions): Promise<MediaFigures> {
   const { runs } = options;
   const settle = options.settle ?? SETTLE_SECONDS;
-  const emu = await startEmulatorProcess(root);
+  const emu = await startEmulatorProcess(root, options.emulatorEnv);
   const auth = `Basic ${Buffer.from('00000000-0000-4000-8000-000000000001:emulator-api-key').toString('base64')}`;
   const rest = async <T>(route: string, body: unknown): Promise<T> =>
     (
