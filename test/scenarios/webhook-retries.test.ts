@@ -335,7 +335,7 @@ describe('the bounded log', () => {
     const t = app({ deliveryLogSize: 3 });
     await registerWebhook(t, rx.url(), ['recording.statusUpdate']);
     const recordings: string[] = [];
-    for (let i = 0; i < 5; i++) recordings.push((await startRecording(t.api, (await createMeeting(t.api)).id)).id as string);
+    for (let i = 0; i < 5; i++) recordings.push((await startRecording(t.api, (await createMeeting(t.api)).id)).id);
     await t.deps.webhooks.outbox.idle();
     const atBound = await deliveries(t);
     expect(atBound.total).toBe(3);
