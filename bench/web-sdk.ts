@@ -330,6 +330,11 @@ function memoryRows(m: MediaFigures['memory'], mb: (n: number) => string): strin
       '',
     ],
     [
+      `of it, the media plane's process (--media-plane process; its private memory, no GC): with ${m.transports} transports open → after the room emptied${times} (at once)`,
+      `${mb(full.childrenRss ?? 0)} → ${after.map((a) => mb(a.atOnce.childrenRss ?? 0)).join(', ')}`,
+      '',
+    ],
+    [
       `RSS after the room emptied, no traffic: left alone 10 s / ${s} (no GC) → ${s}, after a full GC${times}`,
       after.map((a) => `${mb(a.left10.rss)} / ${mb(a.leftSettled.rss)} → ${mb(a.later.rss)}`).join('; '),
       '',

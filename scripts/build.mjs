@@ -24,6 +24,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** The bin. */
 export const BUNDLE = path.join(ROOT, 'dist', 'bin', 'meetings-emulator.js');
 const CODE = path.join(ROOT, 'dist', 'bin', 'emulator.cjs');
+/** The media plane's own process (src/realtime/media/plane-process.ts), found next to the bundle. */
+const PLANE = path.join(ROOT, 'dist', 'bin', 'media-plane.mjs');
 const CACHE = `${CODE}.cache`;
 const STAMP = path.join(ROOT, 'dist', 'bin', '.inputs-hash');
 
@@ -180,6 +182,24 @@ export async function bundle() {
     if (chain) {
       throw new Error(`${chain.at(-1)} would be loaded at every start (${chain.join(' → ')}): import it with import() where the feature that needs it starts`);
     }
+    // The media plane's process: an ES module of its own (it loads werift's ES module build itself),
+    // small, so that the process costs little beyond the media it carries.
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: ['src/realtime/media/plane-process.ts'],
+      outfile: `${PLANE}.${process.pid}.tmp`,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      charset: 'ascii',
+      minifyWhitespace: true,
+      minifySyntax: true,
+      legalComments: 'eof',
+      external: ON_DEMAND.flatMap((name) => [name, `${name}/*`]),
+      logLevel: 'warning',
+    });
+    renameSync(`${PLANE}.${process.pid}.tmp`, PLANE);
     // The shebang of src/server.ts: the bin has its own, and vm.Script takes none.
     writeFileSync(tmp, readFileSync(tmp, 'utf8').replace(/^#!.*\n/, ''));
     // A cache made for the old bundle must never meet the new one.
@@ -190,6 +210,7 @@ export async function bundle() {
     renameSync(`${BUNDLE}.${process.pid}.tmp`, BUNDLE);
   } finally {
     rmSync(tmp, { force: true });
+    rmSync(`${PLANE}.${process.pid}.tmp`, { force: true });
   }
   // One start and stop, so that the launcher leaves the code cache of what a start compiles.
   await warmUp(BUNDLE, ROOT);

@@ -58,6 +58,12 @@ export interface Config {
    */
   media: 'on' | 'off';
   /**
+   * Where the media plane runs (the WebRTC endpoints, the forwarding, the bots' clips): in a process
+   * of its own, started with the first transport and ended when the last closes, so that the memory
+   * a room used goes back to the system (process); or in the emulator's own process (inline).
+   */
+  mediaPlane: 'process' | 'inline';
+  /**
    * The dashboard's built files (default: the package's dist/ui). Not an option: the emulator
    * serves its own build; a config from defaultConfig() may name another folder, as the tests of
    * the pages do with a stand-in build.
@@ -271,6 +277,15 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     parse: oneOf(['on', 'off'] as const),
   },
   {
+    key: 'mediaPlane',
+    flag: '--media-plane',
+    env: 'EMULATOR_MEDIA_PLANE',
+    defaultText: 'process',
+    description:
+      "process: the media plane (WebRTC endpoints, forwarding, bots' clips) runs in a child process started with the first transport and ended when the last closes, so a room's memory goes back to the system; inline: in the emulator's own process.",
+    parse: oneOf(['process', 'inline'] as const),
+  },
+  {
     key: 'webhookUrls',
     flag: '--webhook-url',
     env: 'EMULATOR_WEBHOOK_URLS',
@@ -384,6 +399,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     partnerToken: 'emulator-partner-token',
     tlsPort: 4443,
     media: 'on',
+    mediaPlane: 'process',
     tlsCert: undefined,
     tlsKey: undefined,
     uiDir: DEFAULT_UI_DIR,

@@ -186,6 +186,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     onClockChange: (listener) => scheduler.onChange(listener),
     participants,
     media: config.media,
+    mediaPlane: config.mediaPlane,
     sessions,
     waitingRoom,
     stage,

@@ -51,7 +51,14 @@ const GAP_MS = 300;
 const STALL_MS = 1_000;
 
 export interface Memory {
+  /**
+   * The process's resident memory, with its children's own (the emulator's media plane runs in a
+   * child while a room carries media): the memory only a child maps, which goes back to the system
+   * when it exits (the code both map, Node's binary, is counted once, in the parent).
+   */
   rss: number;
+  /** Of it, the children's own (private) memory, read without a garbage collection in them. */
+  childrenRss?: number;
   heapUsed: number;
   heapTotal: number;
   external: number;
@@ -144,6 +151,29 @@ export interface MediaFigures {
 
 export type ToggleName = 'video off' | 'video on' | 'microphone off' | 'microphone on';
 
+/** A process's CPU ticks with its descendants' (the emulator with its media plane). */
+function treeTicks(pid: number): number {
+  let ticks = procStat(pid).ticks;
+  for (const child of descendants([], pid)) {
+    try {
+      ticks += procStat(child).ticks;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks;
+}
+
+/** A process's private resident memory in bytes (Private_Clean + Private_Dirty of /proc/<pid>/smaps_rollup); 0 once it is gone. */
+function privateMemory(pid: number): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return [...text.matchAll(/^Private_(?:Clean|Dirty):\s+(\d+) kB/gm)].reduce((sum, m) => sum + Number(m[1]) * 1024, 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** The kernel's view of a process: CPU ticks (user + system) and resident memory in bytes. */
 function procStat(pid: number): { ticks: number; rss: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -164,8 +194,8 @@ function schedstat(pid: number, tid = pid): { run: number; wait: number } {
   }
 }
 
-/** The pids of this process's descendants but those named and theirs (Chromium's processes, when the children are named). */
-function descendants(except: number[]): number[] {
+/** The pids of this process's descendants but those named and theirs (Chromium's processes, when the children are named); of `root`'s, when given. */
+function descendants(except: number[], root = process.pid): number[] {
   const parent = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -183,7 +213,7 @@ function descendants(except: number[]): number[] {
     let p = parent.get(pid);
     while (p !== undefined && p > 1) {
       if (excluded.has(p)) break;
-      if (p === process.pid) {
+      if (p === root) {
         out.push(pid);
         break;
       }
@@ -240,9 +270,11 @@ class Measured {
     });
   }
 
-  /** Its memory, after a full garbage collection unless `collect` is false. */
-  memory(collect = true): Promise<Memory> {
-    return this.ask<Memory>('memory', { gc: collect });
+  /** Its memory, after a full garbage collection unless `collect` is false, with its children's resident memory. */
+  async memory(collect = true): Promise<Memory> {
+    const own = await this.ask<Memory>('memory', { gc: collect });
+    const childrenRss = descendants([], this.pid).reduce((sum, pid) => sum + privateMemory(pid), 0);
+    return { ...own, rss: own.rss + childrenRss, childrenRss };
   }
 
   /** Its memory read now and after `seconds` of real time left alone (each after a full collection). */
@@ -433,7 +465,7 @@ async function measureRoom(pages: Page[], names: string[], forwarder: Measured, 
   await new Promise((r) => setTimeout(r, 1000));
   await forwarder.ask('loop-start');
   if (profile) await forwarder.ask('profile-start');
-  const cpu0 = procStat(forwarder.pid).ticks;
+  const cpu0 = treeTicks(forwarder.pid);
   const main0 = schedstat(forwarder.pid);
   const chromium0 = chromiumUse(except);
   const t0 = Date.now();
@@ -441,7 +473,7 @@ async function measureRoom(pages: Page[], names: string[], forwarder: Measured, 
   await new Promise((r) => setTimeout(r, ROOM_SECONDS * 1000));
   const sampled = await Promise.all(pages.map((p) => p.evaluate<Sampled>('window.__sampler.stop()')));
   const seconds = (Date.now() - t0) / 1000;
-  const cpuPercent = ((procStat(forwarder.pid).ticks - cpu0) / TICKS_PER_SECOND / seconds) * 100;
+  const cpuPercent = ((treeTicks(forwarder.pid) - cpu0) / TICKS_PER_SECOND / seconds) * 100;
   const main1 = schedstat(forwarder.pid);
   const chromium1 = chromiumUse(except);
   const chromiumCpuPercent = ((chromium1.ticks - chromium0.ticks) / TICKS_PER_SECOND / seconds) * 100;

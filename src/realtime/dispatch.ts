@@ -12,7 +12,9 @@ import { PresenceFeature } from './features/presence.js';
 import { RecordingFeature } from './features/recording.js';
 import { StageFeature } from './features/stage.js';
 import { WaitingRoomFeature } from './features/waiting-room.js';
+import { LocalMediaEngine } from './media/engine.js';
 import { MediaRoomFeature } from './media/media-room.js';
+import { ProcessMediaEngine } from './media/process-engine.js';
 import type { Peer } from './peer.js';
 import type { Handler, RoomFeature, RoomState } from './room-state.js';
 
@@ -62,6 +64,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
       enabled: state.deps.media === 'on',
       now: controls.realNow,
       pinned: (meetingId) => hostControls.pinnedIn(meetingId),
+      engine: state.deps.mediaPlane === 'process' ? new ProcessMediaEngine(state.deps.logger) : new LocalMediaEngine(),
     }),
   };
 }

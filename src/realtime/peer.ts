@@ -126,5 +126,4 @@ export class Peer {
   }
 }
 
-/** A request the emulator cannot serve: answered on the SDK's error event, which rejects the page's pending call. */
-export class Unserved extends Error {}
+export { Unserved } from './unserved.js';

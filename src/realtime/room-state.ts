@@ -34,6 +34,8 @@ export interface RoomsDeps {
   participants: Pick<ParticipantsService, 'find' | 'presetById' | 'newToken'>;
   /** Whether audio and video flow between the pages (--media). */
   media: 'on' | 'off';
+  /** Where the media plane runs (--media-plane). */
+  mediaPlane: 'process' | 'inline';
   sessions: Pick<SessionsService, 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
   /** Who waits to join a meeting with a waiting room; a page joins through it. */
   waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'dropPass' | 'list' | 'mayAdmit'>;

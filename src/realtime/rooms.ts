@@ -48,6 +48,16 @@ export class RealtimeRooms {
     return this.features.media.counts();
   }
 
+  /** The media plane's own process while one runs. */
+  mediaPlanePid(): number | null {
+    return this.features.media.planePid;
+  }
+
+  /** Releases all media and ends the media plane (the emulator's stop); resolves once its process has exited. */
+  closeMedia(): Promise<void> {
+    return this.features.media.close();
+  }
+
   /** Turns a scripted participant's camera or microphone on or off (the sample clip). */
   botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>> {
     return this.features.media.botMedia(participant, wish);

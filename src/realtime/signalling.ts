@@ -27,6 +27,8 @@ export interface SignallingServer {
   resetOrg(orgId: string): void;
   /** How many transports, producers and consumers the media room holds open (zeros before the first socket). */
   mediaCounts(): MediaCounts;
+  /** The media plane's own process while one runs (--media-plane process), else null. */
+  mediaPlanePid(): number | null;
   /** Turns a scripted participant's camera or microphone on or off: the sample clip, seen by every page. */
   botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>>;
   /** Whether a participant is in a meeting through a page (false before the first socket). */
@@ -141,7 +143,7 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
       if (!loaded) return;
       const { wss, rooms } = await loaded;
       rooms.closeAll(1001, 'The emulator is shutting down', true);
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await Promise.all([rooms.closeMedia(), new Promise<void>((resolve) => wss.close(() => resolve()))]);
     },
     reset() {
       void loaded?.then(({ rooms }) => rooms.closeAll(CLOSE_RESET, RESET_REASON, false));
@@ -151,6 +153,9 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
     },
     mediaCounts() {
       return ready?.mediaCounts() ?? { transports: 0, producers: 0, consumers: 0 };
+    },
+    mediaPlanePid() {
+      return ready?.mediaPlanePid() ?? null;
     },
     async botMedia(participant, wish) {
       if (closed) throw new Error('The emulator is shutting down');

@@ -70,6 +70,8 @@ describe('the packed package', () => {
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/bin/meetings-emulator.js',
+      // The media plane's own process, started by the command line with a room's first transport.
+      'dist/bin/media-plane.mjs',
       'dist/ui/index.html',
       'dist/ui/main.js',
       'fixtures/default.json',

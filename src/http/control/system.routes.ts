@@ -11,11 +11,18 @@ const healthSchema = z.object({
   media: z
     .object({
       mode: z.enum(['on', 'off']),
+      plane: z.enum(['process', 'inline']),
+      plane_pid: z.number().int().nullable().meta({
+        description: "The media plane's process while one runs (--media-plane process: from the first transport until the last closes); null otherwise",
+      }),
       transports: z.number().int(),
       producers: z.number().int(),
       consumers: z.number().int(),
     })
-    .meta({ description: "Whether media flows (--media), and the pages' and bots' open WebRTC transports, published tracks and received tracks" }),
+    .meta({
+      description:
+        "Whether media flows (--media), where the media plane runs (--media-plane), and the pages' and bots' open WebRTC transports, published tracks and received tracks",
+    }),
   chat_files: z
     .object({ files: z.number().int(), bytes: z.number().int() })
     .meta({ description: 'The images and files pages uploaded for chat that the emulator holds in memory (a reset frees them)' }),
@@ -37,7 +44,7 @@ export const systemRoutes = [
         version: VERSION,
         clock: clockView(deps.clock),
         organizations: deps.store.orgs.size,
-        media: { mode: deps.config.media, ...deps.signalling.mediaCounts() },
+        media: { mode: deps.config.media, plane: deps.config.mediaPlane, plane_pid: deps.signalling.mediaPlanePid(), ...deps.signalling.mediaCounts() },
         chat_files: deps.services.chatFiles.counts(),
       },
     }),

@@ -16,17 +16,18 @@
 import type { DomainEvent } from '../../domain/events.js';
 import type { Participant } from '../../domain/models.js';
 import { publishRefusal } from '../../domain/meetings/stage-rules.js';
-import { Unserved, type Peer } from '../peer.js';
+import type { Peer } from '../peer.js';
+import { Unserved } from '../unserved.js';
 import { decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
 import { mediaView, type PeerView } from '../room-views.js';
-import { BotPublisher, clipOnce } from './bots.js';
-import { Consumer } from './consumer.js';
-import { Producer, type ProducerInfo } from './producer.js';
+import { BotMedia } from './bot-media.js';
+import type { MediaEngine } from './engine.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media-types.js';
-import { Sfu, type PeerMedia } from './sfu.js';
-import { TransportClosed, WebRtcTransport, type Direction } from './transport.js';
+import type { ProducerInfo } from './producer.js';
+import { ConsumerEntry, ProducerEntry, Sfu, TransportEntry, type PeerMedia } from './sfu.js';
+import { TransportClosed, type Direction } from './transport.js';
 
 const { cfMedia: MEDIA } = SDK_EVENTS;
 
@@ -67,12 +68,14 @@ export interface MediaRoomOptions {
   now: () => number;
   /** The peers pinned for everyone in a meeting, which a joining page is given. */
   pinned: (meetingId: string) => string[];
+  /** Where the media goes: the engine in this process, or in one of its own. */
+  engine: MediaEngine;
 }
 
 export class MediaRoomFeature implements RoomFeature {
   private readonly sfu = new Sfu();
-  private readonly bots = new Map<string, BotPublisher>();
-  private readonly clip = clipOnce();
+  private readonly bots = new Map<string, BotMedia>();
+  private readonly engine: MediaEngine;
   /** Meeting → its active speaker, and when it last changed. */
   private readonly speakers = new Map<string, { peerId: string; at: number }>();
 
@@ -93,11 +96,25 @@ export class MediaRoomFeature implements RoomFeature {
   constructor(
     private readonly state: RoomState,
     private readonly options: MediaRoomOptions,
-  ) {}
+  ) {
+    this.engine = options.engine;
+    this.engine.onTransportFailed((transportId) => this.transportFailed(transportId));
+  }
 
   /** How many transports, producers and consumers are open. */
   counts(): MediaCounts {
     return this.sfu.counts();
+  }
+
+  /** The media plane's own process, while one runs. */
+  get planePid(): number | null {
+    return this.engine.pid;
+  }
+
+  /** The emulator's stop: everything is released and the media plane ends. */
+  close(): Promise<void> {
+    this.onReset();
+    return this.engine.close();
   }
 
   onDomainEvent(e: DomainEvent): void {
@@ -125,6 +142,7 @@ export class MediaRoomFeature implements RoomFeature {
     for (const bot of this.bots.values()) bot.stop();
     this.bots.clear();
     this.sfu.releaseAll();
+    this.engine.reset();
     this.speakers.clear();
   }
 
@@ -143,7 +161,7 @@ export class MediaRoomFeature implements RoomFeature {
     let bot = this.bots.get(key);
     if (!bot) {
       if (!wish.audio && !wish.video) return { audio: false, video: false };
-      bot = new BotPublisher(participant.meetingId, participant.orgId, participant.id, this.clip, () => this.state.newId());
+      bot = new BotMedia(participant.meetingId, participant.orgId, participant.id, this.engine, () => this.state.newId());
       this.bots.set(key, bot);
     }
     const { created, toggled } = await bot.apply(wish);
@@ -212,34 +230,29 @@ export class MediaRoomFeature implements RoomFeature {
   private async openTransport(peer: Peer, id: string, direction: Direction, offer: string, target: number): Promise<void> {
     // The page may have gone while an earlier transport of this direction was opened.
     if (peer.gone) return;
-    const transportId = this.state.newId();
-    let opened;
-    try {
-      opened = await WebRtcTransport.open(transportId, direction, offer, () => this.transportFailed(peer, transportId, direction));
-    } catch (err) {
-      if (err instanceof TransportClosed) throw err;
-      throw new Unserved(`The SDP offer could not be answered (${(err as Error).message})`);
-    }
-    if (peer.gone) return opened.transport.close();
+    const transport = new TransportEntry(this.state.newId(), direction, this.engine);
+    const answer = await this.engine.openTransport(transport.id, direction, offer);
+    if (peer.gone) return transport.close();
     // A second transport of one direction replaces the first (the SDK rebuilds a failed one).
     const media = this.sfu.peer(peer.meetingId, peer.peerId);
     for (const p of media.closeTransport(direction))
       this.announceProducer(peer.meetingId, p, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
-    media.transports[direction] = opened.transport;
+    media.transports[direction] = transport;
     peer.send(MEDIA.createWebRTCTransport, id, 'media.CreateTransportResponse', {
-      transport_id: transportId,
-      description: { type: 'answer', sdp: opened.answer, target },
+      transport_id: transport.id,
+      description: { type: 'answer', sdp: answer, target },
       producer_ids: [],
     });
   }
 
   /** ICE or DTLS failed for good: the transport and what it carried are released (the SDK makes a new one if the page is still there). */
-  private transportFailed(peer: Peer, transportId: string, direction: Direction): void {
-    const media = this.sfu.find(peer.meetingId, peer.peerId);
-    if (!media || media.transports[direction]?.id !== transportId) return;
-    this.state.deps.logger.info({ peer: peer.peerId, direction }, 'SDK media transport failed; released');
+  private transportFailed(transportId: string): void {
+    const held = this.sfu.holderOf(transportId);
+    if (!held) return;
+    const { media, direction } = held;
+    this.state.deps.logger.info({ peer: media.peerId, direction }, 'SDK media transport failed; released');
     for (const p of media.closeTransport(direction))
-      this.announceProducer(peer.meetingId, p, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
+      this.announceProducer(media.meetingId, p, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
   }
 
   private selfJoinComplete(peer: Peer, id: string): void {
@@ -295,10 +308,6 @@ export class MediaRoomFeature implements RoomFeature {
     if (!offer || request.description?.type !== 'offer') throw new Unserved('A produce needs the send transport’s SDP offer');
     const mid = midOf(request.app_data);
     if (mid === undefined) throw new Unserved('A produce names its section’s mid in app_data');
-    const answer = await transport.answer(offer);
-    const transceiver = transport.transceiverOf(mid);
-    if (!transceiver || transceiver.kind !== kind) throw new Unserved(`The offer has no ${kind} section with mid ${mid}`);
-    if (peer.gone || transport.isClosed) return;
     const info: ProducerInfo = {
       id: this.state.newId(),
       peerId: peer.peerId,
@@ -309,7 +318,9 @@ export class MediaRoomFeature implements RoomFeature {
       mimeType: request.mime_type || (kind === 'audio' ? 'audio/opus' : 'video/VP8'),
       transportId: transport.id,
     };
-    const producer = webRtcProducer(info, request.paused, transceiver);
+    const answer = await this.engine.produce(info, request.paused, offer, mid);
+    const producer = new ProducerEntry(info, request.paused, this.engine);
+    if (peer.gone || transport.isClosed) return producer.close();
     media.producers.set(producer.id, producer);
     peer.send(MEDIA.produce, id, 'media.edge.ProducerCreateResponse', {
       status: true,
@@ -338,7 +349,7 @@ export class MediaRoomFeature implements RoomFeature {
     const media = this.sfu.peer(peer.meetingId, peer.peerId);
     this.endProducer(peer.meetingId, media, producer);
     const transport = media.transport(producer.info.transportId, 'send');
-    const answer = description?.sdp && transport ? await transport.answer(description.sdp) : undefined;
+    const answer = description?.sdp && transport ? await this.engine.answer(transport.id, description.sdp) : undefined;
     peer.send(MEDIA.closeProducer, id, 'media.edge.ProducerClosingResponse', answer ? { description: { type: 'answer', sdp: answer, target: PUBLISHER } } : {});
   }
 
@@ -366,7 +377,7 @@ export class MediaRoomFeature implements RoomFeature {
     const transport = media.transport(request.consuming_transport_id, 'recv');
     if (!transport) throw new Unserved('Consume on this page’s own receive transport (create it first)');
     const map: Record<string, ProtoObject> = {};
-    const added: { producer: Producer; consumer: Consumer }[] = [];
+    const added: { producer: ProducerEntry; consumerId: string; layer: string }[] = [];
     const consumed = new Set([...media.consumers.values()].map((c) => c.producer.id));
     for (const r of request.requests) {
       const producerId = r.producer_id ?? '';
@@ -378,22 +389,24 @@ export class MediaRoomFeature implements RoomFeature {
       if (consumed.has(producer.id)) continue;
       if (media.consumers.size + added.length >= MAX_CONSUMERS_PER_PEER) throw new Unserved(`A page receives at most ${MAX_CONSUMERS_PER_PEER} tracks at once`);
       consumed.add(producer.id);
-      added.push({ producer, consumer: this.addConsumer(transport, producer, r.simulcast?.preferred_rid) });
+      added.push({ producer, consumerId: this.state.newId(), layer: r.simulcast?.preferred_rid || 'f' });
     }
     let offer: string | undefined;
+    const consumers: ConsumerEntry[] = [];
     if (added.length > 0) {
-      try {
-        offer = await transport.offer();
-      } catch (err) {
-        for (const { consumer } of added) consumer.close();
-        throw err;
-      }
+      const made = await this.engine.consume(
+        transport.id,
+        added.map((a) => ({ consumerId: a.consumerId, producerId: a.producer.id, layer: a.layer })),
+      );
+      offer = made.offer;
+      added.forEach((a, i) => consumers.push(new ConsumerEntry(a.consumerId, made.mids[i] ?? '', a.producer, this.engine)));
       // Released while the offer was made (the transport closes first, but a finished offer stays finished).
       if (peer.gone || transport.isClosed) {
-        for (const { consumer } of added) consumer.close();
+        for (const consumer of consumers) consumer.close();
         throw new TransportClosed();
       }
-      for (const { producer, consumer } of added) {
+      for (const consumer of consumers) {
+        const { producer } = consumer;
         media.consumers.set(consumer.mid, consumer);
         map[producer.id] = {
           consumer_id: consumer.id,
@@ -403,7 +416,7 @@ export class MediaRoomFeature implements RoomFeature {
       }
     }
     this.state.deps.logger.debug(
-      { peer: peer.peerId, asked: request.requests.map((r) => r.producer_id), added: added.map((a) => a.consumer.mid), open: [...media.consumers.keys()] },
+      { peer: peer.peerId, asked: request.requests.map((r) => r.producer_id), added: consumers.map((c) => c.mid), open: [...media.consumers.keys()] },
       'SDK media consume',
     );
     peer.send(MEDIA.consume, id, 'media.edge.ConsumePeerResponse', {
@@ -411,16 +424,6 @@ export class MediaRoomFeature implements RoomFeature {
       consumer_ids_map: { map },
       ...(offer ? { description: { type: 'offer', sdp: offer, target: SUBSCRIBER } } : {}),
     });
-  }
-
-  private addConsumer(transport: WebRtcTransport, producer: Producer, preferredLayer: string | undefined): Consumer {
-    const w = transport.werift;
-    const track = new w.MediaStreamTrack({ kind: producer.kind });
-    const transceiver = transport.pc.addTransceiver(track, { direction: 'sendonly' });
-    // The section offers the producer's codec only: the viewer decodes what the publisher sends.
-    const codec = transport.pc.config.codecs[producer.kind]?.find((c) => c.mimeType.toLowerCase() === producer.info.mimeType.toLowerCase());
-    if (codec) transceiver.codecs = [codec];
-    return new Consumer(this.state.newId(), producer, transport.id, transceiver, track, w, preferredLayer || 'f');
   }
 
   /** The page's answer to the emulator's consume offer (or, should it offer, its offer answered). */
@@ -431,10 +434,10 @@ export class MediaRoomFeature implements RoomFeature {
     if (!transport || transport.id !== transport_id) throw new Unserved(`Transport ${transport_id} is not this page’s`);
     if (!description?.sdp) throw new Unserved('A renegotiation needs an SDP description');
     if (description.type === 'answer') {
-      await transport.accept(description.sdp);
+      await this.engine.accept(transport.id, description.sdp);
       return peer.send(MEDIA.renegotiateSessionDescription, id, 'media.RenegotiateResponse', { transport_id });
     }
-    const answer = await transport.answer(description.sdp);
+    const answer = await this.engine.answer(transport.id, description.sdp);
     peer.send(MEDIA.renegotiateSessionDescription, id, 'media.RenegotiateResponse', {
       transport_id,
       description: { type: 'answer', sdp: answer, target: description.target ?? SUBSCRIBER },
@@ -455,7 +458,7 @@ export class MediaRoomFeature implements RoomFeature {
       media.consumers.get(mid)?.close();
       media.consumers.delete(mid);
     }
-    const answer = description?.sdp && description.type === 'offer' ? await transport.answer(description.sdp) : undefined;
+    const answer = description?.sdp && description.type === 'offer' ? await this.engine.answer(transport.id, description.sdp) : undefined;
     peer.send(
       MEDIA.closeConsumer,
       id,
@@ -493,12 +496,12 @@ export class MediaRoomFeature implements RoomFeature {
 
   // --- what the media room is told ---------------------------------------------------------------
 
-  private announceProducer(meetingId: string, producer: Producer, event: number, type: string): void {
+  private announceProducer(meetingId: string, producer: ProducerEntry, event: number, type: string): void {
     this.tellMediaRoom(meetingId, producer.info.peerId, event, type, { participant_id: producer.info.peerId, producer_state: this.producerState(producer) });
   }
 
   /** A pause or resume, told to the others; a pause by someone else (`initiator`) is told to the publisher too, whose page then mutes itself. */
-  private announceToggle(meetingId: string, producer: Producer, initiator: Peer | null): void {
+  private announceToggle(meetingId: string, producer: ProducerEntry, initiator: Peer | null): void {
     const body = {
       participant_id: producer.info.peerId,
       producer_state: this.producerState(producer),
@@ -515,7 +518,7 @@ export class MediaRoomFeature implements RoomFeature {
     }
   }
 
-  private endProducer(meetingId: string, media: PeerMedia, producer: Producer): void {
+  private endProducer(meetingId: string, media: PeerMedia, producer: ProducerEntry): void {
     media.producers.delete(producer.id);
     producer.close();
     if (this.options.enabled) this.announceProducer(meetingId, producer, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
@@ -531,7 +534,7 @@ export class MediaRoomFeature implements RoomFeature {
 
   // --- views -----------------------------------------------------------------------------------
 
-  private producerState(producer: Producer): ProtoObject {
+  private producerState(producer: ProducerEntry): ProtoObject {
     const { info } = producer;
     return {
       producer_id: info.id,
@@ -557,7 +560,7 @@ export class MediaRoomFeature implements RoomFeature {
     return this.roomParticipantOf(participant.meetingId, peerId, this.state.view(participant, peerId));
   }
 
-  private ownProducer(peer: Peer, producerId: string): Producer {
+  private ownProducer(peer: Peer, producerId: string): ProducerEntry {
     const producer = this.sfu.find(peer.meetingId, peer.peerId)?.producers.get(producerId);
     if (!producer) throw new Unserved(`Producer ${producerId} is not one of this page’s`);
     return producer;
@@ -566,34 +569,6 @@ export class MediaRoomFeature implements RoomFeature {
   private presetOf(peer: Peer) {
     return this.state.deps.participants.presetById(peer.claims.orgId, this.state.participantOf(peer).presetId);
   }
-}
-
-/** A producer fed by a page's track on the emulator's endpoint: each simulcast layer is a track of its own. */
-function webRtcProducer(info: ProducerInfo, paused: boolean, transceiver: import('werift').RTCRtpTransceiver): Producer {
-  const ssrcOf = new Map<string, number>();
-  const offs: Array<() => void> = [];
-  const producer = new Producer(info, paused, {
-    requestKeyframe: (layer) => {
-      const ssrc = ssrcOf.get(layer);
-      if (ssrc !== undefined) void transceiver.receiver.sendRtcpPLI(ssrc).catch(() => undefined);
-    },
-    close: () => {
-      for (const off of offs) off();
-    },
-  });
-  const attach = (track: import('werift').MediaStreamTrack) => {
-    const layer = track.rid ?? '';
-    if (track.ssrc !== undefined) ssrcOf.set(layer, track.ssrc);
-    offs.push(
-      track.onReceiveRtp.subscribe((packet) => {
-        ssrcOf.set(layer, packet.header.ssrc);
-        producer.deliver(packet, layer);
-      }).unSubscribe,
-    );
-  };
-  for (const track of transceiver.receiver.tracks) attach(track);
-  offs.push(transceiver.onTrack.subscribe((track) => attach(track)).unSubscribe);
-  return producer;
 }
 
 /** The mid the SDK puts in a producer's app_data (its JSON). */

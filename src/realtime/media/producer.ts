@@ -24,6 +24,8 @@ export interface ProducerInfo {
 export interface ProducerSource {
   /** Asks the publisher for a keyframe of one simulcast layer ('' when it sends one). */
   requestKeyframe(layer: string): void;
+  /** Told of each pause and resume (a clip stops playing that kind meanwhile). */
+  paused?(paused: boolean): void;
   close(): void;
 }
 
@@ -84,6 +86,7 @@ export class Producer {
   setPaused(paused: boolean): void {
     const resumed = this.paused && !paused;
     this.paused = paused;
+    this.source.paused?.(paused);
     if (resumed) for (const layer of this.layers) this.requestKeyframe(layer);
   }
 

@@ -1,21 +1,105 @@
-// The media plane's bookkeeping: per meeting, per peer (a page, or a scripted participant that
-// publishes a clip), the transports, producers and consumers it holds. Everything a peer holds is
-// released in one place (release), whichever way it goes (leave, kick, socket loss, ICE failure,
-// reset, shutdown), and a count of what is open proves it.
-import type { Consumer } from './consumer.js';
-import type { MediaCounts } from './media-types.js';
-import type { Producer } from './producer.js';
-import type { Direction, WebRtcTransport } from './transport.js';
+// The media room's ledger: per meeting, per peer (a page, or a scripted participant that
+// publishes a clip), the transports, producers and consumers it holds, as the media room gave them
+// out. The media itself is the engine's (engine.ts), which may run in another process; each entry
+// here tells the engine when it pauses or closes. Everything a peer holds is released in one place
+// (release), whichever way it goes (leave, kick, socket loss, ICE failure, reset, shutdown), and a
+// count of what is open proves it.
+import type { MediaEngine } from './engine.js';
+import type { MediaCounts, MediaKind } from './media-types.js';
+import type { ProducerInfo } from './producer.js';
+import type { Direction } from './transport.js';
+
+/** A page's endpoint of one direction. */
+export class TransportEntry {
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly direction: Direction,
+    private readonly engine: MediaEngine,
+  ) {}
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.engine.closeTransport(this.id);
+  }
+}
+
+/** A published track: a page's camera, microphone or screen share, or a bot's clip. */
+export class ProducerEntry {
+  private closed = false;
+
+  constructor(
+    readonly info: ProducerInfo,
+    private paused: boolean,
+    private readonly engine: MediaEngine,
+  ) {}
+
+  get id(): string {
+    return this.info.id;
+  }
+
+  get kind(): MediaKind {
+    return this.info.kind;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  setPaused(paused: boolean): void {
+    if (this.closed) return;
+    this.paused = paused;
+    this.engine.pauseProducer(this.id, paused);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.engine.closeProducer(this.id);
+  }
+}
+
+/** One viewer's copy of a producer, named by the page by its section's mid. */
+export class ConsumerEntry {
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly mid: string,
+    readonly producer: ProducerEntry,
+    private readonly engine: MediaEngine,
+  ) {}
+
+  prefer(layer: string): void {
+    if (!this.closed) this.engine.preferLayer(this.id, layer);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.engine.closeConsumer(this.id);
+  }
+}
 
 /** The kinds of a peer's requests served one at a time: consumes, and the opening of each direction's transport. */
 export type Turn = 'consume' | Direction;
 
 /** What one peer holds in a meeting's media room. */
 export class PeerMedia {
-  readonly transports: Partial<Record<Direction, WebRtcTransport>> = {};
-  readonly producers = new Map<string, Producer>();
+  readonly transports: Partial<Record<Direction, TransportEntry>> = {};
+  readonly producers = new Map<string, ProducerEntry>();
   /** Its consumers by the mid of their section on its receive transport (the SDK names them by mid). */
-  readonly consumers = new Map<string, Consumer>();
+  readonly consumers = new Map<string, ConsumerEntry>();
 
   /** The peer's requests that must not overlap, one queue per kind: each waits for the one before it. */
   private readonly queues = new Map<Turn, Promise<unknown>>();
@@ -41,20 +125,20 @@ export class PeerMedia {
   }
 
   /** The peer's transport with this id, if it holds one. */
-  transport(id: string | undefined, direction: Direction): WebRtcTransport | undefined {
+  transport(id: string | undefined, direction: Direction): TransportEntry | undefined {
     const t = this.transports[direction];
     return t && (id === undefined || id === '' || t.id === id) ? t : undefined;
   }
 
   /** Closes one transport and what it carries (the consumers on a receive transport, the producers on a send transport); answers the producers closed. */
-  closeTransport(direction: Direction): Producer[] {
+  closeTransport(direction: Direction): ProducerEntry[] {
     const t = this.transports[direction];
     if (!t) return [];
     delete this.transports[direction];
-    t.close();
     if (direction === 'recv') {
       for (const c of this.consumers.values()) c.close();
       this.consumers.clear();
+      t.close();
       return [];
     }
     const closed = [...this.producers.values()].filter((p) => p.info.transportId === t.id);
@@ -62,11 +146,12 @@ export class PeerMedia {
       this.producers.delete(p.id);
       p.close();
     }
+    t.close();
     return closed;
   }
 
   /** Closes everything; answers the producers closed. */
-  release(): Producer[] {
+  release(): ProducerEntry[] {
     const closed = [...this.producers.values()];
     for (const p of closed) p.close();
     this.producers.clear();
@@ -95,8 +180,16 @@ export class Sfu {
     return this.meetings.get(meetingId)?.get(peerId);
   }
 
+  /** Whose transport this is, and which of its directions (a closed or replaced one is nobody's). */
+  holderOf(transportId: string): { media: PeerMedia; direction: Direction } | undefined {
+    for (const peers of this.meetings.values())
+      for (const media of peers.values())
+        for (const direction of ['send', 'recv'] as const) if (media.transports[direction]?.id === transportId) return { media, direction };
+    return undefined;
+  }
+
   /** A producer of the meeting, by id (another meeting's producer is not found). */
-  producer(meetingId: string, producerId: string): Producer | undefined {
+  producer(meetingId: string, producerId: string): ProducerEntry | undefined {
     for (const media of this.meetings.get(meetingId)?.values() ?? []) {
       const p = media.producers.get(producerId);
       if (p) return p;
@@ -105,7 +198,7 @@ export class Sfu {
   }
 
   /** Releases what a peer holds and forgets it; answers the producers closed. */
-  release(meetingId: string, peerId: string): Producer[] {
+  release(meetingId: string, peerId: string): ProducerEntry[] {
     const peers = this.meetings.get(meetingId);
     const media = peers?.get(peerId);
     if (!peers || !media) return [];

@@ -10,7 +10,7 @@
 //
 // werift is loaded on the first transport: most runs never open one, and it costs start-up time.
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
-import { Unserved } from '../peer.js';
+import { Unserved } from '../unserved.js';
 
 export type Werift = typeof import('werift');
 export type Direction = 'send' | 'recv';

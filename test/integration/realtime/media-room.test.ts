@@ -5,7 +5,10 @@
 // (or, for a track that is not there, the consume answer's not_found_track_error), is logged once,
 // and changes nothing: the health counts stay as they were. And what the media room releases: a
 // page whose transports fail for good, everything at the emulator's stop (its UDP sockets too), a
-// page closed for flooding the socket with media requests. A network test: real sockets on
+// page closed for flooding the socket with media requests. These run the media plane in the test's
+// own process (--media-plane inline), so that they can watch its endpoints and UDP sockets; the
+// last part runs it as it runs by default, in a process of its own, and shows that process start
+// with the first transport and end when the room holds nothing. A network test: real sockets on
 // 127.0.0.1, real time where werift's own timers decide.
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -123,7 +126,7 @@ async function produce(s: SdkSocket, send: Transport, kind: 'audio' | 'video', r
 
 describe('the media room refuses', () => {
   it("a produce on another page's transport or without its section's mid, and a pause or close of another page's producer; nothing changes, each is logged once", async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Refusals' })).id;
     const ada = await page(m, 'Ada');
     const bob = await page(m, 'Bob');
@@ -158,7 +161,7 @@ describe('the media room refuses', () => {
   });
 
   it("a consume, a renegotiation or a close of consumers naming another page's transport, or another meeting's; nothing changes", async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const here = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Here' })).id;
     const there = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'There' })).id;
     const ada = await page(here, 'Ada');
@@ -227,7 +230,7 @@ describe('the media room refuses', () => {
   });
 
   it("a consume of another meeting's track answers not_found_track_error and adds no consumer", async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const here = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Here' })).id;
     const there = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'There' })).id;
     const ada = await page(here, 'Ada');
@@ -247,7 +250,7 @@ describe('the media room refuses', () => {
   });
 
   it('a publish the preset does not allow, naming the preset and the permission', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Webinar' })).id;
     const vic = await page(m, 'Vic', 'webinar_viewer');
     const send = await transport(vic, false);
@@ -258,7 +261,7 @@ describe('the media room refuses', () => {
   });
 
   it('a ninth track from one page (a page publishes at most eight at once)', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Many tracks' })).id;
     const ada = await page(m, 'Ada');
     const send = await transport(ada, false);
@@ -270,7 +273,7 @@ describe('the media room refuses', () => {
   });
 
   it('with media off, a receive (and a bot that would publish: 409 MEDIA_OFF)', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual', media: 'off' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline', media: 'off' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Off' })).id;
     const ada = await page(m, 'Ada');
     const recv = await transport(ada, true);
@@ -342,7 +345,7 @@ function floodByCount(): void {
 
 describe('the media room releases', () => {
   it('a publishing and receiving page whose transports fail for good (its certificate is refused), after the grace period; the others are told', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Failing' })).id;
     const ada = await page(m, 'Ada');
     const bob = await page(m, 'Bob');
@@ -388,7 +391,7 @@ describe('the media room releases', () => {
   });
 
   it("the emulator's stop frees every transport, producer and consumer, and every UDP socket it opened", async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Stop' })).id;
     const ada = await page(m, 'Ada');
     const bob = await page(m, 'Bob');
@@ -437,7 +440,7 @@ describe('the media room releases', () => {
 
   it('a flood of transport requests closes the socket (1008): one transport of a direction opens at a time, and what opened meanwhile is closed', async () => {
     floodByCount();
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Flood' })).id;
     const ada = await page(m, 'Ada');
     const pc = await endpoint();
@@ -478,7 +481,7 @@ describe('the media room releases', () => {
 
   it('a flood of consume requests for one track makes one consumer at most, and the socket closed for it frees it', async () => {
     floodByCount();
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Flood' })).id;
     const ada = await page(m, 'Ada');
     const bob = await page(m, 'Bob');
@@ -510,7 +513,7 @@ describe('the media room releases', () => {
 
 describe('bots that publish the sample clip (control API)', () => {
   it('a join with media publishes the clip; the media route turns camera and microphone on and off; the leave ends them', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
     const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
@@ -525,7 +528,7 @@ describe('bots that publish the sample clip (control API)', () => {
   });
 
   it('the media route answers 409 for a participant not in the meeting, and changes nothing', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
     const bot = await addPerson(emu, m, 'Bot');
     const refused = await post(`/meetings/${m}/participants/${bot.id}/media`, { video: true });
@@ -537,9 +540,119 @@ describe('bots that publish the sample clip (control API)', () => {
   });
 
   it('with media off, a join without media still works', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual', media: 'off' });
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline', media: 'off' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Off' })).id;
     const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: false } })).status).toBe(200);
+  });
+});
+
+describe("the media plane's own process (--media-plane process, the default)", () => {
+  /** The health answer's media plane: where it runs and its process, if one runs. */
+  async function plane(): Promise<{ plane: string; plane_pid: number | null }> {
+    const { media } = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { plane: string; plane_pid: number | null } };
+    return { plane: media.plane, plane_pid: media.plane_pid };
+  }
+
+  /** Whether a process of this machine is still there. */
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('starts with the first transport, carries publish and receive, and ends once the room holds nothing; the emulator opens no UDP socket of its own', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    expect(await plane()).toEqual({ plane: 'process', plane_pid: null });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
+    const ada = await page(m, 'Ada');
+    const bob = await page(m, 'Bob');
+    const endpoints = [await endpoint(), await endpoint()];
+    const ours = udpSockets();
+    const adaSend = await transport(ada, false, undefined, endpoints[0]);
+    const { plane_pid: pid } = await plane();
+    expect(pid).toEqual(expect.any(Number));
+    expect(alive(pid!)).toBe(true);
+    const adaCam = await produce(ada, adaSend, 'video');
+    const bobRecv = await transport(bob, true, undefined, endpoints[1]);
+    const consumed = (await bob.request(
+      MEDIA.consume,
+      'media.edge.ConsumePeersRequest',
+      { requests: [{ producing_peer_id: ada.peerId, producer_id: adaCam }], consuming_transport_id: bobRecv.id },
+      'media.edge.ConsumePeerResponse',
+    )) as {
+      description?: { type: string; sdp: string };
+      consumer_ids_map: { map: Record<string, { consumer_id: string; producer_track: { stream_id: string } }> };
+    };
+    // The plane's offer adds a section for Ada's camera, named by the mid the answer gives.
+    const mid = consumed.consumer_ids_map.map[adaCam]!.producer_track.stream_id;
+    expect(consumed.description?.type).toBe('offer');
+    expect(consumed.description?.sdp).toContain(`a=mid:${mid}`);
+    expect(await counts()).toEqual({ transports: 2, producers: 1, consumers: 1 });
+    expect((await plane()).plane_pid).toBe(pid);
+    // Every UDP socket in this process is one of the test's own pages: the emulator's endpoints are in the plane's process.
+    expect(udpSockets()).toBe(ours);
+
+    await Promise.all([ada.close(), bob.close()]);
+    expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    expect(await eventually(plane, (p) => p.plane_pid === null)).toEqual({ plane: 'process', plane_pid: null });
+    expect(
+      await eventually(
+        async () => alive(pid!),
+        (up) => !up,
+      ),
+    ).toBe(false);
+  });
+
+  it('a plane process that dies fails the transports it held (the others are told the track ended); the next transport starts another; the stop ends it', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const error = vi.spyOn(emu.deps.logger, 'error');
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
+    const ada = await page(m, 'Ada');
+    const bob = await page(m, 'Bob');
+    await bob.completeJoin();
+    const adaCam = await produce(ada, await transport(ada, false), 'video');
+    const { plane_pid: pid } = await plane();
+    const told = bob.push(MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
+
+    process.kill(pid!, 'SIGKILL');
+    expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    expect(await told).toMatchObject({ producer_state: { producer_id: adaCam } });
+    expect(error).toHaveBeenCalledWith(expect.objectContaining({ signal: 'SIGKILL' }), expect.stringContaining('media plane process ended'));
+    expect((await plane()).plane_pid).toBeNull();
+
+    await transport(ada, false);
+    const { plane_pid: next } = await plane();
+    expect(next).toEqual(expect.any(Number));
+    expect(next).not.toBe(pid);
+    await emu.close();
+    expect(alive(next!)).toBe(false);
+  });
+
+  it("a bot's clip runs in the plane's process too, which ends with the bot's leave", async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
+    const bot = await addPerson(emu, m, 'Bot');
+    expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: true, video: true } })).status).toBe(200);
+    const { plane_pid: pid } = await plane();
+    expect(alive(pid!)).toBe(true);
+    expect(await counts()).toEqual({ transports: 0, producers: 2, consumers: 0 });
+    // Off is a pause: the process stays, with the tracks.
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: false, video: false })).toEqual({
+      status: 200,
+      body: { audio: false, video: false },
+    });
+    expect((await plane()).plane_pid).toBe(pid);
+    expect((await post(`/meetings/${m}/participants/${bot.id}/leave`)).status).toBe(200);
+    expect(await eventually(plane, (p) => p.plane_pid === null)).toEqual({ plane: 'process', plane_pid: null });
+    expect(
+      await eventually(
+        async () => alive(pid!),
+        (up) => !up,
+      ),
+    ).toBe(false);
   });
 });

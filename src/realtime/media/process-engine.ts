@@ -1,0 +1,237 @@
+// The media plane in a process of its own: the same engine (LocalMediaEngine) behind an IPC
+// channel, in a child started with the first transport or bot track and ended as soon as it holds
+// nothing. werift's endpoints, every packet buffer and the crypto of each stream live and die
+// there: glibc keeps the heap a busy room grew, fragmented, for the life of the process that grew
+// it, so a room's memory goes back to the system only with the process that carried it.
+//
+// Calls keep their order (one channel); each is answered with the result and what the engine holds
+// afterwards, and the child is let go once nothing is held and no call is on its way. A child that
+// dies fails every transport it held, as a lost network would (the pages make new ones).
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../../logger.js';
+import { Unserved } from '../unserved.js';
+import type { ConsumerOrder, EngineHolds, MediaEngine } from './engine.js';
+import type { ProducerInfo } from './producer.js';
+import { TransportClosed, type Direction } from './transport.js';
+
+/** The engine's operations the child serves, by name. */
+export type EngineOp =
+  | 'openTransport'
+  | 'answer'
+  | 'accept'
+  | 'closeTransport'
+  | 'produce'
+  | 'botTrack'
+  | 'pauseProducer'
+  | 'closeProducer'
+  | 'consume'
+  | 'closeConsumer'
+  | 'preferLayer';
+export const ENGINE_OPS: ReadonlySet<string> = new Set<EngineOp>([
+  'openTransport',
+  'answer',
+  'accept',
+  'closeTransport',
+  'produce',
+  'botTrack',
+  'pauseProducer',
+  'closeProducer',
+  'consume',
+  'closeConsumer',
+  'preferLayer',
+]);
+
+/** A call to the child. */
+export interface EngineCall {
+  id: number;
+  op: EngineOp;
+  args: unknown[];
+}
+
+/** The child's answer to a call, or its word that a transport failed. */
+export type EngineReply = { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds } | { failed: string };
+
+/**
+ * The child's entry: the bundled one next to the bundled command line, the compiled one next to
+ * this module, or, from the sources (the tests), this folder's TypeScript run through tsx.
+ */
+function planeEntry(): { file: string; execArgv: string[] } {
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  for (const name of ['media-plane.mjs', 'plane-process.js']) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) return { file, execArgv: [] };
+  }
+  return { file: path.join(dir, 'plane-process.ts'), execArgv: ['--import', 'tsx'] };
+}
+
+export class ProcessMediaEngine implements MediaEngine {
+  private child: ChildProcess | undefined;
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  /** The transports the child holds: failed, should it die. */
+  private readonly transports = new Set<string>();
+  private readonly failedListeners: Array<(id: string) => void> = [];
+  /** Children let go or killed that have not exited yet: the emulator's stop waits for them. */
+  private readonly ending = new Set<Promise<void>>();
+
+  constructor(private readonly logger: Logger) {}
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  async openTransport(id: string, direction: Direction, offer: string): Promise<string> {
+    const answer = await this.call<string>('openTransport', [id, direction, offer], true);
+    this.transports.add(id);
+    return answer;
+  }
+
+  answer(transportId: string, offer: string): Promise<string> {
+    return this.call('answer', [transportId, offer]);
+  }
+
+  accept(transportId: string, answer: string): Promise<void> {
+    return this.call('accept', [transportId, answer]);
+  }
+
+  closeTransport(id: string): void {
+    this.transports.delete(id);
+    this.tell('closeTransport', [id]);
+  }
+
+  produce(info: ProducerInfo, paused: boolean, offer: string, mid: string): Promise<string> {
+    return this.call('produce', [info, paused, offer, mid]);
+  }
+
+  botTrack(botId: string, info: ProducerInfo): Promise<void> {
+    return this.call('botTrack', [botId, info], true);
+  }
+
+  pauseProducer(id: string, paused: boolean): void {
+    this.tell('pauseProducer', [id, paused]);
+  }
+
+  closeProducer(id: string): void {
+    this.tell('closeProducer', [id]);
+  }
+
+  consume(transportId: string, orders: ConsumerOrder[]): Promise<{ offer: string; mids: string[] }> {
+    return this.call('consume', [transportId, orders]);
+  }
+
+  closeConsumer(id: string): void {
+    this.tell('closeConsumer', [id]);
+  }
+
+  preferLayer(consumerId: string, layer: string): void {
+    this.tell('preferLayer', [consumerId, layer]);
+  }
+
+  onTransportFailed(listener: (transportId: string) => void): void {
+    this.failedListeners.push(listener);
+  }
+
+  reset(): void {
+    void this.end();
+  }
+
+  close(): Promise<void> {
+    return this.end();
+  }
+
+  /** Sends a call; only a call that opens something starts a child (the others have nothing to act on without one). */
+  private call<T>(op: EngineOp, args: unknown[], starts = false): Promise<T> {
+    if (!this.child && !starts) return Promise.reject(new TransportClosed());
+    const child = (this.child ??= this.start());
+    const id = ++this.seq;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      child.send({ id, op, args } satisfies EngineCall);
+    });
+  }
+
+  /** A call whose answer nobody waits for (a close, a pause): with no child there is nothing to tell. */
+  private tell(op: EngineOp, args: unknown[]): void {
+    if (!this.child) return;
+    this.call(op, args).catch((err: Error) => {
+      if (!(err instanceof TransportClosed)) this.logger.warn({ err, op }, 'media plane call failed');
+    });
+  }
+
+  private start(): ChildProcess {
+    const { file, execArgv } = planeEntry();
+    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.on('message', (msg: EngineReply) => this.onReply(child, msg));
+    child.on('error', (err) => this.logger.error({ err }, 'media plane process error'));
+    child.on('exit', (code, signal) => {
+      if (child !== this.child) return;
+      this.logger.error({ code, signal }, 'media plane process ended unexpectedly; its transports are failed');
+      this.child = undefined;
+      this.rejectPending();
+      const lost = [...this.transports];
+      this.transports.clear();
+      for (const id of lost) for (const listener of this.failedListeners) listener(id);
+    });
+    this.logger.debug({ pid: child.pid }, 'media plane process started');
+    return child;
+  }
+
+  private onReply(child: ChildProcess, msg: EngineReply): void {
+    if (child !== this.child) return;
+    if ('failed' in msg) {
+      for (const listener of this.failedListeners) listener(msg.failed);
+      return;
+    }
+    const waiting = this.pending.get(msg.id);
+    this.pending.delete(msg.id);
+    if (waiting) {
+      if (msg.error) waiting.reject(revived(msg.error));
+      else waiting.resolve(msg.value);
+    }
+    const { transports, producers, consumers } = msg.holds;
+    if (this.pending.size === 0 && transports + producers + consumers === 0) {
+      this.logger.debug({ pid: child.pid }, 'media plane process holds nothing; ended');
+      this.child = undefined;
+      this.transports.clear();
+      this.ended(child);
+      child.disconnect();
+    }
+  }
+
+  private rejectPending(): void {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const w of waiting) w.reject(new TransportClosed());
+  }
+
+  /** Ends the child now (a reset, the emulator's stop), and resolves once every child let go has exited. */
+  private async end(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    this.transports.clear();
+    this.rejectPending();
+    if (child) {
+      this.ended(child);
+      child.kill('SIGKILL');
+    }
+    await Promise.all(this.ending);
+  }
+
+  /** Keeps a child that is on its way out in `ending` until it has exited. */
+  private ended(child: ChildProcess): void {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    this.ending.add(exited);
+    void exited.then(() => this.ending.delete(exited));
+  }
+}
+
+/** The error a call ended in, as the caller's own class. */
+function revived(error: { name: string; message: string }): Error {
+  if (error.name === 'TransportClosed') return new TransportClosed();
+  if (error.name === 'Unserved') return new Unserved(error.message);
+  return new Error(error.message);
+}
