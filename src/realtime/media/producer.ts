@@ -34,19 +34,13 @@ export type RtpListener = (packet: RtpPacket, layer: string) => void;
 /** A viewer's decoder asks again after a lost keyframe; the publisher hears at most this often per layer (real ms). */
 const KEYFRAME_REQUEST_GAP_MS = 300;
 
-export class Producer {
-  private readonly listeners = new Set<RtpListener>();
-  private readonly closeListeners = new Set<() => void>();
-  private readonly lastKeyframeRequest = new Map<string, number>();
-  /** The simulcast layers seen so far ('' for a single stream). */
-  readonly layers = new Set<string>();
-  private closed = false;
+/** A published track's name and state, as both the media room's ledger and the media plane keep it. */
+export abstract class PublishedTrack {
+  protected closed = false;
 
   constructor(
     readonly info: ProducerInfo,
-    private paused: boolean,
-    private readonly source: ProducerSource,
-    private readonly now: () => number = realNow,
+    protected paused: boolean,
   ) {}
 
   get id(): string {
@@ -63,6 +57,23 @@ export class Producer {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+}
+
+export class Producer extends PublishedTrack {
+  private readonly listeners = new Set<RtpListener>();
+  private readonly closeListeners = new Set<() => void>();
+  private readonly lastKeyframeRequest = new Map<string, number>();
+  /** The simulcast layers seen so far ('' for a single stream). */
+  readonly layers = new Set<string>();
+
+  constructor(
+    info: ProducerInfo,
+    paused: boolean,
+    private readonly source: ProducerSource,
+    private readonly now: () => number = realNow,
+  ) {
+    super(info, paused);
   }
 
   /** A packet from the publisher: every consumer gets it, unless the producer is paused. */

@@ -5,8 +5,8 @@
 // (release), whichever way it goes (leave, kick, socket loss, ICE failure, reset, shutdown), and a
 // count of what is open proves it.
 import type { MediaEngine } from './engine.js';
-import type { MediaCounts, MediaKind } from './media-types.js';
-import type { ProducerInfo } from './producer.js';
+import type { MediaCounts } from './media-types.js';
+import { PublishedTrack, type ProducerInfo } from './producer.js';
 import type { Direction } from './transport.js';
 
 /** A page's endpoint of one direction. */
@@ -31,29 +31,13 @@ export class TransportEntry {
 }
 
 /** A published track: a page's camera, microphone or screen share, or a bot's clip. */
-export class ProducerEntry {
-  private closed = false;
-
+export class ProducerEntry extends PublishedTrack {
   constructor(
-    readonly info: ProducerInfo,
-    private paused: boolean,
+    info: ProducerInfo,
+    paused: boolean,
     private readonly engine: MediaEngine,
-  ) {}
-
-  get id(): string {
-    return this.info.id;
-  }
-
-  get kind(): MediaKind {
-    return this.info.kind;
-  }
-
-  get isPaused(): boolean {
-    return this.paused;
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
+  ) {
+    super(info, paused);
   }
 
   setPaused(paused: boolean): void {
