@@ -48,8 +48,13 @@ export interface MediaEngine {
   consume(transportId: string, orders: ConsumerOrder[]): Promise<{ offer: string; mids: string[] }>;
   closeConsumer(id: string): void;
   preferLayer(consumerId: string, layer: string): void;
-  /** `listener` is told each transport that failed for good (ICE or DTLS). */
+  /**
+   * `listener` is told each transport that failed for good (ICE or DTLS), and, should the plane's
+   * process die, each transport it held.
+   */
   onTransportFailed(listener: (transportId: string) => void): void;
+  /** `listener` is told when the plane's process died, with every track it carried (the bots' clips too). */
+  onPlaneLost(listener: () => void): void;
   /** Closes everything (a reset). */
   reset(): void;
   /** Closes everything and ends the plane (the emulator's stop). */
@@ -161,6 +166,9 @@ export class LocalMediaEngine implements MediaEngine {
   onTransportFailed(listener: (transportId: string) => void): void {
     this.failedListeners.push(listener);
   }
+
+  /** The plane in this process dies only with the emulator: nothing to tell. */
+  onPlaneLost(): void {}
 
   reset(): void {
     for (const bot of [...this.bots.values()]) bot.stop();

@@ -99,6 +99,7 @@ export class MediaRoomFeature implements RoomFeature {
   ) {
     this.engine = options.engine;
     this.engine.onTransportFailed((transportId) => this.transportFailed(transportId));
+    this.engine.onPlaneLost(() => this.planeLost());
   }
 
   /** How many transports, producers and consumers are open. */
@@ -253,6 +254,16 @@ export class MediaRoomFeature implements RoomFeature {
     this.state.deps.logger.info({ peer: media.peerId, direction }, 'SDK media transport failed; released');
     for (const p of media.closeTransport(direction))
       this.announceProducer(media.meetingId, p, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
+  }
+
+  /** The plane's process died: the bots' clips ended with it (a bot's camera and microphone are off until turned on again). */
+  private planeLost(): void {
+    for (const [key, bot] of [...this.bots]) {
+      this.bots.delete(key);
+      const media = this.sfu.find(bot.meetingId, bot.participantId);
+      if (media) for (const p of bot.producers.values()) this.endProducer(bot.meetingId, media, p);
+      bot.stop();
+    }
   }
 
   private selfJoinComplete(peer: Peer, id: string): void {

@@ -74,6 +74,7 @@ export class ProcessMediaEngine implements MediaEngine {
   /** The transports the child holds: failed, should it die. */
   private readonly transports = new Set<string>();
   private readonly failedListeners: Array<(id: string) => void> = [];
+  private readonly lostListeners: Array<() => void> = [];
   /** Children let go or killed that have not exited yet: the emulator's stop waits for them. */
   private readonly ending = new Set<Promise<void>>();
 
@@ -134,6 +135,10 @@ export class ProcessMediaEngine implements MediaEngine {
     this.failedListeners.push(listener);
   }
 
+  onPlaneLost(listener: () => void): void {
+    this.lostListeners.push(listener);
+  }
+
   reset(): void {
     void this.end();
   }
@@ -174,6 +179,7 @@ export class ProcessMediaEngine implements MediaEngine {
       const lost = [...this.transports];
       this.transports.clear();
       for (const id of lost) for (const listener of this.failedListeners) listener(id);
+      for (const listener of this.lostListeners) listener();
     });
     this.logger.debug({ pid: child.pid }, 'media plane process started');
     return child;

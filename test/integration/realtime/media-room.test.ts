@@ -609,7 +609,7 @@ describe("the media plane's own process (--media-plane process, the default)", (
     expect(await exited(pid!)).toBe(true);
   });
 
-  it('a plane process that dies fails the transports it held (the others are told the track ended); the next transport starts another; the stop ends it', async () => {
+  it("a plane process that dies fails the transports it held and ends the bots' clips (the others are told the tracks ended); the next transport or bot track starts another; the stop ends it", async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual' });
     const error = vi.spyOn(emu.deps.logger, 'error');
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
@@ -617,19 +617,36 @@ describe("the media plane's own process (--media-plane process, the default)", (
     const bob = await page(m, 'Bob');
     await bob.completeJoin();
     const adaCam = await produce(ada, await transport(ada, false), 'video');
+    const bot = await addPerson(emu, m, 'Bot');
+    expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
+    expect(await counts()).toEqual({ transports: 1, producers: 2, consumers: 0 });
     const { plane_pid: pid } = await plane();
-    const told = bob.push(MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
+    const told = bob.push(
+      MEDIA.peerProducerCloseBroadcast,
+      'media.edge.PeerProducerCloseBroadcastResponse',
+      (b) => (b as { producer_state: { producer_id: string } }).producer_state.producer_id === adaCam,
+    );
+    const botTold = bob.push(
+      MEDIA.peerProducerCloseBroadcast,
+      'media.edge.PeerProducerCloseBroadcastResponse',
+      (b) => (b as { participant_id: string }).participant_id === bot.id,
+    );
 
     process.kill(pid!, 'SIGKILL');
     expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
     expect(await told).toMatchObject({ producer_state: { producer_id: adaCam } });
+    // The bot's clip ended with the plane: its camera is off until turned on again, which publishes anew.
+    expect(await botTold).toMatchObject({ participant_id: bot.id, producer_state: { kind: 1 } });
     expect(error).toHaveBeenCalledWith(expect.objectContaining({ signal: 'SIGKILL' }), expect.stringContaining('media plane process ended'));
     expect((await plane()).plane_pid).toBeNull();
 
-    await transport(ada, false);
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { video: true })).toEqual({ status: 200, body: { audio: false, video: true } });
     const { plane_pid: next } = await plane();
     expect(next).toEqual(expect.any(Number));
     expect(next).not.toBe(pid);
+    await transport(ada, false);
+    expect(await counts()).toEqual({ transports: 1, producers: 1, consumers: 0 });
+    expect((await plane()).plane_pid).toBe(next);
     await emu.close();
     expect(alive(next!)).toBe(false);
   });
