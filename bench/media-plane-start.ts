@@ -13,7 +13,7 @@ const { values: args } = parseArgs({ options: { runs: { type: 'string', default:
 const RUNS = Number(args.runs);
 const dist = new URL('../dist/src/realtime/media/', import.meta.url);
 const { ProcessMediaEngine } = (await import(new URL('process-engine.js', dist).href)) as typeof import('../src/realtime/media/process-engine.js');
-const { LocalMediaEngine } = (await import(new URL('engine.js', dist).href)) as typeof import('../src/realtime/media/engine.js');
+const { LocalMediaEngine } = (await import(new URL('plane/local-engine.js', dist).href)) as typeof import('../src/realtime/media/plane/local-engine.js');
 const quiet = { debug() {}, info() {}, warn: console.warn, error: console.error } as unknown as ConstructorParameters<typeof ProcessMediaEngine>[0];
 
 /** A page's first offer, as the SDK makes it (an audio and a video section). */

@@ -24,7 +24,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** The bin. */
 export const BUNDLE = path.join(ROOT, 'dist', 'bin', 'meetings-emulator.js');
 const CODE = path.join(ROOT, 'dist', 'bin', 'emulator.cjs');
-/** The media plane's own process (src/realtime/media/plane-process.ts), found next to the bundle. */
+/** The media plane's own process (src/realtime/media/plane/plane-process.ts), found next to the bundle. */
 const PLANE = path.join(ROOT, 'dist', 'bin', 'media-plane.mjs');
 const CACHE = `${CODE}.cache`;
 const STAMP = path.join(ROOT, 'dist', 'bin', '.inputs-hash');
@@ -186,7 +186,7 @@ export async function bundle() {
     // small, so that the process costs little beyond the media it carries.
     await build({
       absWorkingDir: ROOT,
-      entryPoints: ['src/realtime/media/plane-process.ts'],
+      entryPoints: ['src/realtime/media/plane/plane-process.ts'],
       outfile: `${PLANE}.${process.pid}.tmp`,
       bundle: true,
       platform: 'node',

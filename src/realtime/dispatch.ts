@@ -12,7 +12,7 @@ import { PresenceFeature } from './features/presence.js';
 import { RecordingFeature } from './features/recording.js';
 import { StageFeature } from './features/stage.js';
 import { WaitingRoomFeature } from './features/waiting-room.js';
-import { LocalMediaEngine } from './media/engine.js';
+import { LocalMediaEngine } from './media/plane/local-engine.js';
 import { MediaRoomFeature } from './media/media-room.js';
 import { ProcessMediaEngine } from './media/process-engine.js';
 import type { Peer } from './peer.js';

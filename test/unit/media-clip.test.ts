@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { RtpHeader, RtpPacket, Vp8RtpPayload } from 'werift';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ClipPlayer, type MediaKind, type Ticker } from '../../src/realtime/media/clip-player.js';
-import { CLIP_DIR, loadClip, opusPacketSamples, parseClip, readIvf, readOggOpus, vp8Payloads, type Clip } from '../../src/realtime/media/clip.js';
+import { ClipPlayer, type MediaKind, type Ticker } from '../../src/realtime/media/plane/clip-player.js';
+import { CLIP_DIR, loadClip, opusPacketSamples, parseClip, readIvf, readOggOpus, vp8Payloads, type Clip } from '../../src/realtime/media/plane/clip.js';
 
 /** werift's RTP classes, which the player is given by the caller that loaded werift. */
 const rtp = { RtpHeader, RtpPacket };

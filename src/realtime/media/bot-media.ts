@@ -1,10 +1,12 @@
 // A scripted participant's camera and microphone as the media room keeps them: one producer per
-// kind, published on the engine from the sample clip (bots.ts) and turned on and off like a page's
+// kind, published on the engine from the sample clip (plane/bot-clip.ts) and turned on and off like a page's
 // (a pause, told to every page).
 import type { MediaEngine } from './engine.js';
 import type { BotMediaWish, MediaKind } from './media-types.js';
-import { BOT_MIME } from './bots.js';
-import { ProducerEntry } from './sfu.js';
+import { ProducerEntry } from './ledger.js';
+
+/** What the clip's tracks are (plane/bot-clip.ts plays them). */
+const BOT_MIME = { video: 'video/VP8', audio: 'audio/opus' } as const;
 
 export class BotMedia {
   readonly producers = new Map<MediaKind, ProducerEntry>();

@@ -1,15 +1,11 @@
 // The media plane's one door: everything that touches werift (the WebRTC endpoints, the published
 // tracks they or a bot's clip feed, each viewer's copy of a track) behind calls that name things by
-// the ids the media room gave them. The media room (media-room.ts) keeps the ledger and the rules
-// (who may publish, whose track a page may receive, what the pages are told); the engine only
-// carries media. So the plane can run in the emulator's process (LocalMediaEngine) or in a child
-// process of its own (plane-process.ts), whose memory goes back to the system when it ends.
-import type { RTCRtpTransceiver } from 'werift';
-import { Unserved } from '../unserved.js';
-import { BotClip, clipOnce } from './bots.js';
-import { Consumer } from './consumer.js';
-import { Producer, type ProducerInfo } from './producer.js';
-import { TransportClosed, WebRtcTransport, type Direction } from './transport.js';
+// the ids the media room gave them. The media room (media-room.ts) keeps the ledger (ledger.ts) and
+// the rules (who may publish, whose track a page may receive, what the pages are told); the engine
+// only carries media. The engine itself lives in plane/, the only folder that loads werift: in the
+// emulator's process (plane/local-engine.ts, --media-plane inline) or in a child process of its own
+// (process-engine.ts starts plane/plane-process.ts), whose memory goes back to the system when it ends.
+import type { Direction, ProducerInfo } from './media-types.js';
 
 /** One viewer's copy of a track, as the media room orders it. */
 export interface ConsumerOrder {
@@ -48,12 +44,9 @@ export interface MediaEngine {
   consume(transportId: string, orders: ConsumerOrder[]): Promise<{ offer: string; mids: string[] }>;
   closeConsumer(id: string): void;
   preferLayer(consumerId: string, layer: string): void;
-  /**
-   * `listener` is told each transport that failed for good (ICE or DTLS), and, should the plane's
-   * process die, each transport it held.
-   */
+  /** `listener` is told each transport that failed for good (ICE or DTLS). */
   onTransportFailed(listener: (transportId: string) => void): void;
-  /** `listener` is told when the plane's process died, with every track it carried (the bots' clips too). */
+  /** `listener` is told when the plane's process died, with every transport and track it carried. */
   onPlaneLost(listener: () => void): void;
   /** Closes everything (a reset). */
   reset(): void;
@@ -63,174 +56,41 @@ export interface MediaEngine {
   readonly pid: number | null;
 }
 
-/** The engine in this process: the endpoints and tracks in maps by id. */
-export class LocalMediaEngine implements MediaEngine {
-  private readonly transports = new Map<string, WebRtcTransport>();
-  private readonly producers = new Map<string, Producer>();
-  private readonly consumers = new Map<string, Consumer>();
-  private readonly bots = new Map<string, BotClip>();
-  private readonly clip = clipOnce();
-  private readonly failedListeners: Array<(id: string) => void> = [];
-  readonly pid = null;
+// --- the child process's channel (process-engine.ts and plane/plane-process.ts) ----------------
 
-  async openTransport(id: string, direction: Direction, offer: string): Promise<string> {
-    let opened;
-    try {
-      opened = await WebRtcTransport.open(id, direction, offer, () => this.failedListeners.forEach((l) => l(id)));
-    } catch (err) {
-      if (err instanceof TransportClosed) throw err;
-      throw new Unserved(`The SDP offer could not be answered (${(err as Error).message})`);
-    }
-    this.transports.set(id, opened.transport);
-    return opened.answer;
-  }
+/** The engine's operations the child serves, by name. */
+export type EngineOp =
+  | 'openTransport'
+  | 'answer'
+  | 'accept'
+  | 'closeTransport'
+  | 'produce'
+  | 'botTrack'
+  | 'pauseProducer'
+  | 'closeProducer'
+  | 'consume'
+  | 'closeConsumer'
+  | 'preferLayer';
+export const ENGINE_OPS: ReadonlySet<string> = new Set<EngineOp>([
+  'openTransport',
+  'answer',
+  'accept',
+  'closeTransport',
+  'produce',
+  'botTrack',
+  'pauseProducer',
+  'closeProducer',
+  'consume',
+  'closeConsumer',
+  'preferLayer',
+]);
 
-  answer(transportId: string, offer: string): Promise<string> {
-    return this.transport(transportId).answer(offer);
-  }
-
-  accept(transportId: string, answer: string): Promise<void> {
-    return this.transport(transportId).accept(answer);
-  }
-
-  closeTransport(id: string): void {
-    const t = this.transports.get(id);
-    if (!t) return;
-    this.transports.delete(id);
-    for (const c of [...this.consumers.values()]) if (c.transportId === id) this.closeConsumer(c.id);
-    for (const p of [...this.producers.values()]) if (p.info.transportId === id) this.closeProducer(p.id);
-    t.close();
-  }
-
-  async produce(info: ProducerInfo, paused: boolean, offer: string, mid: string): Promise<string> {
-    const transport = this.transport(info.transportId);
-    const answer = await transport.answer(offer);
-    const transceiver = transport.transceiverOf(mid);
-    if (!transceiver || transceiver.kind !== info.kind) throw new Unserved(`The offer has no ${info.kind} section with mid ${mid}`);
-    if (transport.isClosed) throw new TransportClosed();
-    this.producers.set(info.id, webRtcProducer(info, paused, transceiver));
-    return answer;
-  }
-
-  async botTrack(botId: string, info: ProducerInfo): Promise<void> {
-    let bot = this.bots.get(botId);
-    if (!bot) this.bots.set(botId, (bot = new BotClip(this.clip, () => this.bots.delete(botId))));
-    this.producers.set(info.id, await bot.track(info));
-  }
-
-  pauseProducer(id: string, paused: boolean): void {
-    this.producers.get(id)?.setPaused(paused);
-  }
-
-  closeProducer(id: string): void {
-    const p = this.producers.get(id);
-    if (!p) return;
-    this.producers.delete(id);
-    // Its viewers' copies close with it.
-    p.close();
-  }
-
-  async consume(transportId: string, orders: ConsumerOrder[]): Promise<{ offer: string; mids: string[] }> {
-    const transport = this.transport(transportId);
-    const added: Consumer[] = [];
-    for (const order of orders) {
-      const producer = this.producers.get(order.producerId);
-      if (!producer || producer.isClosed) {
-        for (const c of added) c.close();
-        throw new Unserved(`Track ${order.producerId} is not published`);
-      }
-      added.push(this.addConsumer(transport, order, producer));
-    }
-    let offer: string;
-    try {
-      offer = await transport.offer();
-      // Released while the offer was made (the transport closes first, but a finished offer stays finished).
-      if (transport.isClosed) throw new TransportClosed();
-    } catch (err) {
-      for (const c of added) c.close();
-      throw err;
-    }
-    for (const c of added) if (!c.isClosed) this.consumers.set(c.id, c);
-    return { offer, mids: added.map((c) => c.mid) };
-  }
-
-  closeConsumer(id: string): void {
-    this.consumers.get(id)?.close();
-    this.consumers.delete(id);
-  }
-
-  preferLayer(consumerId: string, layer: string): void {
-    this.consumers.get(consumerId)?.prefer(layer);
-  }
-
-  onTransportFailed(listener: (transportId: string) => void): void {
-    this.failedListeners.push(listener);
-  }
-
-  /** The plane in this process dies only with the emulator: nothing to tell. */
-  onPlaneLost(): void {}
-
-  reset(): void {
-    for (const bot of [...this.bots.values()]) bot.stop();
-    this.bots.clear();
-    for (const id of [...this.transports.keys()]) this.closeTransport(id);
-    for (const id of [...this.producers.keys()]) this.closeProducer(id);
-    this.consumers.clear();
-  }
-
-  close(): Promise<void> {
-    this.reset();
-    return Promise.resolve();
-  }
-
-  /** What it holds open now. */
-  holds(): EngineHolds {
-    // A viewer's copy closed with its track leaves the map at the next look.
-    for (const [id, c] of this.consumers) if (c.isClosed) this.consumers.delete(id);
-    return { transports: this.transports.size, producers: this.producers.size, consumers: this.consumers.size };
-  }
-
-  private transport(id: string): WebRtcTransport {
-    const t = this.transports.get(id);
-    if (!t) throw new TransportClosed();
-    return t;
-  }
-
-  private addConsumer(transport: WebRtcTransport, order: ConsumerOrder, producer: Producer): Consumer {
-    const w = transport.werift;
-    const track = new w.MediaStreamTrack({ kind: producer.kind });
-    const transceiver = transport.pc.addTransceiver(track, { direction: 'sendonly' });
-    // The section offers the producer's codec only: the viewer decodes what the publisher sends.
-    const codec = transport.pc.config.codecs[producer.kind]?.find((c) => c.mimeType.toLowerCase() === producer.info.mimeType.toLowerCase());
-    if (codec) transceiver.codecs = [codec];
-    return new Consumer(order.consumerId, producer, transport.id, transceiver, track, w, order.layer || 'f');
-  }
+/** A call to the child. */
+export interface EngineCall {
+  id: number;
+  op: EngineOp;
+  args: unknown[];
 }
 
-/** A producer fed by a page's track on the emulator's endpoint: each simulcast layer is a track of its own. */
-function webRtcProducer(info: ProducerInfo, paused: boolean, transceiver: RTCRtpTransceiver): Producer {
-  const ssrcOf = new Map<string, number>();
-  const offs: Array<() => void> = [];
-  const producer = new Producer(info, paused, {
-    requestKeyframe: (layer) => {
-      const ssrc = ssrcOf.get(layer);
-      if (ssrc !== undefined) void transceiver.receiver.sendRtcpPLI(ssrc).catch(() => undefined);
-    },
-    close: () => {
-      for (const off of offs) off();
-    },
-  });
-  const attach = (track: import('werift').MediaStreamTrack) => {
-    const layer = track.rid ?? '';
-    if (track.ssrc !== undefined) ssrcOf.set(layer, track.ssrc);
-    offs.push(
-      track.onReceiveRtp.subscribe((packet) => {
-        ssrcOf.set(layer, packet.header.ssrc);
-        producer.deliver(packet, layer);
-      }).unSubscribe,
-    );
-  };
-  for (const track of transceiver.receiver.tracks) attach(track);
-  offs.push(transceiver.onTrack.subscribe((track) => attach(track)).unSubscribe);
-  return producer;
-}
+/** The child's answer to a call, or its word that a transport failed. */
+export type EngineReply = { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds } | { failed: string };

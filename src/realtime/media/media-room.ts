@@ -1,7 +1,7 @@
 // The media room of the SDK's Cloudflare-SFU mode: each page's two WebRTC transports, what it
 // publishes (produce, pause and resume, close), what it receives (consume, close, layer choice),
 // who speaks, and who else is in the room with which tracks. A scripted participant may publish
-// the sample clip (bots.ts) and is then in the room like a page.
+// the sample clip (bot-media.ts, plane/bot-clip.ts) and is then in the room like a page.
 //
 // The SDK's rules the answers follow: every negotiation is offered by the page except a consume,
 // whose answer carries the emulator's offer and whose SDP answer comes back as a renegotiation;
@@ -17,17 +17,15 @@ import type { DomainEvent } from '../../domain/events.js';
 import type { Participant } from '../../domain/models.js';
 import { publishRefusal } from '../../domain/meetings/stage-rules.js';
 import type { Peer } from '../peer.js';
-import { Unserved } from '../unserved.js';
+import { TransportClosed, Unserved } from '../unserved.js';
 import { decodeAs, type ProtoObject } from '../protocol/codec.js';
 import { SDK_EVENTS } from '../protocol/events.js';
 import type { Handler, RoomFeature, RoomState } from '../room-state.js';
 import { mediaView, type PeerView } from '../room-views.js';
 import { BotMedia } from './bot-media.js';
 import type { MediaEngine } from './engine.js';
-import type { BotMediaWish, MediaCounts, MediaKind } from './media-types.js';
-import type { ProducerInfo } from './producer.js';
-import { ConsumerEntry, ProducerEntry, Sfu, TransportEntry, type PeerMedia } from './sfu.js';
-import { TransportClosed, type Direction } from './transport.js';
+import type { BotMediaWish, Direction, MediaCounts, MediaKind, ProducerInfo } from './media-types.js';
+import { ConsumerEntry, MediaLedger, ProducerEntry, TransportEntry, type PeerMedia } from './ledger.js';
 
 const { cfMedia: MEDIA } = SDK_EVENTS;
 
@@ -73,7 +71,7 @@ export interface MediaRoomOptions {
 }
 
 export class MediaRoomFeature implements RoomFeature {
-  private readonly sfu = new Sfu();
+  private readonly ledger = new MediaLedger();
   private readonly bots = new Map<string, BotMedia>();
   private readonly engine: MediaEngine;
   /** Meeting → its active speaker, and when it last changed. */
@@ -104,7 +102,7 @@ export class MediaRoomFeature implements RoomFeature {
 
   /** How many transports, producers and consumers are open. */
   counts(): MediaCounts {
-    return this.sfu.counts();
+    return this.ledger.counts();
   }
 
   /** The media plane's own process, while one runs. */
@@ -114,7 +112,7 @@ export class MediaRoomFeature implements RoomFeature {
 
   /** The emulator's stop: everything is released and the media plane ends. */
   close(): Promise<void> {
-    this.onReset();
+    this.releaseAll();
     return this.engine.close();
   }
 
@@ -140,10 +138,14 @@ export class MediaRoomFeature implements RoomFeature {
   }
 
   onReset(): void {
+    this.releaseAll();
+    this.engine.reset();
+  }
+
+  private releaseAll(): void {
     for (const bot of this.bots.values()) bot.stop();
     this.bots.clear();
-    this.sfu.releaseAll();
-    this.engine.reset();
+    this.ledger.releaseAll();
     this.speakers.clear();
   }
 
@@ -167,7 +169,7 @@ export class MediaRoomFeature implements RoomFeature {
     }
     const { created, toggled } = await bot.apply(wish);
     if (this.bots.get(key) !== bot) return { audio: false, video: false };
-    const media = this.sfu.peer(participant.meetingId, participant.id);
+    const media = this.ledger.peer(participant.meetingId, participant.id);
     for (const p of created) {
       media.producers.set(p.id, p);
       this.announceProducer(participant.meetingId, p, MEDIA.peerProducerCreateBroadcast, 'media.edge.PeerProducerCreateBroadcastResponse');
@@ -187,7 +189,7 @@ export class MediaRoomFeature implements RoomFeature {
     const initiator = by === null ? HOST_INITIATOR : this.state.peerIdOf(meetingId, by);
     for (const page of this.state.pages(meetingId)) {
       if (!participantIds.has(page.participantId)) continue;
-      for (const producer of this.sfu.find(meetingId, page.peerId)?.producers.values() ?? []) {
+      for (const producer of this.ledger.find(meetingId, page.peerId)?.producers.values() ?? []) {
         if (producer.kind !== kind || producer.info.screenShare || producer.isPaused) continue;
         producer.setPaused(true);
         if (!this.options.enabled) continue;
@@ -215,7 +217,7 @@ export class MediaRoomFeature implements RoomFeature {
 
   /** The media room's join; a page joining again (a reconnect that kept its transports) publishes anew, so its old tracks end. */
   private joinMediaRoom(peer: Peer, id: string): void {
-    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    const media = this.ledger.find(peer.meetingId, peer.peerId);
     for (const p of [...(media?.producers.values() ?? [])]) this.endProducer(peer.meetingId, media!, p);
     peer.send(MEDIA.joinRoom, id, 'media.edge.PeerJoinResponse');
   }
@@ -225,7 +227,9 @@ export class MediaRoomFeature implements RoomFeature {
     const offer = request.description?.sdp;
     if (!offer) throw new Unserved('A transport needs an SDP offer');
     const direction: Direction = request.consuming ? 'recv' : 'send';
-    await this.sfu.peer(peer.meetingId, peer.peerId).inTurn(direction, () => this.openTransport(peer, id, direction, offer, request.description?.target ?? 0));
+    await this.ledger
+      .peer(peer.meetingId, peer.peerId)
+      .inTurn(direction, () => this.openTransport(peer, id, direction, offer, request.description?.target ?? 0));
   }
 
   private async openTransport(peer: Peer, id: string, direction: Direction, offer: string, target: number): Promise<void> {
@@ -235,7 +239,7 @@ export class MediaRoomFeature implements RoomFeature {
     const answer = await this.engine.openTransport(transport.id, direction, offer);
     if (peer.gone) return transport.close();
     // A second transport of one direction replaces the first (the SDK rebuilds a failed one).
-    const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    const media = this.ledger.peer(peer.meetingId, peer.peerId);
     for (const p of media.closeTransport(direction))
       this.announceProducer(peer.meetingId, p, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
     media.transports[direction] = transport;
@@ -248,19 +252,27 @@ export class MediaRoomFeature implements RoomFeature {
 
   /** ICE or DTLS failed for good: the transport and what it carried are released (the SDK makes a new one if the page is still there). */
   private transportFailed(transportId: string): void {
-    const held = this.sfu.holderOf(transportId);
+    const held = this.ledger.holderOf(transportId);
     if (!held) return;
-    const { media, direction } = held;
-    this.state.deps.logger.info({ peer: media.peerId, direction }, 'SDK media transport failed; released');
+    this.state.deps.logger.info({ peer: held.media.peerId, direction: held.direction }, 'SDK media transport failed; released');
+    this.releaseTransport(held.media, held.direction);
+  }
+
+  /** A transport released without its page's word: what it carried is closed and told to the others. */
+  private releaseTransport(media: PeerMedia, direction: Direction): void {
     for (const p of media.closeTransport(direction))
       this.announceProducer(media.meetingId, p, MEDIA.peerProducerCloseBroadcast, 'media.edge.PeerProducerCloseBroadcastResponse');
   }
 
-  /** The plane's process died: the bots' clips ended with it (a bot's camera and microphone are off until turned on again). */
+  /**
+   * The plane's process died: every transport fails as for a lost network (the pages make new
+   * ones), and the bots' clips end (a bot's camera and microphone are off until turned on again).
+   */
   private planeLost(): void {
+    for (const media of [...this.ledger.peers()]) for (const direction of ['send', 'recv'] as const) this.releaseTransport(media, direction);
     for (const [key, bot] of [...this.bots]) {
       this.bots.delete(key);
-      const media = this.sfu.find(bot.meetingId, bot.participantId);
+      const media = this.ledger.find(bot.meetingId, bot.participantId);
       if (media) for (const p of bot.producers.values()) this.endProducer(bot.meetingId, media, p);
       bot.stop();
     }
@@ -311,7 +323,7 @@ export class MediaRoomFeature implements RoomFeature {
     const kind = request.kind;
     if (kind !== 'audio' && kind !== 'video') throw new Unserved(`A producer's kind is audio or video, not "${kind}"`);
     this.mayProduce(peer, kind, request.screen_share);
-    const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    const media = this.ledger.peer(peer.meetingId, peer.peerId);
     const transport = media.transport(request.producing_transport_id, 'send');
     if (!transport) throw new Unserved('Produce on this page’s own send transport (create it first)');
     if (media.producers.size >= MAX_PRODUCERS_PER_PEER) throw new Unserved(`A peer publishes at most ${MAX_PRODUCERS_PER_PEER} tracks at once`);
@@ -357,7 +369,7 @@ export class MediaRoomFeature implements RoomFeature {
   private async closeProducer(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
     const { producer_id, description } = decodeAs<{ producer_id: string; description?: Description }>('media.edge.ProducerCloseRequest', payload);
     const producer = this.ownProducer(peer, producer_id);
-    const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    const media = this.ledger.peer(peer.meetingId, peer.peerId);
     this.endProducer(peer.meetingId, media, producer);
     const transport = media.transport(producer.info.transportId, 'send');
     const answer = description?.sdp && transport ? await this.engine.answer(transport.id, description.sdp) : undefined;
@@ -378,7 +390,7 @@ export class MediaRoomFeature implements RoomFeature {
   private async consume(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
     const request = decodeAs<ConsumeRequest>('media.edge.ConsumePeersRequest', payload);
     if (!this.options.enabled) throw new Unserved('Media is off on this emulator (--media off): no track can be received');
-    const media = this.sfu.peer(peer.meetingId, peer.peerId);
+    const media = this.ledger.peer(peer.meetingId, peer.peerId);
     await media.inTurn('consume', () => this.consumeNow(peer, id, request, media));
   }
 
@@ -392,7 +404,7 @@ export class MediaRoomFeature implements RoomFeature {
     const consumed = new Set([...media.consumers.values()].map((c) => c.producer.id));
     for (const r of request.requests) {
       const producerId = r.producer_id ?? '';
-      const producer = this.sfu.producer(peer.meetingId, producerId);
+      const producer = this.ledger.producer(peer.meetingId, producerId);
       if (!producer || producer.info.peerId === peer.peerId || producer.isClosed) {
         map[producerId] = { consumer_id: '', producer_track: { track_id: '', producer_id: producerId, stream_id: '' }, error_code: NOT_FOUND_TRACK };
         continue;
@@ -440,7 +452,7 @@ export class MediaRoomFeature implements RoomFeature {
   /** The page's answer to the emulator's consume offer (or, should it offer, its offer answered). */
   private async renegotiate(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
     const { transport_id, description } = decodeAs<{ transport_id: string; description?: Description }>('media.RenegotiateRequest', payload);
-    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    const media = this.ledger.find(peer.meetingId, peer.peerId);
     const transport = media?.transport(transport_id, 'recv') ?? media?.transport(transport_id, 'send');
     if (!transport || transport.id !== transport_id) throw new Unserved(`Transport ${transport_id} is not this page’s`);
     if (!description?.sdp) throw new Unserved('A renegotiation needs an SDP description');
@@ -462,7 +474,7 @@ export class MediaRoomFeature implements RoomFeature {
       description?: Description;
       consuming_transport_id?: string;
     }>('media.edge.ConsumerCloseRequest', payload);
-    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    const media = this.ledger.find(peer.meetingId, peer.peerId);
     const transport = media?.transport(consuming_transport_id, 'recv');
     if (!media || !transport) throw new Unserved('Close consumers on this page’s own receive transport');
     for (const mid of consumer_ids) {
@@ -484,7 +496,7 @@ export class MediaRoomFeature implements RoomFeature {
       'media.edge.UpdateConsumersSimulcastConfigRequest',
       payload,
     );
-    const media = this.sfu.find(peer.meetingId, peer.peerId);
+    const media = this.ledger.find(peer.meetingId, peer.peerId);
     for (const r of requests) if (r.simulcast?.preferred_rid) media?.consumers.get(r.mid)?.prefer(r.simulcast.preferred_rid);
     peer.send(MEDIA.updateConsumersSimulcastConfig, id, null);
   }
@@ -492,7 +504,7 @@ export class MediaRoomFeature implements RoomFeature {
   /** The page's microphone level (every 400 ms while it is live): a voice makes its peer the active speaker. */
   private audioActivity(peer: Peer, payload: Uint8Array): void {
     const { producer_id, silent } = decodeAs<{ producer_id: string; silent: boolean }>('media.AudioActivityRequest', payload);
-    const producer = this.sfu.find(peer.meetingId, peer.peerId)?.producers.get(producer_id);
+    const producer = this.ledger.find(peer.meetingId, peer.peerId)?.producers.get(producer_id);
     if (!producer || producer.kind !== 'audio' || producer.isPaused || silent || !this.options.enabled) return;
     this.speaking(peer.meetingId, peer.peerId);
   }
@@ -539,7 +551,7 @@ export class MediaRoomFeature implements RoomFeature {
     const key = botKey(meetingId, peerId);
     this.bots.get(key)?.stop();
     this.bots.delete(key);
-    this.sfu.release(meetingId, peerId);
+    this.ledger.release(meetingId, peerId);
     if (this.speakers.get(meetingId)?.peerId === peerId) this.speakers.delete(meetingId);
   }
 
@@ -560,7 +572,7 @@ export class MediaRoomFeature implements RoomFeature {
 
   /** A peer of the media room (media.edge.RoomParticipants), with the tracks it publishes. */
   private roomParticipantOf(meetingId: string, peerId: string, view: PeerView & ProtoObject): ProtoObject {
-    const producers = this.options.enabled ? [...(this.sfu.find(meetingId, peerId)?.producers.values() ?? [])] : [];
+    const producers = this.options.enabled ? [...(this.ledger.find(meetingId, peerId)?.producers.values() ?? [])] : [];
     return mediaView(
       view,
       producers.map((p) => this.producerState(p)),
@@ -572,7 +584,7 @@ export class MediaRoomFeature implements RoomFeature {
   }
 
   private ownProducer(peer: Peer, producerId: string): ProducerEntry {
-    const producer = this.sfu.find(peer.meetingId, peer.peerId)?.producers.get(producerId);
+    const producer = this.ledger.find(peer.meetingId, peer.peerId)?.producers.get(producerId);
     if (!producer) throw new Unserved(`Producer ${producerId} is not one of this page’s`);
     return producer;
   }

@@ -6,73 +6,31 @@
 //
 // Calls keep their order (one channel); each is answered with the result and what the engine holds
 // afterwards, and the child is let go once nothing is held and no call is on its way. A child that
-// dies fails every transport it held, as a lost network would (the pages make new ones).
+// dies is told to the media room, which fails every transport and track it held, as a lost network
+// would (the pages make new ones).
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.js';
-import { Unserved } from '../unserved.js';
-import type { ConsumerOrder, EngineHolds, MediaEngine } from './engine.js';
-import type { ProducerInfo } from './producer.js';
-import { TransportClosed, type Direction } from './transport.js';
-
-/** The engine's operations the child serves, by name. */
-export type EngineOp =
-  | 'openTransport'
-  | 'answer'
-  | 'accept'
-  | 'closeTransport'
-  | 'produce'
-  | 'botTrack'
-  | 'pauseProducer'
-  | 'closeProducer'
-  | 'consume'
-  | 'closeConsumer'
-  | 'preferLayer';
-export const ENGINE_OPS: ReadonlySet<string> = new Set<EngineOp>([
-  'openTransport',
-  'answer',
-  'accept',
-  'closeTransport',
-  'produce',
-  'botTrack',
-  'pauseProducer',
-  'closeProducer',
-  'consume',
-  'closeConsumer',
-  'preferLayer',
-]);
-
-/** A call to the child. */
-export interface EngineCall {
-  id: number;
-  op: EngineOp;
-  args: unknown[];
-}
-
-/** The child's answer to a call, or its word that a transport failed. */
-export type EngineReply = { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds } | { failed: string };
+import { TransportClosed, Unserved } from '../unserved.js';
+import type { ConsumerOrder, EngineCall, EngineOp, EngineReply, MediaEngine } from './engine.js';
+import type { Direction, ProducerInfo } from './media-types.js';
 
 /**
- * The child's entry: the bundled one next to the bundled command line, the compiled one next to
- * this module, or, from the sources (the tests), this folder's TypeScript run through tsx.
+ * The child's entry: the bundled one next to the bundled command line, the compiled one below this
+ * module, or, from the sources (the tests), the TypeScript one run through tsx.
  */
 function planeEntry(): { file: string; execArgv: string[] } {
   const dir = path.dirname(fileURLToPath(import.meta.url));
-  for (const name of ['media-plane.mjs', 'plane-process.js']) {
-    const file = path.join(dir, name);
-    if (existsSync(file)) return { file, execArgv: [] };
-  }
-  return { file: path.join(dir, 'plane-process.ts'), execArgv: ['--import', 'tsx'] };
+  for (const file of [path.join(dir, 'media-plane.mjs'), path.join(dir, 'plane', 'plane-process.js')]) if (existsSync(file)) return { file, execArgv: [] };
+  return { file: path.join(dir, 'plane', 'plane-process.ts'), execArgv: ['--import', 'tsx'] };
 }
 
 export class ProcessMediaEngine implements MediaEngine {
   private child: ChildProcess | undefined;
   private seq = 0;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
-  /** The transports the child holds: failed, should it die. */
-  private readonly transports = new Set<string>();
   private readonly failedListeners: Array<(id: string) => void> = [];
   private readonly lostListeners: Array<() => void> = [];
   /** Children let go or killed that have not exited yet: the emulator's stop waits for them. */
@@ -84,10 +42,8 @@ export class ProcessMediaEngine implements MediaEngine {
     return this.child?.pid ?? null;
   }
 
-  async openTransport(id: string, direction: Direction, offer: string): Promise<string> {
-    const answer = await this.call<string>('openTransport', [id, direction, offer], true);
-    this.transports.add(id);
-    return answer;
+  openTransport(id: string, direction: Direction, offer: string): Promise<string> {
+    return this.call('openTransport', [id, direction, offer], true);
   }
 
   answer(transportId: string, offer: string): Promise<string> {
@@ -99,7 +55,6 @@ export class ProcessMediaEngine implements MediaEngine {
   }
 
   closeTransport(id: string): void {
-    this.transports.delete(id);
     this.tell('closeTransport', [id]);
   }
 
@@ -176,9 +131,6 @@ export class ProcessMediaEngine implements MediaEngine {
       this.logger.error({ code, signal }, 'media plane process ended unexpectedly; its transports are failed');
       this.child = undefined;
       this.rejectPending();
-      const lost = [...this.transports];
-      this.transports.clear();
-      for (const id of lost) for (const listener of this.failedListeners) listener(id);
       for (const listener of this.lostListeners) listener();
     });
     this.logger.debug({ pid: child.pid }, 'media plane process started');
@@ -201,7 +153,6 @@ export class ProcessMediaEngine implements MediaEngine {
     if (this.pending.size === 0 && transports + producers + consumers === 0) {
       this.logger.debug({ pid: child.pid }, 'media plane process holds nothing; ended');
       this.child = undefined;
-      this.transports.clear();
       this.ended(child);
       child.disconnect();
     }
@@ -217,7 +168,6 @@ export class ProcessMediaEngine implements MediaEngine {
   private async end(): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    this.transports.clear();
     this.rejectPending();
     if (child) {
       this.ended(child);

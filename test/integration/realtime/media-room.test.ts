@@ -16,7 +16,7 @@ import { MediaStreamTrack, RTCPeerConnection } from 'werift';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
-import { WebRtcTransport } from '../../../src/realtime/media/transport.js';
+import { WebRtcTransport } from '../../../src/realtime/media/plane/transport.js';
 import { MAX_FRAMES_PER_SECOND, Peer } from '../../../src/realtime/peer.js';
 import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
 import { addPerson, controlOf, restOf } from '../../helpers/web-sdk.js';

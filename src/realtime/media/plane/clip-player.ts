@@ -7,11 +7,11 @@
 // follow the media time since start, across loops, pauses and keyframe jumps; neither ever goes
 // backwards. Time comes from an injected Ticker, so tests drive it by hand.
 import type { RtpPacket } from 'werift';
-import { realNow } from '../../core/clock.js';
+import { realNow } from '../../../core/clock.js';
 import type { Werift } from './transport.js';
-import type { MediaKind } from './media-types.js';
+import type { MediaKind } from '../media-types.js';
 
-export type { MediaKind } from './media-types.js';
+export type { MediaKind } from '../media-types.js';
 import { VP8_MAX_PAYLOAD, opusPacketSamples, opusPayload, vp8Payloads, type Clip } from './clip.js';
 
 export const MEDIA_KINDS: readonly MediaKind[] = ['video', 'audio'];

@@ -1,10 +1,9 @@
 // The media plane's own process (process-engine.ts starts it): the engine, serving the emulator's
 // calls over the IPC channel in the order they come. It ends when the emulator lets it go (the
 // channel closes) or ends itself.
-import { Unserved } from '../unserved.js';
-import { LocalMediaEngine } from './engine.js';
-import { ENGINE_OPS, type EngineCall, type EngineReply } from './process-engine.js';
-import { TransportClosed } from './transport.js';
+import { TransportClosed, Unserved } from '../../unserved.js';
+import { ENGINE_OPS, type EngineCall, type EngineReply } from '../engine.js';
+import { LocalMediaEngine } from './local-engine.js';
 
 const engine = new LocalMediaEngine();
 

@@ -10,10 +10,10 @@
 //
 // werift is loaded on the first transport: most runs never open one, and it costs start-up time.
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
-import { Unserved } from '../unserved.js';
+import { TransportClosed } from '../../unserved.js';
+import type { Direction } from '../media-types.js';
 
 export type Werift = typeof import('werift');
-export type Direction = 'send' | 'recv';
 
 /** How long an answer may wait for the emulator's own ICE candidates (real ms). */
 const GATHER_LIMIT_MS = 2_000;
@@ -110,13 +110,6 @@ export function sdpNumbers(sdp: string): { payloadTypes: Map<string, number>; al
   }
   for (const [, id, uri] of sdp.matchAll(/^a=extmap:(\d+)(?:\/\w+)? (\S+)/gm)) if (!extensions.has(uri!)) extensions.set(uri!, Number(id));
   return { payloadTypes, allPayloadTypes, extensions };
-}
-
-/** A request reached a transport that closed before it or while it was served (replaced, failed, its page gone). */
-export class TransportClosed extends Unserved {
-  constructor() {
-    super('The transport is closed');
-  }
 }
 
 export class WebRtcTransport {

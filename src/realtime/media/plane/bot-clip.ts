@@ -3,16 +3,15 @@
 // like a page's track, so that a page sees the bot as a live video tile and hears it. A paused
 // producer pauses its kind of the clip; the clip is read once, on the first bot that publishes, and
 // a bot's player stops with its last track.
-import { Unserved } from '../unserved.js';
+import { Unserved } from '../../unserved.js';
 import type { ClipPlayer } from './clip-player.js';
-import type { MediaKind } from './media-types.js';
+import type { MediaKind, ProducerInfo } from '../media-types.js';
 import { loadClip, type Clip } from './clip.js';
-import { Producer, type ProducerInfo } from './producer.js';
+import { Producer } from './producer.js';
 import { loadWerift } from './transport.js';
 
 /** RTP names of the clip's streams before a viewer's section renames them (any values do). */
 const STREAMS = { video: { ssrc: 0x0b07_0001, payloadType: 96 }, audio: { ssrc: 0x0b07_0002, payloadType: 111 } } as const;
-export const BOT_MIME = { video: 'video/VP8', audio: 'audio/opus' } as const;
 
 /** One bot's player and the tracks it feeds. */
 export class BotClip {
@@ -35,9 +34,8 @@ export class BotClip {
     const producer = new Producer(info, false, {
       requestKeyframe: () => player.requestKeyframe(),
       paused: (paused) => player.setPaused(kind, paused),
-      close: () => this.onProducerClosed(kind, producer),
+      close: () => this.onProducerClosed(kind),
     });
-    this.producers.get(kind)?.close();
     this.producers.set(kind, producer);
     player.setStream(kind, STREAMS[kind]);
     player.setPaused(kind, false);
@@ -51,8 +49,7 @@ export class BotClip {
     this.player?.stop();
   }
 
-  private onProducerClosed(kind: MediaKind, producer: Producer): void {
-    if (this.producers.get(kind) !== producer) return;
+  private onProducerClosed(kind: MediaKind): void {
     this.producers.delete(kind);
     this.player?.setPaused(kind, true);
     if (this.producers.size === 0) {

@@ -5,9 +5,7 @@
 // (release), whichever way it goes (leave, kick, socket loss, ICE failure, reset, shutdown), and a
 // count of what is open proves it.
 import type { MediaEngine } from './engine.js';
-import type { MediaCounts } from './media-types.js';
-import { PublishedTrack, type ProducerInfo } from './producer.js';
-import type { Direction } from './transport.js';
+import { PublishedTrack, type Direction, type MediaCounts, type ProducerInfo } from './media-types.js';
 
 /** A page's endpoint of one direction. */
 export class TransportEntry {
@@ -51,6 +49,11 @@ export class ProducerEntry extends PublishedTrack {
     this.closed = true;
     this.engine.closeProducer(this.id);
   }
+
+  /** Closed with the transport it came on: the engine closes it with the transport. */
+  closedWithTransport(): void {
+    this.closed = true;
+  }
 }
 
 /** One viewer's copy of a producer, named by the page by its section's mid. */
@@ -72,6 +75,11 @@ export class ConsumerEntry {
     if (this.closed) return;
     this.closed = true;
     this.engine.closeConsumer(this.id);
+  }
+
+  /** Closed with the receive transport it went out on: the engine closes it with the transport. */
+  closedWithTransport(): void {
+    this.closed = true;
   }
 }
 
@@ -114,21 +122,24 @@ export class PeerMedia {
     return t && (id === undefined || id === '' || t.id === id) ? t : undefined;
   }
 
-  /** Closes one transport and what it carries (the consumers on a receive transport, the producers on a send transport); answers the producers closed. */
+  /**
+   * Closes one transport and what it carries (the consumers on a receive transport, the producers
+   * on a send transport), which the engine closes with it; answers the producers closed.
+   */
   closeTransport(direction: Direction): ProducerEntry[] {
     const t = this.transports[direction];
     if (!t) return [];
     delete this.transports[direction];
+    let closed: ProducerEntry[] = [];
     if (direction === 'recv') {
-      for (const c of this.consumers.values()) c.close();
+      for (const c of this.consumers.values()) c.closedWithTransport();
       this.consumers.clear();
-      t.close();
-      return [];
-    }
-    const closed = [...this.producers.values()].filter((p) => p.info.transportId === t.id);
-    for (const p of closed) {
-      this.producers.delete(p.id);
-      p.close();
+    } else {
+      closed = [...this.producers.values()].filter((p) => p.info.transportId === t.id);
+      for (const p of closed) {
+        this.producers.delete(p.id);
+        p.closedWithTransport();
+      }
     }
     t.close();
     return closed;
@@ -137,19 +148,17 @@ export class PeerMedia {
   /** Closes everything; answers the producers closed. */
   release(): ProducerEntry[] {
     const closed = [...this.producers.values()];
-    for (const p of closed) p.close();
+    this.closeTransport('send');
+    this.closeTransport('recv');
+    // What came on no transport: a bot's clip.
+    for (const p of this.producers.values()) p.close();
     this.producers.clear();
-    for (const c of this.consumers.values()) c.close();
-    this.consumers.clear();
-    for (const direction of ['send', 'recv'] as const) {
-      this.transports[direction]?.close();
-      delete this.transports[direction];
-    }
     return closed;
   }
 }
 
-export class Sfu {
+/** Every meeting's media room: its peers and what each holds. */
+export class MediaLedger {
   private readonly meetings = new Map<string, Map<string, PeerMedia>>();
 
   peer(meetingId: string, peerId: string): PeerMedia {
@@ -164,11 +173,15 @@ export class Sfu {
     return this.meetings.get(meetingId)?.get(peerId);
   }
 
+  /** Every peer of every meeting. */
+  *peers(): IterableIterator<PeerMedia> {
+    for (const peers of this.meetings.values()) yield* peers.values();
+  }
+
   /** Whose transport this is, and which of its directions (a closed or replaced one is nobody's). */
   holderOf(transportId: string): { media: PeerMedia; direction: Direction } | undefined {
-    for (const peers of this.meetings.values())
-      for (const media of peers.values())
-        for (const direction of ['send', 'recv'] as const) if (media.transports[direction]?.id === transportId) return { media, direction };
+    for (const media of this.peers())
+      for (const direction of ['send', 'recv'] as const) if (media.transports[direction]?.id === transportId) return { media, direction };
     return undefined;
   }
 
@@ -192,18 +205,17 @@ export class Sfu {
   }
 
   releaseAll(): void {
-    for (const peers of this.meetings.values()) for (const media of peers.values()) media.release();
+    for (const media of this.peers()) media.release();
     this.meetings.clear();
   }
 
   counts(): MediaCounts {
     const out = { transports: 0, producers: 0, consumers: 0 };
-    for (const peers of this.meetings.values())
-      for (const media of peers.values()) {
-        out.transports += Object.values(media.transports).filter((t) => t !== undefined).length;
-        out.producers += media.producers.size;
-        out.consumers += media.consumers.size;
-      }
+    for (const media of this.peers()) {
+      out.transports += Object.values(media.transports).filter((t) => t !== undefined).length;
+      out.producers += media.producers.size;
+      out.consumers += media.consumers.size;
+    }
     return out;
   }
 }

@@ -6,7 +6,7 @@
 // Everything here is pure (Buffers in, Buffers out) except loadClip, and none of it loads werift.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../core/package-info.js';
+import { PACKAGE_ROOT } from '../../../core/package-info.js';
 
 /** Where make-media.sh writes the clip: the package's fixtures, from a checkout or an install. */
 export const CLIP_DIR = path.join(PACKAGE_ROOT, 'fixtures', 'media', 'clip');

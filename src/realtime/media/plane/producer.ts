@@ -3,22 +3,8 @@
 // microphone, a camera turned off), and passes their keyframe requests back to the source,
 // rate-limited. Closing it closes its consumers (they hear of it through onClose).
 import type { RtpPacket } from 'werift';
-import { realNow } from '../../core/clock.js';
-import type { MediaKind } from './media-types.js';
-
-/** What the pages are told of a producer (media.ProducerState, and the consume answer). */
-export interface ProducerInfo {
-  id: string;
-  /** The publisher's peer id (a page's, or a scripted participant's participant id). */
-  peerId: string;
-  participantId: string;
-  kind: MediaKind;
-  screenShare: boolean;
-  /** The SDK's own JSON, given back verbatim to the consumers. */
-  appData: string;
-  mimeType: string;
-  transportId: string;
-}
+import { realNow } from '../../../core/clock.js';
+import { PublishedTrack, type ProducerInfo } from '../media-types.js';
 
 /** Where a producer's packets come from: a page's track on the emulator's endpoint, or a clip. */
 export interface ProducerSource {
@@ -33,32 +19,6 @@ export type RtpListener = (packet: RtpPacket, layer: string) => void;
 
 /** A viewer's decoder asks again after a lost keyframe; the publisher hears at most this often per layer (real ms). */
 const KEYFRAME_REQUEST_GAP_MS = 300;
-
-/** A published track's name and state, as both the media room's ledger and the media plane keep it. */
-export abstract class PublishedTrack {
-  protected closed = false;
-
-  constructor(
-    readonly info: ProducerInfo,
-    protected paused: boolean,
-  ) {}
-
-  get id(): string {
-    return this.info.id;
-  }
-
-  get kind(): MediaKind {
-    return this.info.kind;
-  }
-
-  get isPaused(): boolean {
-    return this.paused;
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
-  }
-}
 
 export class Producer extends PublishedTrack {
   private readonly listeners = new Set<RtpListener>();
