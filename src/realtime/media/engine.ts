@@ -5,6 +5,7 @@
 // only carries media. The engine itself lives in plane/, the only folder that loads werift: in the
 // emulator's process (plane/local-engine.ts, --media-plane inline) or in a child process of its own
 // (process-engine.ts starts plane/plane-process.ts), whose memory goes back to the system when it ends.
+import { TransportClosed, Unserved } from '../unserved.js';
 import type { Direction, ProducerInfo } from './media-types.js';
 
 /** One viewer's copy of a track, as the media room orders it. */
@@ -58,20 +59,8 @@ export interface MediaEngine {
 
 // --- the child process's channel (process-engine.ts and plane/plane-process.ts) ----------------
 
-/** The engine's operations the child serves, by name. */
-export type EngineOp =
-  | 'openTransport'
-  | 'answer'
-  | 'accept'
-  | 'closeTransport'
-  | 'produce'
-  | 'botTrack'
-  | 'pauseProducer'
-  | 'closeProducer'
-  | 'consume'
-  | 'closeConsumer'
-  | 'preferLayer';
-export const ENGINE_OPS: ReadonlySet<string> = new Set<EngineOp>([
+/** The engine's operations the child serves, by name (the rest of the interface stays in the emulator). */
+const ENGINE_OP_NAMES = [
   'openTransport',
   'answer',
   'accept',
@@ -83,7 +72,9 @@ export const ENGINE_OPS: ReadonlySet<string> = new Set<EngineOp>([
   'consume',
   'closeConsumer',
   'preferLayer',
-]);
+] as const satisfies ReadonlyArray<keyof MediaEngine>;
+export type EngineOp = (typeof ENGINE_OP_NAMES)[number];
+export const ENGINE_OPS: ReadonlySet<string> = new Set(ENGINE_OP_NAMES);
 
 /** A call to the child. */
 export interface EngineCall {
@@ -94,3 +85,16 @@ export interface EngineCall {
 
 /** The child's answer to a call, or its word that a transport failed. */
 export type EngineReply = { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds } | { failed: string };
+
+/** An error as it crosses the channel: the class the caller tells apart, and the message. */
+export function onTheWire(err: unknown): { name: string; message: string } {
+  const name = err instanceof TransportClosed ? 'TransportClosed' : err instanceof Unserved ? 'Unserved' : 'Error';
+  return { name, message: (err as Error).message };
+}
+
+/** The error a call ended in, as the caller's own class. */
+export function revived(error: { name: string; message: string }): Error {
+  if (error.name === 'TransportClosed') return new TransportClosed();
+  if (error.name === 'Unserved') return new Unserved(error.message);
+  return new Error(error.message);
+}

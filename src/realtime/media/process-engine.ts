@@ -13,8 +13,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.js';
-import { TransportClosed, Unserved } from '../unserved.js';
-import type { ConsumerOrder, EngineCall, EngineOp, EngineReply, MediaEngine } from './engine.js';
+import { TransportClosed } from '../unserved.js';
+import { revived, type ConsumerOrder, type EngineCall, type EngineOp, type EngineReply, type MediaEngine } from './engine.js';
 import type { Direction, ProducerInfo } from './media-types.js';
 
 /**
@@ -183,11 +183,4 @@ export class ProcessMediaEngine implements MediaEngine {
     this.ending.add(exited);
     void exited.then(() => this.ending.delete(exited));
   }
-}
-
-/** The error a call ended in, as the caller's own class. */
-function revived(error: { name: string; message: string }): Error {
-  if (error.name === 'TransportClosed') return new TransportClosed();
-  if (error.name === 'Unserved') return new Unserved(error.message);
-  return new Error(error.message);
 }

@@ -583,6 +583,11 @@ describe("the media plane's own process (--media-plane process, the default)", (
     const { plane_pid: pid } = await plane();
     expect(pid).toEqual(expect.any(Number));
     expect(alive(pid!)).toBe(true);
+    // The plane's refusal reaches the page as the SDK's error, with its words.
+    const noSuchSection = { ...(await produceRequest(adaSend, 'video')), app_data: JSON.stringify({ mid: '99' }) };
+    await expect(ada.request(MEDIA.produce, 'media.edge.ProducerCreateRequest', noSuchSection, null)).rejects.toThrow(
+      'The offer has no video section with mid 99',
+    );
     const adaCam = await produce(ada, adaSend, 'video');
     const bobRecv = await transport(bob, true, undefined, endpoints[1]);
     const consumed = (await bob.request(

@@ -1,8 +1,7 @@
 // The media plane's own process (process-engine.ts starts it): the engine, serving the emulator's
 // calls over the IPC channel in the order they come. It ends when the emulator lets it go (the
 // channel closes) or ends itself.
-import { TransportClosed, Unserved } from '../../unserved.js';
-import { ENGINE_OPS, type EngineCall, type EngineReply } from '../engine.js';
+import { ENGINE_OPS, onTheWire, type EngineCall, type EngineReply } from '../engine.js';
 import { LocalMediaEngine } from './local-engine.js';
 
 const engine = new LocalMediaEngine();
@@ -18,8 +17,7 @@ async function serve({ id, op, args }: EngineCall): Promise<void> {
     const value = await method.apply(engine, args);
     reply({ id, value, holds: engine.holds() });
   } catch (err) {
-    const name = err instanceof TransportClosed ? 'TransportClosed' : err instanceof Unserved ? 'Unserved' : 'Error';
-    reply({ id, error: { name, message: (err as Error).message }, holds: engine.holds() });
+    reply({ id, error: onTheWire(err), holds: engine.holds() });
   }
 }
 
