@@ -106,6 +106,7 @@ export class ProcessMediaEngine implements MediaEngine {
   private call<T>(op: EngineOp, args: unknown[], starts = false): Promise<T> {
     if (!this.child && !starts) return Promise.reject(new TransportClosed());
     const child = (this.child ??= this.start());
+    // Stryker disable next-line UpdateOperator: any number not used before names the call.
     const id = ++this.seq;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });

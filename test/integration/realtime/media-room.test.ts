@@ -518,6 +518,9 @@ describe('bots that publish the sample clip (control API)', () => {
     const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
     expect((await counts()).producers).toBe(1);
+    // A microphone it never had, turned off: nothing is published.
+    expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: false })).toEqual({ status: 200, body: { audio: false, video: true } });
+    expect((await counts()).producers).toBe(1);
     expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: true })).toEqual({ status: 200, body: { audio: true, video: true } });
     expect((await counts()).producers).toBe(2);
     // Off is a pause: the tracks stay, nothing flows.
@@ -584,7 +587,7 @@ describe("the media plane's own process (--media-plane process, the default)", (
     expect(pid).toEqual(expect.any(Number));
     expect(alive(pid!)).toBe(true);
     // The plane's refusal reaches the page as the SDK's error, with its words.
-    const noSuchSection = { ...(await produceRequest(adaSend, 'video')), app_data: JSON.stringify({ mid: '99' }) };
+    const noSuchSection = { ...(await produceRequest(adaSend, 'video')), app_data: JSON.stringify({ mid: '99' }), producing_transport_id: '' };
     await expect(ada.request(MEDIA.produce, 'media.edge.ProducerCreateRequest', noSuchSection, null)).rejects.toThrow(
       'The offer has no video section with mid 99',
     );
@@ -623,8 +626,25 @@ describe("the media plane's own process (--media-plane process, the default)", (
     await bob.completeJoin();
     const adaCam = await produce(ada, await transport(ada, false), 'video');
     const bot = await addPerson(emu, m, 'Bot');
+    const botCam = bob.push(
+      MEDIA.peerProducerCreateBroadcast,
+      'media.edge.PeerProducerCreateBroadcastResponse',
+      (b) => (b as { participant_id: string }).participant_id === bot.id,
+    );
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
     expect(await counts()).toEqual({ transports: 1, producers: 2, consumers: 0 });
+    // The bot's camera, as the pages are told of it: the clip's VP8, on no transport of a page.
+    expect(await botCam).toMatchObject({
+      participant_id: bot.id,
+      producer_state: {
+        kind: 1,
+        pause: false,
+        screen_share: false,
+        app_data: JSON.stringify({ screenShare: false, e2ee: false }),
+        producing_transport_id: '',
+        mime_type: 'video/VP8',
+      },
+    });
     const { plane_pid: pid } = await plane();
     const told = bob.push(
       MEDIA.peerProducerCloseBroadcast,
