@@ -64,6 +64,16 @@ export interface Config {
    */
   mediaPlane: 'process' | 'inline';
   /**
+   * What a recording's files hold: the meeting, as the media plane's recorder composes and encodes
+   * it with ffmpeg (real; the sample when ffmpeg cannot be found), or always the bundled sample file
+   * (sample: no encoder runs, as fast as it gets).
+   */
+  recordings: 'real' | 'sample';
+  /** The ffmpeg executable the recorder runs (unset: `ffmpeg` found on PATH). */
+  ffmpeg: string | undefined;
+  /** The most disk, in MB, the recordings' files take together before the oldest finished ones are let go. */
+  recordingDiskLimitMb: number;
+  /**
    * The dashboard's built files (default: the package's dist/ui). Not an option: the emulator
    * serves its own build; a config from defaultConfig() may name another folder, as the tests of
    * the pages do with a stand-in build.
@@ -286,6 +296,32 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     parse: oneOf(['process', 'inline'] as const),
   },
   {
+    key: 'recordings',
+    flag: '--recordings',
+    env: 'EMULATOR_RECORDINGS',
+    defaultText: 'real',
+    description:
+      'real: a recording holds the meeting (its tiles, screen shares and voices, in the codecs and size it asked for), made by the media plane with ffmpeg; without ffmpeg, the sample file; sample: every recording is the bundled 5-second sample file, and no encoder runs.',
+    parse: oneOf(['real', 'sample'] as const),
+  },
+  {
+    key: 'ffmpeg',
+    flag: '--ffmpeg',
+    env: 'EMULATOR_FFMPEG',
+    defaultText: 'unset (ffmpeg on PATH)',
+    description: 'The ffmpeg executable that makes recordings.',
+    parse: nonEmpty,
+  },
+  {
+    key: 'recordingDiskLimitMb',
+    flag: '--recording-disk-limit',
+    env: 'EMULATOR_RECORDING_DISK_LIMIT',
+    defaultText: '4096',
+    description:
+      "MB of disk the recordings' files may take together (in a temporary directory, freed by a reset and at stop); beyond it the oldest finished recordings' files are removed first.",
+    parse: int(16, 10_000_000),
+  },
+  {
     key: 'webhookUrls',
     flag: '--webhook-url',
     env: 'EMULATOR_WEBHOOK_URLS',
@@ -400,6 +436,9 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     tlsPort: 4443,
     media: 'on',
     mediaPlane: 'process',
+    recordings: 'real',
+    ffmpeg: undefined,
+    recordingDiskLimitMb: 4096,
     tlsCert: undefined,
     tlsKey: undefined,
     uiDir: DEFAULT_UI_DIR,

@@ -19,6 +19,8 @@ import { ParticipantTokens } from './domain/participants/participant-tokens.js';
 import { ParticipantsService } from './domain/participants/participants.service.js';
 import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
+import { RecordingFiles } from './domain/recordings/recording-files.js';
+import { locateExecutable } from './core/executables.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
 import { WaitingRoomService } from './domain/meetings/waiting-room.service.js';
 import { StageService } from './domain/meetings/stage.service.js';
@@ -126,6 +128,16 @@ function keySlot(pem: string | undefined, name: string, ids: IdGenerator, purpos
 
 export const MEDIA_DIR = path.join(PACKAGE_ROOT, 'fixtures', 'media');
 
+/** Whether recordings hold the meeting: asked for (--recordings real) and ffmpeg found; else the sample, and why. */
+function recordingFilesOptions(config: Config, media: MediaLinks) {
+  const limitBytes = config.recordingDiskLimitMb * 1024 * 1024;
+  if (config.recordings === 'sample') return { real: false, why: 'every recording is the sample file (--recordings sample)', limitBytes, sample: media.files };
+  const ffmpeg = locateExecutable('ffmpeg', config.ffmpeg);
+  if ('missing' in ffmpeg)
+    return { real: false, why: `every recording is the sample file: ${ffmpeg.missing} (install ffmpeg, or give --ffmpeg)`, limitBytes, sample: media.files };
+  return { real: true, ffmpeg: ffmpeg.path, limitBytes, sample: media.files };
+}
+
 export function buildClock(config: Config): Clock {
   return config.clock === 'manual' ? new ManualClock(manualClockStart(config)) : new SystemClock(config.timeScale, config.startTime);
 }
@@ -143,7 +155,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const ctx: DomainContext = { store, clock, ids, bus, scheduler };
 
   const meetings = new MeetingsService(ctx);
-  const recordings = new RecordingsService(ctx, media);
+  const recordingFiles = new RecordingFiles(recordingFilesOptions(config, media));
+  const recordings = new RecordingsService(ctx, media, recordingFiles, logger);
   const livestreams = new LivestreamsService(ctx);
   const chatFiles = new ChatFilesService(ctx, media);
   const sessionHistory = new SessionHistoryService(ctx, media, chatFiles);
@@ -217,6 +230,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     chatFiles,
     // Pending lifecycle steps and webhook retries of the organization.
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
+    // The files its recordings left on disk.
+    recordingFiles,
     outbox,
     // The organization's pages: their participants are gone.
     signalling,
@@ -241,7 +256,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       // Observability and traffic shaping start afresh with every load.
       // The waiting room, the stage and the moves between breakout rooms hold pages and scripted
       // participants of the meetings being replaced; chat files belong to those meetings.
-      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, connectedMeetings, chatFiles],
+      // Recordings' files are not part of a state document: a loaded recording has none (the sample is served).
+      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, connectedMeetings, chatFiles, recordingFiles],
     },
     fixtures,
   );

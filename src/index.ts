@@ -65,7 +65,10 @@ export interface RunningEmulator {
   apiKey: string;
   /** Ready-to-use v2 header value: `Basic base64(orgId:apiKey)`. */
   authHeader: string;
-  /** Moves the clock forward by `ms`, running every job that falls due, in time order. */
+  /**
+   * Moves the clock forward by `ms`, running every job that falls due, in time order; resolves once
+   * every recording whose upload came due is UPLOADED (or ERRORED): its files complete and delivered.
+   */
   advance(ms: number): Promise<void>;
   /** Moves the clock forward to `iso` (never back). */
   setNow(iso: string): Promise<void>;
@@ -124,12 +127,14 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
     async advance(ms: number) {
       if (!(ms >= 0)) throw new Error('advance(ms) takes a non-negative number');
       deps.scheduler.advanceTo(deps.clock.now() + ms);
+      await deps.services.recordings.delivery.idle();
     },
     async setNow(iso: string) {
       const target = Date.parse(iso);
       if (Number.isNaN(target)) throw new Error(`setNow takes an ISO time, got ${iso}`);
       if (target < deps.clock.now()) throw new Error('setNow cannot move the clock back');
       deps.scheduler.advanceTo(target);
+      await deps.services.recordings.delivery.idle();
     },
     async reset() {
       deps.reset();

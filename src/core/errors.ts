@@ -78,6 +78,8 @@ export const errors = {
   // Media links (signed, expiring) and Range requests.
   mediaLinkExpired: (expiredAt: string) => new ApiError(403, 'LINK_EXPIRED', `This link expired at ${expiredAt}`),
   mediaSignatureInvalid: () => new ApiError(403, 'INVALID_SIGNATURE', 'The link signature is missing or does not match'),
+  /** A recording's files let go to stay within the emulator's disk limit (--recording-disk-limit). */
+  mediaGone: (message: string) => new ApiError(410, 'GONE', message),
   rangeNotSatisfiable: (size: number) =>
     // Stryker disable next-line BooleanLiteral: a 416 is raised only on the /media routes, which answer in the control shape and never read the v2 prefix.
     new ApiError(416, 'RANGE_NOT_SATISFIABLE', `The requested range is not within the ${size} bytes of the file`, false, {

@@ -248,6 +248,38 @@ export interface ReasonCaller {
   caller: { name: string | null; type: 'ORGANIZATION' | 'USER' | 'SYSTEM'; user_id: string | null };
 }
 
+export const VIDEO_CODECS = ['H264', 'VP8'] as const;
+export const AUDIO_CODECS = ['AAC', 'MP3'] as const;
+export const WATERMARK_POSITIONS = ['left top', 'right top', 'left bottom', 'right bottom'] as const;
+
+/** An image drawn over a recording's video (`video_config.watermark`). */
+export interface Watermark {
+  url: string;
+  /** Its size in the video, px; null: the image's own. */
+  width: number | null;
+  height: number | null;
+  position: (typeof WATERMARK_POSITIONS)[number];
+}
+
+/** What a recording's video is made as (`video_config`, with the documented defaults). */
+export interface RecordingVideo {
+  codec: (typeof VIDEO_CODECS)[number];
+  width: number;
+  height: number;
+  watermark: Watermark | null;
+  /** `export_file`: false → no video file (an audio-only recording). */
+  exportFile: boolean;
+}
+
+/** What a recording's sound is made as (`audio_config`; Vorbis whenever the video is VP8). */
+export interface RecordingAudio {
+  codec: (typeof AUDIO_CODECS)[number];
+  channel: 'mono' | 'stereo';
+}
+
+/** A composite recording (the meeting as one picture and one mix), or a track recording (each track as sent). */
+export type RecordingKind = 'composite' | 'track';
+
 export interface Recording {
   id: string;
   orgId: string;
@@ -272,6 +304,9 @@ export interface Recording {
   uploadToBucket: boolean;
   /** False when `audio_config.export_file` was false: the upload makes no audio link. */
   exportAudio: boolean;
+  kind: RecordingKind;
+  video: RecordingVideo;
+  audio: RecordingAudio;
   /** Recorded time accumulated over RECORDING spans (pauses excluded), ms. */
   recordedMs: number;
   /** When the current RECORDING span began, null while not recording. */

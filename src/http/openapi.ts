@@ -100,7 +100,11 @@ function operation(r: AnyRoute): Json {
       };
     } else {
       // Stryker disable next-line StringLiteral: a success status is always one the route declares, with its required description, so the fallback is never used.
-      responses[String(status)] = { description: spec?.description ?? '', ...(spec?.contentType ? { content: { [spec.contentType]: {} } } : {}) };
+      const types = [...(spec?.contentType ? [spec.contentType] : []), ...(spec?.alsoAs ?? [])];
+      responses[String(status)] = {
+        description: spec?.description ?? '',
+        ...(types.length > 0 ? { content: Object.fromEntries(types.map((t) => [t, {}])) } : {}),
+      };
     }
   }
   // Fault rules (POST /_emulator/faults) can make any emulated route answer any error status.

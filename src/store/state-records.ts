@@ -2,7 +2,18 @@
 // the internal models as they are kept (camelCase, epoch ms), so an export → import → export
 // round trip is byte-identical. A state document is a fixtures file with these extra sections.
 import { z } from 'zod';
-import { RECORDING_STATUSES, REGIONS, SESSION_LIMITS, STORAGE_TYPES, WEBHOOK_APIS, WEBHOOK_EVENTS } from '../domain/models.js';
+import {
+  AUDIO_CODECS,
+  RECORDING_STATUSES,
+  REGIONS,
+  SESSION_LIMITS,
+  STORAGE_TYPES,
+  VIDEO_CODECS,
+  WATERMARK_POSITIONS,
+  WEBHOOK_APIS,
+  WEBHOOK_EVENTS,
+} from '../domain/models.js';
+import { DEFAULT_AUDIO, DEFAULT_VIDEO } from '../domain/recordings/recording-config.js';
 
 const ms = z.number().int().min(0).max(8.64e15);
 const msOrNull = ms.nullable();
@@ -94,6 +105,30 @@ export const recordingRecord = z
     // Absent from documents written before recordings applied these settings: the defaults.
     uploadToBucket: z.boolean().default(true),
     exportAudio: z.boolean().default(true),
+    // Absent from documents written before recordings were made as asked: a composite with the defaults.
+    kind: z.enum(['composite', 'track']).default('composite'),
+    video: z
+      .object({
+        codec: z.enum(VIDEO_CODECS),
+        width: z.number().int().min(1).max(1920),
+        height: z.number().int().min(1).max(1920),
+        watermark: z
+          .object({
+            url: text(2048),
+            width: z.number().int().min(1).nullable(),
+            height: z.number().int().min(1).nullable(),
+            position: z.enum(WATERMARK_POSITIONS),
+          })
+          .strict()
+          .nullable(),
+        exportFile: z.boolean(),
+      })
+      .strict()
+      .default({ ...DEFAULT_VIDEO }),
+    audio: z
+      .object({ codec: z.enum(AUDIO_CODECS), channel: z.enum(['mono', 'stereo']) })
+      .strict()
+      .default({ ...DEFAULT_AUDIO }),
     recordedMs: ms,
     spanStartedAt: msOrNull,
     errorReason: text(1000).nullable(),

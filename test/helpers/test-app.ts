@@ -39,7 +39,16 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Api = Record<Method, (path: string) => request.Test>;
 
 export function makeTestApp(overrides: Partial<Config> = {}, opts: { fixtures?: Fixtures } = {}): TestApp {
-  const config = defaultConfig({ clock: 'manual', startTime: START, seed: 'test-seed', publicUrl: 'http://emulator.test', logLevel: 'silent', ...overrides });
+  const config = defaultConfig({
+    clock: 'manual',
+    startTime: START,
+    seed: 'test-seed',
+    publicUrl: 'http://emulator.test',
+    logLevel: 'silent',
+    // No recorder: an app built here is never closed, and these tests read what the API says of recordings, not what they hold.
+    recordings: 'sample',
+    ...overrides,
+  });
   const deps = buildDeps(config, { fixtures: opts.fixtures ?? fixtures(), logger: silentLogger() });
   const app = createApp(deps);
   return { app, deps, api: validatingApi(app), advance: (ms) => void deps.scheduler.advanceTo(deps.clock.now() + ms), now: () => deps.clock.now() };

@@ -40,7 +40,7 @@ describe('a path a typo away from a route: 404 naming it', () => {
     ['post', '/v1/product', '/v1/products', 'v1'],
     ['get', '/_emulator/helth', '/_emulator/health', 'control'],
     ['post', '/_emulator/clock/advanc', '/_emulator/clock/advance', 'control'],
-    ['get', `/media/recordings/${ID}/a.mp3`, '/media/recordings/{recording_id}/{file}.mp4', 'media'],
+    ['get', `/media/recording/${ID}/a.mp3`, '/media/recordings/{recording_id}/{file}', 'media'],
   ] as const)('%s %s names %s (%s, its own shape; v2 in hard-edges.test.ts)', async (method, path, nearest, _api) => {
     const t = makeTestApp();
     const res = await t.api[method](path).expect(404);

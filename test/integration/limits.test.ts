@@ -340,33 +340,31 @@ const STRING_ROWS: Row[] = [
       atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
     })),
   ),
-  ...['mp4', 'm4a'].flatMap((ext): Row[] => [
-    {
-      route: `get /media/recordings/{recording_id}/{file}.${ext}`,
-      where: 'param',
-      field: 'file',
-      max: 512,
-      kind: 'length',
-      atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
-    },
-    {
-      route: `get /media/recordings/{recording_id}/{file}.${ext}`,
-      where: 'query',
-      field: 'expires',
-      max: 32,
-      kind: 'length',
-      make: (n) => '9'.repeat(n),
-      atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
-    },
-    {
-      route: `get /media/recordings/{recording_id}/{file}.${ext}`,
-      where: 'query',
-      field: 'signature',
-      max: 256,
-      kind: 'length',
-      atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
-    },
-  ]),
+  {
+    route: `get /media/recordings/{recording_id}/{file}`,
+    where: 'param',
+    field: 'file',
+    max: 512,
+    kind: 'length',
+    atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    route: `get /media/recordings/{recording_id}/{file}`,
+    where: 'query',
+    field: 'expires',
+    max: 32,
+    kind: 'length',
+    make: (n) => '9'.repeat(n),
+    atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    route: `get /media/recordings/{recording_id}/{file}`,
+    where: 'query',
+    field: 'signature',
+    max: 256,
+    kind: 'length',
+    atLimit: { status: 403, code: 'INVALID_SIGNATURE' },
+  },
 ];
 
 const ITEM_ROWS: Row[] = [

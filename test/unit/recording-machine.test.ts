@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Recording, RecordingStatus } from '../../src/domain/models.js';
+import { DEFAULT_AUDIO, DEFAULT_VIDEO } from '../../src/domain/recordings/recording-config.js';
 import { RECORDING_STATUSES } from '../../src/domain/models.js';
 import {
   recordedMsAt,
@@ -36,6 +37,9 @@ function recording(over: Partial<Recording> = {}): Recording {
     allowMultipleRecordings: false,
     uploadToBucket: true,
     exportAudio: true,
+    kind: 'composite',
+    video: { ...DEFAULT_VIDEO },
+    audio: { ...DEFAULT_AUDIO },
     recordedMs: 0,
     spanStartedAt: null,
     errorReason: null,

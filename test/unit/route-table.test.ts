@@ -28,8 +28,9 @@ describe('RouteTable.resolve', () => {
     ['GET', '/v1/products/ABC', 'GET /v1/products/{svc_code}', 'v1'],
     ['GET', '/_emulator/health', 'GET /_emulator/health', 'control'],
     ['GET', '/.well-known/jwks.json', 'GET /.well-known/jwks.json', 'control'],
-    ['GET', '/media/recordings/r1/a.b.mp4', 'GET /media/recordings/{recording_id}/{file}.mp4', 'media'],
-    ['GET', '/media/recordings/r1/a.MP4', 'GET /media/recordings/{recording_id}/{file}.mp4', 'media'],
+    ['GET', '/media/recordings/r1/a.b.mp4', 'GET /media/recordings/{recording_id}/{file}', 'media'],
+    ['GET', '/media/recordings/r1/a.MP4', 'GET /media/recordings/{recording_id}/{file}', 'media'],
+    ['GET', '/media/recordings/r1/a.webm', 'GET /media/recordings/{recording_id}/{file}', 'media'],
   ])('%s %s → %s (%s)', (method, path, route, api) => {
     const r = table.resolve(method, path);
     expect(r.route && `${r.route.method.toUpperCase()} ${r.route.path}`).toBe(route);
@@ -45,7 +46,7 @@ describe('RouteTable.resolve', () => {
     ['GET', '/api/v1/nothing', 'v1'],
     ['DELETE', '/v1/products/ABC', 'v1'],
     ['GET', '/_emulator/nothing', 'control'],
-    ['GET', '/media/recordings/r1/a.mkv', 'media'],
+    ['GET', '/media/recordings/r1/a/b.mp4', 'media'],
     ['GET', '/.well-known/other.json', 'v2'],
     // GET / is the landing page; the root with another method is still unrouted.
     ['POST', '/', 'v2'],
@@ -123,7 +124,7 @@ describe('RouteTable.resolve on the web SDK hosts (by the first label of Host)',
 describe('decodeParams', () => {
   it('decodes the parameters of the resolved route', () => {
     expect(decodeParams(table.resolve('GET', '/v2/meetings/a%20b'))).toEqual({ id: 'a b' });
-    expect(decodeParams(table.resolve('GET', '/media/recordings/r%2F1/f%2Eg.mp4'))).toEqual({ recording_id: 'r/1', file: 'f.g' });
+    expect(decodeParams(table.resolve('GET', '/media/recordings/r%2F1/f%2Eg.mp4'))).toEqual({ recording_id: 'r/1', file: 'f.g.mp4' });
   });
 
   it('answers 400 for a broken percent-encoding where a route serves the path', () => {

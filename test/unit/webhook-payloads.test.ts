@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/domain/events.js';
+import { DEFAULT_AUDIO, DEFAULT_VIDEO } from '../../src/domain/recordings/recording-config.js';
 import type { Livestream, LivestreamState, Meeting, Organization, Participant, Recording } from '../../src/domain/models.js';
 import { webhookPayloadFor } from '../../src/webhooks/payloads.js';
 
@@ -72,6 +73,9 @@ const recording: Recording = {
   allowMultipleRecordings: false,
   uploadToBucket: true,
   exportAudio: true,
+  kind: 'composite',
+  video: { ...DEFAULT_VIDEO },
+  audio: { ...DEFAULT_AUDIO },
   recordedMs: 60_000,
   spanStartedAt: null,
   errorReason: null,

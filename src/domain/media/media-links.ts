@@ -63,12 +63,9 @@ export class MediaLinks {
     return `${pathname}?expires=${expires}&signature=${this.sign(pathname, expires)}`;
   }
 
-  recordingVideoPath(recordingId: string, outputFileName: string): string {
-    return `/media/recordings/${recordingId}/${encodeURIComponent(outputFileName)}`;
-  }
-
-  recordingAudioPath(recordingId: string, outputFileName: string): string {
-    return `/media/recordings/${recordingId}/${encodeURIComponent(outputFileName.replace(/\.mp4$/, ''))}.m4a`;
+  /** The path of one of a recording's files (its output file, or its audio file), by the file's name. */
+  recordingFilePath(recordingId: string, fileName: string): string {
+    return `/media/recordings/${recordingId}/${encodeURIComponent(fileName)}`;
   }
 
   playbackUrl(livestreamId: string): string {

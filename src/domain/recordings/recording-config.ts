@@ -4,7 +4,7 @@
 //
 // A meeting keeps its recording config as the client gave it (known fields only, snake_case),
 // because it is echoed back as given; it is read here, in one place.
-import type { StorageConfig } from '../models.js';
+import type { RecordingAudio, RecordingVideo, StorageConfig, Watermark } from '../models.js';
 
 /**
  * Storage credentials are write-only: accepted on input, dropped when the request is parsed,
@@ -56,9 +56,51 @@ export interface RecordingOptions {
   uploadToBucket?: boolean;
   /** `audio_config.export_file`: false → no audio download link. */
   exportAudio?: boolean;
+  /** `video_config`, field by field (a field left out is left to the next level). */
+  video?: Partial<RecordingVideo>;
+  /** `audio_config`'s codec and channel. */
+  audio?: Partial<RecordingAudio>;
 }
 
-export type ResolvedRecordingOptions = Required<Omit<RecordingOptions, 'fileNamePrefix'>> & { fileNamePrefix: string | undefined };
+export type ResolvedRecordingOptions = Required<Omit<RecordingOptions, 'fileNamePrefix' | 'video' | 'audio'>> & {
+  fileNamePrefix: string | undefined;
+  video: RecordingVideo;
+  audio: RecordingAudio;
+};
+
+/** The documented defaults: H.264 at 1280×720 with its file, AAC in stereo. */
+export const DEFAULT_VIDEO: Readonly<RecordingVideo> = Object.freeze({ codec: 'H264', width: 1280, height: 720, watermark: null, exportFile: true });
+export const DEFAULT_AUDIO: Readonly<RecordingAudio> = Object.freeze({ codec: 'AAC', channel: 'stereo' });
+
+/** A `video_config` as given on the wire (already validated) as one level's settings. */
+export function videoOptionsFrom(vc: Record<string, unknown> | undefined): Partial<RecordingVideo> | undefined {
+  if (!vc) return undefined;
+  const out: Partial<RecordingVideo> = {};
+  if (vc.codec === 'H264' || vc.codec === 'VP8') out.codec = vc.codec;
+  if (typeof vc.width === 'number') out.width = vc.width;
+  if (typeof vc.height === 'number') out.height = vc.height;
+  if (typeof vc.export_file === 'boolean') out.exportFile = vc.export_file;
+  const wm = objectAt(vc, 'watermark');
+  if (wm && typeof wm.url === 'string') {
+    const size = objectAt(wm, 'size');
+    out.watermark = {
+      url: wm.url,
+      width: typeof size?.width === 'number' ? size.width : null,
+      height: typeof size?.height === 'number' ? size.height : null,
+      position: (typeof wm.position === 'string' ? wm.position : 'left top') as Watermark['position'],
+    };
+  }
+  return out;
+}
+
+/** An `audio_config` as given on the wire (already validated) as one level's settings. */
+export function audioOptionsFrom(ac: Record<string, unknown> | undefined): Partial<RecordingAudio> | undefined {
+  if (!ac) return undefined;
+  const out: Partial<RecordingAudio> = {};
+  if (ac.codec === 'AAC' || ac.codec === 'MP3') out.codec = ac.codec;
+  if (ac.channel === 'mono' || ac.channel === 'stereo') out.channel = ac.channel;
+  return out;
+}
 
 const objectAt = (o: Record<string, unknown>, key: string): Record<string, unknown> | undefined => {
   const v = o[key];
@@ -92,6 +134,8 @@ export function meetingRecordingOptions(config: Record<string, unknown> | null):
     storageConfig: storage === null ? null : objectAt(config, 'storage_config') && storageConfigFrom(storage as Record<string, unknown>),
     uploadToBucket: objectAt(config, 'dyte_bucket_config')?.enabled as boolean | undefined,
     exportAudio: objectAt(config, 'audio_config')?.export_file as boolean | undefined,
+    video: videoOptionsFrom(objectAt(config, 'video_config')),
+    audio: audioOptionsFrom(objectAt(config, 'audio_config')),
   };
 }
 
@@ -103,5 +147,12 @@ export function resolveRecordingOptions(start: RecordingOptions, meeting: Record
     storageConfig: start.storageConfig ?? meeting.storageConfig ?? null,
     uploadToBucket: start.uploadToBucket ?? meeting.uploadToBucket ?? true,
     exportAudio: start.exportAudio ?? meeting.exportAudio ?? true,
+    video: { ...DEFAULT_VIDEO, ...defined(meeting.video), ...defined(start.video) },
+    audio: { ...DEFAULT_AUDIO, ...defined(meeting.audio), ...defined(start.audio) },
   };
+}
+
+/** The fields that are set: a level that leaves one out leaves it to the level below. */
+function defined<T extends object>(o: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

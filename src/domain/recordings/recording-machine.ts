@@ -8,7 +8,7 @@ export type RecordingEvent =
   | { type: 'PAUSE' }
   | { type: 'RESUME' }
   | { type: 'STOP'; reason: ReasonCaller; fileSize: number }
-  | { type: 'UPLOAD_COMPLETE'; downloadUrl: string | null; audioDownloadUrl: string | null; downloadUrlExpiry: number | null }
+  | { type: 'UPLOAD_COMPLETE'; downloadUrl: string | null; audioDownloadUrl: string | null; downloadUrlExpiry: number | null; fileSize?: number }
   | { type: 'FAIL'; reason: string };
 
 export type RecordingEventType = RecordingEvent['type'];
@@ -68,6 +68,8 @@ export function transitionRecording(r: Recording, event: RecordingEvent, now: nu
       next.downloadUrl = event.downloadUrl;
       next.audioDownloadUrl = event.audioDownloadUrl;
       next.downloadUrlExpiry = event.downloadUrlExpiry;
+      // The finished file's size (the one the recorder reported at the stop was the size so far).
+      if (event.fileSize !== undefined) next.fileSize = event.fileSize;
       next.recordingDuration = Math.round(r.recordedMs / 1000);
       break;
     case 'FAIL':

@@ -1,10 +1,11 @@
 import { flat } from '../../core/strings.js';
+import type { Logger } from '../../logger.js';
 import { errors } from '../../core/errors.js';
 import { z } from 'zod';
 import { defineJob, jobIdField } from '../../core/jobs.js';
 import { orgData, type DomainContext } from '../context.js';
 import type { MediaLinks } from '../media/media-links.js';
-import type { Meeting, ReasonCaller, Recording, RecordingStatus } from '../models.js';
+import type { Meeting, ReasonCaller, Recording, RecordingKind, RecordingStatus } from '../models.js';
 import { paginate, type Page, type PageRequest } from '../paging.js';
 import {
   ACTIVE_RECORDING_STATUSES,
@@ -17,6 +18,9 @@ import {
 import type { OrgData } from '../../store/store.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import { meetingRecordingOptions, resolveRecordingOptions, type RecordingOptions } from './recording-config.js';
+import { RecordingDelivery, type DeliveryOutcome } from './recording-delivery.js';
+import type { RecordingArtifacts, RecordingFile, RecordingFiles } from './recording-files.js';
+import { audioFileName, outputFileName, recordingFormats } from './recording-formats.js';
 
 export type Caller = ReasonCaller['caller'];
 export const SYSTEM_CALLER: Caller = { name: null, type: 'SYSTEM', user_id: null };
@@ -25,6 +29,8 @@ export const SYSTEM_CALLER: Caller = { name: null, type: 'SYSTEM', user_id: null
 export interface StartRecordingInput extends RecordingOptions {
   meetingId: string;
   allowMultipleRecordings?: boolean;
+  /** A track recording (POST /v2/recordings/track) rather than a composite one. */
+  kind?: RecordingKind;
 }
 
 export interface RecordingQuery extends PageRequest {
@@ -48,11 +54,20 @@ const MAX_SECONDS_JOB = defineJob({
 });
 
 export class RecordingsService implements OrgMember {
+  /** The steps between a stop and UPLOADED: the files complete, then sent where the recording asked. */
+  readonly delivery: RecordingDelivery;
+
   constructor(
     private readonly ctx: DomainContext,
     private readonly media: MediaLinks,
+    /** Each recording's files: the recorder's, or the sample. */
+    readonly files: RecordingFiles,
+    private readonly logger?: Logger,
   ) {
+    this.delivery = new RecordingDelivery(files);
     ctx.scheduler.handle(MAX_SECONDS_JOB, (payload) => this.onMaxSeconds(payload));
+    // Recordings in progress alone over the disk limit: the largest one stops, as at max_seconds.
+    files.onOverLimit((id) => this.onDiskFull(id));
   }
 
   private meeting(orgId: string, meetingId: string): Meeting {
@@ -70,13 +85,14 @@ export class RecordingsService implements OrgMember {
     const now = this.ctx.clock.now();
     const id = this.ctx.ids.uuid();
     const options = resolveRecordingOptions(input, meetingRecordingOptions(meeting.recordingConfig));
-    const prefix = options.fileNamePrefix ? `${options.fileNamePrefix}_` : '';
+    const kind = input.kind ?? 'composite';
+    const formats = recordingFormats({ kind, video: options.video, audio: options.audio, exportAudio: options.exportAudio }, this.files.real);
     const recording: Recording = {
       id,
       orgId,
       meetingId: meeting.id,
       status: 'INVOKED',
-      outputFileName: flat(`${prefix}${meeting.id}_${now}.mp4`),
+      outputFileName: flat(outputFileName(options.fileNamePrefix, meeting.id, now, (formats.video ?? formats.audio)!)),
       invokedTime: now,
       startedTime: null,
       stoppedTime: null,
@@ -93,6 +109,9 @@ export class RecordingsService implements OrgMember {
       allowMultipleRecordings: input.allowMultipleRecordings ?? false,
       uploadToBucket: options.uploadToBucket,
       exportAudio: options.exportAudio,
+      kind,
+      video: options.video,
+      audio: options.audio,
       recordedMs: 0,
       spanStartedAt: null,
       errorReason: null,
@@ -184,7 +203,7 @@ export class RecordingsService implements OrgMember {
     const r = this.get(orgId, id);
     const event: RecordingEvent =
       action === 'stop'
-        ? { type: 'STOP', reason: { reason: 'API_CALL', caller }, fileSize: this.media.files.video.bytes }
+        ? { type: 'STOP', reason: { reason: 'API_CALL', caller }, fileSize: this.sizeSoFar(r) }
         : action === 'pause'
           ? { type: 'PAUSE' }
           : { type: 'RESUME' };
@@ -204,18 +223,35 @@ export class RecordingsService implements OrgMember {
   stopBySystem(orgId: string, id: string, reason: ReasonCaller): Recording {
     const r = this.get(orgId, id);
     // Stryker disable next-line StringLiteral: never thrown: every caller stops only RECORDING or PAUSED recordings, which the transition table accepts.
-    return this.apply(r, { type: 'STOP', reason, fileSize: this.media.files.video.bytes }, `Cannot stop a recording that is ${r.status}`);
+    return this.apply(r, { type: 'STOP', reason, fileSize: this.sizeSoFar(r) }, `Cannot stop a recording that is ${r.status}`);
+  }
+
+  /** The file_size a stop shows: what the recorder has written so far, or the sample's size. */
+  private sizeSoFar(r: Recording): number {
+    return this.files.bytesOf(r.id) ?? this.media.files.video.bytes;
   }
 
   /**
-   * UPLOADING → UPLOADED with signed links that expire 7 days after the stop (simulator); none
-   * when the recording does not upload to the emulator's bucket, no audio link when audio is
-   * not exported.
+   * The upload came due (simulator): once the files are complete and delivered (recording-delivery.ts),
+   * UPLOADING → UPLOADED with signed links that expire 7 days after the stop; none when the
+   * recording does not upload to the emulator's bucket, no audio link when audio is not exported.
+   * A delivery that fails ends the recording ERRORED. In this turn when nothing has to be waited for.
    */
-  completeUpload(orgId: string, id: string): Recording {
+  completeUpload(orgId: string, id: string): void {
     const r = this.get(orgId, id);
-    // Stryker disable next-line StringLiteral: never thrown: every caller completes only UPLOADING recordings, which the transition table accepts.
-    return this.apply(r, this.uploadEvent(r), `Cannot complete the upload of a recording that is ${r.status}`);
+    this.delivery.deliver(r, (outcome) => this.delivered(orgId, id, outcome));
+  }
+
+  private delivered(orgId: string, id: string, outcome: DeliveryOutcome): void {
+    // The recording may have gone (its organization's reset) or moved on (a forced failure) meanwhile.
+    const r = this.ctx.store.org(orgId)?.recordings.get(id);
+    if (r?.status !== 'UPLOADING') return;
+    try {
+      if (outcome.ok) this.apply(r, this.uploadEvent(r, outcome.files), `Cannot complete the upload of a recording that is ${r.status}`);
+      else this.fail(orgId, id, outcome.reason);
+    } catch (err) {
+      this.logger?.error({ err, recording: id }, 'recording upload could not be completed');
+    }
   }
 
   fail(orgId: string, id: string, reason: string): Recording {
@@ -231,21 +267,33 @@ export class RecordingsService implements OrgMember {
     const message = `Cannot move a recording from ${r.status} to ${to}`;
     if (!type) throw errors.conflict(message);
     if (type === 'START') return this.begin(orgId, id);
-    if (type === 'UPLOAD_COMPLETE') return this.completeUpload(orgId, id);
+    if (type === 'UPLOAD_COMPLETE') {
+      this.completeUpload(orgId, id);
+      return this.get(orgId, id);
+    }
     if (type === 'FAIL') return this.fail(orgId, id, reason ?? 'forced');
     if (type === 'STOP') return this.stopBySystem(orgId, id, { reason: reason ?? 'API_CALL', caller: SYSTEM_CALLER });
     return this.apply(r, { type }, message);
   }
 
-  private uploadEvent(r: Recording): RecordingEvent {
-    if (!r.uploadToBucket) return { type: 'UPLOAD_COMPLETE', downloadUrl: null, audioDownloadUrl: null, downloadUrlExpiry: null };
+  private uploadEvent(r: Recording, files: RecordingArtifacts): RecordingEvent {
+    const fileSize = (files.video ?? files.audio)?.bytes;
+    if (!r.uploadToBucket) return { type: 'UPLOAD_COMPLETE', downloadUrl: null, audioDownloadUrl: null, downloadUrlExpiry: null, fileSize };
     const expiry = (r.stoppedTime ?? this.ctx.clock.now()) + DOWNLOAD_URL_LIFETIME_MS;
+    const link = (file: RecordingFile | null) => file && this.media.signed(this.media.recordingFilePath(r.id, file.name), expiry);
     return {
       type: 'UPLOAD_COMPLETE',
-      downloadUrl: this.media.signed(this.media.recordingVideoPath(r.id, r.outputFileName), expiry),
-      audioDownloadUrl: r.exportAudio ? this.media.signed(this.media.recordingAudioPath(r.id, r.outputFileName), expiry) : null,
+      downloadUrl: link(files.video),
+      audioDownloadUrl: r.exportAudio || !files.video ? link(files.audio) : null,
       downloadUrlExpiry: expiry,
+      fileSize,
     };
+  }
+
+  /** The names of a recording's files in links (the sample's too): its output file name, and its audio file's. */
+  fileNames(r: Recording): { video: string | null; audio: string | null } {
+    const formats = recordingFormats(r, this.files.real);
+    return { video: formats.video && r.outputFileName, audio: formats.audio && audioFileName(r.outputFileName, formats.audio) };
   }
 
   private apply(r: Recording, event: RecordingEvent, conflictMessage: string): Recording {
@@ -267,6 +315,13 @@ export class RecordingsService implements OrgMember {
     } else {
       this.ctx.scheduler.cancel(MAX_SECONDS_JOB, { recordingId: r.id });
     }
+  }
+
+  private onDiskFull(recordingId: string): void {
+    const r = this.ctx.store.findInAnyOrg((d) => d.recordings, recordingId);
+    if (!r || (r.status !== 'RECORDING' && r.status !== 'PAUSED')) return;
+    this.logger?.warn({ recording: r.id }, 'recordings in progress reached the recording disk limit; the largest is stopped');
+    this.stopBySystem(r.orgId, r.id, { reason: 'API_CALL', caller: { name: 'disk_limit', type: 'SYSTEM', user_id: null } });
   }
 
   private onMaxSeconds({ orgId, recordingId }: { orgId: string; recordingId: string }): void {

@@ -32,10 +32,13 @@ export const clockRoutes = [
     auth: 'none',
     tag: 'Control: clock',
     summary: 'Move the clock forward by ms, running every job that falls due in time order',
+    description:
+      'Answers once every recording whose upload came due is UPLOADED or ERRORED (its files complete and delivered), so a test finds it so as soon as the answer arrives.',
     body: z.object({ ms: z.number().int().min(0).max(MAX_ADVANCE_MS) }),
     responses: { 200: { description: 'The new time and how many jobs ran', schema: advanceResultSchema } },
-    handler: ({ deps, body }) => {
+    handler: async ({ deps, body }) => {
       const jobsRun = deps.scheduler.advanceTo(deps.clock.now() + body.ms);
+      await deps.services.recordings.delivery.idle();
       return { status: 200, body: { ...clockDto(deps), jobs_run: jobsRun } };
     },
   }),
@@ -46,12 +49,14 @@ export const clockRoutes = [
     auth: 'none',
     tag: 'Control: clock',
     summary: 'Set the clock to a later time (forward only), running every job that falls due',
+    description: 'Answers once every recording whose upload came due is UPLOADED or ERRORED, as an advance does.',
     body: z.object({ now: isoInstant }),
     responses: { 200: { description: 'The new time and how many jobs ran', schema: advanceResultSchema } },
-    handler: ({ deps, body }) => {
+    handler: async ({ deps, body }) => {
       const target = Date.parse(body.now);
       if (target < deps.clock.now()) throw errors.validation(`"now" must not be before the current time ${toIso(deps.clock.now())}`);
       const jobsRun = deps.scheduler.advanceTo(target);
+      await deps.services.recordings.delivery.idle();
       return { status: 200, body: { ...clockDto(deps), jobs_run: jobsRun } };
     },
   }),

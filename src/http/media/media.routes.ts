@@ -15,6 +15,10 @@ import { liveMsAt } from '../../domain/livestreams/livestream-machine.js';
 import type { Livestream } from '../../domain/models.js';
 import { route } from '../route.js';
 import { byteRange } from './range.js';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { RecordingEvicted } from '../../domain/recordings/recording-files.js';
+import { FORMATS } from '../../domain/recordings/recording-formats.js';
 
 const TAG = 'Media';
 
@@ -23,13 +27,34 @@ export const signedQuery = z.object({
   signature: z.string().max(256).optional().meta({ description: 'HMAC of the path and expiry (part of the signed link)' }),
 });
 
-const recordingFileParams = z.object({ recording_id: z.uuid(), file: z.string().min(1).max(512) });
+const RECORDING_CONTENT_TYPES = Object.values(FORMATS)
+  .map((f) => f.contentType)
+  .filter((t) => t !== 'video/mp4');
 
-const signedLinkErrors = {
-  403: { description: 'The link expired (download_url_expiry, emulator clock) or its signature is missing or wrong' },
-  404: { description: 'The recording no longer exists' },
-  416: { description: 'The Range starts past the end of the file' },
-};
+/** Sends a file on disk, whole or the one byte range asked for, as a stream (a recording may be large). */
+async function sendFromDisk(req: Request, res: Response, file: string, size: number, contentType: string, downloadName: string): Promise<undefined> {
+  const range = byteRange(req, size);
+  if (range.kind === 'unsatisfiable') throw errors.rangeNotSatisfiable(size);
+  const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, size - 1];
+  // Opened before the status is sent, so that a file gone meanwhile is still a clean error.
+  const handle = await open(file, 'r').catch(() => {
+    throw errors.notFoundMessage(`The file ${downloadName} is no longer on disk`);
+  });
+  res.status(range.kind === 'partial' ? 206 : 200);
+  res.setHeader('content-type', contentType);
+  res.setHeader('accept-ranges', 'bytes');
+  res.setHeader('content-disposition', `inline; filename="${downloadName.replace(/["\\\r\n]/g, '_')}"`);
+  if (range.kind === 'partial') res.setHeader('content-range', `bytes ${start}-${end}/${size}`);
+  res.setHeader('content-length', String(size === 0 ? 0 : end - start + 1));
+  if (size === 0) {
+    await handle.close();
+    res.end();
+    return undefined;
+  }
+  const stream = handle.createReadStream({ start, end });
+  await pipeline(stream, res).catch(() => undefined);
+  return undefined;
+}
 
 /** Sends a whole file or the one byte range asked for. */
 async function sendFile(req: Request, res: Response, content: Promise<Buffer>, contentType: string, downloadName: string): Promise<undefined> {
@@ -67,47 +92,36 @@ function liveStream(deps: Deps, id: string): Livestream {
 export const mediaRoutes = [
   route({
     method: 'get',
-    path: '/media/recordings/{recording_id}/{file}.mp4',
+    path: '/media/recordings/{recording_id}/{file}',
     api: 'media',
     auth: 'none',
     tag: TAG,
-    summary: "A recording's video (the download_url): MP4, H.264 + AAC; supports Range",
-    description: "The link is signed and expires at download_url_expiry on the emulator clock. content-length equals the recording's file_size.",
-    params: recordingFileParams,
+    summary: "A recording's file (its download_url or audio_download_url); supports Range",
+    description:
+      "The link is signed and expires at download_url_expiry on the emulator clock. The file is what the recording made: MP4 (H.264 + AAC or MP3), WebM (VP8 + Vorbis; a track recording's tracks as sent), or its separate audio file (M4A, MP3, Ogg Vorbis); the sample MP4 and M4A without a recorder. content-length of the download_url's file equals the recording's file_size.",
+    params: z.object({ recording_id: z.uuid(), file: z.string().min(1).max(512) }),
     query: signedQuery,
     responses: {
-      200: { description: 'The whole file', contentType: 'video/mp4' },
-      206: { description: 'The requested byte range', contentType: 'video/mp4' },
-      ...signedLinkErrors,
+      200: { description: 'The whole file', contentType: 'video/mp4', alsoAs: RECORDING_CONTENT_TYPES },
+      206: { description: 'The requested byte range', contentType: 'video/mp4', alsoAs: RECORDING_CONTENT_TYPES },
+      403: { description: 'The link expired (download_url_expiry, emulator clock) or its signature is missing or wrong' },
+      404: { description: 'The recording no longer exists, or has no file of that name' },
+      410: { description: "The recording's files were removed to stay within the emulator's recording disk limit" },
+      416: { description: 'The Range starts past the end of the file' },
     },
     handler: async ({ deps, params, query, req, res }) => {
       const { media } = deps;
-      checkLink(deps, media.recordingVideoPath(params.recording_id, `${params.file}.mp4`), query);
-      deps.services.recordings.locate(params.recording_id);
-      return sendFile(req, res, media.read(media.files.video.file), media.files.video.contentType, `${params.file}.mp4`);
-    },
-  }),
-  route({
-    method: 'get',
-    path: '/media/recordings/{recording_id}/{file}.m4a',
-    api: 'media',
-    auth: 'none',
-    tag: TAG,
-    summary: "A recording's audio (the audio_download_url): M4A, AAC; supports Range",
-    description: 'The link is signed and expires at download_url_expiry on the emulator clock.',
-    params: recordingFileParams,
-    query: signedQuery,
-    responses: {
-      200: { description: 'The whole file', contentType: 'audio/mp4' },
-      206: { description: 'The requested byte range', contentType: 'audio/mp4' },
-      ...signedLinkErrors,
-    },
-    handler: async ({ deps, params, query, req, res }) => {
-      const { media } = deps;
-      // recordingAudioPath derives the .m4a name from the recording's .mp4 output file name.
-      checkLink(deps, media.recordingAudioPath(params.recording_id, `${params.file}.mp4`), query);
-      deps.services.recordings.locate(params.recording_id);
-      return sendFile(req, res, media.read(media.files.audio.file), media.files.audio.contentType, `${params.file}.m4a`);
+      checkLink(deps, media.recordingFilePath(params.recording_id, params.file), query);
+      const recording = deps.services.recordings.locate(params.recording_id);
+      let file;
+      try {
+        file = deps.services.recordings.files.fileFor(recording, params.file);
+      } catch (err) {
+        if (err instanceof RecordingEvicted) throw errors.mediaGone(err.message);
+        throw err;
+      }
+      if (!file) throw errors.notFoundMessage(`Recording ${recording.id} has no file ${params.file}`);
+      return sendFromDisk(req, res, file.path, file.bytes, file.contentType, file.name);
     },
   }),
   route({

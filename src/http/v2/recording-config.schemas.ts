@@ -70,6 +70,19 @@ export const interactiveConfigBody = z.object({ type: z.enum(['ID3']).optional()
 
 export const fileNamePrefix = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"');
 
+/**
+ * With VP8 video the audio is Vorbis, and production does not let the audio codec be changed then:
+ * a request that names VP8 and MP3 together is refused rather than half obeyed.
+ */
+export function vp8TakesNoAudioCodec(b: { video_config?: { codec?: string }; audio_config?: { codec?: string } }, ctx: z.RefinementCtx): void {
+  if (b.video_config?.codec === 'VP8' && b.audio_config?.codec === 'MP3')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['audio_config', 'codec'],
+      message: 'cannot be MP3 with video_config.codec VP8 (a VP8 recording carries Vorbis audio)',
+    });
+}
+
 const recordingConfigFields = {
   max_seconds: z.number().int().min(60).max(86_400).optional(),
   file_name_prefix: fileNamePrefix.optional(),
@@ -80,7 +93,9 @@ const recordingConfigFields = {
 };
 
 /** A meeting's recording_config as sent (storage secrets dropped by the parse). */
-export const recordingConfigBody = z.object({ ...recordingConfigFields, storage_config: storageConfigBody.nullable().optional() });
+export const recordingConfigBody = z
+  .object({ ...recordingConfigFields, storage_config: storageConfigBody.nullable().optional() })
+  .superRefine(vp8TakesNoAudioCodec);
 
 /** A meeting's recording_config as answered: what was set, or the defaults when nothing was. */
 export const recordingConfigSchema = z.object({ ...recordingConfigFields, storage_config: storedStorageConfigSchema.nullable().optional() });

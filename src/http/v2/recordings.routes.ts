@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Caller } from '../../domain/recordings/recordings.service.js';
 import { assertMeetingAccess, assertPresetAllows, orgOf, type AuthInfo } from '../auth.js';
 import { route } from '../route.js';
-import { storageConfigFrom } from '../../domain/recordings/recording-config.js';
+import { audioOptionsFrom, storageConfigFrom, videoOptionsFrom } from '../../domain/recordings/recording-config.js';
 import { ok, paged, recordingDto, recordingMeetingDto } from './mappers.js';
 import {
   envelope,
@@ -52,6 +52,8 @@ export const recordingRoutes = [
           maxSeconds: body.max_seconds,
           uploadToBucket: body.dyte_bucket_config?.enabled,
           exportAudio: body.audio_config?.export_file,
+          video: videoOptionsFrom(body.video_config),
+          audio: audioOptionsFrom(body.audio_config),
         },
         callerOf(auth),
       );

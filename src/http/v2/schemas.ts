@@ -13,6 +13,7 @@ import {
   interactiveConfigBody,
   liveStreamingConfigBody,
   recordingConfigBody,
+  vp8TakesNoAudioCodec,
   recordingConfigSchema,
   storageConfigBody,
   videoConfigBody,
@@ -182,20 +183,22 @@ export const removedParticipantSchema = z.object({
  * Every field production documents. Settings not given here come from the meeting's
  * recording_config, then the defaults; storage secrets are dropped by the parse.
  */
-export const startRecordingBody = z.object({
-  meeting_id: z.uuid(),
-  storage_config: storageConfigBody.nullable().optional(),
-  file_name_prefix: fileNamePrefix.optional(),
-  allow_multiple_recordings: z.boolean().optional(),
-  max_seconds: z.number().int().min(60).max(86_400).optional(),
-  video_config: videoConfigBody.optional(),
-  audio_config: audioConfigBody.optional(),
-  rtmp_out_config: liveStreamingConfigBody.optional(),
-  dyte_bucket_config: dyteBucketConfigBody.optional(),
-  interactive_config: interactiveConfigBody.optional(),
-  // Accepted for compatibility with production clients; the emulator records the sample clip.
-  url: httpUrl.max(LIMITS.urlMax).optional(),
-});
+export const startRecordingBody = z
+  .object({
+    meeting_id: z.uuid(),
+    storage_config: storageConfigBody.nullable().optional(),
+    file_name_prefix: fileNamePrefix.optional(),
+    allow_multiple_recordings: z.boolean().optional(),
+    max_seconds: z.number().int().min(60).max(86_400).optional(),
+    video_config: videoConfigBody.optional(),
+    audio_config: audioConfigBody.optional(),
+    rtmp_out_config: liveStreamingConfigBody.optional(),
+    dyte_bucket_config: dyteBucketConfigBody.optional(),
+    interactive_config: interactiveConfigBody.optional(),
+    // Accepted for compatibility with production clients; the emulator records the meeting itself.
+    url: httpUrl.max(LIMITS.urlMax).optional(),
+  })
+  .superRefine(vp8TakesNoAudioCodec);
 
 export const recordingActionBody = z.object({ action: z.enum(['stop', 'pause', 'resume']) });
 

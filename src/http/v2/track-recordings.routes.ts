@@ -37,6 +37,7 @@ export const trackRecordingRoutes = [
           storageConfig: storage ? storageConfigFrom(storage) : null,
           fileNamePrefix: layer.file_name_prefix,
           maxSeconds: body.max_seconds,
+          kind: 'track',
         },
         callerOf(auth),
       );

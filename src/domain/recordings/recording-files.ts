@@ -1,0 +1,248 @@
+// The files a recording leaves behind. With a recorder (ffmpeg found, --recordings real) each
+// recording gets a folder of its own under one temporary directory of the emulator's, where the
+// media plane writes what it makes; without one (--recordings sample, or no ffmpeg) every
+// recording is the bundled sample. This module keeps, per recording, where its files are, how
+// far the recorder got, and whether they are complete; it frees them on a reset, an
+// organization's reset, an eviction and the emulator's stop, and it keeps the disk they take
+// within --recording-disk-limit by letting go of the oldest finished recordings first.
+//
+// The files are not part of a state export: an imported recording that has none is served the
+// sample, as a recording made without a recorder is.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Recording } from '../models.js';
+import type { MediaFiles } from '../media/media-links.js';
+import { audioFileName, FORMATS } from './recording-formats.js';
+
+/** One file of a recording, as it lies on disk. */
+export interface RecordingFile {
+  /** Absolute path. */
+  path: string;
+  /** Its name in links and downloads (the output file name, or its audio counterpart). */
+  name: string;
+  bytes: number;
+  contentType: string;
+}
+
+/** What a recording left: its video (or composite) file and its separate audio file, each when made. */
+export interface RecordingArtifacts {
+  video: RecordingFile | null;
+  audio: RecordingFile | null;
+}
+
+type Entry =
+  | { state: 'recording'; orgId: string; dir: string; bytes: number; settled: Promise<RecordingArtifacts>; settle: Settle }
+  | { state: 'ready'; orgId: string; dir: string; bytes: number; artifacts: RecordingArtifacts; finishedSeq: number }
+  | { state: 'failed'; orgId: string; dir: string; bytes: number; reason: string };
+
+interface Settle {
+  resolve(a: RecordingArtifacts): void;
+  reject(e: Error): void;
+}
+
+/** The recorder's verdict on a recording it could not finish: the reason it ends ERRORED. */
+export class RecordingFailed extends Error {}
+
+/** The recording's files were let go to stay within the disk limit: their links answer 410. */
+export class RecordingEvicted extends Error {}
+
+export interface RecordingFilesOptions {
+  /** Whether a recorder makes real files (else every recording is the sample). */
+  real: boolean;
+  /** Why there is no recorder, in one sentence (health and the start line), when there is none. */
+  why?: string;
+  /** The ffmpeg the recorder runs, when there is one. */
+  ffmpeg?: string;
+  /** The most bytes the recordings' files may take together. */
+  limitBytes: number;
+  /** The sample files served when a recording has none of its own. */
+  sample: MediaFiles;
+}
+
+export class RecordingFiles {
+  private readonly entries = new Map<string, Entry>();
+  private readonly evicted = new Set<string>();
+  private root: string | undefined;
+  private finishedSeq = 0;
+  /** Told when recordings in progress take more than the limit: the one to stop (the largest). */
+  private overLimitListener: ((recordingId: string) => void) | undefined;
+
+  constructor(private readonly options: RecordingFilesOptions) {}
+
+  /** Whether recordings hold the meeting (a recorder runs) rather than the sample. */
+  get real(): boolean {
+    return this.options.real;
+  }
+
+  /** The ffmpeg executable the recorder runs (when it runs). */
+  get ffmpeg(): string | undefined {
+    return this.options.real ? this.options.ffmpeg : undefined;
+  }
+
+  /** Why recordings are the sample, when they are. */
+  get why(): string | undefined {
+    return this.options.real ? undefined : this.options.why;
+  }
+
+  get limitBytes(): number {
+    return this.options.limitBytes;
+  }
+
+  /** Bytes on disk now, over every recording (finished and in progress). */
+  get bytes(): number {
+    let total = 0;
+    for (const e of this.entries.values()) total += e.bytes;
+    return total;
+  }
+
+  /** How many recordings are being written now. */
+  get recording(): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.state === 'recording') n += 1;
+    return n;
+  }
+
+  onOverLimit(listener: (recordingId: string) => void): void {
+    this.overLimitListener = listener;
+  }
+
+  /** A recorder starts writing a recording: the folder its files go to (made now). */
+  async begin(r: Pick<Recording, 'id' | 'orgId'>): Promise<string> {
+    this.forget(r.id);
+    const dir = path.join(this.rootDir(), r.id);
+    let settle!: Settle;
+    const settled = new Promise<RecordingArtifacts>((resolve, reject) => (settle = { resolve, reject }));
+    // Nobody may wait on a recording that fails before its upload comes due.
+    settled.catch(() => undefined);
+    this.entries.set(r.id, { state: 'recording', orgId: r.orgId, dir, bytes: 0, settled, settle });
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /** How many bytes the recorder has written so far. */
+  progress(recordingId: string, bytes: number): void {
+    const e = this.entries.get(recordingId);
+    if (e?.state !== 'recording') return;
+    e.bytes = bytes;
+    this.keepWithinLimit();
+  }
+
+  /** The recorder finished: the files are complete. */
+  ready(recordingId: string, artifacts: RecordingArtifacts): void {
+    const e = this.entries.get(recordingId);
+    if (e?.state !== 'recording') return;
+    const bytes = (artifacts.video?.bytes ?? 0) + (artifacts.audio?.bytes ?? 0);
+    this.entries.set(recordingId, { state: 'ready', orgId: e.orgId, dir: e.dir, bytes, artifacts, finishedSeq: this.finishedSeq++ });
+    e.settle.resolve(artifacts);
+    this.keepWithinLimit();
+  }
+
+  /** The recorder could not finish: the recording ends ERRORED with `reason`. */
+  failed(recordingId: string, reason: string): void {
+    const e = this.entries.get(recordingId);
+    if (e?.state !== 'recording') return;
+    this.entries.set(recordingId, { state: 'failed', orgId: e.orgId, dir: e.dir, bytes: 0, reason });
+    e.settle.reject(new RecordingFailed(reason));
+    void rm(e.dir, { recursive: true, force: true });
+  }
+
+  /** Whether a recorder is writing the recording now. */
+  isRecording(recordingId: string): boolean {
+    return this.entries.get(recordingId)?.state === 'recording';
+  }
+
+  /** Bytes written so far by the recorder (its file_size while UPLOADING); undefined when none writes it. */
+  bytesOf(recordingId: string): number | undefined {
+    const e = this.entries.get(recordingId);
+    return e && e.state !== 'failed' ? e.bytes : undefined;
+  }
+
+  /**
+   * The recording's files once complete: at once when they are (or when it has none of its own,
+   * the sample's), a promise while the recorder still writes them. Rejects (or throws) with
+   * RecordingFailed when the recorder failed.
+   */
+  whenComplete(r: Pick<Recording, 'id' | 'outputFileName'>): RecordingArtifacts | Promise<RecordingArtifacts> {
+    const e = this.entries.get(r.id);
+    if (!e) return this.sampleFor(r);
+    if (e.state === 'recording') return e.settled;
+    if (e.state === 'failed') throw new RecordingFailed(e.reason);
+    return e.artifacts;
+  }
+
+  /**
+   * The file a download link names: the recording's own by name, the sample's for a recording
+   * that has none. Throws RecordingEvicted when they were let go.
+   */
+  fileFor(r: Pick<Recording, 'id' | 'outputFileName'>, name: string): RecordingFile | undefined {
+    if (this.evicted.has(r.id)) throw new RecordingEvicted(`The files of recording ${r.id} were removed to stay within the emulator's recording disk limit`);
+    const e = this.entries.get(r.id);
+    const artifacts = e === undefined ? this.sampleFor(r) : e.state === 'ready' ? e.artifacts : undefined;
+    if (!artifacts) return undefined;
+    return [artifacts.video, artifacts.audio].find((f) => f?.name === name) ?? undefined;
+  }
+
+  /** The sample files under a recording's names (a recording made without a recorder). */
+  sampleFor(r: Pick<Recording, 'outputFileName'>): RecordingArtifacts {
+    const { video, audio } = this.options.sample;
+    return {
+      video: { path: video.file, name: r.outputFileName, bytes: video.bytes, contentType: video.contentType },
+      audio: { path: audio.file, name: audioFileName(r.outputFileName, FORMATS.m4a), bytes: audio.bytes, contentType: audio.contentType },
+    };
+  }
+
+  /** Frees one recording's files (it was deleted, or failed). */
+  forget(recordingId: string): void {
+    const e = this.entries.get(recordingId);
+    if (!e) return;
+    this.entries.delete(recordingId);
+    if (e.state === 'recording') e.settle.reject(new RecordingFailed('The recording was removed'));
+    void rm(e.dir, { recursive: true, force: true });
+  }
+
+  /** An organization's reset: its recordings' files go. */
+  resetOrg(orgId: string): void {
+    for (const [id, e] of [...this.entries]) if (e.orgId === orgId) this.forget(id);
+  }
+
+  /** Everything goes (a reset, a state import). */
+  reset(): void {
+    for (const id of [...this.entries.keys()]) this.forget(id);
+    this.evicted.clear();
+  }
+
+  /** The emulator's stop: the whole directory goes, synchronously (nothing else will). */
+  close(): void {
+    for (const e of this.entries.values()) if (e.state === 'recording') e.settle.reject(new RecordingFailed('The emulator stopped'));
+    this.entries.clear();
+    if (this.root) rmSync(this.root, { recursive: true, force: true });
+    this.root = undefined;
+  }
+
+  private rootDir(): string {
+    this.root ??= mkdtempSync(path.join(os.tmpdir(), 'meetings-emulator-recordings-'));
+    return this.root;
+  }
+
+  /**
+   * Over the limit, the oldest finished recordings' files go first (their links then answer 410);
+   * when what is being written alone is over it, the largest recording in progress is stopped.
+   */
+  private keepWithinLimit(): void {
+    let total = this.bytes;
+    if (total <= this.options.limitBytes) return;
+    const finished = [...this.entries].filter((x): x is [string, Extract<Entry, { state: 'ready' }>] => x[1].state === 'ready');
+    finished.sort((a, b) => a[1].finishedSeq - b[1].finishedSeq);
+    for (const [id, e] of finished) {
+      if (total <= this.options.limitBytes) return;
+      total -= e.bytes;
+      this.forget(id);
+      this.evicted.add(id);
+    }
+    if (total <= this.options.limitBytes) return;
+    const writing = [...this.entries].filter(([, e]) => e.state === 'recording').sort((a, b) => b[1].bytes - a[1].bytes);
+    if (writing[0]) this.overLimitListener?.(writing[0][0]);
+  }
+}
