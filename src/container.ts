@@ -206,6 +206,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     history: sessionHistory,
     connectedMeetings,
     recordings,
+    timeScale: config.timeScale,
     playbackUrl: (id) => media.playbackUrl(id),
     organizationName: (orgId) => orgData(ctx, orgId).org.name,
     verifyToken: (token, now) => participants.tokens.verify(token, now),

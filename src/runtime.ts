@@ -212,6 +212,8 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     if (config.stateFile) deps.keys.warm();
     saveState();
     await Promise.all([requestsDone, socketsClosed]);
+    // The media plane has ended, and its encoders with it: the recordings' files go.
+    deps.services.recordings.files.close();
   };
 
   return {

@@ -84,6 +84,11 @@ export function realNow(): number {
   return Date.now();
 }
 
+/** Real milliseconds from an arbitrary origin that never go back (the media plane's pace: frames, ticks, jitter). */
+export function realMonotonicNow(): number {
+  return performance.now();
+}
+
 /**
  * The real time to the whole second: where a manual clock starts when no start is given. Whole,
  * so that a token's `iat` is never ahead of a verifier's wall clock.

@@ -15,6 +15,7 @@ import { WaitingRoomFeature } from './features/waiting-room.js';
 import { LocalMediaEngine } from './media/plane/local-engine.js';
 import { MediaRoomFeature } from './media/media-room.js';
 import { ProcessMediaEngine } from './media/process-engine.js';
+import { RoomRecordingsFeature } from './media/room-recordings.js';
 import type { Peer } from './peer.js';
 import type { Handler, RoomFeature, RoomState } from './room-state.js';
 
@@ -42,11 +43,18 @@ export interface RoomFeatures {
   stage: StageFeature;
   breakoutRooms: BreakoutRoomsFeature;
   media: MediaRoomFeature;
+  recordings: RoomRecordingsFeature;
 }
 
 export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeatures {
   const hostControls = new HostControlsFeature(state);
   const waitingRoom = new WaitingRoomFeature(state);
+  const media = new MediaRoomFeature(state, {
+    enabled: state.deps.media === 'on',
+    now: controls.realNow,
+    pinned: (meetingId) => hostControls.pinnedIn(meetingId),
+    engine: state.deps.mediaPlane === 'process' ? new ProcessMediaEngine(state.deps.logger) : new LocalMediaEngine(state.deps.logger),
+  });
   return {
     presence: new PresenceFeature(state, controls, waitingRoom),
     chat: new ChatFeature(state),
@@ -60,12 +68,9 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     waitingRoom,
     stage: new StageFeature(state),
     breakoutRooms: new BreakoutRoomsFeature(state),
-    media: new MediaRoomFeature(state, {
-      enabled: state.deps.media === 'on',
-      now: controls.realNow,
-      pinned: (meetingId) => hostControls.pinnedIn(meetingId),
-      engine: state.deps.mediaPlane === 'process' ? new ProcessMediaEngine(state.deps.logger) : new LocalMediaEngine(),
-    }),
+    media,
+    // After the media room: what the room's recordings show follows what the media room holds.
+    recordings: new RoomRecordingsFeature(state, media, hostControls),
   };
 }
 

@@ -42,7 +42,10 @@ export interface RoomsDeps {
   /** Who stands where on a meeting's stage, and the moves on it. */
   stage: Pick<StageService, 'statusOf' | 'mayManage' | 'own' | 'manage'>;
   history: Pick<SessionHistoryService, 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll' | ChatOperations>;
-  recordings: Pick<RecordingsService, 'forMeetingWithStatus'>;
+  /** Recordings: the room's state of them, and what the recorder makes of them. */
+  recordings: Pick<RecordingsService, 'forMeetingWithStatus' | 'allWithStatus' | 'find' | 'fail' | 'files' | 'fileNames'>;
+  /** Emulated ms per real ms on a real clock (--time-scale): how fast a recording's timeline moves. */
+  timeScale: number;
   /** Breakout rooms: the families of meetings and the moves between them. */
   connectedMeetings: ConnectedMeetingsService;
   /** A livestream's HLS playback URL (the one the REST API hands out). */

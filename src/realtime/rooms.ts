@@ -53,6 +53,11 @@ export class RealtimeRooms {
     return this.features.media.planePid;
   }
 
+  /** How many recordings the media plane's recorder is making now. */
+  recordersRunning(): number {
+    return this.features.recordings.recording;
+  }
+
   /** Releases all media and ends the media plane (the emulator's stop); resolves once its process has exited. */
   closeMedia(): Promise<void> {
     return this.features.media.close();

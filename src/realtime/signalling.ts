@@ -29,6 +29,8 @@ export interface SignallingServer {
   mediaCounts(): MediaCounts;
   /** The media plane's own process while one runs (--media-plane process), else null. */
   mediaPlanePid(): number | null;
+  /** How many recordings the media plane's recorder is making now. */
+  recordersRunning(): number;
   /** Turns a scripted participant's camera or microphone on or off: the sample clip, seen by every page. */
   botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>>;
   /** Whether a participant is in a meeting through a page (false before the first socket). */
@@ -106,6 +108,12 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
     );
   }
 
+  // A recording that starts recording has the rooms made (a meeting may be recorded before any
+  // page joins it: scripted participants, or nobody): the room's recorder is theirs.
+  deps.bus.subscribe((e) => {
+    if (e.type === 'recording.statusChanged' && e.recording.status === 'RECORDING' && deps.recordings.files.real && !loaded && !closed) void load();
+  });
+
   return {
     upgrade(req, socket, head) {
       if (closed) {
@@ -156,6 +164,9 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
     },
     mediaPlanePid() {
       return ready?.mediaPlanePid() ?? null;
+    },
+    recordersRunning() {
+      return ready?.recordersRunning() ?? 0;
     },
     async botMedia(participant, wish) {
       if (closed) throw new Error('The emulator is shutting down');

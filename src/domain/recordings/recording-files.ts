@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { Recording } from '../models.js';
 import type { MediaFiles } from '../media/media-links.js';
 import { audioFileName, FORMATS } from './recording-formats.js';
+import { fetchWatermark, type WatermarkFetch, type WatermarkImage } from './watermark.js';
 
 /** One file of a recording, as it lies on disk. */
 export interface RecordingFile {
@@ -59,11 +60,15 @@ export interface RecordingFilesOptions {
   limitBytes: number;
   /** The sample files served when a recording has none of its own. */
   sample: MediaFiles;
+  /** How a watermark image is fetched (tests give their own). */
+  fetchWatermark?: WatermarkFetch;
 }
 
 export class RecordingFiles {
   private readonly entries = new Map<string, Entry>();
   private readonly evicted = new Set<string>();
+  /** Watermark images fetched when a recording was started through the API, until its recorder starts. */
+  private readonly watermarks = new Map<string, { orgId: string; image: WatermarkImage }>();
   private root: string | undefined;
   private finishedSeq = 0;
   /** Told when recordings in progress take more than the limit: the one to stop (the largest). */
@@ -106,6 +111,23 @@ export class RecordingFiles {
 
   onOverLimit(listener: (recordingId: string) => void): void {
     this.overLimitListener = listener;
+  }
+
+  /** Fetches a watermark image (rejects with WatermarkUnusable saying why it cannot be used). */
+  fetchWatermark(url: string): Promise<WatermarkImage> {
+    return (this.options.fetchWatermark ?? fetchWatermark)(url);
+  }
+
+  /** Keeps the watermark fetched when the recording was started, for its recorder. */
+  keepWatermark(r: Pick<Recording, 'id' | 'orgId'>, image: WatermarkImage): void {
+    this.watermarks.set(r.id, { orgId: r.orgId, image });
+  }
+
+  /** The recording's watermark image: the one kept at its start, or fetched now. */
+  watermarkFor(recordingId: string, url: string): Promise<WatermarkImage> {
+    const kept = this.watermarks.get(recordingId);
+    this.watermarks.delete(recordingId);
+    return kept ? Promise.resolve(kept.image) : this.fetchWatermark(url);
   }
 
   /** A recorder starts writing a recording: the folder its files go to (made now). */
@@ -195,6 +217,7 @@ export class RecordingFiles {
 
   /** Frees one recording's files (it was deleted, or failed). */
   forget(recordingId: string): void {
+    this.watermarks.delete(recordingId);
     const e = this.entries.get(recordingId);
     if (!e) return;
     this.entries.delete(recordingId);
@@ -205,12 +228,14 @@ export class RecordingFiles {
   /** An organization's reset: its recordings' files go. */
   resetOrg(orgId: string): void {
     for (const [id, e] of [...this.entries]) if (e.orgId === orgId) this.forget(id);
+    for (const [id, kept] of [...this.watermarks]) if (kept.orgId === orgId) this.watermarks.delete(id);
   }
 
   /** Everything goes (a reset, a state import). */
   reset(): void {
     for (const id of [...this.entries.keys()]) this.forget(id);
     this.evicted.clear();
+    this.watermarks.clear();
   }
 
   /** The emulator's stop: the whole directory goes, synchronously (nothing else will). */

@@ -21,6 +21,7 @@ import { meetingRecordingOptions, resolveRecordingOptions, type RecordingOptions
 import { RecordingDelivery, type DeliveryOutcome } from './recording-delivery.js';
 import type { RecordingArtifacts, RecordingFile, RecordingFiles } from './recording-files.js';
 import { audioFileName, outputFileName, recordingFormats } from './recording-formats.js';
+import { WatermarkUnusable, type WatermarkImage } from './watermark.js';
 
 export type Caller = ReasonCaller['caller'];
 export const SYSTEM_CALLER: Caller = { name: null, type: 'SYSTEM', user_id: null };
@@ -121,10 +122,36 @@ export class RecordingsService implements OrgMember {
     return recording;
   }
 
+  /**
+   * A start through the API: what must be looked at outside the emulator first (the watermark
+   * image loads) is, and a problem is a 400 before anything starts.
+   */
+  async startFromApi(orgId: string, input: StartRecordingInput, caller: Caller): Promise<Recording> {
+    const meeting = this.meeting(orgId, input.meetingId);
+    const { video } = resolveRecordingOptions(input, meetingRecordingOptions(meeting.recordingConfig));
+    let image: WatermarkImage | undefined;
+    if (this.files.real && (input.kind ?? 'composite') === 'composite' && video.exportFile && video.watermark) {
+      try {
+        image = await this.files.fetchWatermark(video.watermark.url);
+      } catch (err) {
+        if (err instanceof WatermarkUnusable) throw errors.validation(`"video_config.watermark.url" ${err.message}`);
+        throw err;
+      }
+    }
+    const recording = this.start(orgId, input, caller);
+    if (image) this.files.keepWatermark(recording, image);
+    return recording;
+  }
+
   get(orgId: string, id: string): Recording {
     const r = orgData(this.ctx, orgId).recordings.get(id);
     if (!r) throw errors.notFound('recording', id);
     return r;
+  }
+
+  /** The recording, if the organization still holds it. */
+  find(orgId: string, id: string): Recording | undefined {
+    return this.ctx.store.org(orgId)?.recordings.get(id);
   }
 
   /**

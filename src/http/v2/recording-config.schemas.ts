@@ -70,17 +70,29 @@ export const interactiveConfigBody = z.object({ type: z.enum(['ID3']).optional()
 
 export const fileNamePrefix = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"');
 
+type VideoAndAudio = {
+  video_config?: { codec?: string; width?: number; height?: number; watermark?: { size?: { width?: number; height?: number } } };
+  audio_config?: { codec?: string };
+};
+
 /**
- * With VP8 video the audio is Vorbis, and production does not let the audio codec be changed then:
- * a request that names VP8 and MP3 together is refused rather than half obeyed.
+ * What one request's video and audio configs must agree on. With VP8 video the audio is Vorbis,
+ * and production does not let the audio codec be changed then: VP8 and MP3 together are refused
+ * rather than half obeyed. A watermark is drawn inside the picture: no wider or taller than it.
  */
-export function vp8TakesNoAudioCodec(b: { video_config?: { codec?: string }; audio_config?: { codec?: string } }, ctx: z.RefinementCtx): void {
+export function recordingConfigRules(b: VideoAndAudio, ctx: z.RefinementCtx): void {
   if (b.video_config?.codec === 'VP8' && b.audio_config?.codec === 'MP3')
     ctx.addIssue({
       code: 'custom',
       path: ['audio_config', 'codec'],
       message: 'cannot be MP3 with video_config.codec VP8 (a VP8 recording carries Vorbis audio)',
     });
+  const size = b.video_config?.watermark?.size;
+  for (const side of ['width', 'height'] as const) {
+    const limit = b.video_config?.[side] ?? (side === 'width' ? 1280 : 720);
+    if ((size?.[side] ?? 0) > limit)
+      ctx.addIssue({ code: 'custom', path: ['video_config', 'watermark', 'size', side], message: `must be at most the video's ${side} (${limit})` });
+  }
 }
 
 const recordingConfigFields = {
@@ -95,7 +107,7 @@ const recordingConfigFields = {
 /** A meeting's recording_config as sent (storage secrets dropped by the parse). */
 export const recordingConfigBody = z
   .object({ ...recordingConfigFields, storage_config: storageConfigBody.nullable().optional() })
-  .superRefine(vp8TakesNoAudioCodec);
+  .superRefine(recordingConfigRules);
 
 /** A meeting's recording_config as answered: what was set, or the defaults when nothing was. */
 export const recordingConfigSchema = z.object({ ...recordingConfigFields, storage_config: storedStorageConfigSchema.nullable().optional() });

@@ -38,10 +38,10 @@ export const recordingRoutes = [
       404: { description: 'No meeting with that meeting_id' },
       409: { description: 'The meeting already has an active recording' },
     },
-    handler: ({ deps, auth, body }) => {
+    handler: async ({ deps, auth, body }) => {
       assertMeetingAccess(auth, body.meeting_id);
       assertPresetAllows(auth, 'can_record', 'recording');
-      const recording = deps.services.recordings.start(
+      const recording = await deps.services.recordings.startFromApi(
         orgOf(auth).id,
         {
           meetingId: body.meeting_id,

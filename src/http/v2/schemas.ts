@@ -13,7 +13,7 @@ import {
   interactiveConfigBody,
   liveStreamingConfigBody,
   recordingConfigBody,
-  vp8TakesNoAudioCodec,
+  recordingConfigRules,
   recordingConfigSchema,
   storageConfigBody,
   videoConfigBody,
@@ -198,7 +198,7 @@ export const startRecordingBody = z
     // Accepted for compatibility with production clients; the emulator records the meeting itself.
     url: httpUrl.max(LIMITS.urlMax).optional(),
   })
-  .superRefine(vp8TakesNoAudioCodec);
+  .superRefine(recordingConfigRules);
 
 export const recordingActionBody = z.object({ action: z.enum(['stop', 'pause', 'resume']) });
 

@@ -26,11 +26,11 @@ export const trackRecordingRoutes = [
       404: { description: 'No meeting with that meeting_id' },
       409: { description: 'The meeting already has an active recording' },
     },
-    handler: ({ deps, auth, body }) => {
+    handler: async ({ deps, auth, body }) => {
       const org = orgOf(auth);
       const layer = body.layers.default;
       const storage = layer.outputs?.find((o) => o.type === 'STORAGE_CONFIG')?.storage_config;
-      const recording = deps.services.recordings.start(
+      const recording = await deps.services.recordings.startFromApi(
         org.id,
         {
           meetingId: body.meeting_id,

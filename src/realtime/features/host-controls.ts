@@ -29,6 +29,7 @@ export class HostControlsFeature implements RoomFeature {
 
   /** Meeting id → the peer pinned for everyone, and the organization (for its reset). */
   private readonly pins = new Map<string, { peerId: string; orgId: string }>();
+  private readonly pinListeners: Array<(meetingId: string) => void> = [];
 
   constructor(private readonly state: RoomState) {}
 
@@ -142,7 +143,13 @@ export class HostControlsFeature implements RoomFeature {
     this.tellPin(peer.meetingId, target);
   }
 
+  /** `listener` hears of every meeting whose pin changed. */
+  onPinChanged(listener: (meetingId: string) => void): void {
+    this.pinListeners.push(listener);
+  }
+
   private tellPin(meetingId: string, peerId: string): void {
+    for (const listener of this.pinListeners) listener(meetingId);
     for (const page of this.state.pages(meetingId))
       if (page.mediaJoined && !page.gone)
         page.send(MEDIA.globalPeerPinBroadcast, this.state.newId(), 'media.edge.GlobalPeerPinningBroadcastResponse', { participant_id: peerId });

@@ -6,7 +6,7 @@
 // emulator's process (plane/local-engine.ts, --media-plane inline) or in a child process of its own
 // (process-engine.ts starts plane/plane-process.ts), whose memory goes back to the system when it ends.
 import { TransportClosed, Unserved } from '../unserved.js';
-import type { Direction, ProducerInfo } from './media-types.js';
+import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RoomScene } from './media-types.js';
 
 /** One viewer's copy of a track, as the media room orders it. */
 export interface ConsumerOrder {
@@ -21,6 +21,8 @@ export interface EngineHolds {
   transports: number;
   producers: number;
   consumers: number;
+  /** Recordings being made. */
+  recordings: number;
 }
 
 export interface MediaEngine {
@@ -45,6 +47,18 @@ export interface MediaEngine {
   consume(transportId: string, orders: ConsumerOrder[]): Promise<{ offer: string; mids: string[] }>;
   closeConsumer(id: string): void;
   preferLayer(consumerId: string, layer: string): void;
+  /** Starts recording a meeting's room: `scene` is who is in it now, `clock` where the recording's timeline stands. */
+  startRecorder(spec: RecorderSpec, scene: RoomScene, clock: RecorderClock): Promise<void>;
+  /** Who is in a meeting and what they show changed (it matters while one of its recordings runs). */
+  setScene(scene: RoomScene): void;
+  /** A recording's timeline moved on (the clock, a pause, a resume). */
+  setRecorderClock(id: string, clock: RecorderClock): void;
+  /** Ends a recording at `finalMs` of its timeline; answers once its files are complete. */
+  stopRecorder(id: string, finalMs: number): Promise<RecorderResult>;
+  /** Ends a recording and what it was writing, now. */
+  cancelRecorder(id: string): void;
+  /** `listener` is told how far each recording got, and of a recording that failed. */
+  onRecorderEvent(listener: (event: RecorderEvent) => void): void;
   /** `listener` is told each transport that failed for good (ICE or DTLS). */
   onTransportFailed(listener: (transportId: string) => void): void;
   /** `listener` is told when the plane's process died, with every transport and track it carried. */
@@ -72,6 +86,11 @@ const ENGINE_OP_NAMES = [
   'consume',
   'closeConsumer',
   'preferLayer',
+  'startRecorder',
+  'setScene',
+  'setRecorderClock',
+  'stopRecorder',
+  'cancelRecorder',
 ] as const satisfies ReadonlyArray<keyof MediaEngine>;
 export type EngineOp = (typeof ENGINE_OP_NAMES)[number];
 export const ENGINE_OPS: ReadonlySet<string> = new Set(ENGINE_OP_NAMES);
@@ -83,8 +102,19 @@ export interface EngineCall {
   args: unknown[];
 }
 
-/** The child's answer to a call, or its word that a transport failed. */
-export type EngineReply = { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds } | { failed: string };
+/** A line the plane's process logs, through the emulator's logger. */
+export interface PlaneLogLine {
+  level: 'info' | 'warn' | 'error';
+  fields: object;
+  message: string;
+}
+
+/** The child's answer to a call, or its word that a transport failed, how a recording is going, or a line to log. */
+export type EngineReply =
+  | { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds }
+  | { failed: string }
+  | { recorder: RecorderEvent; holds: EngineHolds }
+  | { log: PlaneLogLine };
 
 /** An error as it crosses the channel: the class the caller tells apart, and the message. */
 export function onTheWire(err: unknown): { name: string; message: string } {

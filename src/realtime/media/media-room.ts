@@ -24,7 +24,7 @@ import type { Handler, RoomFeature, RoomState } from '../room-state.js';
 import { mediaView, type PeerView } from '../room-views.js';
 import { BotMedia } from './bot-media.js';
 import type { MediaEngine } from './engine.js';
-import type { BotMediaWish, Direction, MediaCounts, MediaKind, ProducerInfo } from './media-types.js';
+import type { BotMediaWish, Direction, MediaCounts, MediaKind, ProducerInfo, RoomScene, SceneTile } from './media-types.js';
 import { ConsumerEntry, MediaLedger, ProducerEntry, TransportEntry, type PeerMedia } from './ledger.js';
 
 const { cfMedia: MEDIA } = SDK_EVENTS;
@@ -73,7 +73,9 @@ export interface MediaRoomOptions {
 export class MediaRoomFeature implements RoomFeature {
   private readonly ledger = new MediaLedger();
   private readonly bots = new Map<string, BotMedia>();
-  private readonly engine: MediaEngine;
+  readonly engine: MediaEngine;
+  /** Told when what a meeting shows changed: a track published, paused, resumed or ended. */
+  private readonly trackListeners: Array<(meetingId: string) => void> = [];
   /** Meeting → its active speaker, and when it last changed. */
   private readonly speakers = new Map<string, { peerId: string; at: number }>();
 
@@ -108,6 +110,37 @@ export class MediaRoomFeature implements RoomFeature {
   /** The media plane's own process, while one runs. */
   get planePid(): number | null {
     return this.engine.pid;
+  }
+
+  /** `listener` hears of every meeting whose tracks changed (published, paused, resumed, ended). */
+  onTracksChanged(listener: (meetingId: string) => void): void {
+    this.trackListeners.push(listener);
+  }
+
+  /**
+   * The meeting as a recording shows it: who is in it and on its stage, in the order they joined,
+   * with the tracks they show (a paused track shows nothing), and who is pinned for everyone.
+   */
+  scene(meetingId: string): RoomScene {
+    const meeting = this.state.meeting(meetingId);
+    const tiles: SceneTile[] = [];
+    for (const present of this.state.present(meetingId)) {
+      const participantId = present.sdk?.participantId ?? present.peerId;
+      const participant = this.state.deps.participants.find(meeting.orgId, participantId);
+      if (!participant || this.state.deps.stage.statusOf(meeting, participant) !== 'ON_STAGE') continue;
+      const tile: SceneTile = { key: present.peerId, name: present.peer.display_name, camera: null, microphone: null, screen: null, screenAudio: null };
+      for (const p of this.options.enabled ? (this.ledger.find(meetingId, present.peerId)?.producers.values() ?? []) : []) {
+        if (p.isPaused || p.isClosed) continue;
+        const slot = p.info.screenShare ? (p.kind === 'video' ? 'screen' : 'screenAudio') : p.kind === 'video' ? 'camera' : 'microphone';
+        tile[slot] = p.id;
+      }
+      tiles.push(tile);
+    }
+    return { meetingId, tiles, pinned: this.options.pinned(meetingId) };
+  }
+
+  private tracksChanged(meetingId: string): void {
+    for (const listener of this.trackListeners) listener(meetingId);
   }
 
   /** The emulator's stop: everything is released and the media plane ends. */
@@ -520,11 +553,13 @@ export class MediaRoomFeature implements RoomFeature {
   // --- what the media room is told ---------------------------------------------------------------
 
   private announceProducer(meetingId: string, producer: ProducerEntry, event: number, type: string): void {
+    this.tracksChanged(meetingId);
     this.tellMediaRoom(meetingId, producer.info.peerId, event, type, { participant_id: producer.info.peerId, producer_state: this.producerState(producer) });
   }
 
   /** A pause or resume, told to the others; a pause by someone else (`initiator`) is told to the publisher too, whose page then mutes itself. */
   private announceToggle(meetingId: string, producer: ProducerEntry, initiator: Peer | null): void {
+    this.tracksChanged(meetingId);
     const body = {
       participant_id: producer.info.peerId,
       producer_state: this.producerState(producer),
@@ -553,6 +588,7 @@ export class MediaRoomFeature implements RoomFeature {
     this.bots.delete(key);
     this.ledger.release(meetingId, peerId);
     if (this.speakers.get(meetingId)?.peerId === peerId) this.speakers.delete(meetingId);
+    this.tracksChanged(meetingId);
   }
 
   // --- views -----------------------------------------------------------------------------------

@@ -59,3 +59,77 @@ export interface BotMediaWish {
   audio?: boolean;
   video?: boolean;
 }
+
+// --- the recorder: what the media room tells the plane of a meeting, and of each recording ------
+
+/** One participant as a recording shows them: their tile, and the tracks it shows and plays. */
+export interface SceneTile {
+  /** The participant's peer id in the meeting (a page's, or a scripted participant's participant id). */
+  key: string;
+  name: string;
+  /** The camera's producer while it is on. */
+  camera: string | null;
+  /** The microphone's producer while it is on. */
+  microphone: string | null;
+  /** A screen share's producer while one is shared, and its sound. */
+  screen: string | null;
+  screenAudio: string | null;
+}
+
+/** A meeting as its recordings show it: who is in it (in the order they joined), and who is pinned. */
+export interface RoomScene {
+  meetingId: string;
+  tiles: SceneTile[];
+  /** Keys of the tiles pinned for everyone. */
+  pinned: string[];
+}
+
+/** How a recording's timeline stands: the recorded time when this was sent, and how fast it grows from then on. */
+export interface RecorderClock {
+  recordedMs: number;
+  /** Recorded ms per real ms: the clock's time scale while recording, 0 while paused or on the manual clock. */
+  rate: number;
+  /** Paused: the recorder takes no tracks. */
+  paused: boolean;
+}
+
+/** What a recording makes, and where (the emulator decides the names, the plane writes the files). */
+export interface RecorderSpec {
+  id: string;
+  /** The ffmpeg executable that decodes and encodes. */
+  ffmpeg: string;
+  meetingId: string;
+  kind: 'composite' | 'track';
+  video: {
+    codec: 'H264' | 'VP8';
+    width: number;
+    height: number;
+    /** An image on disk, drawn over the picture. */
+    watermark: { file: string; width: number | null; height: number | null; position: 'left top' | 'right top' | 'left bottom' | 'right bottom' } | null;
+    /** Where the video (composite) file goes; null: none is made (an audio-only recording). */
+    path: string | null;
+  };
+  audio: {
+    codec: 'AAC' | 'MP3' | 'VORBIS';
+    channels: 1 | 2;
+    /** Where the separate audio file goes; null: none is made. */
+    path: string | null;
+  };
+}
+
+/** What a finished recording left: its files' sizes and the length of its timeline. */
+export interface RecorderResult {
+  video: { path: string; bytes: number } | null;
+  audio: { path: string; bytes: number } | null;
+  durationMs: number;
+}
+
+/** What the plane tells of a recording while it runs: how many bytes it has written, or that it failed. */
+export type RecorderEvent = { id: string; bytes: number } | { id: string; failed: string };
+
+/** What the media plane logs (the emulator's logger, or, from the plane's own process, the same through its channel). */
+export interface PlaneLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}

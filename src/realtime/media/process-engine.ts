@@ -14,8 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.js';
 import { TransportClosed } from '../unserved.js';
-import { revived, type ConsumerOrder, type EngineCall, type EngineOp, type EngineReply, type MediaEngine } from './engine.js';
-import type { Direction, ProducerInfo } from './media-types.js';
+import { revived, type ConsumerOrder, type EngineCall, type EngineHolds, type EngineOp, type EngineReply, type MediaEngine } from './engine.js';
+import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RoomScene } from './media-types.js';
 
 /**
  * The child's entry: the bundled one next to the bundled command line, the compiled one below this
@@ -33,6 +33,7 @@ export class ProcessMediaEngine implements MediaEngine {
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   private readonly failedListeners: Array<(id: string) => void> = [];
   private readonly lostListeners: Array<() => void> = [];
+  private readonly recorderListeners: Array<(event: RecorderEvent) => void> = [];
   /** Children let go or killed that have not exited yet: the emulator's stop waits for them. */
   private readonly ending = new Set<Promise<void>>();
 
@@ -86,6 +87,30 @@ export class ProcessMediaEngine implements MediaEngine {
     this.tell('preferLayer', [consumerId, layer]);
   }
 
+  startRecorder(spec: RecorderSpec, scene: RoomScene, clock: RecorderClock): Promise<void> {
+    return this.call('startRecorder', [spec, scene, clock], true);
+  }
+
+  setScene(scene: RoomScene): void {
+    this.tell('setScene', [scene]);
+  }
+
+  setRecorderClock(id: string, clock: RecorderClock): void {
+    this.tell('setRecorderClock', [id, clock]);
+  }
+
+  stopRecorder(id: string, finalMs: number): Promise<RecorderResult> {
+    return this.call('stopRecorder', [id, finalMs]);
+  }
+
+  cancelRecorder(id: string): void {
+    this.tell('cancelRecorder', [id]);
+  }
+
+  onRecorderEvent(listener: (event: RecorderEvent) => void): void {
+    this.recorderListeners.push(listener);
+  }
+
   onTransportFailed(listener: (transportId: string) => void): void {
     this.failedListeners.push(listener);
   }
@@ -124,13 +149,15 @@ export class ProcessMediaEngine implements MediaEngine {
 
   private start(): ChildProcess {
     const { file, execArgv } = planeEntry();
-    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // A process group of its own, so that its end takes the encoders and decoders it started with it.
+    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
     child.on('message', (msg: EngineReply) => this.onReply(child, msg));
     child.on('error', (err) => this.logger.error({ err }, 'media plane process error'));
     child.on('exit', (code, signal) => {
       if (child !== this.child) return;
       this.logger.error({ code, signal }, 'media plane process ended unexpectedly; its transports are failed');
       this.child = undefined;
+      killGroup(child);
       this.rejectPending();
       for (const listener of this.lostListeners) listener();
     });
@@ -144,14 +171,27 @@ export class ProcessMediaEngine implements MediaEngine {
       for (const listener of this.failedListeners) listener(msg.failed);
       return;
     }
+    if ('log' in msg) {
+      this.logger[msg.log.level](msg.log.fields, msg.log.message);
+      return;
+    }
+    if ('recorder' in msg) {
+      for (const listener of this.recorderListeners) listener(msg.recorder);
+      return this.letGoWhenIdle(child, msg.holds);
+    }
     const waiting = this.pending.get(msg.id);
     this.pending.delete(msg.id);
     if (waiting) {
       if (msg.error) waiting.reject(revived(msg.error));
       else waiting.resolve(msg.value);
     }
-    const { transports, producers, consumers } = msg.holds;
-    if (this.pending.size === 0 && transports + producers + consumers === 0) {
+    this.letGoWhenIdle(child, msg.holds);
+  }
+
+  /** Lets the child go once it holds nothing and no call is on its way. */
+  private letGoWhenIdle(child: ChildProcess, holds: EngineHolds): void {
+    const { transports, producers, consumers, recordings } = holds;
+    if (this.pending.size === 0 && transports + producers + consumers + recordings === 0) {
       this.logger.debug({ pid: child.pid }, 'media plane process holds nothing; ended');
       this.child = undefined;
       this.ended(child);
@@ -172,7 +212,7 @@ export class ProcessMediaEngine implements MediaEngine {
     this.rejectPending();
     if (child) {
       this.ended(child);
-      child.kill('SIGKILL');
+      killGroup(child);
     }
     await Promise.all(this.ending);
   }
@@ -183,5 +223,16 @@ export class ProcessMediaEngine implements MediaEngine {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.ending.add(exited);
     void exited.then(() => this.ending.delete(exited));
+  }
+}
+
+/** Kills the child and every process it started (its group: the recorder's encoders and decoders). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group is gone already; the child itself may still need its signal.
+    child.kill('SIGKILL');
   }
 }

@@ -6,9 +6,7 @@
 import type { MediaStreamTrack, RTCRtpTransceiver, RtpPacket } from 'werift';
 import type { Producer } from './producer.js';
 import type { Werift } from './transport.js';
-
-/** The SDK's layer names, best first: full, half and quarter resolution. */
-const LAYER_ORDER = ['f', 'h', 'q'];
+import { chooseLayer } from './layers.js';
 /** The gap put between the last packet of one layer and the first of the next (90 kHz: one frame at 30 fps). */
 const SWITCH_TIMESTAMP_GAP = 3_000;
 
@@ -65,13 +63,8 @@ export class Consumer {
     this.transceiver.sender.stop();
   }
 
-  /** The preferred layer when the producer sends it, else the best one below it, else the best there is. */
   private chosenLayer(): string {
-    const layers = this.producer.layers;
-    if (layers.size === 0 || layers.has(this.preferred)) return this.preferred;
-    if (layers.has('')) return '';
-    const from = Math.max(0, LAYER_ORDER.indexOf(this.preferred));
-    return LAYER_ORDER.slice(from).find((l) => layers.has(l)) ?? LAYER_ORDER.find((l) => layers.has(l)) ?? [...layers][0]!;
+    return chooseLayer(this.producer.layers, this.preferred);
   }
 
   private forward(packet: RtpPacket, layer: string): void {

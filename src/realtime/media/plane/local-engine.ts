@@ -4,11 +4,15 @@
 import type { RTCRtpTransceiver } from 'werift';
 import { TransportClosed, Unserved } from '../../unserved.js';
 import type { ConsumerOrder, EngineHolds, MediaEngine } from '../engine.js';
-import type { Direction, ProducerInfo } from '../media-types.js';
+import type { Direction, PlaneLogger, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RoomScene } from '../media-types.js';
 import { BotClip, clipOnce } from './bot-clip.js';
 import { Consumer } from './consumer.js';
 import { Producer } from './producer.js';
 import { WebRtcTransport } from './transport.js';
+import { Recorder } from './recorder/recorder.js';
+
+/** Where the plane logs when nobody gives it a logger (the tests of its parts): nowhere. */
+const QUIET: PlaneLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** The engine in this process: the endpoints and tracks in maps by id. */
 export class LocalMediaEngine implements MediaEngine {
@@ -18,7 +22,17 @@ export class LocalMediaEngine implements MediaEngine {
   private readonly bots = new Map<string, BotClip>();
   private readonly clip = clipOnce();
   private readonly failedListeners: Array<(id: string) => void> = [];
+  private readonly recorderListeners: Array<(event: RecorderEvent) => void> = [];
+  private readonly recorder: Recorder;
   readonly pid = null;
+
+  constructor(logger: PlaneLogger = QUIET) {
+    this.recorder = new Recorder({
+      producer: (id) => this.producers.get(id),
+      logger,
+      events: (event) => this.recorderListeners.forEach((l) => l(event)),
+    });
+  }
 
   async openTransport(id: string, direction: Direction, offer: string): Promise<string> {
     let opened;
@@ -110,6 +124,30 @@ export class LocalMediaEngine implements MediaEngine {
     this.consumers.get(consumerId)?.prefer(layer);
   }
 
+  startRecorder(spec: RecorderSpec, scene: RoomScene, clock: RecorderClock): Promise<void> {
+    return this.recorder.start(spec, scene, clock);
+  }
+
+  setScene(scene: RoomScene): void {
+    this.recorder.setScene(scene);
+  }
+
+  setRecorderClock(id: string, clock: RecorderClock): void {
+    this.recorder.setClock(id, clock);
+  }
+
+  stopRecorder(id: string, finalMs: number): Promise<RecorderResult> {
+    return this.recorder.stop(id, finalMs);
+  }
+
+  cancelRecorder(id: string): void {
+    this.recorder.cancel(id);
+  }
+
+  onRecorderEvent(listener: (event: RecorderEvent) => void): void {
+    this.recorderListeners.push(listener);
+  }
+
   onTransportFailed(listener: (transportId: string) => void): void {
     this.failedListeners.push(listener);
   }
@@ -118,6 +156,7 @@ export class LocalMediaEngine implements MediaEngine {
   onPlaneLost(): void {}
 
   reset(): void {
+    this.recorder.reset();
     for (const bot of [...this.bots.values()]) bot.stop();
     this.bots.clear();
     for (const id of [...this.transports.keys()]) this.closeTransport(id);
@@ -134,7 +173,7 @@ export class LocalMediaEngine implements MediaEngine {
   holds(): EngineHolds {
     // A viewer's copy closed with its track leaves the map at the next look.
     for (const [id, c] of this.consumers) if (c.isClosed) this.consumers.delete(id);
-    return { transports: this.transports.size, producers: this.producers.size, consumers: this.consumers.size };
+    return { transports: this.transports.size, producers: this.producers.size, consumers: this.consumers.size, recordings: this.recorder.holds };
   }
 
   private transport(id: string): WebRtcTransport {

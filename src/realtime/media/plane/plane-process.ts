@@ -1,14 +1,23 @@
 // The media plane's own process (process-engine.ts starts it): the engine, serving the emulator's
 // calls over the IPC channel in the order they come. It ends when the emulator lets it go (the
 // channel closes) or ends itself.
-import { ENGINE_OPS, onTheWire, type EngineCall, type EngineReply } from '../engine.js';
+import { ENGINE_OPS, onTheWire, type EngineCall, type EngineReply, type PlaneLogLine } from '../engine.js';
+import type { PlaneLogger } from '../media-types.js';
 import { LocalMediaEngine } from './local-engine.js';
-
-const engine = new LocalMediaEngine();
+import { killAllFfmpeg } from './recorder/ffmpeg-process.js';
 
 function reply(msg: EngineReply): void {
   if (process.connected) process.send!(msg);
 }
+
+/** The plane logs through the emulator's logger: each line crosses the channel. */
+const log =
+  (level: PlaneLogLine['level']) =>
+  (fields: object, message: string): void =>
+    reply({ log: { level, fields, message } });
+const logger: PlaneLogger = { info: log('info'), warn: log('warn'), error: log('error') };
+
+const engine = new LocalMediaEngine(logger);
 
 async function serve({ id, op, args }: EngineCall): Promise<void> {
   try {
@@ -22,6 +31,10 @@ async function serve({ id, op, args }: EngineCall): Promise<void> {
 }
 
 engine.onTransportFailed((failed) => reply({ failed }));
+engine.onRecorderEvent((recorder) => reply({ recorder, holds: engine.holds() }));
 process.on('message', (msg: EngineCall) => void serve(msg));
-// The emulator let it go, or is gone: the sockets and memory go with the process.
-process.on('disconnect', () => process.exit(0));
+// The emulator let it go, or is gone: the sockets and memory go with the process, and its encoders with it.
+process.on('disconnect', () => {
+  killAllFfmpeg();
+  process.exit(0);
+});

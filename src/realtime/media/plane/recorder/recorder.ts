@@ -1,0 +1,132 @@
+// The media plane's recorder: per meeting one composite of the room (room-composite.ts), and per
+// recording one output of it (a composite recording now; a livestream of the room would be
+// another output of the same composite). The media room tells it who is in each meeting and what
+// they show (the scene), and each recording's timeline; it answers a stop with the files made.
+import { realMonotonicNow } from '../../../../core/clock.js';
+import type { PlaneLogger, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RoomScene } from '../../media-types.js';
+import type { Producer } from '../producer.js';
+import { loadWerift } from '../transport.js';
+import { CompositeRecording } from './composite-recording.js';
+import { killAllFfmpeg } from './ffmpeg-process.js';
+import { RoomComposite, type CompositeTicker } from './room-composite.js';
+
+export interface RecorderContext {
+  producer(id: string): Producer | undefined;
+  logger: PlaneLogger;
+  /** Told of each recording's progress and failures. */
+  events(event: RecorderEvent): void;
+  ticker?: CompositeTicker;
+}
+
+/** Real time: a repeating timer, unref'd so that a recording never keeps a process alive alone. */
+const realTicker: CompositeTicker = {
+  every(ms, fn) {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+  now: realMonotonicNow,
+};
+
+interface Running {
+  meetingId: string;
+  output: CompositeRecording;
+}
+
+export class Recorder {
+  private readonly composites = new Map<string, RoomComposite>();
+  private readonly recordings = new Map<string, Running>();
+  private readonly ticker: CompositeTicker;
+
+  constructor(private readonly ctx: RecorderContext) {
+    this.ticker = ctx.ticker ?? realTicker;
+  }
+
+  /** How many recordings run (the plane's process lives while any does). */
+  get holds(): number {
+    return this.recordings.size;
+  }
+
+  /** Who is in a meeting and what they show now (told of every meeting; kept only where a recording runs). */
+  setScene(scene: RoomScene): void {
+    this.composites.get(scene.meetingId)?.setScene(scene);
+  }
+
+  async start(spec: RecorderSpec, scene: RoomScene, clock: RecorderClock): Promise<void> {
+    this.cancel(spec.id);
+    const werift = await loadWerift();
+    let composite = this.composites.get(spec.meetingId);
+    if (composite) composite.setScene(scene);
+    else {
+      composite = new RoomComposite(scene, {
+        ffmpeg: spec.ffmpeg,
+        werift,
+        logger: this.ctx.logger,
+        producer: (id) => this.ctx.producer(id),
+        ticker: this.ticker,
+      });
+      this.composites.set(spec.meetingId, composite);
+    }
+    const output = new CompositeRecording(spec, {
+      ffmpeg: spec.ffmpeg,
+      onProgress: (bytes) => this.ctx.events({ id: spec.id, bytes }),
+      onFailed: (reason) => {
+        this.ctx.logger.error({ recording: spec.id, reason }, 'recorder: a recording failed');
+        this.drop(spec.id);
+        this.ctx.events({ id: spec.id, failed: reason });
+      },
+    });
+    output.setClock(clock, this.ticker.now());
+    this.recordings.set(spec.id, { meetingId: spec.meetingId, output });
+    composite.attach(output);
+  }
+
+  setClock(id: string, clock: RecorderClock): void {
+    const running = this.recordings.get(id);
+    if (!running) return;
+    running.output.setClock(clock, this.ticker.now());
+    this.composites.get(running.meetingId)?.outputChanged();
+  }
+
+  /** Ends a recording at `finalMs` of its timeline and answers what it made. */
+  async stop(id: string, finalMs: number): Promise<RecorderResult> {
+    const running = this.recordings.get(id);
+    if (!running) throw new Error(`recording ${id} is not being recorded`);
+    const composite = this.composites.get(running.meetingId);
+    const last = composite?.snapshot();
+    try {
+      return await running.output.stop(finalMs, last);
+    } finally {
+      this.drop(id);
+    }
+  }
+
+  /** Ends a recording and its files now (it failed, or was removed). */
+  cancel(id: string): void {
+    const running = this.recordings.get(id);
+    if (!running) return;
+    running.output.cancel();
+    this.drop(id);
+  }
+
+  /** Ends everything (a reset, the plane's end). */
+  reset(): void {
+    for (const id of [...this.recordings.keys()]) this.cancel(id);
+    for (const composite of this.composites.values()) composite.close();
+    this.composites.clear();
+    killAllFfmpeg();
+  }
+
+  private drop(id: string): void {
+    const running = this.recordings.get(id);
+    if (!running) return;
+    this.recordings.delete(id);
+    const composite = this.composites.get(running.meetingId);
+    if (!composite) return;
+    composite.detach(running.output);
+    if (composite.isEmpty) {
+      composite.close();
+      this.composites.delete(running.meetingId);
+    }
+  }
+}

@@ -1,0 +1,269 @@
+// The recordings of each room, as the media plane's recorder makes them: the emulator's side of
+// the recorder, the way the media room is the signalling side of the SFU. Production records with
+// an anonymous bot that joins the meeting and takes what it shows; here the recorder takes the
+// meeting's tracks inside the media plane, like a viewer that is in no participant list, page or
+// REST view.
+//
+// It starts a recorder when a recording starts RECORDING, tells it who is in the meeting and what
+// they show whenever that changes (joins, leaves, cameras and microphones, screen shares, pins, the
+// stage), moves the recording's timeline with the emulator's clock (its pauses left out), and at
+// the stop has the recorder finish the files, which it hands to the recording's files for the
+// upload. A recorder that fails ends its recording ERRORED, with the reason.
+import { realMonotonicNow } from '../../core/clock.js';
+import { recordedMsAt } from '../../domain/recordings/recording-machine.js';
+import { recordingFormats } from '../../domain/recordings/recording-formats.js';
+import type { RecordingArtifacts, RecordingFile } from '../../domain/recordings/recording-files.js';
+import type { DomainEvent } from '../../domain/events.js';
+import type { Recording } from '../../domain/models.js';
+import type { RoomFeature, RoomState } from '../room-state.js';
+import type { HostControlsFeature } from '../features/host-controls.js';
+import type { MediaRoomFeature } from './media-room.js';
+import type { RecorderClock, RecorderSpec, RoomScene } from './media-types.js';
+import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
+
+interface Active {
+  recording: Recording;
+  /** The recorder's start, which its stop waits for. */
+  started: Promise<boolean>;
+  /** The timeline last sent, and when (real ms): the plane moves it on by itself from there. */
+  sent: { clock: RecorderClock; at: number } | undefined;
+}
+
+/** A timeline that strays this far (ms) from where the plane would have moved it is sent again (a real clock set forward). */
+const CLOCK_STRAY_MS = 50;
+
+export class RoomRecordingsFeature implements RoomFeature {
+  readonly handlers = [];
+  private readonly active = new Map<string, Active>();
+  private readonly sceneQueued = new Set<string>();
+  private readonly lastScene = new Map<string, string>();
+
+  constructor(
+    private readonly state: RoomState,
+    private readonly media: MediaRoomFeature,
+    hostControls: HostControlsFeature,
+  ) {
+    const engine = media.engine;
+    engine.onRecorderEvent((e) => {
+      const active = this.active.get(e.id);
+      if (!active) return;
+      if ('failed' in e) this.failed(active.recording, `The recorder failed: ${e.failed}`);
+      else this.files.progress(e.id, e.bytes);
+    });
+    engine.onPlaneLost(() => {
+      for (const { recording } of [...this.active.values()]) this.failed(recording, 'The media plane ended unexpectedly while recording');
+    });
+    media.onTracksChanged((meetingId) => this.queueScene(meetingId));
+    hostControls.onPinChanged((meetingId) => this.queueScene(meetingId));
+    state.deps.onClockChange(() => this.clockMoved());
+    // Recordings that were already running when the rooms were made (a recording that starts loads them).
+    for (const r of state.deps.recordings.allWithStatus(['RECORDING', 'PAUSED'])) this.begin(r);
+  }
+
+  private get files() {
+    return this.state.deps.recordings.files;
+  }
+
+  /** How many recordings are being recorded now. */
+  get recording(): number {
+    return this.active.size;
+  }
+
+  onDomainEvent(e: DomainEvent): void {
+    if (e.type === 'recording.statusChanged') return this.recordingChanged(e.recording);
+    if ('meeting' in e && e.meeting) this.queueScene(e.meeting.id);
+  }
+
+  onPeerLeft(meetingId: string): void {
+    this.queueScene(meetingId);
+  }
+
+  onRoomEmpty(meetingId: string): void {
+    this.queueScene(meetingId);
+  }
+
+  /** The engine is reset with the media room; what was recorded goes with the recordings' files. */
+  onReset(): void {
+    this.active.clear();
+    this.lastScene.clear();
+  }
+
+  onOrgReset(orgId: string): void {
+    for (const [id, a] of [...this.active])
+      if (a.recording.orgId === orgId) {
+        this.active.delete(id);
+        this.media.engine.cancelRecorder(id);
+      }
+  }
+
+  private recordingChanged(r: Recording): void {
+    const active = this.active.get(r.id);
+    if (r.status === 'RECORDING' || r.status === 'PAUSED') {
+      if (!active) return this.begin(r);
+      active.recording = r;
+      return this.sendClock(active);
+    }
+    if (!active) return;
+    if (r.status === 'UPLOADING') return void this.finish(active, r);
+    // ERRORED (or anything else): what was recorded is dropped.
+    this.active.delete(r.id);
+    this.media.engine.cancelRecorder(r.id);
+  }
+
+  /** Starts the recorder of a recording that began RECORDING. */
+  private begin(r: Recording): void {
+    if (!this.files.real || r.kind !== 'composite') return;
+    const active: Active = { recording: r, started: Promise.resolve(false), sent: undefined };
+    active.started = this.start(active).then(
+      () => true,
+      (err: Error) => {
+        this.failed(active.recording, `The recorder could not start: ${err.message}`);
+        return false;
+      },
+    );
+    this.active.set(r.id, active);
+  }
+
+  private async start(active: Active): Promise<void> {
+    const r = active.recording;
+    const dir = await this.files.begin(r);
+    const formats = recordingFormats(r, true);
+    const names = this.state.deps.recordings.fileNames(r);
+    const watermark = r.video.watermark && formats.video ? await this.watermarkFile(r, dir) : null;
+    const spec: RecorderSpec = {
+      id: r.id,
+      ffmpeg: this.files.ffmpeg!,
+      meetingId: r.meetingId,
+      kind: r.kind,
+      video: {
+        codec: r.video.codec,
+        width: even(r.video.width),
+        height: even(r.video.height),
+        watermark,
+        path: formats.video && names.video ? path.join(dir, fileNameOnDisk(names.video)) : null,
+      },
+      audio: {
+        codec: r.video.codec === 'VP8' ? 'VORBIS' : r.audio.codec,
+        channels: r.audio.channel === 'mono' ? 1 : 2,
+        path: formats.audio && names.audio ? path.join(dir, fileNameOnDisk(names.audio)) : null,
+      },
+    };
+    // Stopped or gone meanwhile: nothing to start.
+    if (this.active.get(r.id) !== active) return;
+    await this.media.engine.startRecorder(spec, this.sceneOf(r.meetingId), this.clockOf(active.recording));
+    this.lastScene.delete(r.meetingId);
+    this.queueScene(r.meetingId);
+    this.sendClock(active);
+  }
+
+  private async watermarkFile(r: Recording, dir: string): Promise<RecorderSpec['video']['watermark']> {
+    const wm = r.video.watermark!;
+    let image;
+    try {
+      image = await this.files.watermarkFor(r.id, wm.url);
+    } catch (err) {
+      throw new Error(`the watermark ${(err as Error).message}`, { cause: err });
+    }
+    const file = path.join(dir, `watermark.${image.ext}`);
+    await writeFile(file, image.bytes);
+    return { file, width: wm.width, height: wm.height, position: wm.position };
+  }
+
+  /** The stop: the recorder finishes the files at the recording's recorded time, and the files are complete. */
+  private async finish(active: Active, r: Recording): Promise<void> {
+    this.active.delete(r.id);
+    if (!(await active.started)) return;
+    try {
+      const result = await this.media.engine.stopRecorder(r.id, r.recordedMs);
+      const formats = recordingFormats(r, true);
+      const names = this.state.deps.recordings.fileNames(r);
+      const file = (made: { path: string; bytes: number } | null, name: string | null, contentType: string | undefined): RecordingFile | null =>
+        made && name && contentType ? { path: made.path, name, bytes: made.bytes, contentType } : null;
+      const artifacts: RecordingArtifacts = {
+        video: file(result.video, names.video, formats.video?.contentType),
+        audio: file(result.audio, names.audio, formats.audio?.contentType),
+      };
+      this.files.ready(r.id, artifacts);
+    } catch (err) {
+      this.files.failed(r.id, `The recording could not be finished: ${(err as Error).message}`);
+    }
+  }
+
+  /** The recorder failed while recording: the recording ends ERRORED with the reason. */
+  private failed(r: Recording, reason: string): void {
+    this.active.delete(r.id);
+    this.media.engine.cancelRecorder(r.id);
+    this.files.failed(r.id, reason);
+    const { recordings } = this.state.deps;
+    const now = recordings.find(r.orgId, r.id);
+    if (now && (now.status === 'RECORDING' || now.status === 'PAUSED')) recordings.fail(r.orgId, r.id, reason);
+  }
+
+  // --- the timeline --------------------------------------------------------------------------
+
+  private clockOf(r: Recording): RecorderClock {
+    const real = this.state.deps.clock.mode === 'real';
+    return {
+      recordedMs: recordedMsAt(r, this.state.deps.clock.now()),
+      rate: real && r.status === 'RECORDING' ? this.state.deps.timeScale : 0,
+      paused: r.status !== 'RECORDING',
+    };
+  }
+
+  /**
+   * Tells the plane where the timeline stands, when that is not where the plane would have moved it
+   * by itself: a pause or resume, a manual clock's move, a real clock set forward.
+   */
+  private sendClock(active: Active): void {
+    const clock = this.clockOf(active.recording);
+    const now = realMonotonicNow();
+    const sent = active.sent;
+    if (sent && sent.clock.rate === clock.rate && sent.clock.paused === clock.paused) {
+      const expected = sent.clock.recordedMs + sent.clock.rate * (now - sent.at);
+      if (Math.abs(expected - clock.recordedMs) < CLOCK_STRAY_MS) return;
+    }
+    active.sent = { clock, at: now };
+    void active.started.then((ok) => ok && this.media.engine.setRecorderClock(active.recording.id, clock));
+  }
+
+  private clockMoved(): void {
+    for (const active of this.active.values()) this.sendClock(active);
+  }
+
+  // --- the scene -----------------------------------------------------------------------------
+
+  private sceneOf(meetingId: string): RoomScene {
+    try {
+      return this.media.scene(meetingId);
+    } catch {
+      // The meeting is gone (its organization's reset): nobody is in it.
+      return { meetingId, tiles: [], pinned: [] };
+    }
+  }
+
+  /** Tells the recorder of a meeting's new scene, once per turn however many things changed. */
+  private queueScene(meetingId: string): void {
+    if (this.sceneQueued.has(meetingId) || ![...this.active.values()].some((a) => a.recording.meetingId === meetingId)) return;
+    this.sceneQueued.add(meetingId);
+    queueMicrotask(() => {
+      this.sceneQueued.delete(meetingId);
+      if (![...this.active.values()].some((a) => a.recording.meetingId === meetingId)) return this.lastScene.delete(meetingId);
+      const scene = this.sceneOf(meetingId);
+      const text = JSON.stringify(scene);
+      if (this.lastScene.get(meetingId) === text) return;
+      this.lastScene.set(meetingId, text);
+      this.media.engine.setScene(scene);
+    });
+  }
+}
+
+/** An I420 picture has an even size: an odd width or height asked for is made one pixel smaller. */
+function even(n: number): number {
+  return Math.max(2, n - (n % 2));
+}
+
+/** A file's name on disk: the recording's file name, without anything a path could be made of. */
+function fileNameOnDisk(name: string): string {
+  return name.replace(/[/\\\0]/g, '_');
+}

@@ -1,0 +1,64 @@
+// Reading what the emulator made, the way a user's tools would: ffprobe for the streams and their
+// lengths, ffmpeg for a picture at a moment and the loudness of the sound. The recorder's tests run
+// wherever ffmpeg is found; under CI, where it is installed, a missing ffmpeg is a failure rather
+// than a skip (a test that skips in CI could never fail).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { locateExecutable } from '../../src/core/executables.js';
+import { inCi } from './docker-engine.js';
+
+const ffmpeg = locateExecutable('ffmpeg', undefined);
+const ffprobe = locateExecutable('ffprobe', undefined);
+
+/** Why the recorder's tests cannot run here, or undefined when ffmpeg and ffprobe are both found. */
+export const ffmpegMissing: string | undefined =
+  'missing' in ffmpeg ? ffmpeg.missing : 'missing' in ffprobe ? ffprobe.missing : undefined;
+
+/** Whether the tests that decode recordings run: with ffmpeg, and always under CI (where they fail without it). */
+export const withFfmpeg = ffmpegMissing === undefined || inCi;
+
+export interface ProbedStream {
+  codec_type: 'video' | 'audio';
+  codec_name: string;
+  width?: number;
+  height?: number;
+  channels?: number;
+  duration?: string;
+  tags?: Record<string, string>;
+}
+
+export interface Probe {
+  streams: ProbedStream[];
+  format: { format_name: string; duration: string; size: string };
+}
+
+export function probe(file: string): Probe {
+  return JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,channels,duration:stream_tags:format=format_name,duration,size', '-of', 'json', file], {
+      encoding: 'utf8',
+    }),
+  ) as Probe;
+}
+
+/** The file's length in seconds, as its container says. */
+export function probeDuration(file: string): number {
+  return Number(probe(file).format.duration);
+}
+
+/** One picture of a video file at `seconds`, as RGB24 bytes at its own size. */
+export function frameAt(file: string, seconds: number): { width: number; height: number; rgb: Buffer } {
+  const video = probe(file).streams.find((s) => s.codec_type === 'video')!;
+  const rgb = execFileSync('ffmpeg', ['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { width: video.width!, height: video.height!, rgb };
+}
+
+/** The loudest and the mean level of a file's sound, dB (ffmpeg's volumedetect): -91 is digital silence. */
+export function loudness(file: string, from = 0, to?: number): { meanDb: number; maxDb: number } {
+  const window = to === undefined ? [] : ['-t', String(to - from)];
+  const r = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-ss', String(from), ...window, '-i', file, '-vn', '-af', 'volumedetect', '-f', 'null', '-'], {
+    encoding: 'utf8',
+  });
+  const level = (name: string) => Number(new RegExp(`${name}: (-?[\\d.]+) dB`).exec(r.stderr)?.[1] ?? NaN);
+  return { meanDb: level('mean_volume'), maxDb: level('max_volume') };
+}
