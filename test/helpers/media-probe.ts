@@ -10,8 +10,7 @@ const ffmpeg = locateExecutable('ffmpeg', undefined);
 const ffprobe = locateExecutable('ffprobe', undefined);
 
 /** Why the recorder's tests cannot run here, or undefined when ffmpeg and ffprobe are both found. */
-export const ffmpegMissing: string | undefined =
-  'missing' in ffmpeg ? ffmpeg.missing : 'missing' in ffprobe ? ffprobe.missing : undefined;
+export const ffmpegMissing: string | undefined = 'missing' in ffmpeg ? ffmpeg.missing : 'missing' in ffprobe ? ffprobe.missing : undefined;
 
 /** Whether the tests that decode recordings run: with ffmpeg, and always under CI (where they fail without it). */
 export const withFfmpeg = ffmpegMissing === undefined || inCi;
@@ -33,9 +32,21 @@ export interface Probe {
 
 export function probe(file: string): Probe {
   return JSON.parse(
-    execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,channels,duration:stream_tags:format=format_name,duration,size', '-of', 'json', file], {
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      'ffprobe',
+      [
+        '-v',
+        'error',
+        '-show_entries',
+        'stream=codec_type,codec_name,width,height,channels,duration:stream_tags:format=format_name,duration,size',
+        '-of',
+        'json',
+        file,
+      ],
+      {
+        encoding: 'utf8',
+      },
+    ),
   ) as Probe;
 }
 
