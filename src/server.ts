@@ -55,6 +55,7 @@ async function main(): Promise<void> {
         ? [`  TLS (web SDK): ${emulator.tlsUrl}, baseURI '${new URL(emulator.tlsUrl).host}'; certificate at ${config.publicUrl}/_emulator/tls/certificate`]
         : []),
       `  media: ${config.media === 'on' ? 'on (audio and video flow between pages over WebRTC)' : 'off (media requests are refused; --media on carries them)'}; media plane: ${config.mediaPlane === 'process' ? 'a process of its own while a room holds media' : "inline, in the emulator's process"}`,
+      `  recordings: ${deps.services.recordings.files.real ? `they hold the meeting, made with ${deps.services.recordings.files.ffmpeg}` : deps.services.recordings.files.why}`,
       '',
     ].join('\n'),
   );

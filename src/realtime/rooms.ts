@@ -8,6 +8,7 @@ import type { Meeting, Participant } from '../domain/models.js';
 import { realNow } from '../core/clock.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import { dispatchTable, roomFeatures, type RoomFeatures } from './dispatch.js';
+import type { RecorderView } from './media/room-recordings.js';
 import { MAX_FRAMES_PER_SECOND, Peer, Unserved, CLOSE, type PageSocket } from './peer.js';
 import { ProtocolError, decodeEnvelope } from './protocol/codec.js';
 import { SDK_EVENT_NAMES, SDK_EVENTS } from './protocol/events.js';
@@ -56,6 +57,11 @@ export class RealtimeRooms {
   /** How many recordings the media plane's recorder is making now. */
   recordersRunning(): number {
     return this.features.recordings.recording;
+  }
+
+  /** What a recording's recorder takes now, while one runs. */
+  recorderView(recordingId: string): Promise<RecorderView | undefined> {
+    return this.features.recordings.status(recordingId);
   }
 
   /** Releases all media and ends the media plane (the emulator's stop); resolves once its process has exited. */

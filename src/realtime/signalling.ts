@@ -15,6 +15,7 @@ import type { ParticipantClaims } from '../domain/participants/participant-token
 import type { Participant } from '../domain/models.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import type { RealtimeRooms, RoomsDeps } from './rooms.js';
+import type { RecorderView } from './media/room-recordings.js';
 
 export interface SignallingServer {
   /** Takes over an HTTP upgrade request (the `upgrade` event of a listener). */
@@ -31,6 +32,8 @@ export interface SignallingServer {
   mediaPlanePid(): number | null;
   /** How many recordings the media plane's recorder is making now. */
   recordersRunning(): number;
+  /** What a recording's recorder takes now, while one runs (undefined otherwise). */
+  recorderView(recordingId: string): Promise<RecorderView | undefined>;
   /** Turns a scripted participant's camera or microphone on or off: the sample clip, seen by every page. */
   botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>>;
   /** Whether a participant is in a meeting through a page (false before the first socket). */
@@ -167,6 +170,9 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
     },
     recordersRunning() {
       return ready?.recordersRunning() ?? 0;
+    },
+    async recorderView(recordingId) {
+      return ready?.recorderView(recordingId);
     },
     async botMedia(participant, wish) {
       if (closed) throw new Error('The emulator is shutting down');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clockView } from '../../core/clock.js';
 import { VERSION } from '../../core/package-info.js';
+import type { Deps } from '../../container.js';
 import { route } from '../route.js';
 
 const healthSchema = z.object({
@@ -23,10 +24,35 @@ const healthSchema = z.object({
       description:
         "Whether media flows (--media), where the media plane runs (--media-plane), and the pages' and bots' open WebRTC transports, published tracks and received tracks",
     }),
+  recordings: z
+    .object({
+      mode: z
+        .enum(['real', 'sample'])
+        .meta({ description: 'real: recordings hold the meeting (made with ffmpeg); sample: every recording is the bundled sample file' }),
+      ffmpeg: z.string().nullable().meta({ description: 'The ffmpeg the recorder runs, while recordings are real' }),
+      reason: z.string().nullable().meta({ description: 'Why recordings are the sample, in one sentence (ffmpeg not found, or --recordings sample)' }),
+      recording: z.number().int().meta({ description: 'Recordings being made now' }),
+      disk_bytes: z.number().int().meta({ description: "Bytes the recordings' files take on disk (freed by a reset)" }),
+      disk_limit_bytes: z.number().int().meta({ description: '--recording-disk-limit, in bytes' }),
+    })
+    .meta({ description: 'What recordings hold, and the disk their files take' }),
   chat_files: z
     .object({ files: z.number().int(), bytes: z.number().int() })
     .meta({ description: 'The images and files pages uploaded for chat that the emulator holds in memory (a reset frees them)' }),
 });
+
+/** What recordings hold and the disk they take, as the health check tells it (and the start line says it). */
+export function recordingsHealth(deps: Deps) {
+  const { files } = deps.services.recordings;
+  return {
+    mode: files.real ? ('real' as const) : ('sample' as const),
+    ffmpeg: files.ffmpeg ?? null,
+    reason: files.why ?? null,
+    recording: files.recording,
+    disk_bytes: files.bytes,
+    disk_limit_bytes: files.limitBytes,
+  };
+}
 
 export const systemRoutes = [
   route({
@@ -45,6 +71,7 @@ export const systemRoutes = [
         clock: clockView(deps.clock),
         organizations: deps.store.orgs.size,
         media: { mode: deps.config.media, plane: deps.config.mediaPlane, plane_pid: deps.signalling.mediaPlanePid(), ...deps.signalling.mediaCounts() },
+        recordings: recordingsHealth(deps),
         chat_files: deps.services.chatFiles.counts(),
       },
     }),

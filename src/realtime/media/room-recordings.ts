@@ -22,6 +22,25 @@ import type { RecorderClock, RecorderSpec, RoomScene } from './media-types.js';
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 
+/** A running recorder as the control API shows it. */
+export interface RecorderView {
+  positionMs: number;
+  tiles: {
+    peerId: string;
+    name: string;
+    camera: TrackView | null;
+    microphone: TrackView | null;
+    screen: TrackView | null;
+    screenAudio: TrackView | null;
+  }[];
+}
+
+/** A track the recorder takes, and how much of it it decoded (pictures, or samples per channel). */
+export interface TrackView {
+  producerId: string;
+  decoded: number;
+}
+
 interface Active {
   recording: Recording;
   /** The recorder's start, which its stop waits for. */
@@ -70,6 +89,30 @@ export class RoomRecordingsFeature implements RoomFeature {
     return this.active.size;
   }
 
+  /**
+   * What the recorder of a recording takes now: its timeline's position, and per tile of the
+   * meeting each track it shows with how much of it was decoded. Undefined while none runs.
+   */
+  async status(recordingId: string): Promise<RecorderView | undefined> {
+    const active = this.active.get(recordingId);
+    if (!active || !(await active.started)) return undefined;
+    const status = await this.media.engine.recorderStatus(recordingId);
+    if (!status) return undefined;
+    const decoded = new Map(status.tracks.map((t) => [t.producerId, t.decoded]));
+    const track = (id: string | null) => (id === null ? null : { producerId: id, decoded: decoded.get(id) ?? 0 });
+    return {
+      positionMs: status.positionMs,
+      tiles: this.sceneOf(active.recording.meetingId).tiles.map((t) => ({
+        peerId: t.key,
+        name: t.name,
+        camera: track(t.camera),
+        microphone: track(t.microphone),
+        screen: track(t.screen),
+        screenAudio: track(t.screenAudio),
+      })),
+    };
+  }
+
   onDomainEvent(e: DomainEvent): void {
     if (e.type === 'recording.statusChanged') return this.recordingChanged(e.recording);
     if ('meeting' in e && e.meeting) this.queueScene(e.meeting.id);
@@ -113,7 +156,7 @@ export class RoomRecordingsFeature implements RoomFeature {
 
   /** Starts the recorder of a recording that began RECORDING. */
   private begin(r: Recording): void {
-    if (!this.files.real || r.kind !== 'composite') return;
+    if (!this.files.real) return;
     const active: Active = { recording: r, started: Promise.resolve(false), sent: undefined };
     active.started = this.start(active).then(
       () => true,
