@@ -160,7 +160,9 @@ export class StorageDelivery implements DeliveryStep {
     const file = upload.files.find((f) => f.outcome === 'failed');
     const what = err instanceof UploadFailed ? err.message : err instanceof Error ? err.message : String(err);
     // Bounded: a recording keeps its reason (and a state export holds it) within 1000 characters.
-    const reason = clip(scrubbed(file ? `Upload of ${file.name} to ${file.location} failed: ${what}` : what, secrets), REASON_MAX);
+    // What the storage said is scrubbed of the credentials; where the file went is the emulator's own
+    // endpoint (an Azure account name in its path is the user's, given on the command line).
+    const reason = clip(file ? `Upload of ${file.name} to ${file.location} failed: ${scrubbed(what, secrets)}` : scrubbed(what, secrets), REASON_MAX);
     upload.outcome = 'failed';
     upload.reason = reason;
     upload.endedAt = this.opts.clock.now();

@@ -87,7 +87,7 @@ export async function startAzurite(): Promise<AzureServer> {
   const main = require.resolve('azurite/dist/src/blob/main.js');
   const child: ChildProcess = spawn(
     process.execPath,
-    [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--location', dir, '--inMemoryPersistence', '--skipApiVersionCheck', '--disableTelemetry', '--silent'],
+    [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--location', dir, '--skipApiVersionCheck', '--disableTelemetry', '--silent'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const port = await new Promise<number>((resolve, reject) => {
@@ -145,7 +145,12 @@ const { OPEN_MODE, STATUS_CODE } = utils.sftp;
  */
 export async function startSftp(username: string, password: string): Promise<SftpServer> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'emulator-sftp-'));
-  const hostKey = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  // PKCS#1 PEM: the form of RSA key ssh2 reads.
+  const hostKey = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const client = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
