@@ -97,8 +97,8 @@ export interface StorageEndpoints {
   digitalocean?: string;
   /** The blob service of `type: "azure"`, with the account in its path (Azurite's form). */
   azure?: string;
-  /** The hosts an SFTP config may name (`*`: any); the config gives host and port. */
-  sftpHosts: readonly string[];
+  /** The hosts an SFTP config may name (`*`: any); the config gives host and port. None when absent. */
+  sftpHosts?: readonly string[];
 }
 
 type Key = keyof Config;

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 /** Where recordings with a storage_config go, on the start line. */
 function storageLine(e: StorageEndpoints): string {
   const parts = (['aws', 'digitalocean', 'azure'] as const).filter((t) => e[t]).map((t) => `${t}=${e[t]}`);
-  if (e.sftpHosts.length > 0) parts.push(`sftp=${e.sftpHosts.join(',')}`);
+  if (e.sftpHosts?.length) parts.push(`sftp=${e.sftpHosts.join(',')}`);
   return parts.length > 0 ? parts.join(', ') : 'none (recordings with a storage_config are not sent anywhere; --storage-endpoint TYPE=URL)';
 }
 

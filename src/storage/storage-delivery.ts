@@ -201,7 +201,8 @@ export class StorageDelivery implements DeliveryStep {
     if (config.type === 'gcs') return { notSent: 'Uploads to Google Cloud Storage are not emulated: the config is kept, nothing is sent' };
     if (config.type === 'sftp') {
       const host = config.host ?? '';
-      const allowed = endpoints.sftpHosts.includes('*') || endpoints.sftpHosts.includes(host);
+      const hosts = endpoints.sftpHosts ?? [];
+      const allowed = hosts.includes('*') || hosts.includes(host);
       return allowed
         ? { url: host }
         : { notSent: `The emulator may not connect to the SFTP host "${host}": allow it with --storage-endpoint sftp=${host || 'HOST'}` };

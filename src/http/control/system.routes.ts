@@ -62,7 +62,7 @@ export const systemRoutes = [
             digitalocean: deps.config.storageEndpoints.digitalocean ?? null,
             azure: deps.config.storageEndpoints.azure ?? null,
           },
-          sftp_hosts: [...deps.config.storageEndpoints.sftpHosts],
+          sftp_hosts: [...(deps.config.storageEndpoints.sftpHosts ?? [])],
           uploads_in_flight: deps.storage.pending,
         },
       },
