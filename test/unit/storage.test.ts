@@ -1,24 +1,11 @@
-// The pure parts of uploads to an app's storage: where a file goes (object keys, SFTP paths), how
-// --storage-endpoint reads, the credentials' forms, the precedence of the recording configs, and
+// The pure parts of uploads to an app's storage: where a file goes (object keys, SFTP paths), the
+// credentials' forms, the precedence of the recording configs, and
 // the vault that alone holds the credentials.
 import { describe, expect, it } from 'vitest';
-import { parseConfig, type Config } from '../../src/config.js';
 import { resolveRecordingOptions, storageLevel, withStorageSecretsHeldApart } from '../../src/domain/recordings/recording-config.js';
 import { StorageSecretVault, takeStorageSecrets } from '../../src/domain/recordings/storage-secrets.js';
 import { azureAccount } from '../../src/storage/azure-uploader.js';
 import { objectKey, scrubbed, sftpPath } from '../../src/storage/storage-uploader.js';
-
-function ok(argv: string[], env: Record<string, string> = {}): Config {
-  const r = parseConfig(argv, env);
-  if (!r.ok || !('config' in r)) throw new Error(`expected a config, got ${JSON.stringify(r)}`);
-  return r.config;
-}
-
-function reason(argv: string[], env: Record<string, string> = {}): string {
-  const r = parseConfig(argv, env);
-  if (r.ok) throw new Error(`expected a failure, got ${JSON.stringify(r)}`);
-  return r.reason;
-}
 
 describe('where a file goes', () => {
   it.each([
@@ -39,43 +26,6 @@ describe('where a file goes', () => {
     ['in/', 'm.mp4', 'in/m.mp4'],
   ])('on an SFTP host: path %j and %s → %s (absolute stays absolute)', (folder, name, p) => {
     expect(sftpPath(folder, name)).toBe(p);
-  });
-});
-
-describe('--storage-endpoint', () => {
-  it('is repeatable, and its environment variable takes a comma-separated list', () => {
-    const c = ok([
-      '--storage-endpoint',
-      'aws=http://127.0.0.1:9000/',
-      '--storage-endpoint=azure=http://127.0.0.1:10000/devstoreaccount1',
-      '--storage-endpoint',
-      'sftp=*',
-    ]);
-    expect(c.storageEndpoints).toEqual({ aws: 'http://127.0.0.1:9000', azure: 'http://127.0.0.1:10000/devstoreaccount1', sftpHosts: ['*'] });
-    const fromEnv = ok([], { EMULATOR_STORAGE_ENDPOINTS: 'digitalocean=http://minio:9000, sftp=sftp, sftp=127.0.0.1' });
-    expect(fromEnv.storageEndpoints).toEqual({ digitalocean: 'http://minio:9000', sftpHosts: ['sftp', '127.0.0.1'] });
-    // Flags win over the environment: they replace its list rather than add to it.
-    expect(ok(['--storage-endpoint', 'aws=http://a:1'], { EMULATOR_STORAGE_ENDPOINTS: 'azure=http://b:2' }).storageEndpoints).toEqual({
-      aws: 'http://a:1',
-      sftpHosts: [],
-    });
-    expect(ok([]).storageEndpoints).toEqual({ sftpHosts: [] });
-    expect(ok([]).storageTimeoutMs).toBe(30_000);
-  });
-
-  it.each([
-    [
-      ['--storage-endpoint', 'gcs=http://x:1'],
-      '--storage-endpoint gcs: uploads to Google Cloud Storage are not emulated (the config is kept, nothing is sent)',
-    ],
-    [['--storage-endpoint', 's3=http://x:1'], '--storage-endpoint must be TYPE=URL with TYPE one of aws, digitalocean, azure, sftp, got "s3=http://x:1"'],
-    [['--storage-endpoint', 'aws=ftp://x'], '--storage-endpoint must be an http(s) URL, got "ftp://x"'],
-    [['--storage-endpoint', 'aws='], '--storage-endpoint aws= needs a value (an http(s) URL)'],
-    [['--storage-endpoint', 'aws=http://a:1', '--storage-endpoint', 'aws=http://b:2'], '--storage-endpoint names aws twice'],
-    [['--storage-endpoint', 'sftp=user@host'], '--storage-endpoint sftp= takes a host name or address (or *), got "user@host"'],
-    [['--storage-timeout-ms', '0'], '--storage-timeout-ms must be between 1 and 3600000, got 0'],
-  ])('%j is refused: %s', (argv, why) => {
-    expect(reason(argv)).toBe(why);
   });
 });
 

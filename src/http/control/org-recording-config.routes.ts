@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import { takeRecordingConfigSecrets } from '../../domain/recordings/storage-secrets.js';
+import type { Deps } from '../../container.js';
 import { route } from '../route.js';
 import { recordingConfigBody, recordingConfigSchema } from '../v2/recording-config.schemas.js';
 
@@ -14,6 +15,12 @@ const answer = z.object({
 });
 
 const notFound = { 404: { description: 'No organization with that id' } };
+
+/** The organization's id, once it is known to exist. */
+function existing(deps: Deps, id: string): string {
+  if (!deps.services.organizations.get(id)) throw errors.notFound('organization', id);
+  return id;
+}
 
 export const orgRecordingConfigRoutes = [
   route({
@@ -26,8 +33,7 @@ export const orgRecordingConfigRoutes = [
     params,
     responses: { 200: { description: 'The stored config', schema: answer }, ...notFound },
     handler: ({ deps, params }) => {
-      if (!deps.services.organizations.get(params.id)) throw errors.notFound('organization', params.id);
-      return { status: 200, body: { recording_config: deps.services.recordings.orgRecordingConfig(params.id) } };
+      return { status: 200, body: { recording_config: deps.services.recordings.orgRecordingConfig(existing(deps, params.id)) } };
     },
   }),
   route({
@@ -42,9 +48,9 @@ export const orgRecordingConfigRoutes = [
     body: recordingConfigBody,
     responses: { 200: { description: 'The stored config, without storage secrets', schema: answer }, ...notFound },
     handler: ({ deps, params, body }) => {
-      if (!deps.services.organizations.get(params.id)) throw errors.notFound('organization', params.id);
+      const orgId = existing(deps, params.id);
       const secrets = takeRecordingConfigSecrets(body);
-      return { status: 200, body: { recording_config: deps.services.recordings.setOrgRecordingConfig(params.id, body, secrets) } };
+      return { status: 200, body: { recording_config: deps.services.recordings.setOrgRecordingConfig(orgId, body, secrets) } };
     },
   }),
   route({
@@ -57,8 +63,7 @@ export const orgRecordingConfigRoutes = [
     params,
     responses: { 200: { description: 'None is set any more', schema: answer }, ...notFound },
     handler: ({ deps, params }) => {
-      if (!deps.services.organizations.get(params.id)) throw errors.notFound('organization', params.id);
-      return { status: 200, body: { recording_config: deps.services.recordings.setOrgRecordingConfig(params.id, null, undefined) } };
+      return { status: 200, body: { recording_config: deps.services.recordings.setOrgRecordingConfig(existing(deps, params.id), null, undefined) } };
     },
   }),
 ];

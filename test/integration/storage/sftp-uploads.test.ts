@@ -142,6 +142,16 @@ describe("the organization's stored config and the levels above it", () => {
     expect(t.deps.storage.uploadOf(fifth.id)).toBeUndefined();
   });
 
+  it('an organization that does not exist: 404 on every method, nothing kept', async () => {
+    const w = await storageWorld(allowed(), async () => undefined);
+    const nobody = '9f1b7c1e-0000-4000-8000-00000000dead';
+    const notFound = { error: { code: 'NOT_FOUND', message: `No organization found with id ${nobody}` } };
+    await w.t.api.get(`/_emulator/orgs/${nobody}/recording-config`).expect(404, notFound);
+    await w.t.api.put(`/_emulator/orgs/${nobody}/recording-config`).send({ storage_config: sftpConfig() }).expect(404, notFound);
+    await w.t.api.delete(`/_emulator/orgs/${nobody}/recording-config`).expect(404, notFound);
+    expect(w.t.deps.storage.pending).toBe(0);
+  });
+
   it('after a state import the credentials are gone: the upload ends ERRORED saying so', async () => {
     const w = await storageWorld(allowed(), async () => undefined);
     const { t } = w;
