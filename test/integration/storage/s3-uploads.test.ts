@@ -82,6 +82,8 @@ describe('uploads to an S3-compatible server', () => {
 
   it('digitalocean goes to its own endpoint; without a path the file lies at the bucket root; no audio file unless exported; no emulator links with dyte_bucket_config disabled', async () => {
     const w = await storageWorld({ storageEndpoints: { digitalocean: s3.url, sftpHosts: [] } }, async () => undefined);
+    const health = (await w.t.api.get('/_emulator/health').expect(200)).body;
+    expect(health.storage).toEqual({ endpoints: { aws: null, digitalocean: s3.url, azure: null }, sftp_hosts: [], uploads_in_flight: 0 });
     const started = w.t.now();
     const r = await recordThroughUpload(w, {
       storage_config: { type: 'digitalocean', bucket: 'spaces', region: 'SGP1', access_key: S3_ACCESS_KEY, secret: S3_SECRET },
