@@ -39,6 +39,16 @@ const healthSchema = z.object({
   chat_files: z
     .object({ files: z.number().int(), bytes: z.number().int() })
     .meta({ description: 'The images and files pages uploaded for chat that the emulator holds in memory (a reset frees them)' }),
+  storage: z
+    .object({
+      endpoints: z.object({ aws: z.string().nullable(), digitalocean: z.string().nullable(), azure: z.string().nullable() }),
+      sftp_hosts: z.array(z.string()),
+      uploads_in_flight: z.number().int(),
+    })
+    .meta({
+      description:
+        'Where recordings with a storage_config are uploaded (--storage-endpoint): a type without an endpoint, or an SFTP host not listed, is never sent anything; and the uploads running now',
+    }),
 });
 
 /** What recordings hold and the disk they take, as the health check tells it (and the start line says it). */
@@ -73,6 +83,15 @@ export const systemRoutes = [
         media: { mode: deps.config.media, plane: deps.config.mediaPlane, plane_pid: deps.signalling.mediaPlanePid(), ...deps.signalling.mediaCounts() },
         recordings: recordingsHealth(deps),
         chat_files: deps.services.chatFiles.counts(),
+        storage: {
+          endpoints: {
+            aws: deps.config.storageEndpoints.aws ?? null,
+            digitalocean: deps.config.storageEndpoints.digitalocean ?? null,
+            azure: deps.config.storageEndpoints.azure ?? null,
+          },
+          sftp_hosts: [...(deps.config.storageEndpoints.sftpHosts ?? [])],
+          uploads_in_flight: deps.storage.pending,
+        },
       },
     }),
   }),
