@@ -383,7 +383,7 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     repeatable: true,
     defaultText: 'none (nothing is uploaded)',
     description:
-      'Where recordings with a storage_config are uploaded: TYPE=URL, repeatable (env: comma-separated). aws=URL and digitalocean=URL: an S3-compatible server (MinIO, LocalStack; path-style); azure=URL: the blob service with the account in its path (Azurite: http://127.0.0.1:10000/devstoreaccount1); sftp=HOST: a host an SFTP config may name (* for any). A type without one is never sent anywhere.',
+      'Where recordings with a storage_config are uploaded: TYPE=URL, repeatable (env: comma-separated). aws=URL and digitalocean=URL: an S3-compatible server (MinIO, LocalStack; path-style); azure=URL: the blob service with the account in its path (Azurite: http://127.0.0.1:10000/devstoreaccount1); sftp=HOST: a host other than this machine an SFTP config may name (* for any). A type without one is never sent anywhere.',
     parse: storageEndpoints,
   },
   {

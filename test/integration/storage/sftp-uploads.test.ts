@@ -76,16 +76,23 @@ describe('uploads to an SFTP host', () => {
     expect(w.t.deps.storage.uploadOf(r.id)?.reason).toMatch(/failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
   });
 
-  it('a host the emulator was not allowed to reach is never contacted: the recording completes as before', async () => {
+  it('a host of another machine the emulator was not allowed to reach is never contacted: the recording completes as before', async () => {
+    // Contacted, a name that resolves nowhere would end the recording ERRORED; not contacted, it is UPLOADED with nothing sent.
     const w = await storageWorld({ storageEndpoints: { sftpHosts: ['sftp.internal.test'] } }, async () => undefined);
-    const started = w.t.now();
-    const r = await recordThroughUpload(w, { storage_config: sftpConfig({ path: 'not-allowed' }) });
+    const r = await recordThroughUpload(w, { storage_config: sftpConfig({ path: 'not-allowed', host: 'files.example.test' }) });
     expect(r.status).toBe('UPLOADED');
-    expect(onDisk(`not-allowed/${w.meetingId}_${started}.mp4`)).toBeUndefined();
     expect(w.t.deps.storage.uploadOf(r.id)).toMatchObject({
       outcome: 'not_sent',
-      reason: 'The emulator may not connect to the SFTP host "127.0.0.1": allow it with --storage-endpoint sftp=127.0.0.1',
+      reason: 'The emulator may not connect to the SFTP host "files.example.test": allow it with --storage-endpoint sftp=files.example.test',
     });
+  });
+
+  it("this machine's own SFTP server is reached without being allowed (a test's server)", async () => {
+    const w = await storageWorld({}, async () => undefined);
+    const started = w.t.now();
+    const r = await recordThroughUpload(w, { storage_config: sftpConfig({ path: 'loopback' }) });
+    expect(r.status).toBe('UPLOADED');
+    expect(onDisk(`loopback/${w.meetingId}_${started}.mp4`)).toEqual(SAMPLE_VIDEO);
   });
 });
 
