@@ -17,6 +17,9 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4700 \
     EMULATOR_TLS_PORT=4443
+# ffmpeg: the recorder composes and encodes recordings with it (Debian's package; without it every
+# recording is the sample file).
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --chown=node:node package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

@@ -103,8 +103,13 @@ export class CompositeRecording implements CompositeOutput {
     return !this.timeline.paused && !this.stopping && !this.failed;
   }
 
-  setClock(clock: RecorderClock, now: number): void {
-    this.timeline.set(clock, now);
+  /**
+   * The timeline moved (the clock advanced, a pause, a resume): the span up to where it stands now
+   * is written at once with the room as it is (`room`), before anything in the room changes again.
+   */
+  setClock(clock: RecorderClock, room: CompositeTick): void {
+    const position = this.timeline.set(clock, room.now);
+    if (!this.stopping && !this.failed) this.encoder.write(Math.floor(position), () => this.picture(room), room.mix(), true);
   }
 
   tick(t: CompositeTick): void {

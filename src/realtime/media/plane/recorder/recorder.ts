@@ -16,7 +16,8 @@ import { RoomComposite, type CompositeOutput, type CompositeTick, type Composite
 interface RecordingOutput extends CompositeOutput {
   /** Where its timeline has been written to (ms). */
   readonly writtenTo: number;
-  setClock(clock: RecorderClock, now: number): void;
+  /** The timeline moved: what it spans up to now is written with the room as it is. */
+  setClock(clock: RecorderClock, room: CompositeTick): void;
   stop(finalMs: number, last: CompositeTick): Promise<RecorderResult>;
   cancel(): void;
 }
@@ -88,16 +89,17 @@ export class Recorder {
     };
     const output: RecordingOutput =
       spec.kind === 'track' ? new TrackRecording(spec, path.dirname(spec.video.path!), callbacks) : new CompositeRecording(spec, callbacks);
-    output.setClock(clock, this.ticker.now());
     this.recordings.set(spec.id, { meetingId: spec.meetingId, output });
     composite.attach(output);
+    output.setClock(clock, composite.snapshot());
   }
 
   setClock(id: string, clock: RecorderClock): void {
     const running = this.recordings.get(id);
-    if (!running) return;
-    running.output.setClock(clock, this.ticker.now());
-    this.composites.get(running.meetingId)?.outputChanged();
+    const composite = running && this.composites.get(running.meetingId);
+    if (!running || !composite) return;
+    running.output.setClock(clock, composite.snapshot());
+    composite.outputChanged();
   }
 
   /** Ends a recording at `finalMs` of its timeline and answers what it made. */

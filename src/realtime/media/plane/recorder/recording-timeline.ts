@@ -11,12 +11,13 @@ export class RecordingTimeline {
   private since = 0;
   private pausedNow = true;
 
-  /** Where the timeline stands, received at real time `now`. It never moves back. */
-  set(clock: RecorderClock, now: number): void {
+  /** Where the timeline stands, received at real time `now`; answers that position. It never moves back. */
+  set(clock: RecorderClock, now: number): number {
     this.base = Math.max(clock.recordedMs, this.at(now));
     this.rate = clock.paused ? 0 : clock.rate;
     this.since = now;
     this.pausedNow = clock.paused;
+    return this.base;
   }
 
   get paused(): boolean {

@@ -15,6 +15,8 @@ import { BYTES_PER_SAMPLE, CHANNELS, SAMPLE_RATE } from './track-decoders.js';
 
 /** A gap of the sound longer than this is left for ffmpeg to fill with silence (ms). */
 const FILL_GAP_MS = 1_000;
+/** The most sound kept while the timeline stands still, to be heard where it moves on (ms). */
+const MAX_HELD_SOUND_MS = 30_000;
 /** The sound may run ahead of or behind the timeline by this much before it is cut or padded (ms). */
 const SOUND_SLACK_MS = 100;
 /** The most an encoder may take to finish once its input ended (real ms), beyond the recording's own length / 20. */
@@ -45,6 +47,9 @@ export class TimelineEncoder {
   private soundWritten = 0;
   /** The timeline's position when it was last written: the next picture covers from there. */
   private spanStart = -1;
+  /** Sound heard while the timeline stood still (a manual clock between moves): heard where it moves on. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
   private ending = false;
 
   constructor(private readonly options: TimelineEncoderOptions) {
@@ -76,15 +81,22 @@ export class TimelineEncoder {
 
   /**
    * The timeline moved to `position` (ms): the picture of now (drawn on demand) covers the span since
-   * the last position written, and `sound` is the sound heard meanwhile.
+   * the last position written, and `sound` is the sound heard meanwhile. A tick's picture is left
+   * out while the encoder is behind (the one before holds); `always` writes it anyway (a jump of the
+   * clock, whose span that picture is).
    */
-  write(position: number, picture: () => Uint8Array, sound: Buffer): void {
+  write(position: number, picture: () => Uint8Array, sound: Buffer, always = false): void {
     if (this.ending) return;
-    this.advance(position, picture, sound, false);
+    this.advance(position, picture, sound, always);
   }
 
   private advance(position: number, picture: () => Uint8Array, sound: Buffer, always: boolean): void {
-    if (position <= this.spanStart) return;
+    if (position <= this.spanStart) return this.hold(sound);
+    if (this.heldBytes > 0) {
+      sound = Buffer.concat([...this.held, sound]);
+      this.held = [];
+      this.heldBytes = 0;
+    }
     // A picture only when the encoder keeps up (or at the end): the one before holds meanwhile.
     if (this.videoTrack !== undefined && (always || this.process.writable || this.videoMs < 0))
       this.writePicture(Math.max(this.videoMs + 1, this.spanStart, 0), picture());
@@ -138,6 +150,15 @@ export class TimelineEncoder {
     this.writer.frame(this.videoTrack!, ms, Buffer.from(data.buffer, data.byteOffset, data.byteLength), true);
   }
 
+  /** Keeps sound heard while the timeline stands still (the most recent, up to a limit). */
+  private hold(sound: Buffer): void {
+    if (sound.length === 0) return;
+    this.held.push(sound);
+    this.heldBytes += sound.length;
+    const max = (MAX_HELD_SOUND_MS * SAMPLE_RATE * BYTES_PER_SAMPLE) / 1000;
+    while (this.heldBytes > max && this.held.length > 1) this.heldBytes -= this.held.shift()!.length;
+  }
+
   /** The sound heard since the last write, at the sound's place, kept within the slack of the timeline's `position`. */
   private writeSound(position: number, sound: Buffer): void {
     const target = Math.round((position * SAMPLE_RATE) / 1000);
@@ -145,8 +166,11 @@ export class TimelineEncoder {
     const behind = target - this.soundSamples;
     const have = sound.length / BYTES_PER_SAMPLE;
     if (behind > (FILL_GAP_MS * SAMPLE_RATE) / 1000) {
-      // A jump: ffmpeg fills the gap with silence; the sound of now starts where the jump ends.
+      // A jump: the sound heard is at its start, and ffmpeg fills the rest of the gap with silence.
+      const heard = Math.min(have, behind);
+      this.appendSound(sound.subarray(0, heard * BYTES_PER_SAMPLE));
       this.soundSamples = target;
+      return;
     } else if (behind - have > slack) {
       this.appendSound(Buffer.alloc((behind - have) * BYTES_PER_SAMPLE));
     }

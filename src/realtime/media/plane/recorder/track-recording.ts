@@ -62,13 +62,18 @@ export class TrackRecording implements CompositeOutput {
     return !this.timeline.paused && !this.stopping && !this.failed;
   }
 
-  setClock(clock: RecorderClock, now: number): void {
-    this.timeline.set(clock, now);
+  /** The timeline moved: the span up to where it stands now is written at once, the tracks as they are. */
+  setClock(clock: RecorderClock, room: CompositeTick): void {
+    const position = this.timeline.set(clock, room.now);
+    if (!this.stopping && !this.failed) this.writeAt(Math.floor(position), room, true);
   }
 
   tick(t: CompositeTick): void {
     if (!this.active) return;
-    const position = Math.floor(this.timeline.at(t.now));
+    this.writeAt(Math.floor(this.timeline.at(t.now)), t, false);
+  }
+
+  private writeAt(position: number, t: CompositeTick, always: boolean): void {
     // Each track seen in the meeting starts a stream of its own.
     for (const tile of t.scene.tiles)
       for (const slot of SLOTS) {
@@ -82,7 +87,7 @@ export class TrackRecording implements CompositeOutput {
       }
     // Each track's file starts where the track did: its times count from there.
     for (const track of this.tracks.values())
-      track.encoder.write(position - track.startMs, () => this.pictureOf(track, t), t.sound(track.producerId) ?? Buffer.alloc(0));
+      track.encoder.write(position - track.startMs, () => this.pictureOf(track, t), t.sound(track.producerId) ?? Buffer.alloc(0), always);
   }
 
   async stop(finalMs: number, last: CompositeTick): Promise<RecorderResult> {

@@ -1,0 +1,130 @@
+// What a recording holds, decoded as a user's tools would (ffprobe, a picture, the loudness): the
+// meeting as the kits lay it out, tile by tile, as it changed while it was recorded; the formats
+// production documents; its length equal to recording_duration under the manual clock, a pause
+// left out. A media test: the emulator in this process, its media plane and encoders in theirs,
+// scripted participants publishing the sample clip.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../src/index.js';
+import { loudness, probe, withFfmpeg } from '../../helpers/media-probe.js';
+import { RecorderWorld, showsClip, showsNameTile, type Box } from '../../helpers/recorder.js';
+
+let emu: RunningEmulator;
+let w: RecorderWorld;
+
+beforeAll(async () => {
+  emu = await startEmulator({ seed: 'recorder' });
+  w = new RecorderWorld(emu);
+});
+afterAll(async () => {
+  await emu?.close();
+  w?.close();
+});
+
+// The kits' grid in a 1280 × 720 picture (8 px apart and around): two tiles side by side, three as
+// two above one, each 16:9.
+const TWO: Box[] = [
+  { x: 8, y: 184, w: 628, h: 352 },
+  { x: 644, y: 184, w: 628, h: 352 },
+];
+const THREE: Box[] = [
+  { x: 18, y: 8, w: 618, h: 348 },
+  { x: 644, y: 8, w: 618, h: 348 },
+  { x: 330, y: 364, w: 618, h: 348 },
+];
+
+describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
+  it('shows who joined, who left and whose camera was on, span by span of the manual clock, with their voices', async () => {
+    const meetingId = await w.meeting();
+    const ada = await w.bot(meetingId, 'Ada', { audio: true, video: true });
+    const bob = await w.bot(meetingId, 'Bob', { video: true });
+    const r = await w.record({ meeting_id: meetingId });
+    await w.camerasDecoded(r.id, ['Ada', 'Bob']);
+    await emu.advance(10_000); // 0–10 s: Ada and Bob on camera
+
+    await w.botMedia(meetingId, bob, { video: false });
+    await w.bot(meetingId, 'Carl');
+    await w.recorderUntil(r.id, (tiles) => tiles.length === 3 && tiles.find((t) => t.name === 'Bob')?.camera === null);
+    await emu.advance(10_000); // 10–20 s: Ada on camera, Bob and Carl by name
+
+    await w.leave(meetingId, ada);
+    await w.recorderUntil(r.id, (tiles) => tiles.length === 2 && !tiles.some((t) => t.name === 'Ada'));
+    await emu.advance(10_000); // 20–30 s: Bob and Carl by name
+
+    const done = await w.stopAndUpload(r.id);
+    expect(done.status).toBe('UPLOADED');
+    expect(done.recording_duration).toBe(30);
+    const video = await w.download(done.download_url!);
+    expect(video).toMatchObject({ status: 200, contentType: 'video/mp4', contentLength: done.file_size, bytes: done.file_size });
+
+    const p = probe(video.file);
+    expect(p.format.format_name).toContain('mp4');
+    expect(p.streams.map((s) => [s.codec_type, s.codec_name, s.width ?? s.channels])).toEqual([
+      ['video', 'h264', 1280],
+      ['audio', 'aac', 2],
+    ]);
+    expect(p.streams[0]!.height).toBe(720);
+    expect(Math.abs(Number(p.format.duration) - 30)).toBeLessThanOrEqual(1);
+
+    expect(showsClip(video.file, 5, TWO[0]!)).toBe(true);
+    expect(showsClip(video.file, 5, TWO[1]!)).toBe(true);
+    expect(showsClip(video.file, 15, THREE[0]!)).toBe(true);
+    expect(showsNameTile(video.file, 15, THREE[1]!)).toBe(true);
+    expect(showsNameTile(video.file, 15, THREE[2]!)).toBe(true);
+    expect(showsNameTile(video.file, 25, TWO[0]!)).toBe(true);
+    expect(showsNameTile(video.file, 25, TWO[1]!)).toBe(true);
+
+    // Ada's voice (the clip's tone) while she was there; the audio file is the same sound.
+    expect(loudness(video.file, 0, 20).maxDb).toBeGreaterThan(-30);
+    const audio = await w.download(done.audio_download_url!);
+    expect(audio.contentType).toBe('audio/mp4');
+    expect(probe(audio.file).streams.map((s) => s.codec_name)).toEqual(['aac']);
+    expect(Math.abs(Number(probe(audio.file).format.duration) - 30)).toBeLessThanOrEqual(1);
+  });
+
+  it('leaves a pause out: the file is the recorded time only', async () => {
+    const meetingId = await w.meeting();
+    await w.bot(meetingId, 'Ada', { audio: true, video: true });
+    const r = await w.record({ meeting_id: meetingId });
+    await w.camerasDecoded(r.id, ['Ada']);
+    await emu.advance(8_000);
+    await w.rest('PUT', `/v2/recordings/${r.id}`, { action: 'pause' });
+    await emu.advance(60_000);
+    await w.rest('PUT', `/v2/recordings/${r.id}`, { action: 'resume' });
+    await emu.advance(7_000);
+    const done = await w.stopAndUpload(r.id);
+    expect(done.recording_duration).toBe(15);
+    const video = await w.download(done.download_url!);
+    expect(Math.abs(Number(probe(video.file).format.duration) - 15)).toBeLessThanOrEqual(1);
+  });
+
+  it('a meeting nobody publishes in is a valid file of its length with a tile per name', async () => {
+    const meetingId = await w.meeting();
+    await w.bot(meetingId, 'Ada');
+    await w.bot(meetingId, 'Bob');
+    const r = await w.record({ meeting_id: meetingId });
+    await w.recorderUntil(r.id, (tiles) => tiles.length === 2);
+    await emu.advance(20_000);
+    const done = await w.stopAndUpload(r.id);
+    expect(done.status).toBe('UPLOADED');
+    const video = await w.download(done.download_url!);
+    expect(Math.abs(Number(probe(video.file).format.duration) - 20)).toBeLessThanOrEqual(1);
+    expect(showsNameTile(video.file, 10, TWO[0]!)).toBe(true);
+    expect(showsNameTile(video.file, 10, TWO[1]!)).toBe(true);
+    // Nobody spoke: digital silence.
+    expect(loudness(video.file).maxDb).toBeLessThan(-80);
+  });
+
+  it('stops by itself at max_seconds, the file as long as that', async () => {
+    const meetingId = await w.meeting();
+    await w.bot(meetingId, 'Ada', { video: true });
+    const r = await w.record({ meeting_id: meetingId, max_seconds: 60 });
+    await w.camerasDecoded(r.id, ['Ada']);
+    // Stopped at 60 s, uploaded 15 s later: the advance answers once it is.
+    await emu.advance(90_000);
+    const done = await w.recording(r.id);
+    expect(done.status).toBe('UPLOADED');
+    expect(done.recording_duration).toBe(60);
+    const video = await w.download(done.download_url!);
+    expect(Math.abs(Number(probe(video.file).format.duration) - 60)).toBeLessThanOrEqual(1);
+  });
+});
