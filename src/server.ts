@@ -3,6 +3,7 @@
 // and turns SIGTERM/SIGINT into a graceful close and exit 0.
 import { helpText, parseConfig } from './config.js';
 import { VERSION } from './core/package-info.js';
+import { describeMediaNetwork, mediaNetworkOf } from './realtime/media/media-network.js';
 import { listenEmulator, StartError } from './runtime.js';
 
 function fail(reason: string): never {
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
         ? [`  TLS (web SDK): ${emulator.tlsUrl}, baseURI '${new URL(emulator.tlsUrl).host}'; certificate at ${config.publicUrl}/_emulator/tls/certificate`]
         : []),
       `  media: ${config.media === 'on' ? 'on (audio and video flow between pages over WebRTC)' : 'off (media requests are refused; --media on carries them)'}; media plane: ${config.mediaPlane === 'process' ? 'a process of its own while a room holds media' : "inline, in the emulator's process"}`,
+      ...(config.media === 'on' ? [`  media listens on ${describeMediaNetwork(mediaNetworkOf(config))}`] : []),
       '',
     ].join('\n'),
   );

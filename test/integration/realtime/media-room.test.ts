@@ -11,6 +11,7 @@
 // with the first transport and end when the room holds nothing. A network test: real sockets on
 // 127.0.0.1, real time where werift's own timers decide.
 import { createSocket } from 'node:dgram';
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MediaStreamTrack, RTCPeerConnection } from 'werift';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
@@ -58,7 +59,9 @@ interface Transport {
   pc: RTCPeerConnection;
   id: string;
   /** The emulator's UDP ports its answer named (its host candidates). */
-  ports: { port: number; family: 4 | 6 }[];
+  ports: { address: string; port: number; family: 4 | 6 }[];
+  /** The emulator's TCP ports its answer named (its passive host candidates). */
+  tcpPorts: { address: string; port: number }[];
 }
 
 /** A page's endpoint as the SDK opens one: an offer with an audio and a video section, its candidates gathered. */
@@ -82,10 +85,15 @@ async function transport(s: SdkSocket, consuming: boolean, rewrite: (sdp: string
   )) as { transport_id: string; description: { sdp: string } };
   await pc.setRemoteDescription({ type: 'answer', sdp: answer.description.sdp });
   const ports = [...answer.description.sdp.matchAll(/^a=candidate:\S+ \d+ udp \d+ (\S+) (\d+) typ host/gm)].map(([, address, port]) => ({
+    address: address!,
     port: Number(port),
     family: address!.includes(':') ? (6 as const) : (4 as const),
   }));
-  return { pc, id: answer.transport_id, ports };
+  const tcpPorts = [...answer.description.sdp.matchAll(/^a=candidate:\S+ \d+ tcp \d+ (\S+) (\d+) typ host tcptype passive/gm)].map(([, address, port]) => ({
+    address: address!,
+    port: Number(port),
+  }));
+  return { pc, id: answer.transport_id, ports, tcpPorts };
 }
 
 /** The SDK's produce request for a new section of the send transport (`transportId` names the transport it claims). */
@@ -323,6 +331,18 @@ async function taken({ port, family }: { port: number; family: 4 | 6 }): Promise
   });
 }
 
+/** The TCP listeners open in this process (the emulator's HTTP listener, and the media plane's while it runs inline). */
+const tcpListeners = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+
+/** Whether a TCP port is taken on the machine's every address: a listen of our own fails. */
+async function takenTcp(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(true));
+    server.listen({ port, host: '0.0.0.0', exclusive: true }, () => server.close(() => resolve(false)));
+  });
+}
+
 /** The page's SDP as a page with another certificate would send it: the emulator's DTLS then refuses the page's real one. */
 const forged = (sdp: string) => sdp.replace(/^a=fingerprint:sha-256 .*$/gm, `a=fingerprint:sha-256 ${Array.from({ length: 32 }, () => 'AB').join(':')}`);
 
@@ -390,7 +410,7 @@ describe('the media room releases', () => {
     expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
   });
 
-  it("the emulator's stop frees every transport, producer and consumer, and every UDP socket it opened", async () => {
+  it("the emulator's stop frees every transport, producer and consumer, and the UDP socket and TCP listener every transport shared", async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Stop' })).id;
     const ada = await page(m, 'Ada');
@@ -398,6 +418,7 @@ describe('the media room releases', () => {
     // The pages' own endpoints first: what is open past them is the emulator's.
     const pages = [await endpoint(), await endpoint(), await endpoint(), await endpoint()];
     const ours = udpSockets();
+    const ourListeners = tcpListeners();
     const [adaSend, adaRecv, bobSend, bobRecv] = [
       await transport(ada, false, undefined, pages[0]),
       await transport(ada, true, undefined, pages[1]),
@@ -420,21 +441,38 @@ describe('the media room releases', () => {
     const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: true, video: true } })).status).toBe(200);
     expect(await counts()).toEqual({ transports: 4, producers: 4, consumers: 2 });
-    // Each transport's sections share one endpoint: its ports are named once per section.
-    const ports = [adaSend, adaRecv, bobSend, bobRecv].flatMap((t) => t.ports.filter((p, i) => t.ports.findIndex((q) => q.port === p.port) === i));
-    expect(ports.length).toBeGreaterThanOrEqual(4);
-    expect(await Promise.all(ports.map(taken))).toEqual(ports.map(() => true));
+    // Every transport names the same two ports, on the loopback only: one UDP socket and one TCP listener carry them all.
+    const all = [adaSend, adaRecv, bobSend, bobRecv];
+    const [udp] = adaSend.ports;
+    const [tcp] = adaSend.tcpPorts;
+    for (const t of all) {
+      expect(new Set(t.ports.map((p) => `${p.address} ${p.port}`))).toEqual(new Set([`127.0.0.1 ${udp!.port}`]));
+      expect(new Set(t.tcpPorts.map((p) => `${p.address} ${p.port}`))).toEqual(new Set([`127.0.0.1 ${tcp!.port}`]));
+    }
+    expect(await taken(udp!)).toBe(true);
+    expect(await takenTcp(tcp!.port)).toBe(true);
     expect(
       await eventually(
         async () => udpSockets() - ours,
-        (n) => n === ports.length,
+        (n) => n === 1,
       ),
-    ).toBe(ports.length);
+    ).toBe(1);
+    expect(tcpListeners() - ourListeners).toBe(1);
+    const health = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { listening: unknown } };
+    expect(health.media.listening).toEqual({
+      address: '127.0.0.1',
+      candidates: ['127.0.0.1'],
+      udp_port: udp!.port,
+      udp_port_range: null,
+      tcp_port: tcp!.port,
+      open: true,
+    });
 
     await emu.close();
     expect(emu.deps.signalling.mediaCounts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
-    // Every port is free once the stop has resolved, and no socket of the emulator's is left.
-    expect(await Promise.all(ports.map(taken))).toEqual(ports.map(() => false));
+    // Both ports are free once the stop has resolved, and no socket of the emulator's is left.
+    expect(await taken(udp!)).toBe(false);
+    expect(await takenTcp(tcp!.port)).toBe(false);
     expect(await udpSocketsDownTo(ours)).toBe(ours);
   });
 
