@@ -24,7 +24,9 @@
 // network carries no UDP: its browser connects to the TCP port and runs the same checks, DTLS and
 // SRTP inside the frames. An ICE restart (a new ufrag and password in the page's offer) keeps the
 // transport's protocols: the new ufrag is indexed at the answer's gathering, the old ones stay
-// valid until the transport closes (werift answers late checks on them too).
+// valid until the transport closes (werift answers late checks on them too). A page that
+// nominates another path (a TCP connection cut and made again, a new address) moves its
+// transport's outgoing media there: werift's ICE-lite agent would keep its first nomination.
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
@@ -57,6 +59,9 @@ interface AgentInternals {
   localCandidatesStart: boolean;
   localCandidatesEnd: boolean;
   protocols: Protocol[];
+  /** The pair media goes out on, once the page has nominated one. */
+  nominated?: { protocol: Protocol; remoteAddr: Address };
+  resetNominatedPair(): void;
   gatherCandidates(): Promise<void>;
   ensureProtocol(protocol: Protocol): void;
   appendLocalCandidate(candidate: Candidate): void;
@@ -144,6 +149,18 @@ class Endpoint {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /**
+   * A verified check is about to reach the agent. When it nominates (USE-CANDIDATE) another path
+   * than the one media goes out on, that path wins: werift's ICE-lite agent keeps its first
+   * nomination for good, but a browser nominates anew when it reconnects (a TCP connection cut and
+   * made again, a network change), and media must follow it.
+   */
+  checked(message: Message, protocol: PortProtocol, host: string, port: number): void {
+    const current = this.agent.nominated;
+    if (!current || !message.attributesKeys.includes('USE-CANDIDATE')) return;
+    if (current.protocol !== protocol || current.remoteAddr[0] !== host || current.remoteAddr[1] !== port) this.agent.resetNominatedPair();
   }
 
   /** The password that goes with one of the transport's ufrags (the current one, or one before an ICE restart). */
@@ -239,6 +256,7 @@ class UdpPort {
         this.routes.set(from, hit.endpoint);
         hit.endpoint.addresses.add(from);
       }
+      hit.endpoint.checked(hit.message, hit.endpoint.udp, host, port);
       hit.endpoint.udp.onRequestReceived.execute(hit.message, [host, port], data);
       return;
     }
@@ -315,7 +333,10 @@ class TcpPort {
             endpoint.connections.get(from)?.destroy();
             endpoint.connections.set(from, socket);
           }
-          endpoint.tcp?.onRequestReceived.execute(hit.message, [host, port], frame);
+          if (endpoint.tcp) {
+            endpoint.checked(hit.message, endpoint.tcp, host, port);
+            endpoint.tcp.onRequestReceived.execute(hit.message, [host, port], frame);
+          }
           continue;
         }
         if (!endpoint) return refuse();
