@@ -14,64 +14,13 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { socketsOf } from '../helpers/proc-sockets.js';
+import { connections, decoded, decodingVideos, joinWithCamera, type Decoded } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/media-network.ts, not here. */
 const WAIT = 30_000;
 /** One SDK is enough here: the network under the media is the same for both. */
 const SDK = SDKS[1];
-
-/** Kept in the page before any script runs: every RTCPeerConnection the SDK makes. */
-const KEEP_PEER_CONNECTIONS = `(() => {
-  const Original = window.RTCPeerConnection;
-  window.__pcs = [];
-  window.RTCPeerConnection = function (...args) { const pc = new Original(...args); window.__pcs.push(pc); return pc; };
-  window.RTCPeerConnection.prototype = Original.prototype;
-  Object.setPrototypeOf(window.RTCPeerConnection, Original);
-})()`;
-
-interface Decoded {
-  frames: number;
-  width: number;
-  height: number;
-}
-
-/** The video a page decodes, one entry per received stream that has decoded a frame. */
-const DECODED = `(async () => {
-  const out = [];
-  for (const pc of window.__pcs) {
-    if (pc.connectionState === 'closed') continue;
-    (await pc.getStats()).forEach((s) => {
-      if (s.type === 'inbound-rtp' && s.kind === 'video' && (s.framesDecoded ?? 0) > 0)
-        out.push({ frames: s.framesDecoded, width: s.frameWidth ?? 0, height: s.frameHeight ?? 0 });
-    });
-  }
-  return out;
-})()`;
-
-/** For each connected peer connection of the page: the protocol of its selected candidate pair's two ends, and what the emulator offered it. */
-const CONNECTIONS = `(async () => {
-  const out = [];
-  for (const pc of window.__pcs) {
-    if (pc.connectionState !== 'connected') continue;
-    const stats = new Map();
-    (await pc.getStats()).forEach((s) => stats.set(s.id, s));
-    const transport = [...stats.values()].find((s) => s.type === 'transport' && s.selectedCandidatePairId);
-    const pair = transport && stats.get(transport.selectedCandidatePairId);
-    out.push({
-      local: pair ? stats.get(pair.localCandidateId)?.protocol : null,
-      remote: pair ? stats.get(pair.remoteCandidateId)?.protocol : null,
-      offered: (pc.remoteDescription?.sdp ?? '').split(/\\r?\\n/).filter((l) => l.startsWith('a=candidate:')),
-    });
-  }
-  return out;
-})()`;
-
-interface Connection {
-  local: string | null;
-  remote: string | null;
-  offered: string[];
-}
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the emulator runs', () => {
   let emu: RunningEmulator | undefined;
@@ -82,32 +31,6 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
     await emu?.close();
     emu = undefined;
   });
-
-  /** A page of `frontend` joined as `p`, camera on or off, microphone off. */
-  async function join(frontend: Frontend, p: Person, video: boolean): Promise<Page> {
-    const page = await frontend.open(p, KEEP_PEER_CONNECTIONS);
-    await page.evaluate(
-      async ({ token, base, global, video }) => {
-        const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
-        const client = w[global] as { init(options: unknown): Promise<{ join(): Promise<void> }> };
-        w.meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video } });
-        await w.meeting.join();
-      },
-      { token: p.token, base: frontend.base, global: SDK.global, video },
-    );
-    return page;
-  }
-
-  const decoded = (page: Page) => page.evaluate<Decoded[]>(DECODED);
-  const connections = (page: Page) => page.evaluate<Connection[]>(CONNECTIONS);
-
-  /** Waits until the page decodes `n` videos, each past a few frames; answers what it decodes then. */
-  const decodingVideos = (page: Page, n: number) =>
-    readUntil(
-      () => decoded(page),
-      (d) => d.length >= n && d.every((v) => v.frames > 5),
-      WAIT,
-    );
 
   async function health(): Promise<{ plane_pid: number | null; listening: Record<string, unknown>; transports: number }> {
     return (
@@ -131,9 +54,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
       const frontend = await Frontend.start(SDK, emu);
       frontends.push(frontend);
       const [ada, bob] = (await meetingWith('Ada', 'Bob')).people;
-      await join(frontend, ada!, true);
-      const b = await join(frontend, bob!, false);
-      expect((await decodingVideos(b, 1)).length).toBe(1);
+      await joinWithCamera(SDK, frontend, ada!, true);
+      const b = await joinWithCamera(SDK, frontend, bob!, false);
+      expect((await decodingVideos(b, 1, WAIT)).length).toBe(1);
 
       const { plane_pid: pid, listening } = await health();
       const sockets = socketsOf(pid!);
@@ -168,8 +91,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
       frontends.push(frontend);
       const meeting = await meetingWith('Ada', 'Bob', 'Bot');
       const [ada, bob, bot] = meeting.people;
-      const a = await join(frontend, ada!, true);
-      const b = await join(frontend, bob!, false);
+      const a = await joinWithCamera(SDK, frontend, ada!, true);
+      const b = await joinWithCamera(SDK, frontend, bob!, false);
       const joined = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bot!.id}/join`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -177,7 +100,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
       });
       expect(joined.status).toBe(200);
       // Bob decodes Ada's camera and the bot's clip.
-      const seen = await decodingVideos(b, 2);
+      const seen = await decodingVideos(b, 2, WAIT);
       expect(seen.map((v) => v.width).sort((x, y) => x - y)).toEqual([320, expect.any(Number)]);
       for (const page of [a, b]) {
         const conns = await connections(page);
@@ -237,8 +160,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
         const there = await meetingWith('Dan', 'Eve', 'Fay');
         const pages = { here: [] as Page[], there: [] as Page[] };
         for (let i = 0; i < 3; i++) {
-          pages.here.push(await join(wide, here.people[i]!, true));
-          pages.there.push(await join(squared, there.people[i]!, true));
+          pages.here.push(await joinWithCamera(SDK, wide, here.people[i]!, true));
+          pages.there.push(await joinWithCamera(SDK, squared, there.people[i]!, true));
         }
         const h = await health();
         expect(h.transports).toBe(12);
@@ -248,7 +171,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
           ['there', (v: Decoded) => v.width === v.height],
         ] as const)
           for (const page of pages[meeting]) {
-            const videos = await decodingVideos(page, 2);
+            const videos = await decodingVideos(page, 2, WAIT);
             // Two cameras, each of the page's own meeting's shape.
             expect(videos).toHaveLength(2);
             expect(videos.filter(shape)).toEqual(videos);
