@@ -11,9 +11,9 @@
 // with the first transport and end when the room holds nothing. A network test: real sockets on
 // 127.0.0.1, real time where werift's own timers decide.
 import { createSocket } from 'node:dgram';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MediaStreamTrack, RTCPeerConnection } from 'werift';
+import { MediaStreamTrack, Message, RTCPeerConnection, classes, methods } from 'werift';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
@@ -362,6 +362,115 @@ function floodByCount(): void {
     return n > MAX_FRAMES_PER_SECOND;
   });
 }
+
+describe('the shared media port', () => {
+  it("drops what no transport can claim (strangers' packets, a check with a wrong password, a TCP connection that proves nothing), tells it once, and the pages' media goes on", async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
+    const warn = vi.spyOn(emu.deps.logger, 'warn');
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Strangers' })).id;
+    const ada = await page(m, 'Ada');
+    const send = await transport(ada, false);
+    expect(
+      await eventually(
+        async () => send.pc.connectionState,
+        (state) => state === 'connected',
+      ),
+    ).toBe('connected');
+    const { media } = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { listening: { udp_port: number; tcp_port: number } } };
+    const ufrag = /^a=ice-ufrag:(\S+)/m.exec(send.pc.remoteDescription!.sdp)![1]!;
+
+    // A stranger sends junk, then a check naming Ada's transport signed with a password it does not know.
+    const stranger = createSocket('udp4');
+    await new Promise<void>((resolve) => stranger.bind(0, '127.0.0.1', resolve));
+    const forged = new Message(methods.BINDING, classes.REQUEST)
+      .setAttribute('USERNAME', `${ufrag}:strg`)
+      .addMessageIntegrity(Buffer.from('not the password'))
+      .addFingerprint();
+    const sent = (data: Buffer) => new Promise<void>((resolve) => stranger.send(data, media.listening.udp_port, '127.0.0.1', () => resolve()));
+    for (let i = 0; i < 200; i++) await sent(Buffer.from([0x80, 0x60, i, i, 1, 2, 3, 4, 5, 6, 7, 8]));
+    await sent(forged.bytes);
+    // The forged check is not answered: nothing comes back to the stranger.
+    const answered = await new Promise<boolean>((resolve) => {
+      stranger.once('message', () => resolve(true));
+      void sent(forged.bytes);
+      setTimeout(() => resolve(false), 500);
+    });
+    stranger.close();
+    expect(answered).toBe(false);
+
+    // A TCP connection whose first frame proves nothing is closed at once.
+    const closed = await new Promise<boolean>((resolve) => {
+      const socket = connect(media.listening.tcp_port, '127.0.0.1', () => socket.write(Buffer.from([0, 4, 1, 2, 3, 4])));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(true));
+      setTimeout(() => resolve(false), 5_000);
+    });
+    expect(closed).toBe(true);
+
+    // Told once, not once a packet.
+    const told = warn.mock.calls.filter(([, msg]) => msg === 'media port: packets from a sender no transport knows are dropped');
+    expect(told).toHaveLength(1);
+    expect(told[0]![0]).toMatchObject({ transport: 'udp', dropped: 1 });
+    // Ada's transport is untouched: still connected, and it still carries what she publishes.
+    expect(send.pc.connectionState).toBe('connected');
+    await produce(ada, send, 'audio');
+    expect(await counts()).toEqual({ transports: 1, producers: 1, consumers: 0 });
+  });
+  it.each([
+    ['UDP', false],
+    ['TCP', true],
+  ] as const)('carries an ICE restart of a page over %s: new credentials, the same ports, and the page connected again', async (_kind, tcp) => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Restart' })).id;
+    const ada = await page(m, 'Ada');
+    // Over TCP the page is offered the emulator's TCP candidates only, as a browser that cannot send UDP is left with them.
+    const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle', iceUseTcp: tcp });
+    pcs.push(pc);
+    pc.addTransceiver('audio', { direction: 'sendonly' });
+    await pc.setLocalDescription(await pc.createOffer());
+    const onlyTcp = (sdp: string) => (tcp ? sdp.replace(/^a=candidate:\S+ \d+ udp .*\r?\n/gm, '') : sdp);
+    const answer = (await ada.request(
+      MEDIA.createWebRTCTransport,
+      'media.CreateTransportRequest',
+      { consuming: false, description: { type: 'offer', sdp: pc.localDescription!.sdp, target: 0 }, producers: [] },
+      'media.CreateTransportResponse',
+    )) as { transport_id: string; description: { sdp: string } };
+    await pc.setRemoteDescription({ type: 'answer', sdp: onlyTcp(answer.description.sdp) });
+    expect(
+      await eventually(
+        async () => pc.connectionState,
+        (state) => state === 'connected',
+      ),
+    ).toBe('connected');
+    const selected = () => pc.iceTransports[0]!.connection.nominated?.localCandidate.transport;
+    expect(selected()).toBe(tcp ? 'tcp' : 'udp');
+
+    // The page restarts ICE: a new offer with new credentials, as a renegotiation of its transport.
+    pc.restartIce();
+    await pc.setLocalDescription(await pc.createOffer());
+    const restarted = (await ada.request(
+      MEDIA.renegotiateSessionDescription,
+      'media.RenegotiateRequest',
+      { transport_id: answer.transport_id, description: { type: 'offer', sdp: pc.localDescription!.sdp, target: 0 } },
+      'media.RenegotiateResponse',
+    )) as { description: { sdp: string } };
+    const ufrag = (sdp: string) => /^a=ice-ufrag:(\S+)/m.exec(sdp)![1];
+    const candidates = (sdp: string) =>
+      [...sdp.matchAll(/^a=candidate:\S+ \d+ (\w+) \d+ (\S+) (\d+) typ host/gm)].map(([, t, a, p]) => `${t} ${a} ${p}`).sort();
+    expect(ufrag(restarted.description.sdp)).not.toBe(ufrag(answer.description.sdp));
+    expect(candidates(restarted.description.sdp)).toEqual(candidates(answer.description.sdp));
+    await pc.setRemoteDescription({ type: 'answer', sdp: onlyTcp(restarted.description.sdp) });
+    // The page's agent nominates again only once the emulator has answered a check made with the new
+    // credentials. (werift as the page runs no checks after its own restart while its DTLS is up, where
+    // a browser does: the test starts them.)
+    const agent = pc.iceTransports[0]!.connection;
+    expect(agent.remoteUsername).toBe(ufrag(restarted.description.sdp));
+    void pc.iceTransports[0]!.start().catch(() => undefined);
+    expect(await eventually(async () => agent.nominated !== undefined && ['connected', 'completed'].includes(pc.iceConnectionState), Boolean)).toBe(true);
+    expect(selected()).toBe(tcp ? 'tcp' : 'udp');
+    expect(await counts()).toEqual({ transports: 1, producers: 0, consumers: 0 });
+  });
+});
 
 describe('the media room releases', () => {
   it('a publishing and receiving page whose transports fail for good (its certificate is refused), after the grace period; the others are told', async () => {
