@@ -152,6 +152,11 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     const tcp = udp[0]!;
     if (tcp === 0) throw new Error('MeetingsEmulatorContainer: EMULATOR_MEDIA_PORT=0 cannot be published; leave it unset for a free port, or name one');
     this.withExposedPorts(...udp.map((port) => ({ container: port, host: port, protocol: 'udp' as const })), { container: tcp, host: tcp, protocol: 'tcp' });
+    // The image's own media port is published too (on any free port), though nothing listens there
+    // then: podman lists every port the image exposes among the container's bindings, and
+    // Testcontainers waits until each of them is bound.
+    if (!udp.includes(EMULATOR_MEDIA_PORT)) this.withExposedPorts(`${EMULATOR_MEDIA_PORT}/udp`);
+    if (tcp !== EMULATOR_MEDIA_PORT) this.withExposedPorts(`${EMULATOR_MEDIA_PORT}/tcp`);
     const environment: Record<string, string> = {};
     if (!given) environment.EMULATOR_MEDIA_PORT = String(ports);
     if (!this.environment.EMULATOR_MEDIA_ANNOUNCE) environment.EMULATOR_MEDIA_ANNOUNCE = await engineAddress();
