@@ -470,7 +470,57 @@ describe('the shared media port', () => {
     expect(selected()).toBe(tcp ? 'tcp' : 'udp');
     expect(await counts()).toEqual({ transports: 1, producers: 0, consumers: 0 });
   });
+
+  it('with a range, gives each transport a UDP port of its own, refuses one past the range, and takes a port back when its transport closes', async () => {
+    const from = await freeRange(2);
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline', mediaPort: { from, to: from + 1 } });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Range' })).id;
+    const ada = await page(m, 'Ada');
+    const bob = await page(m, 'Bob');
+    const adaSend = await transport(ada, false);
+    const bobSend = await transport(bob, false);
+    const udpPorts = (t: Transport) => [...new Set(t.ports.map((p) => p.port))];
+    expect([...udpPorts(adaSend), ...udpPorts(bobSend)].sort()).toEqual([from, from + 1]);
+    // The TCP listener, shared, on the range's first port.
+    expect([...new Set([...adaSend.tcpPorts, ...bobSend.tcpPorts].map((p) => p.port))]).toEqual([from]);
+    expect(
+      await eventually(
+        async () => adaSend.pc.connectionState,
+        (state) => state === 'connected',
+      ),
+    ).toBe('connected');
+    // A third transport finds the range full: the page is told why.
+    await expect(transport(ada, true)).rejects.toThrow(`every UDP port of the range ${from}-${from + 1} is taken (--media-port)`);
+    expect(await counts()).toEqual({ transports: 2, producers: 0, consumers: 0 });
+    // Bob leaves: his port is free again, for the next transport.
+    await bob.close();
+    expect(await eventually(counts, sameCounts({ transports: 1, producers: 0, consumers: 0 }))).toEqual({ transports: 1, producers: 0, consumers: 0 });
+    const adaRecv = await transport(ada, true);
+    expect(udpPorts(adaRecv)).toEqual(udpPorts(bobSend));
+  });
 });
+
+/** The first of `n` ports in a row free for UDP on the loopback, the first of them free for TCP too. */
+async function freeRange(n: number): Promise<number> {
+  for (;;) {
+    const server = createServer();
+    const from = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (from + n > 65535) continue;
+    const sockets = Array.from({ length: n }, () => createSocket('udp4'));
+    const bound = await Promise.all(
+      sockets.map(
+        (socket, i) =>
+          new Promise<boolean>((resolve) => {
+            socket.once('error', () => resolve(false));
+            socket.bind(from + i, '127.0.0.1', () => resolve(true));
+          }),
+      ),
+    );
+    await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => socket.close(() => resolve()))));
+    if (bound.every(Boolean)) return from;
+  }
+}
 
 describe('the media room releases', () => {
   it('a publishing and receiving page whose transports fail for good (its certificate is refused), after the grace period; the others are told', async () => {

@@ -128,7 +128,6 @@ class Endpoint {
     readonly ports: IcePorts,
     readonly agent: AgentInternals,
     readonly udpPort: UdpPort,
-    private readonly ownsUdpPort: boolean,
   ) {
     const w = ports.werift;
     this.udp = new PortProtocol(
@@ -175,7 +174,7 @@ class Endpoint {
     this.ports.forget(this);
     for (const socket of this.connections.values()) socket.destroy();
     this.connections.clear();
-    if (this.ownsUdpPort) this.udpPort.close();
+    this.ports.release(this.udpPort);
   }
 
   private sendTcp(data: Buffer, to: string): void {
@@ -191,7 +190,7 @@ class Endpoint {
 }
 
 /** A UDP socket and the transports it carries: every transport (shared), or one (a port of the range). */
-class UdpPort {
+export class UdpPort {
   /** Sender address → the transport a verified check tied it to. */
   private readonly routes = new Map<string, Endpoint>();
   readonly members = new Set<Endpoint>();
@@ -235,6 +234,10 @@ class UdpPort {
   forget(endpoint: Endpoint): void {
     this.members.delete(endpoint);
     for (const address of endpoint.addresses) if (this.routes.get(address) === endpoint) this.routes.delete(address);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   close(): void {
@@ -430,13 +433,13 @@ export class IcePorts {
    * opening sockets of its own (werift gathers when the local description is set: each answer and
    * offer, and after an ICE restart with the new ufrag).
    */
-  adopt(connection: Connection): void {
+  adopt(connection: Connection, udp: UdpPort): void {
     const agent = connection as unknown as AgentInternals;
     if (this.endpoints.has(agent) || agent.localCandidatesStart) return;
     agent.gatherCandidates = async () => {
       if (!agent.localCandidatesStart) {
         agent.localCandidatesStart = true;
-        const endpoint = await this.endpointOf(agent);
+        const endpoint = this.endpointOf(agent, udp);
         this.index(endpoint, agent.localUsername);
         for (const candidate of this.candidatesOf(endpoint)) agent.appendLocalCandidate(candidate);
         agent.localCandidatesEnd = true;
@@ -479,7 +482,6 @@ export class IcePorts {
     }
     endpoint.udpPort.forget(endpoint);
     this.endpoints.delete(endpoint.agent);
-    if (!this.sharedUdp && !this.closed) this.free.push(endpoint.udpPort.port);
   }
 
   /** Frees every socket (the plane's stop); the transports still on them hear nothing more. */
@@ -498,25 +500,38 @@ export class IcePorts {
     set.add(endpoint);
   }
 
-  /** The transport's place here, made at its first gathering (with a range: its own UDP port, the lowest free one that binds). */
-  private async endpointOf(agent: AgentInternals): Promise<Endpoint> {
+  /**
+   * The UDP socket a new transport is to use: the shared one, or, with a range, the lowest free port
+   * of the range that binds (another program may hold some). A transport claims it before it
+   * opens, so that a full range refuses the transport at once; release() gives it back.
+   */
+  async claim(): Promise<UdpPort> {
+    if (this.closed) throw new Error('the media ports are closed');
+    if (this.sharedUdp) return this.sharedUdp;
+    for (;;) {
+      const port = this.free.shift();
+      if (port === undefined) throw new Error(`every UDP port of the range ${describeRange(this.network)} is taken (--media-port)`);
+      try {
+        return await UdpPort.bind(this, this.address, port);
+      } catch {
+        // Taken by another program: the next one.
+      }
+    }
+  }
+
+  /** A transport let its UDP socket go: a range's port is closed and free again (the shared one stays). */
+  release(udp: UdpPort): void {
+    if (udp === this.sharedUdp || udp.isClosed) return;
+    if (!this.closed) this.free.push(udp.port);
+    udp.close();
+  }
+
+  /** The transport's place here, made at its first gathering on the socket it claimed. */
+  private endpointOf(agent: AgentInternals, udp: UdpPort): Endpoint {
     const known = this.endpoints.get(agent);
     if (known) return known;
     if (this.closed) throw new Error('the media ports are closed');
-    let udp = this.sharedUdp;
-    if (!udp) {
-      for (;;) {
-        const port = this.free.shift();
-        if (port === undefined) throw new Error(`every UDP port of the range ${describeRange(this.network)} is taken`);
-        try {
-          udp = await UdpPort.bind(this, this.address, port);
-          break;
-        } catch {
-          // Taken by another program: the next one.
-        }
-      }
-    }
-    const endpoint = new Endpoint(this, agent, udp, !this.sharedUdp);
+    const endpoint = new Endpoint(this, agent, udp);
     udp.members.add(endpoint);
     this.endpoints.set(agent, endpoint);
     for (const protocol of [endpoint.udp, endpoint.tcp]) {

@@ -13,7 +13,7 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { TransportClosed } from '../../unserved.js';
 import type { Direction } from '../media-types.js';
-import type { IcePorts } from './ice-ports.js';
+import type { IcePorts, UdpPort } from './ice-ports.js';
 
 export type Werift = typeof import('werift');
 
@@ -40,7 +40,7 @@ export function loadWerift(): Promise<Werift> {
  * offer in which one number means two things. werift numbers its own from 96 and 1, so the numbers
  * are taken from that offer.
  */
-function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts): RTCPeerConnection {
+function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts, udp: UdpPort): RTCPeerConnection {
   const numbers = sdpNumbers(offerSdp);
   // A codec the offer lacks (the Dyte SDK's first offer has no audio section) takes a number the
   // offer does not use, so that the bundle never gives one number two codecs.
@@ -67,7 +67,7 @@ function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts): RTCPee
     if (id !== undefined) ext.id = id;
   }
   routeFeedbackToSenders(w, pc);
-  gatherOn(pc, ports);
+  gatherOn(pc, ports, udp);
   return pc;
 }
 
@@ -82,11 +82,11 @@ interface SecureTransports {
  * each is handed to them before its first gathering (werift makes an agent per transport it needs,
  * when a description names it).
  */
-function gatherOn(pc: RTCPeerConnection, ports: IcePorts): void {
+function gatherOn(pc: RTCPeerConnection, ports: IcePorts, udp: UdpPort): void {
   const manager = (pc as unknown as { secureManager: SecureTransports }).secureManager;
   const gather = manager.gatherCandidates.bind(manager);
   manager.gatherCandidates = (remoteIsBundled) => {
-    for (const transport of manager.iceTransports) ports.adopt(transport.connection);
+    for (const transport of manager.iceTransports) ports.adopt(transport.connection, udp);
     return gather(remoteIsBundled);
   };
 }
@@ -147,6 +147,8 @@ export class WebRtcTransport {
     readonly direction: Direction,
     readonly werift: Werift,
     readonly pc: RTCPeerConnection,
+    /** Gives back the UDP socket the transport claimed (a port of a range), even if it never gathered on it. */
+    private readonly release: () => void,
   ) {}
 
   /**
@@ -161,7 +163,8 @@ export class WebRtcTransport {
     onFailed: () => void,
   ): Promise<{ transport: WebRtcTransport; answer: string }> {
     const w = await loadWerift();
-    const transport = new WebRtcTransport(id, direction, w, newPeerConnection(w, offerSdp, ports));
+    const udp = await ports.claim();
+    const transport = new WebRtcTransport(id, direction, w, newPeerConnection(w, offerSdp, ports, udp), () => ports.release(udp));
     transport.pc.connectionStateChange.subscribe((state) => {
       if (state !== 'failed' || transport.closed || transport.failing) return;
       transport.failing = setTimeout(() => {
@@ -218,6 +221,7 @@ export class WebRtcTransport {
     this.closed = true;
     clearTimeout(this.failing);
     void this.pc.close().catch(() => undefined);
+    this.release();
   }
 
   /** One negotiation after the other; one the transport's close cuts short fails as TransportClosed, whatever werift says. */
