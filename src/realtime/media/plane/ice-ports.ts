@@ -325,7 +325,8 @@ class TcpPort {
         if (socket.destroyed) return;
         if (w.isStunMessage(frame)) {
           const hit = this.ports.identify(frame, undefined);
-          // A connection carries one transport: a check for another one ends it.
+          // A connection carries one transport: until a check ties it to one, anything else ends it;
+          // once tied, a check that verifies for no transport, or for another, is left unanswered.
           if (!hit || (endpoint && hit.endpoint !== endpoint)) {
             if (!endpoint) return refuse();
             continue;
