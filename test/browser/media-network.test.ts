@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { socketsOf } from '../helpers/proc-sockets.js';
-import { connections, decoded, decodingVideos, joinWithCamera, type Decoded } from '../helpers/page-media.js';
+import { connections, decoded, decodingVideos, joinPage, type Decoded } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/media-network.ts, not here. */
@@ -54,8 +54,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
       const frontend = await Frontend.start(SDK, emu);
       frontends.push(frontend);
       const [ada, bob] = (await meetingWith('Ada', 'Bob')).people;
-      await joinWithCamera(SDK, frontend, ada!, true);
-      const b = await joinWithCamera(SDK, frontend, bob!, false);
+      await joinPage(SDK, frontend, ada!, { audio: false, video: true });
+      const b = await joinPage(SDK, frontend, bob!, { audio: false, video: false });
       expect((await decodingVideos(b, 1, WAIT)).length).toBe(1);
 
       const { plane_pid: pid, listening } = await health();
@@ -91,8 +91,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
       frontends.push(frontend);
       const meeting = await meetingWith('Ada', 'Bob', 'Bot');
       const [ada, bob, bot] = meeting.people;
-      const a = await joinWithCamera(SDK, frontend, ada!, true);
-      const b = await joinWithCamera(SDK, frontend, bob!, false);
+      const a = await joinPage(SDK, frontend, ada!, { audio: false, video: true });
+      const b = await joinPage(SDK, frontend, bob!, { audio: false, video: false });
       const joined = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bot!.id}/join`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -160,8 +160,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
         const there = await meetingWith('Dan', 'Eve', 'Fay');
         const pages = { here: [] as Page[], there: [] as Page[] };
         for (let i = 0; i < 3; i++) {
-          pages.here.push(await joinWithCamera(SDK, wide, here.people[i]!, true));
-          pages.there.push(await joinWithCamera(SDK, squared, there.people[i]!, true));
+          pages.here.push(await joinPage(SDK, wide, here.people[i]!, { audio: false, video: true }));
+          pages.there.push(await joinPage(SDK, squared, there.people[i]!, { audio: false, video: true }));
         }
         const h = await health();
         expect(h.transports).toBe(12);

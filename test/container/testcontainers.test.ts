@@ -6,7 +6,7 @@ import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer, type StartedMeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
 import { engineMissing, inCi } from '../helpers/docker-engine.js';
-import { decodingVideos, joinWithCamera } from '../helpers/page-media.js';
+import { decodingVideos, joinPage } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, restOf } from '../helpers/web-sdk.js';
 
 const ORG_ID = '00000000-0000-4000-8000-000000000001';
@@ -95,7 +95,7 @@ if (engineMissing && inCi) {
         try {
           const meeting = await restOf(e)<{ id: string }>('POST', '/v2/meetings', { title: 'Media from a container' });
           const [ada, bob, bot] = [await addPerson(e, meeting.id, 'Ada'), await addPerson(e, meeting.id, 'Bob'), await addPerson(e, meeting.id, 'Bot')];
-          const a = await joinWithCamera(sdk, frontend, ada, false);
+          const a = await joinPage(sdk, frontend, ada, { audio: false, video: false });
           const joined = await fetch(`${e.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/join`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
@@ -105,7 +105,7 @@ if (engineMissing && inCi) {
           // The bot's clip is 320×180.
           expect((await decodingVideos(a, 1, MEDIA_WAIT_MS)).map((v) => v.width)).toEqual([320]);
           // Bob's camera (Chromium's fake one, 16:9) reaches Ada too.
-          await joinWithCamera(sdk, frontend, bob, true);
+          await joinPage(sdk, frontend, bob, { audio: false, video: true });
           const both = await decodingVideos(a, 2, MEDIA_WAIT_MS);
           expect(both).toHaveLength(2);
           expect(both.filter((v) => v.width !== 320).every((v) => v.width * 9 === v.height * 16)).toBe(true);

@@ -3,7 +3,7 @@
 // the path (UDP or TCP) each connection took with the candidates the emulator offered it. Shared
 // by the browser tests of the media network and the container's.
 import type { Page } from 'playwright-core';
-import { readUntil, type Frontend, type Person, type Sdk } from './web-sdk.js';
+import { readUntil, type Frontend, type Sdk } from './web-sdk.js';
 
 /** Kept in the page before any script runs: every RTCPeerConnection the SDK makes. */
 export const KEEP_PEER_CONNECTIONS = `(() => {
@@ -57,17 +57,17 @@ export interface Connection {
   offered: string[];
 }
 
-/** A page of `frontend` joined as `p` with `sdk`, its camera on or off, its microphone off. */
-export async function joinWithCamera(sdk: Sdk, frontend: Frontend, p: Person, video: boolean): Promise<Page> {
+/** A page of `frontend` joined as `p` with `sdk`: init() with the camera and microphone as asked, then join(). */
+export async function joinPage(sdk: Sdk, frontend: Frontend, p: { name: string; token: string }, media: { audio: boolean; video: boolean }): Promise<Page> {
   const page = await frontend.open(p, KEEP_PEER_CONNECTIONS);
   await page.evaluate(
-    async ({ token, base, global, video }) => {
+    async ({ token, base, global, media }) => {
       const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
       const client = w[global] as { init(options: unknown): Promise<{ join(): Promise<void> }> };
-      w.meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video } });
+      w.meeting = await client.init({ authToken: token, baseURI: base, defaults: media });
       await w.meeting.join();
     },
-    { token: p.token, base: frontend.base, global: sdk.global, video },
+    { token: p.token, base: frontend.base, global: sdk.global, media },
   );
   return page;
 }
