@@ -109,12 +109,12 @@ module.exports = { then: (resolve, reject) => loaded.then(resolve, reject) };`,
 
 /**
  * The packages of features a start does not use unless they are switched on and used (the web
- * SDK's signalling socket, media and certificates). They stay out of the bundle: installed with
+ * SDK's signalling socket, media and certificates; the clients of the clouds recordings are uploaded to). They stay out of the bundle: installed with
  * the package (they are dependencies; the image keeps them), required from node_modules the first
  * time the code that needs them runs. A start that does not use them neither reads nor evaluates
  * them, and the bundle and its code cache do not grow with them.
  */
-export const ON_DEMAND = ['ws', 'protobufjs', 'werift', '@peculiar/x509'];
+export const ON_DEMAND = ['ws', 'protobufjs', 'werift', '@peculiar/x509', '@aws-sdk/client-s3', '@azure/storage-blob', 'ssh2'];
 const isOnDemand = (specifier) => ON_DEMAND.some((name) => specifier === name || specifier.startsWith(`${name}/`));
 
 /**

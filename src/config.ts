@@ -86,11 +86,31 @@ export interface Config {
    */
   mediaAnnounce: string | undefined;
   /**
+   * Where recordings go that ask for an app's own storage (storage_config): an S3-compatible
+   * server per S3 type, Azure's blob service, the SFTP hosts the emulator may connect to. A type
+   * without one is never sent anywhere.
+   */
+  storageEndpoints: StorageEndpoints;
+  /** An upload to an app's storage that has not finished within this many ms fails. */
+  storageTimeoutMs: number;
+  /**
    * The dashboard's built files (default: the package's dist/ui). Not an option: the emulator
    * serves its own build; a config from defaultConfig() may name another folder, as the tests of
    * the pages do with a stand-in build.
    */
   uiDir: string;
+}
+
+/** `--storage-endpoint TYPE=URL`, as parsed. */
+export interface StorageEndpoints {
+  /** The S3-compatible server of `type: "aws"` (path-style addressing). */
+  aws?: string;
+  /** The S3-compatible server of `type: "digitalocean"` (Spaces speak the S3 API). */
+  digitalocean?: string;
+  /** The blob service of `type: "azure"`, with the account in its path (Azurite's form). */
+  azure?: string;
+  /** The hosts an SFTP config may name (`*`: any); the config gives host and port. None when absent. */
+  sftpHosts?: readonly string[];
 }
 
 type Key = keyof Config;
@@ -101,6 +121,8 @@ interface Option<K extends OptionKey> {
   key: K;
   flag: string;
   env: string;
+  /** The flag may be given more than once: its values add up (as one comma-separated value). */
+  repeatable?: boolean;
   /** Shown in --help; `undefined` means "unset". */
   defaultText: string;
   description: string;
@@ -163,6 +185,39 @@ function urlList(raw: string): readonly string[] {
   }
   if (new Set(urls).size !== urls.length) throw new ConfigError('must not list the same URL twice');
   return Object.freeze(urls);
+}
+
+const ENDPOINT_TYPES = ['aws', 'digitalocean', 'azure', 'sftp'] as const;
+
+/**
+ * `TYPE=URL` entries, comma-separated: an http(s) URL for aws, digitalocean and azure (once each),
+ * a host name or address for sftp (any number, `*` for any host).
+ */
+export function storageEndpoints(raw: string): StorageEndpoints {
+  const out: { -readonly [K in keyof StorageEndpoints]: StorageEndpoints[K] } = { sftpHosts: [] };
+  const sftpHosts: string[] = [];
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const eq = entry.indexOf('=');
+    const type = eq < 0 ? entry : entry.slice(0, eq);
+    const value = eq < 0 ? '' : entry.slice(eq + 1).trim();
+    if (type === 'gcs') throw new ConfigError('gcs: uploads to Google Cloud Storage are not emulated (the config is kept, nothing is sent)');
+    if (!(ENDPOINT_TYPES as readonly string[]).includes(type))
+      throw new ConfigError(`must be TYPE=URL with TYPE one of ${ENDPOINT_TYPES.join(', ')}, got "${entry}"`);
+    if (value === '') throw new ConfigError(`${type}= needs a value (${type === 'sftp' ? 'a host, or *' : 'an http(s) URL'})`);
+    if (type === 'sftp') {
+      if (!/^(\*|[A-Za-z0-9._:[\]-]{1,253})$/.test(value)) throw new ConfigError(`sftp= takes a host name or address (or *), got "${value}"`);
+      sftpHosts.push(value);
+      continue;
+    }
+    const key = type as 'aws' | 'digitalocean' | 'azure';
+    if (out[key] !== undefined) throw new ConfigError(`names ${type} twice`);
+    out[key] = httpUrl(value);
+  }
+  out.sftpHosts = Object.freeze([...new Set(sftpHosts)]);
+  return Object.freeze(out);
 }
 
 function nonEmpty(raw: string): string {
@@ -370,6 +425,24 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     parse: address,
   },
   {
+    key: 'storageEndpoints',
+    flag: '--storage-endpoint',
+    env: 'EMULATOR_STORAGE_ENDPOINTS',
+    repeatable: true,
+    defaultText: 'none (nothing is uploaded)',
+    description:
+      'Where recordings with a storage_config are uploaded: TYPE=URL, repeatable (env: comma-separated). aws=URL and digitalocean=URL: an S3-compatible server (MinIO, LocalStack; path-style); azure=URL: the blob service with the account in its path (Azurite: http://127.0.0.1:10000/devstoreaccount1); sftp=HOST: a host other than this machine an SFTP config may name (* for any). A type without one is never sent anywhere.',
+    parse: storageEndpoints,
+  },
+  {
+    key: 'storageTimeoutMs',
+    flag: '--storage-timeout-ms',
+    env: 'EMULATOR_STORAGE_TIMEOUT_MS',
+    defaultText: '30000',
+    description: "An upload to an app's storage that has not finished within this many ms fails (the recording ends ERRORED).",
+    parse: int(1, 3_600_000),
+  },
+  {
     key: 'webhookUrls',
     flag: '--webhook-url',
     env: 'EMULATOR_WEBHOOK_URLS',
@@ -459,6 +532,8 @@ export function tlsUrl(config: Pick<Config, 'host' | 'tlsPort'>): string | undef
   return `https://${loopback ? 'localhost' : urlHost(config.host)}:${config.tlsPort}`;
 }
 
+const NO_STORAGE_ENDPOINTS: StorageEndpoints = Object.freeze({ sftpHosts: Object.freeze([]) });
+
 /** Defaults for everything; used by the in-process API and tests, which pass overrides. */
 export function defaultConfig(overrides: Partial<Config> = {}): Config {
   const base: Config = {
@@ -489,6 +564,8 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     recordingDiskLimitMb: 4096,
     mediaPort: 0,
     mediaAnnounce: undefined,
+    storageEndpoints: NO_STORAGE_ENDPOINTS,
+    storageTimeoutMs: 30_000,
     tlsCert: undefined,
     tlsKey: undefined,
     uiDir: DEFAULT_UI_DIR,
@@ -559,7 +636,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParseResult
     }
     const value = inline ?? argv[++i];
     if (value === undefined) return failure(`${flag} needs a value; see --help`);
-    raw.set(opt.key, { value, source: flag });
+    // A repeated flag adds to the values of the same flag before it (the environment's are replaced).
+    const before = raw.get(opt.key);
+    raw.set(opt.key, { value: opt.repeatable && before?.source === flag ? `${before.value},${value}` : value, source: flag });
   }
   const parsed: Partial<Config> = {};
   for (const opt of OPTIONS) {

@@ -21,6 +21,8 @@ import { ParticipantsService } from './domain/participants/participants.service.
 import { PresetsService } from './domain/presets/presets.service.js';
 import { RecordingsService } from './domain/recordings/recordings.service.js';
 import { RecordingFiles } from './domain/recordings/recording-files.js';
+import { StorageSecretVault } from './domain/recordings/storage-secrets.js';
+import { StorageDelivery } from './storage/storage-delivery.js';
 import { locateExecutable } from './core/executables.js';
 import { SessionsService } from './domain/meetings/sessions.service.js';
 import { WaitingRoomService } from './domain/meetings/waiting-room.service.js';
@@ -94,6 +96,8 @@ export interface Deps {
   signalling: SignallingServer;
   /** The TLS listener's certificate and key: --tls-cert/--tls-key, or made on first use. */
   tls: TlsIdentity;
+  /** Uploads of recordings to their apps' own storage (storage_config), and what each sent where. */
+  storage: StorageDelivery;
   /** Returns every stateful piece to the fixtures (POST /_emulator/reset). */
   reset(): void;
 }
@@ -155,9 +159,11 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const media = new MediaLinks(config.publicUrl, ids.token(32), mediaFilesIn(MEDIA_DIR));
   const ctx: DomainContext = { store, clock, ids, bus, scheduler };
 
-  const meetings = new MeetingsService(ctx);
+  // Storage credentials: kept here only, in memory (never in a model, an export or a log).
+  const storageSecrets = new StorageSecretVault();
+  const meetings = new MeetingsService(ctx, storageSecrets);
   const recordingFiles = new RecordingFiles(recordingFilesOptions(config, media));
-  const recordings = new RecordingsService(ctx, media, recordingFiles, logger);
+  const recordings = new RecordingsService(ctx, media, recordingFiles, logger, storageSecrets);
   const livestreams = new LivestreamsService(ctx);
   const chatFiles = new ChatFilesService(ctx, media);
   const sessionHistory = new SessionHistoryService(ctx, media, chatFiles);
@@ -235,6 +241,9 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     { resetOrg: (orgId) => scheduler.cancelOrg(orgId) },
     // The files its recordings left on disk.
     recordingFiles,
+    // Its storage credentials, and its recordings' uploads in flight.
+    storageSecrets,
+    { resetOrg: (orgId) => storage.resetOrg(orgId) },
     outbox,
     // The organization's pages: their participants are gone.
     signalling,
@@ -242,6 +251,16 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const accounts = new AccountsService(ctx, organizations);
   const idsStart = ids.position();
   const journal = new RequestJournal(config.journalSize);
+  // After the files are complete and before UPLOADED: the files go to the app's own storage.
+  const storage = new StorageDelivery({
+    endpoints: config.storageEndpoints,
+    timeoutMs: config.storageTimeoutMs,
+    secrets: storageSecrets,
+    journal,
+    clock,
+    logger,
+  });
+  recordings.delivery.addStep(storage);
   const faults = new FaultRules();
   const rateLimiter = new RateLimiter(config.rateLimit);
   const state = new StateService(
@@ -260,7 +279,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       // The waiting room, the stage and the moves between breakout rooms hold pages and scripted
       // participants of the meetings being replaced; chat files belong to those meetings.
       // Recordings' files are not part of a state document: a loaded recording has none (the sample is served).
-      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, connectedMeetings, chatFiles, recordingFiles],
+      // Storage credentials are never part of a state document either: a loaded recording has none.
+      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, connectedMeetings, chatFiles, recordingFiles, storageSecrets, storage],
     },
     fixtures,
   );
@@ -315,6 +335,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     state,
     signalling,
     tls: opts.tls ?? new TlsIdentity(credentialsFromFiles(config.tlsCert, config.tlsKey)),
+    storage,
     reset() {
       state.reset();
     },

@@ -194,6 +194,8 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     clearInterval(saver);
     // Event streams and sockets never finish by themselves: ended now, they hold no grace period open.
     built.feed.close();
+    // Uploads to apps' storage in flight stop: their recordings end ERRORED, saying the emulator stopped.
+    built.storage.close();
     const socketsClosed = built.signalling.close();
     const requestsDone = Promise.all([
       new Promise<void>((resolve) => server.close(() => resolve())),

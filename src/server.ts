@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The command line: reads argv/env, starts the emulator (runtime.ts), prints where it listens,
 // and turns SIGTERM/SIGINT into a graceful close and exit 0.
-import { helpText, parseConfig } from './config.js';
+import { helpText, parseConfig, type StorageEndpoints } from './config.js';
 import { VERSION } from './core/package-info.js';
 import { describeMediaNetwork, mediaNetworkOf } from './realtime/media/media-network.js';
 import { listenEmulator, StartError } from './runtime.js';
@@ -55,11 +55,20 @@ async function main(): Promise<void> {
       ...(emulator.tlsUrl
         ? [`  TLS (web SDK): ${emulator.tlsUrl}, baseURI '${new URL(emulator.tlsUrl).host}'; certificate at ${config.publicUrl}/_emulator/tls/certificate`]
         : []),
+      `  storage uploads: ${storageLine(config.storageEndpoints)}`,
       `  media: ${config.media === 'on' ? 'on (audio and video flow between pages over WebRTC)' : 'off (media requests are refused; --media on carries them)'}; media plane: ${config.mediaPlane === 'process' ? 'a process of its own while a room holds media' : "inline, in the emulator's process"}`,
       ...(config.media === 'on' ? [`  media listens on ${describeMediaNetwork(mediaNetworkOf(config))}`] : []),
+      `  recordings: ${deps.services.recordings.files.real ? `they hold the meeting, made with ${deps.services.recordings.files.ffmpeg}` : deps.services.recordings.files.why}`,
       '',
     ].join('\n'),
   );
+}
+
+/** Where recordings with a storage_config go, on the start line. */
+function storageLine(e: StorageEndpoints): string {
+  const parts = (['aws', 'digitalocean', 'azure'] as const).filter((t) => e[t]).map((t) => `${t}=${e[t]}`);
+  if (e.sftpHosts?.length) parts.push(`sftp=${e.sftpHosts.join(',')}`);
+  return parts.length > 0 ? parts.join(', ') : 'none (recordings with a storage_config are not sent anywhere; --storage-endpoint TYPE=URL)';
 }
 
 main().catch((err: unknown) => {

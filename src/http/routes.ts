@@ -4,6 +4,7 @@ import type { AnyRoute } from './route.js';
 import { clockRoutes } from './control/clock.routes.js';
 import { observabilityRoutes } from './control/observability.routes.js';
 import { tenancyRoutes } from './control/tenancy.routes.js';
+import { orgRecordingConfigRoutes } from './control/org-recording-config.routes.js';
 import { stateRoutes } from './control/state.routes.js';
 import { openApiRoute, systemRoutes } from './control/system.routes.js';
 import { livestreamRoutes } from './v2/livestreams.routes.js';
@@ -53,6 +54,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...lifecycleRoutes,
     ...mediaRoutes,
     ...tenancyRoutes,
+    ...orgRecordingConfigRoutes,
     ...stateRoutes,
     ...observabilityRoutes,
     ...presetRoutes,

@@ -18,6 +18,21 @@ export interface JournalEntry {
   app_id: string | null;
   body: unknown;
   deliveries: string[];
+  /**
+   * Set on the emulator's own uploads of a recording to an app's storage (method PUT, path where
+   * the file went, status the storage's HTTP answer or 0): what was sent and how it ended.
+   */
+  upload?: JournalUpload;
+}
+
+export interface JournalUpload {
+  recording_id: string;
+  storage_type: string;
+  file: string;
+  bytes: number;
+  outcome: 'uploaded' | 'failed';
+  /** Why it failed (never a credential); null once uploaded. */
+  error: string | null;
 }
 
 const SECRET_KEYS = /^(access_key|secret_key|secret|password|private_key|api_key|apikey|token|authorization|signature|stream_key)$/i;
@@ -93,6 +108,25 @@ export class RequestJournal {
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
     this.size = Math.min(this.size + 1, this.capacity);
+  }
+
+  /** One upload to an app's storage, as an entry of its own (the emulator's request, not a client's). */
+  addUpload(u: { at: number; orgId: string; location: string; status: number; durationMs: number; upload: JournalUpload }): void {
+    this.add({
+      id: this.nextRequestId(),
+      at: u.at,
+      method: 'PUT',
+      path: u.location,
+      query: {},
+      status: u.status,
+      duration_ms: u.durationMs,
+      org_id: u.orgId,
+      account_id: null,
+      app_id: null,
+      body: null,
+      deliveries: [],
+      upload: u.upload,
+    });
   }
 
   /** Newest first, redacted. */

@@ -9,6 +9,7 @@ import { realNow } from '../core/clock.js';
 import type { MediaListening } from './media/media-network.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import { dispatchTable, roomFeatures, type RoomFeatures } from './dispatch.js';
+import type { RecorderView } from './media/room-recordings.js';
 import { MAX_FRAMES_PER_SECOND, Peer, Unserved, CLOSE, type PageSocket } from './peer.js';
 import { ProtocolError, decodeEnvelope } from './protocol/codec.js';
 import { SDK_EVENT_NAMES, SDK_EVENTS } from './protocol/events.js';
@@ -62,6 +63,11 @@ export class RealtimeRooms {
   /** Where the media plane's sockets listen while they are open. */
   mediaListening(): MediaListening | null {
     return this.features.media.listening;
+  }
+
+  /** What a recording's recorder takes now, while one runs. */
+  recorderView(recordingId: string): Promise<RecorderView | undefined> {
+    return this.features.recordings.status(recordingId);
   }
 
   /** Releases all media and ends the media plane (the emulator's stop); resolves once its process has exited. */

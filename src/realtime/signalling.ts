@@ -16,6 +16,7 @@ import type { Participant } from '../domain/models.js';
 import type { MediaListening } from './media/media-network.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import type { RealtimeRooms, RoomsDeps } from './rooms.js';
+import type { RecorderView } from './media/room-recordings.js';
 
 export interface SignallingServer {
   /** Takes over an HTTP upgrade request (the `upgrade` event of a listener). */
@@ -34,6 +35,8 @@ export interface SignallingServer {
   recordersRunning(): number;
   /** Where the media plane's sockets listen while they are open (from the first transport to the last), else null. */
   mediaListening(): MediaListening | null;
+  /** What a recording's recorder takes now, while one runs (undefined otherwise). */
+  recorderView(recordingId: string): Promise<RecorderView | undefined>;
   /** Turns a scripted participant's camera or microphone on or off: the sample clip, seen by every page. */
   botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>>;
   /** Whether a participant is in a meeting through a page (false before the first socket). */
@@ -173,6 +176,9 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
     },
     mediaListening() {
       return ready?.mediaListening() ?? null;
+    },
+    async recorderView(recordingId) {
+      return ready?.recorderView(recordingId);
     },
     async botMedia(participant, wish) {
       if (closed) throw new Error('The emulator is shutting down');

@@ -132,6 +132,7 @@ export class StateService {
         account_id: accounts.accountOf(data.org.id),
         created_at: toIso(accounts.createdAt(data.org.id) ?? clock.now()),
         profile: orgProfileRecord.parse(data.profile),
+        ...(data.recordingConfig ? { recording_config: structuredClone(data.recordingConfig) } : {}),
         presets: [...data.presets.values()].map(presetToFixture),
         products: [...data.products.values()].map((p) => ({
           category_code: p.categoryCode,

@@ -114,6 +114,8 @@ export const organizationFixture = z.object({
   created_at: isoTime.optional(),
   /** As a state export holds it; defaults (organizations.service.ts) when absent. */
   profile: orgProfileRecord.optional(),
+  /** The organization's stored recording config (its storage config without secrets); none when absent. */
+  recording_config: z.looseObject({}).nullable().optional(),
   /** Defaults to `default_presets` when absent. */
   presets: z.array(presetFixture).optional(),
   products: z.array(productFixture).default([]),

@@ -335,6 +335,8 @@ export const deliveryRecord = z
     nextAttemptAt: msOrNull,
     retries: z.number().int().min(0).max(5),
     failureReason: text(2000).nullable(),
+    /** Absent in states saved before deliveries had notes. */
+    note: text(2000).nullable().optional(),
     createdAt: ms,
   })
   .strict();

@@ -46,6 +46,12 @@ export class OrgData {
   /** meeting id → its session ids in start order. */
   readonly sessionsByMeeting = new Map<string, string[]>();
 
+  /**
+   * The organization's stored recording config (production's developer portal setting; the
+   * control API sets it here): as given, without storage secrets; null when none is set.
+   */
+  recordingConfig: Record<string, unknown> | null = null;
+
   constructor(
     public org: Organization,
     public profile: OrgProfile,

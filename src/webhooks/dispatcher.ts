@@ -59,14 +59,24 @@ export class WebhookDispatcher {
       const payload = webhookPayloadFor(e);
       if (!payload) return;
       const orgId = e.org.id;
+      const note = noteFor(e);
       for (const w of this.webhooks.subscribers(orgId, payload.event)) {
-        this.outbox.enqueue({ orgId, webhookId: w.id, api: w.registeredThrough, url: w.url, event: payload.event, payload });
+        this.outbox.enqueue({ orgId, webhookId: w.id, api: w.registeredThrough, url: w.url, event: payload.event, payload, note });
       }
       for (const w of this.fromConfig) {
-        this.outbox.enqueue({ orgId, webhookId: w.id, url: w.url, event: payload.event, payload });
+        this.outbox.enqueue({ orgId, webhookId: w.id, url: w.url, event: payload.event, payload, note });
       }
     } catch (err) {
       this.logger?.error({ err, event: e.type }, 'webhook dispatch failed');
     }
   }
+}
+
+/**
+ * Production's recording.statusUpdate carries no reason for ERRORED: the delivery log says it
+ * instead (a failed upload to the app's storage, a forced failure), without changing the payload.
+ */
+function noteFor(e: DomainEvent): string | null {
+  if (e.type !== 'recording.statusChanged' || e.recording.status !== 'ERRORED') return null;
+  return e.recording.errorReason ? `Recording ERRORED: ${e.recording.errorReason}` : null;
 }

@@ -91,6 +91,8 @@ export interface Delivery {
   nextAttemptAt: number | null;
   /** Why the delivery failed, once it did. */
   failureReason: string | null;
+  /** What the event was about that its payload cannot say (why a recording ERRORED); null when nothing. */
+  note: string | null;
   createdAt: number;
 }
 
@@ -148,6 +150,8 @@ export interface NewDelivery {
   url: string;
   event: WebhookEventName;
   payload: unknown;
+  /** What the payload cannot say, for whoever reads the delivery log (why a recording ERRORED). */
+  note?: string | null;
 }
 
 export interface OutboxOptions {
@@ -256,6 +260,7 @@ export class Outbox {
       attempts: [],
       nextAttemptAt: now,
       failureReason: null,
+      note: input.note ?? null,
       createdAt: now,
     };
     this.records.set(delivery.id, delivery);
@@ -326,12 +331,12 @@ export class Outbox {
    * attempts. A pending record gets its retry job back at its `nextAttemptAt` unless the
    * scheduler already holds it (restore the scheduler first).
    */
-  restore(records: ReadonlyArray<Omit<Delivery, 'api'> & { api?: WebhookApi }>): void {
+  restore(records: ReadonlyArray<Omit<Delivery, 'api' | 'note'> & { api?: WebhookApi; note?: string | null }>): void {
     this.reset();
     for (const r of records) {
       const { retries: _derived, ...saved } = structuredClone(r) as SavedDelivery;
       // A state saved before deliveries knew their API holds only v2 ones.
-      const d: Delivery = { ...saved, api: saved.api ?? 'v2' };
+      const d: Delivery = { ...saved, api: saved.api ?? 'v2', note: saved.note ?? null };
       this.records.set(d.id, d);
       if (d.status !== 'pending') this.finished[d.status].add(d.id);
       else if (!this.opts.scheduler.has(WEBHOOK_RETRY, { deliveryId: d.id })) {

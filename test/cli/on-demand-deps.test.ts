@@ -1,4 +1,4 @@
-// The packages of the web SDK's features (ws, protobufjs, werift, @peculiar/x509) are not loaded
+// The packages of the web SDK's features (ws, protobufjs, werift, @peculiar/x509) and the storage clients (@aws-sdk/client-s3, @azure/storage-blob, ssh2) are not loaded
 // by a start that does not use them: scripts/build.mjs keeps them out of the bundled command line,
 // to be required from node_modules when the code that needs them first runs (werift as its ES module
 // build). A preloaded hook reports every require of one of them.

@@ -4,7 +4,7 @@
 import Module from 'node:module';
 import process from 'node:process';
 
-const ON_DEMAND = /^(ws|protobufjs|werift|@peculiar\/x509)(\/|$)/;
+const ON_DEMAND = /^(ws|protobufjs|werift|@peculiar\/x509|@aws-sdk\/client-s3|@azure\/storage-blob|ssh2)(\/|$)/;
 const load = Module._load;
 Module._load = function (request, ...rest) {
   if (ON_DEMAND.test(request)) process.stderr.write(`on-demand package loaded: ${request}\n`);

@@ -103,6 +103,7 @@ function pathOf(r: AnyRoute, w: World, params: Record<string, string> = {}): str
     // The meeting itself, which is no breakout room.
     if (name === 'room_id') return w.meetingId;
     if (r.path.startsWith('/v2/meetings/')) return w.meetingId;
+    if (r.path.startsWith('/_emulator/orgs/')) return w.orgId;
     if (r.path.startsWith('/v2/webhooks/')) return w.webhookId;
     if (r.path.includes('/recordings/')) return w.recordingId;
     throw new Error(`no world id for {${name}} in ${r.path}`);
@@ -198,6 +199,10 @@ const STRING_ROWS: Row[] = [
       label: 'ai_config.transcription.keywords[0]',
     },
   ]),
+  // The organization's stored recording config (control API): a recording_config as meetings take it
+  ...STORAGE_STRINGS.map((field) => storage(field, 'put /_emulator/orgs/{id}/recording-config')),
+  { route: 'put /_emulator/orgs/{id}/recording-config', where: 'body', field: 'video_config.watermark.url', max: 2048, kind: 'length', make: url },
+  { route: 'put /_emulator/orgs/{id}/recording-config', where: 'body', field: 'live_streaming_config.rtmp_url', max: 2048, kind: 'length', make: url },
   // v2 participants (add and edit)
   ...['post /v2/meetings/{meeting_id}/participants', 'patch /v2/meetings/{meeting_id}/participants/{participant_id}'].flatMap((route): Row[] => [
     { route, where: 'body', field: 'name', max: 255, kind: 'length', body: participantBody },

@@ -13,7 +13,8 @@ import { WEBHOOK_EVENTS } from '../../src/domain/models.js';
 import { createLogger } from '../../src/logger.js';
 import { allRoutes } from '../../src/http/routes.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
-import { BASIC, START, fixtures, makeTestApp, validatingApi, type Api } from '../helpers/test-app.js';
+import { BASIC, ORG_ID, START, fixtures, makeTestApp, validatingApi, type Api } from '../helpers/test-app.js';
+import { refusingPort } from '../helpers/storage-servers.js';
 import { createMeeting } from '../helpers/builders.js';
 
 /** The write-only fields of a storage config, as production documents them (secret_key: the seed's spelling). */
@@ -84,6 +85,12 @@ const SENDERS: Record<string, (w: World) => Promise<unknown>> = {
         layers: { default: { outputs: [{ type: 'STORAGE_CONFIG', storage_config: { ...storageConfig('track'), type: 'aws', region: 'us-east-1' } }] } },
       })
       .expect(200),
+  // The organization's stored config (the control API's stand-in for production's developer portal).
+  'put /_emulator/orgs/{id}/recording-config': async (w) =>
+    w.api
+      .put(`/_emulator/orgs/${ORG_ID}/recording-config`)
+      .send({ storage_config: { ...storageConfig('org'), type: 'aws', bucket: 'org-bucket', region: 'us-east-1' } })
+      .expect(200),
 };
 
 describe('storage secrets are never echoed', () => {
@@ -103,7 +110,17 @@ describe('storage secrets are never echoed', () => {
         done();
       },
     });
-    const config = defaultConfig({ clock: 'manual', startTime: START, seed: 'secrets', publicUrl: 'http://emulator.test', logLevel: 'trace' });
+    // Uploads of the aws recordings are attempted (to a loopback port that refuses them), so the
+    // paths a failed upload writes to are searched too; the SFTP host stays unreachable.
+    const storageEndpoints = { aws: `http://127.0.0.1:${await refusingPort()}`, sftpHosts: [] };
+    const config = defaultConfig({
+      clock: 'manual',
+      startTime: START,
+      seed: 'secrets',
+      publicUrl: 'http://emulator.test',
+      logLevel: 'trace',
+      storageEndpoints,
+    });
     const deps = buildDeps(config, { fixtures: fixtures(), logger: createLogger('trace', sink, 'json') });
     const transport = new RecordingTransport();
     deps.webhooks.outbox.useTransport(transport);
@@ -124,10 +141,25 @@ describe('storage secrets are never echoed', () => {
       await api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: w.meetingId, allow_multiple_recordings: true }).expect(200)
     ).body.data;
     expect(fromMeeting.storage_config).toMatchObject({ type: 'sftp', host: 'files.example.test', auth_method: 'KEY', port: 22 });
+    // One with the start request's aws config, and one with the organization's (a meeting without a config of its own).
+    const fromStart = (
+      await api
+        .post('/v2/recordings')
+        .set('Authorization', BASIC)
+        .send({ meeting_id: w.meetingId, allow_multiple_recordings: true, storage_config: { ...storageConfig('start-upload'), type: 'aws', bucket: 'b' } })
+        .expect(200)
+    ).body.data;
+    const bare = (await api.post('/v2/meetings').set('Authorization', BASIC).send({ title: 'Org storage' }).expect(201)).body.data;
+    const fromOrg = (await api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: bare.id }).expect(200)).body.data;
+    expect(fromOrg.storage_config).toMatchObject({ type: 'aws', bucket: 'org-bucket' });
     advance(3_000);
-    await api.put(`/v2/recordings/${fromMeeting.id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
+    for (const r of [fromMeeting, fromStart, fromOrg]) await api.put(`/v2/recordings/${r.id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
     advance(60_000);
+    await deps.services.recordings.delivery.idle();
     await deps.webhooks.outbox.idle();
+    // The two aws uploads were tried and refused; the SFTP one was never sent.
+    for (const r of [fromStart, fromOrg]) expect(deps.storage.uploadOf(r.id)?.outcome).toBe('failed');
+    expect(deps.storage.uploadOf(fromMeeting.id)?.outcome).toBe('not_sent');
 
     const readPaths = [
       `/v2/meetings/${w.meetingId}`,
@@ -138,6 +170,8 @@ describe('storage secrets are never echoed', () => {
       '/_emulator/state',
       '/_emulator/requests?limit=1000',
       '/_emulator/webhooks/deliveries',
+      `/_emulator/orgs/${ORG_ID}/overview`,
+      `/_emulator/orgs/${ORG_ID}/recording-config`,
     ];
     const reads: Array<[string, string]> = [];
     for (const path of readPaths) reads.push([path, (await api.get(path).set('Authorization', BASIC).expect(200)).text]);
@@ -147,7 +181,8 @@ describe('storage secrets are never echoed', () => {
       ['logs', lines.join('')],
       ...transport.requests.map((r, i): [string, string] => [`webhook body ${i}`, r.body.toString()]),
     ];
-    expect(sent).toHaveLength(Object.keys(SENDERS).length * SECRET_FIELDS.length);
+    // One storage config per sender, and the recording whose upload was tried with its own.
+    expect(sent).toHaveLength((Object.keys(SENDERS).length + 1) * SECRET_FIELDS.length);
     for (const [where, text] of places) {
       for (const secret of sent) expect(text.includes(secret), `${secret} in ${where}`).toBe(false);
     }

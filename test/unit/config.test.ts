@@ -309,3 +309,40 @@ describe('the TLS listener (--tls-port, --tls-cert, --tls-key)', () => {
     expect(c).toMatchObject({ port: 53_211, tlsPort: 53_212, publicUrl: 'http://127.0.0.1:53211' });
   });
 });
+
+describe('--storage-endpoint', () => {
+  it('is repeatable, and its environment variable takes a comma-separated list', () => {
+    const c = ok([
+      '--storage-endpoint',
+      'aws=http://127.0.0.1:9000/',
+      '--storage-endpoint=azure=http://127.0.0.1:10000/devstoreaccount1',
+      '--storage-endpoint',
+      'sftp=*',
+    ]);
+    expect(c.storageEndpoints).toEqual({ aws: 'http://127.0.0.1:9000', azure: 'http://127.0.0.1:10000/devstoreaccount1', sftpHosts: ['*'] });
+    const fromEnv = ok([], { EMULATOR_STORAGE_ENDPOINTS: 'digitalocean=http://minio:9000, sftp=sftp, sftp=127.0.0.1' });
+    expect(fromEnv.storageEndpoints).toEqual({ digitalocean: 'http://minio:9000', sftpHosts: ['sftp', '127.0.0.1'] });
+    // Flags win over the environment: they replace its list rather than add to it.
+    expect(ok(['--storage-endpoint', 'aws=http://a:1'], { EMULATOR_STORAGE_ENDPOINTS: 'azure=http://b:2' }).storageEndpoints).toEqual({
+      aws: 'http://a:1',
+      sftpHosts: [],
+    });
+    expect(ok([]).storageEndpoints).toEqual({ sftpHosts: [] });
+    expect(ok([]).storageTimeoutMs).toBe(30_000);
+  });
+
+  it.each([
+    [
+      ['--storage-endpoint', 'gcs=http://x:1'],
+      '--storage-endpoint gcs: uploads to Google Cloud Storage are not emulated (the config is kept, nothing is sent)',
+    ],
+    [['--storage-endpoint', 's3=http://x:1'], '--storage-endpoint must be TYPE=URL with TYPE one of aws, digitalocean, azure, sftp, got "s3=http://x:1"'],
+    [['--storage-endpoint', 'aws=ftp://x'], '--storage-endpoint must be an http(s) URL, got "ftp://x"'],
+    [['--storage-endpoint', 'aws='], '--storage-endpoint aws= needs a value (an http(s) URL)'],
+    [['--storage-endpoint', 'aws=http://a:1', '--storage-endpoint', 'aws=http://b:2'], '--storage-endpoint names aws twice'],
+    [['--storage-endpoint', 'sftp=user@host'], '--storage-endpoint sftp= takes a host name or address (or *), got "user@host"'],
+    [['--storage-timeout-ms', '0'], '--storage-timeout-ms must be between 1 and 3600000, got 0'],
+  ])('%j is refused: %s', (argv, why) => {
+    expect(reason(argv)).toBe(why);
+  });
+});

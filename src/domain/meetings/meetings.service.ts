@@ -5,6 +5,7 @@ import { paginate, type Page, type PageRequest } from '../paging.js';
 import type { OrgData } from '../../store/store.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import { recordingConfigWithoutSecrets } from '../recordings/recording-config.js';
+import { takeRecordingConfigSecrets, type StorageSecretVault } from '../recordings/storage-secrets.js';
 
 export interface MeetingInput {
   title?: string | null;
@@ -43,7 +44,17 @@ function defined<T extends object>(input: T): Partial<T> {
 }
 
 export class MeetingsService implements OrgMember {
-  constructor(private readonly ctx: DomainContext) {}
+  constructor(
+    private readonly ctx: DomainContext,
+    /** Where the storage credentials of a meeting's recording_config go (never into the meeting). */
+    private readonly secrets?: StorageSecretVault,
+  ) {}
+
+  /** A recording_config given: its storage secrets go to the vault, replacing the meeting's earlier ones. */
+  private holdSecrets(orgId: string, meetingId: string, input: MeetingInput, replacing: boolean): void {
+    const secrets = takeRecordingConfigSecrets(input.recordingConfig);
+    if (input.recordingConfig !== undefined || replacing) this.secrets?.holdForMeeting(orgId, meetingId, secrets);
+  }
 
   create(orgId: string, input: MeetingInput): Meeting {
     const data = orgData(this.ctx, orgId);
@@ -57,6 +68,7 @@ export class MeetingsService implements OrgMember {
       updatedAt: now,
       session: null,
     };
+    this.holdSecrets(orgId, meeting.id, input, false);
     data.putMeeting(meeting);
     return meeting;
   }
@@ -87,6 +99,7 @@ export class MeetingsService implements OrgMember {
   /** PATCH: only the given fields change. */
   update(orgId: string, id: string, patch: MeetingInput): Meeting {
     const current = this.get(orgId, id);
+    this.holdSecrets(orgId, id, patch, false);
     const next: Meeting = { ...current, ...defined(patch), updatedAt: this.ctx.clock.now() };
     orgData(this.ctx, orgId).putMeeting(next);
     return next;
@@ -95,6 +108,7 @@ export class MeetingsService implements OrgMember {
   /** PUT: the meeting is replaced; fields not given return to their defaults. */
   replace(orgId: string, id: string, input: MeetingInput): Meeting {
     const current = this.get(orgId, id);
+    this.holdSecrets(orgId, id, input, true);
     const next: Meeting = { ...current, ...DEFAULTS, ...defined(input), updatedAt: this.ctx.clock.now() };
     orgData(this.ctx, orgId).putMeeting(next);
     return next;

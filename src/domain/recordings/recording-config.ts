@@ -5,10 +5,12 @@
 // A meeting keeps its recording config as the client gave it (known fields only, snake_case),
 // because it is echoed back as given; it is read here, in one place.
 import type { RecordingAudio, RecordingVideo, StorageConfig, Watermark } from '../models.js';
+import { holdSecretsOn, type StorageSecrets } from './storage-secrets.js';
 
 /**
- * Storage credentials are write-only: accepted on input, dropped when the request is parsed,
- * never kept, so no answer, export, journal, log or webhook can ever show them.
+ * Storage credentials are write-only: accepted on input, taken off the config when the request is
+ * parsed and kept only in the secret vault (storage-secrets.ts), so no answer, export, journal,
+ * log or webhook can ever show them.
  */
 export const STORAGE_SECRET_FIELDS = ['access_key', 'secret_key', 'secret', 'password', 'private_key'] as const;
 type StorageSecret = (typeof STORAGE_SECRET_FIELDS)[number];
@@ -17,6 +19,22 @@ export function withoutStorageSecrets<T extends Record<string, unknown>>(config:
   const out: Record<string, unknown> = { ...config };
   for (const key of STORAGE_SECRET_FIELDS) delete out[key];
   return out as Omit<T, StorageSecret>;
+}
+
+/**
+ * A storage config as the request parse returns it: without its secrets, which ride along out of
+ * sight (storage-secrets.ts) until the service that keeps the config puts them in the vault.
+ */
+export function withStorageSecretsHeldApart<T extends Record<string, unknown>>(config: T): Omit<T, StorageSecret> {
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const secrets: StorageSecrets = {
+    accessKey: str(config.access_key),
+    // Production documents `secret`; the other spelling is accepted as well (the first one given wins).
+    secret: str(config.secret) ?? str(config.secret_key),
+    password: str(config.password),
+    privateKey: str(config.private_key),
+  };
+  return holdSecretsOn(withoutStorageSecrets(config), secrets);
 }
 
 /** A meeting's recording config without the secrets of its storage config (also for imported state). */
@@ -139,17 +157,28 @@ export function meetingRecordingOptions(config: Record<string, unknown> | null):
   };
 }
 
-/** The start request's settings win over the meeting's, which win over the defaults. */
-export function resolveRecordingOptions(start: RecordingOptions, meeting: RecordingOptions): ResolvedRecordingOptions {
+/**
+ * The start request's settings win over the meeting's, which win over the organization's stored
+ * config, which wins over the defaults (production's precedence order of recording configs).
+ */
+export function resolveRecordingOptions(start: RecordingOptions, meeting: RecordingOptions, org: RecordingOptions = {}): ResolvedRecordingOptions {
   return {
-    fileNamePrefix: start.fileNamePrefix ?? meeting.fileNamePrefix,
-    maxSeconds: start.maxSeconds ?? meeting.maxSeconds ?? DEFAULT_MAX_SECONDS,
-    storageConfig: start.storageConfig ?? meeting.storageConfig ?? null,
-    uploadToBucket: start.uploadToBucket ?? meeting.uploadToBucket ?? true,
-    exportAudio: start.exportAudio ?? meeting.exportAudio ?? true,
-    video: { ...DEFAULT_VIDEO, ...defined(meeting.video), ...defined(start.video) },
-    audio: { ...DEFAULT_AUDIO, ...defined(meeting.audio), ...defined(start.audio) },
+    fileNamePrefix: start.fileNamePrefix ?? meeting.fileNamePrefix ?? org.fileNamePrefix,
+    maxSeconds: start.maxSeconds ?? meeting.maxSeconds ?? org.maxSeconds ?? DEFAULT_MAX_SECONDS,
+    storageConfig: start.storageConfig ?? meeting.storageConfig ?? org.storageConfig ?? null,
+    uploadToBucket: start.uploadToBucket ?? meeting.uploadToBucket ?? org.uploadToBucket ?? true,
+    exportAudio: start.exportAudio ?? meeting.exportAudio ?? org.exportAudio ?? true,
+    video: { ...DEFAULT_VIDEO, ...defined(org.video), ...defined(meeting.video), ...defined(start.video) },
+    audio: { ...DEFAULT_AUDIO, ...defined(org.audio), ...defined(meeting.audio), ...defined(start.audio) },
   };
+}
+
+/** Which level's storage config a recording takes (the same order as resolveRecordingOptions). */
+export function storageLevel(start: RecordingOptions, meeting: RecordingOptions, org: RecordingOptions = {}): 'start' | 'meeting' | 'org' | null {
+  if (start.storageConfig) return 'start';
+  if (meeting.storageConfig) return 'meeting';
+  if (org.storageConfig) return 'org';
+  return null;
 }
 
 /** The fields that are set: a level that leaves one out leaves it to the level below. */

@@ -17,7 +17,8 @@ import {
 } from './recording-machine.js';
 import type { OrgData } from '../../store/store.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
-import { meetingRecordingOptions, resolveRecordingOptions, type RecordingOptions } from './recording-config.js';
+import { meetingRecordingOptions, recordingConfigWithoutSecrets, resolveRecordingOptions, storageLevel, type RecordingOptions } from './recording-config.js';
+import type { StorageSecretVault, StorageSecrets } from './storage-secrets.js';
 import { RecordingDelivery, type DeliveryOutcome } from './recording-delivery.js';
 import type { RecordingArtifacts, RecordingFile, RecordingFiles } from './recording-files.js';
 import { audioFileName, outputFileName, recordingFormats } from './recording-formats.js';
@@ -32,6 +33,8 @@ export interface StartRecordingInput extends RecordingOptions {
   allowMultipleRecordings?: boolean;
   /** A track recording (POST /v2/recordings/track) rather than a composite one. */
   kind?: RecordingKind;
+  /** The credentials of the start request's storage config (kept in the vault, never on the recording). */
+  storageSecrets?: StorageSecrets;
 }
 
 export interface RecordingQuery extends PageRequest {
@@ -64,6 +67,8 @@ export class RecordingsService implements OrgMember {
     /** Each recording's files: the recorder's, or the sample. */
     readonly files: RecordingFiles,
     private readonly logger?: Logger,
+    /** Where storage credentials are kept: the recording's, from the level its storage config came from. */
+    private readonly secrets?: StorageSecretVault,
   ) {
     this.delivery = new RecordingDelivery(files);
     ctx.scheduler.handle(MAX_SECONDS_JOB, (payload) => this.onMaxSeconds(payload));
@@ -85,7 +90,9 @@ export class RecordingsService implements OrgMember {
     }
     const now = this.ctx.clock.now();
     const id = this.ctx.ids.uuid();
-    const options = resolveRecordingOptions(input, meetingRecordingOptions(meeting.recordingConfig));
+    const meetingOptions = meetingRecordingOptions(meeting.recordingConfig);
+    const orgOptions = meetingRecordingOptions(data.recordingConfig);
+    const options = resolveRecordingOptions(input, meetingOptions, orgOptions);
     const kind = input.kind ?? 'composite';
     const formats = recordingFormats({ kind, video: options.video, audio: options.audio, exportAudio: options.exportAudio }, this.files.real);
     const recording: Recording = {
@@ -118,6 +125,7 @@ export class RecordingsService implements OrgMember {
       errorReason: null,
     };
     data.putRecording(recording);
+    this.holdSecrets(recording, storageLevel(input, meetingOptions, orgOptions), input.storageSecrets);
     this.publish(recording, null, now);
     return recording;
   }
@@ -128,7 +136,8 @@ export class RecordingsService implements OrgMember {
    */
   async startFromApi(orgId: string, input: StartRecordingInput, caller: Caller): Promise<Recording> {
     const meeting = this.meeting(orgId, input.meetingId);
-    const { video } = resolveRecordingOptions(input, meetingRecordingOptions(meeting.recordingConfig));
+    const orgOptions = meetingRecordingOptions(orgData(this.ctx, orgId).recordingConfig);
+    const { video } = resolveRecordingOptions(input, meetingRecordingOptions(meeting.recordingConfig), orgOptions);
     let image: WatermarkImage | undefined;
     if (this.files.real && (input.kind ?? 'composite') === 'composite' && video.exportFile && video.watermark) {
       try {
@@ -141,6 +150,33 @@ export class RecordingsService implements OrgMember {
     const recording = this.start(orgId, input, caller);
     if (image) this.files.keepWatermark(recording, image);
     return recording;
+  }
+
+  /**
+   * The recording's storage credentials are those of the level its storage config came from. A
+   * level loaded from a state document has none (they are never exported): nothing is held then,
+   * and the upload says why.
+   */
+  private holdSecrets(r: Recording, level: ReturnType<typeof storageLevel>, fromStart: StorageSecrets | undefined): void {
+    if (!this.secrets || level === null) return;
+    const secrets = level === 'start' ? (fromStart ?? {}) : level === 'meeting' ? this.secrets.forMeeting(r.orgId, r.meetingId) : this.secrets.forOrg(r.orgId);
+    if (secrets) this.secrets.holdForRecording(r.orgId, r.id, secrets);
+  }
+
+  /**
+   * The organization's stored recording config (what production sets in its developer portal):
+   * the lowest level of the precedence order. Kept as given without its storage secrets, which go
+   * to the vault; null removes it.
+   */
+  setOrgRecordingConfig(orgId: string, config: Record<string, unknown> | null, secrets: StorageSecrets | undefined): Record<string, unknown> | null {
+    const data = orgData(this.ctx, orgId);
+    data.recordingConfig = config;
+    this.secrets?.holdForOrg(orgId, config?.storage_config ? secrets : undefined);
+    return config;
+  }
+
+  orgRecordingConfig(orgId: string): Record<string, unknown> | null {
+    return orgData(this.ctx, orgId).recordingConfig;
   }
 
   get(orgId: string, id: string): Recording {
@@ -370,5 +406,7 @@ export class RecordingsService implements OrgMember {
   /** The recordings a state document holds for the organization, as saved (OrgMember). */
   seedOrg(data: OrgData, fixtureOrg: FixtureOrg): void {
     for (const item of fixtureOrg.recordings ?? []) data.putRecording(structuredClone(item));
+    // The organization's stored recording config; a storage secret a hand-written document carries is dropped.
+    data.recordingConfig = recordingConfigWithoutSecrets(fixtureOrg.recording_config ?? null);
   }
 }

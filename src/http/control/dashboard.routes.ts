@@ -19,6 +19,8 @@ import { route } from '../route.js';
 import { livestreamDto, meetingDto, participantDto, recordingDto } from '../v2/mappers.js';
 import { isoTime, livestreamSchema, meetingSchema, participantSchema, recordingSchema } from '../v2/schemas.js';
 import { webhookDto, webhookSchema } from '../v2/webhooks.routes.js';
+import { STORAGE_TYPES } from '../../domain/models.js';
+import type { StorageUpload } from '../../storage/storage-delivery.js';
 
 const TAG = 'Control: dashboard';
 const DOCS_DIR = path.join(PACKAGE_ROOT, 'docs');
@@ -217,6 +219,24 @@ const sessionSummarySchema = z.object({
   transcript_line_count: z.number().int(),
 });
 
+const uploadOutcome = z.enum(['uploading', 'uploaded', 'failed', 'not_sent']);
+
+/** A recording's upload to its app's storage, as the overview shows it. */
+const storageUploadSchema = z.object({
+  type: z.enum(STORAGE_TYPES),
+  outcome: uploadOutcome.meta({ description: 'not_sent: the emulator has no endpoint for the type (or may not reach the SFTP host), so nothing was sent' }),
+  reason: z.string().nullable().meta({ description: 'Why it failed, or why nothing was sent' }),
+  files: z.array(
+    z.object({
+      name: z.string(),
+      bytes: z.number().int(),
+      key: z.string().meta({ description: "The object's key in the bucket, or the path on the SFTP host" }),
+      location: z.string().meta({ description: 'The endpoint, bucket and key; or sftp://user@host:port/path' }),
+      outcome: uploadOutcome,
+    }),
+  ),
+});
+
 const overviewSchema = z.object({
   organization: z.object({ id: z.uuid(), name: z.string(), account_id: z.string().meta({ description: 'The RealtimeKit account it is an app of' }) }),
   clock: z.object({ now: isoTime, mode: z.enum(['real', 'manual']) }),
@@ -231,7 +251,15 @@ const overviewSchema = z.object({
           stage: z.enum(STAGE_STATUSES).nullable().meta({ description: 'Where they stand on the stage while present; null when absent' }),
         }),
       ),
-      recordings: z.array(recordingSchema),
+      recordings: z.array(
+        recordingSchema.extend({
+          error_reason: z.string().nullable().meta({ description: 'Why the recording ERRORED (production has no field for it); null otherwise' }),
+          storage_upload: storageUploadSchema.nullable().meta({
+            description:
+              "Where the recording was sent for its storage_config (the bucket's keys, or the SFTP paths) and how that ended; null before its upload or without a storage_config",
+          }),
+        }),
+      ),
       livestreams: z.array(livestreamSchema.omit({ stream_key: true })),
       waiting: waitingRoomSchema.shape.waiting,
     }),
@@ -239,6 +267,11 @@ const overviewSchema = z.object({
   meetings_total: z.number().int(),
   webhooks: z.array(webhookSchema),
 });
+
+function storageUploadDto(u: StorageUpload | undefined): z.infer<typeof storageUploadSchema> | null {
+  if (!u) return null;
+  return { type: u.type, outcome: u.outcome, reason: u.reason, files: u.files.map((f) => ({ ...f })) };
+}
 
 function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
   const org = deps.services.organizations.get(orgId);
@@ -271,7 +304,11 @@ function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
         joined_at: isoOrNull(p.joinedAt),
         stage: p.joinedAt === null ? null : stage.statusOf(m, p),
       })),
-      recordings: recordings.list(org.id, { ...page, meetingId: m.id, sortOrder: 'ASC' }).items.map(recordingDto),
+      recordings: recordings.list(org.id, { ...page, meetingId: m.id, sortOrder: 'ASC' }).items.map((r) => ({
+        ...recordingDto(r),
+        error_reason: r.status === 'ERRORED' ? r.errorReason : null,
+        storage_upload: storageUploadDto(deps.storage.uploadOf(r.id)),
+      })),
       // The stream key is the one credential of a livestream (the journal redacts it): not shown without the organization's key.
       livestreams: livestreams.listForMeeting(org.id, m.id, page).items.map((l) => {
         const { stream_key: _secret, ...shown } = livestreamDto(l, deps.media);

@@ -26,6 +26,7 @@ export const deliverySchema = z.object({
   ),
   next_attempt_at: isoTime.nullable(),
   failure_reason: z.string().nullable(),
+  note: z.string().nullable().meta({ description: 'What the event was about that its payload cannot say: why a recording ERRORED; null otherwise' }),
   created_at: isoTime,
 });
 
@@ -41,6 +42,7 @@ export function deliveryDto(d: Delivery): z.infer<typeof deliverySchema> {
     attempts: d.attempts.map(attemptDto),
     next_attempt_at: isoOrNull(d.nextAttemptAt),
     failure_reason: d.failureReason,
+    note: d.note,
     created_at: toIso(d.createdAt),
   };
 }

@@ -100,6 +100,26 @@ const joinBody = z.strictObject({
   media: botMediaBody.optional().meta({ description: 'Publish the sample clip at once: the camera, the microphone or both' }),
 });
 
+const recorderTrack = z
+  .object({ producer_id: z.string(), decoded: z.number().int().meta({ description: 'Pictures (video) or samples per channel (sound) decoded so far' }) })
+  .nullable();
+
+const recorderSchema = z.object({
+  recording_id: z.uuid(),
+  status: z.enum(RECORDING_STATUSES),
+  position_ms: z.number().meta({ description: "Where the recording's timeline has been written to, ms" }),
+  tiles: z.array(
+    z.object({
+      peer_id: z.string(),
+      name: z.string(),
+      camera: recorderTrack,
+      microphone: recorderTrack,
+      screen: recorderTrack,
+      screen_audio: recorderTrack,
+    }),
+  ),
+});
+
 export const lifecycleRoutes = [
   route({
     method: 'post',
@@ -116,10 +136,53 @@ export const lifecycleRoutes = [
       200: { description: 'The recording (v2 shape) after the move', schema: recordingSchema },
       409: { description: 'The transition table forbids this move' },
     },
-    handler: ({ deps, params, body }) => {
+    handler: async ({ deps, params, body }) => {
       const { recordings } = deps.services;
       const r = recordings.locate(params.id);
-      return { status: 200, body: recordingDto(recordings.force(r.orgId, r.id, body.to, body.reason)) };
+      recordings.force(r.orgId, r.id, body.to, body.reason);
+      // A move to UPLOADED waits, as an upload does, for the recording's files to be complete.
+      await recordings.delivery.idle();
+      return { status: 200, body: recordingDto(recordings.get(r.orgId, r.id)) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/_emulator/recordings/{id}/recorder',
+    api: 'control',
+    auth: 'none',
+    tag: TAG,
+    summary: "What a recording's recorder takes now: where its timeline got to, and each participant's tracks with how much of each it decoded",
+    description:
+      'While the recording is being made (RECORDING or PAUSED, with --recordings real and ffmpeg found). A test on the manual clock waits here until the tracks it wants in the file have pictures (`decoded` > 0), then advances the clock: the span it jumps shows the room as it stood. 404 when no recorder runs for it.',
+    params: z.object({ id: z.uuid() }),
+    responses: {
+      200: { description: 'The recorder', schema: recorderSchema },
+      404: { description: 'No recording with that id, or no recorder runs for it now' },
+    },
+    handler: async ({ deps, params }) => {
+      const r = deps.services.recordings.locate(params.id);
+      const view = await deps.signalling.recorderView(r.id);
+      if (!view)
+        throw errors.notFoundMessage(
+          `No recorder runs for recording ${r.id} (status ${r.status}, recordings ${deps.services.recordings.files.real ? 'real' : 'sample'})`,
+        );
+      const track = (t: { producerId: string; decoded: number } | null) => t && { producer_id: t.producerId, decoded: t.decoded };
+      return {
+        status: 200,
+        body: {
+          recording_id: r.id,
+          status: r.status,
+          position_ms: view.positionMs,
+          tiles: view.tiles.map((t) => ({
+            peer_id: t.peerId,
+            name: t.name,
+            camera: track(t.camera),
+            microphone: track(t.microphone),
+            screen: track(t.screen),
+            screen_audio: track(t.screenAudio),
+          })),
+        },
+      };
     },
   }),
   route({

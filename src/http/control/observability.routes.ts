@@ -15,6 +15,20 @@ const journalEntrySchema = z.object({
   app_id: z.string().nullable().meta({ description: 'RealtimeKit requests: the app (organization) named in the path' }),
   body: z.unknown(),
   deliveries: z.array(z.string()),
+  upload: z
+    .object({
+      recording_id: z.string(),
+      storage_type: z.string(),
+      file: z.string(),
+      bytes: z.number().int(),
+      outcome: z.enum(['uploaded', 'failed']),
+      error: z.string().nullable(),
+    })
+    .optional()
+    .meta({
+      description:
+        "The emulator's own upload of a recording's file to an app's storage (method PUT, path where it went, status the storage's HTTP answer, 0 when none came or for SFTP)",
+    }),
 });
 
 const faultRuleSchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clockView } from '../../core/clock.js';
 import { VERSION } from '../../core/package-info.js';
+import type { Deps } from '../../container.js';
 import { route } from '../route.js';
 import { mediaNetworkOf, plannedListening, type MediaListening } from '../../realtime/media/media-network.js';
 import type { Config } from '../../config.js';
@@ -47,10 +48,45 @@ const healthSchema = z.object({
       description:
         "Whether media flows (--media), where the media plane runs (--media-plane) and listens, and the pages' and bots' open WebRTC transports, published tracks and received tracks",
     }),
+  recordings: z
+    .object({
+      mode: z
+        .enum(['real', 'sample'])
+        .meta({ description: 'real: recordings hold the meeting (made with ffmpeg); sample: every recording is the bundled sample file' }),
+      ffmpeg: z.string().nullable().meta({ description: 'The ffmpeg the recorder runs, while recordings are real' }),
+      reason: z.string().nullable().meta({ description: 'Why recordings are the sample, in one sentence (ffmpeg not found, or --recordings sample)' }),
+      recording: z.number().int().meta({ description: 'Recordings being made now' }),
+      disk_bytes: z.number().int().meta({ description: "Bytes the recordings' files take on disk (freed by a reset)" }),
+      disk_limit_bytes: z.number().int().meta({ description: '--recording-disk-limit, in bytes' }),
+    })
+    .meta({ description: 'What recordings hold, and the disk their files take' }),
   chat_files: z
     .object({ files: z.number().int(), bytes: z.number().int() })
     .meta({ description: 'The images and files pages uploaded for chat that the emulator holds in memory (a reset frees them)' }),
+  storage: z
+    .object({
+      endpoints: z.object({ aws: z.string().nullable(), digitalocean: z.string().nullable(), azure: z.string().nullable() }),
+      sftp_hosts: z.array(z.string()),
+      uploads_in_flight: z.number().int(),
+    })
+    .meta({
+      description:
+        'Where recordings with a storage_config are uploaded (--storage-endpoint): a type without an endpoint, or an SFTP host not listed, is never sent anything; and the uploads running now',
+    }),
 });
+
+/** What recordings hold and the disk they take, as the health check tells it (and the start line says it). */
+export function recordingsHealth(deps: Deps) {
+  const { files } = deps.services.recordings;
+  return {
+    mode: files.real ? ('real' as const) : ('sample' as const),
+    ffmpeg: files.ffmpeg ?? null,
+    reason: files.why ?? null,
+    recording: files.recording,
+    disk_bytes: files.bytes,
+    disk_limit_bytes: files.limitBytes,
+  };
+}
 
 export const systemRoutes = [
   route({
@@ -75,7 +111,17 @@ export const systemRoutes = [
           listening: listeningView(deps.signalling.mediaListening(), deps.config),
           ...deps.signalling.mediaCounts(),
         },
+        recordings: recordingsHealth(deps),
         chat_files: deps.services.chatFiles.counts(),
+        storage: {
+          endpoints: {
+            aws: deps.config.storageEndpoints.aws ?? null,
+            digitalocean: deps.config.storageEndpoints.digitalocean ?? null,
+            azure: deps.config.storageEndpoints.azure ?? null,
+          },
+          sftp_hosts: [...(deps.config.storageEndpoints.sftpHosts ?? [])],
+          uploads_in_flight: deps.storage.pending,
+        },
       },
     }),
   }),

@@ -3,7 +3,7 @@
 // production service documents (a value outside them is a 400). Unknown keys are dropped.
 import { z } from 'zod';
 import { STORAGE_TYPES } from '../../domain/models.js';
-import { withoutStorageSecrets } from '../../domain/recordings/recording-config.js';
+import { withStorageSecretsHeldApart } from '../../domain/recordings/recording-config.js';
 import { LIMITS } from '../limits.js';
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -24,7 +24,8 @@ const storageFields = {
 
 /**
  * A storage config as sent: its secrets (access_key, secret_key also spelled secret, password,
- * private_key) are accepted and dropped by the parse itself, so no handler ever holds them.
+ * private_key) are accepted and taken off the config by the parse itself; they ride along out of
+ * sight until the service that keeps the config puts them in the secret vault.
  */
 export const storageConfigBody = z
   .object({
@@ -35,7 +36,7 @@ export const storageConfigBody = z
     password: z.string().max(LIMITS.secretMax).optional(),
     private_key: z.string().max(LIMITS.secretMax).optional(),
   })
-  .transform(withoutStorageSecrets);
+  .transform(withStorageSecretsHeldApart);
 
 /** A storage config as a meeting shows it: what was given, never a secret. */
 const storedStorageConfigSchema = z.object(storageFields);

@@ -3,6 +3,7 @@ import type { Caller } from '../../domain/recordings/recordings.service.js';
 import { assertMeetingAccess, assertPresetAllows, orgOf, type AuthInfo } from '../auth.js';
 import { route } from '../route.js';
 import { audioOptionsFrom, storageConfigFrom, videoOptionsFrom } from '../../domain/recordings/recording-config.js';
+import { takeStorageSecrets } from '../../domain/recordings/storage-secrets.js';
 import { ok, paged, recordingDto, recordingMeetingDto } from './mappers.js';
 import {
   envelope,
@@ -45,8 +46,9 @@ export const recordingRoutes = [
         orgOf(auth).id,
         {
           meetingId: body.meeting_id,
-          // Already without its secrets: the body's parse dropped them.
+          // Already without its secrets: the body's parse took them off; they go to the vault only.
           storageConfig: body.storage_config ? storageConfigFrom(body.storage_config) : undefined,
+          storageSecrets: body.storage_config ? takeStorageSecrets(body.storage_config) : undefined,
           fileNamePrefix: body.file_name_prefix,
           allowMultipleRecordings: body.allow_multiple_recordings,
           maxSeconds: body.max_seconds,

@@ -10,6 +10,7 @@ import { envelope, recordingSchema } from './schemas.js';
 import { startTrackRecordingBody } from './track-recordings.schemas.js';
 import { callerOf } from './recordings.routes.js';
 import { storageConfigFrom } from '../../domain/recordings/recording-config.js';
+import { takeStorageSecrets } from '../../domain/recordings/storage-secrets.js';
 
 export const trackRecordingRoutes = [
   route({
@@ -35,6 +36,7 @@ export const trackRecordingRoutes = [
         {
           meetingId: body.meeting_id,
           storageConfig: storage ? storageConfigFrom(storage) : null,
+          storageSecrets: storage ? takeStorageSecrets(storage) : undefined,
           fileNamePrefix: layer.file_name_prefix,
           maxSeconds: body.max_seconds,
           kind: 'track',

@@ -7,7 +7,7 @@
 // (process-engine.ts starts plane/plane-process.ts), whose memory goes back to the system when it ends.
 import { TransportClosed, Unserved } from '../unserved.js';
 import type { MediaListening } from './media-network.js';
-import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RoomScene } from './media-types.js';
+import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from './media-types.js';
 
 /** One viewer's copy of a track, as the media room orders it. */
 export interface ConsumerOrder {
@@ -58,6 +58,8 @@ export interface MediaEngine {
   stopRecorder(id: string, finalMs: number): Promise<RecorderResult>;
   /** Ends a recording and what it was writing, now. */
   cancelRecorder(id: string): void;
+  /** How a recording is going (null when none is being made of that id). */
+  recorderStatus(id: string): Promise<RecorderStatus | null>;
   /** `listener` is told how far each recording got, and of a recording that failed. */
   onRecorderEvent(listener: (event: RecorderEvent) => void): void;
   /** `listener` is told each transport that failed for good (ICE or DTLS). */
@@ -94,6 +96,7 @@ const ENGINE_OP_NAMES = [
   'setRecorderClock',
   'stopRecorder',
   'cancelRecorder',
+  'recorderStatus',
 ] as const satisfies ReadonlyArray<keyof MediaEngine>;
 export type EngineOp = (typeof ENGINE_OP_NAMES)[number];
 export const ENGINE_OPS: ReadonlySet<string> = new Set(ENGINE_OP_NAMES);

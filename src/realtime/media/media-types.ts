@@ -124,6 +124,14 @@ export interface RecorderResult {
   durationMs: number;
 }
 
+/** How a recording is going, as the recorder sees it: its timeline's position, and what each track has given it. */
+export interface RecorderStatus {
+  /** Where the recording's timeline has been written to (ms). */
+  positionMs: number;
+  /** The tracks it takes now: pictures decoded (video), samples decoded per channel (audio). */
+  tracks: { producerId: string; kind: 'video' | 'audio'; decoded: number }[];
+}
+
 /** What the plane tells of a recording while it runs: how many bytes it has written, or that it failed. */
 export type RecorderEvent = { id: string; bytes: number } | { id: string; failed: string };
 

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.js';
 import { TransportClosed } from '../unserved.js';
 import { revived, type ConsumerOrder, type EngineCall, type EngineHolds, type EngineOp, type EngineReply, type MediaEngine } from './engine.js';
-import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RoomScene } from './media-types.js';
+import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from './media-types.js';
 import type { MediaListening, MediaNetwork } from './media-network.js';
 
 /**
@@ -117,6 +117,10 @@ export class ProcessMediaEngine implements MediaEngine {
 
   cancelRecorder(id: string): void {
     this.tell('cancelRecorder', [id]);
+  }
+
+  recorderStatus(id: string): Promise<RecorderStatus | null> {
+    return this.child ? this.call('recorderStatus', [id]) : Promise.resolve(null);
   }
 
   onRecorderEvent(listener: (event: RecorderEvent) => void): void {

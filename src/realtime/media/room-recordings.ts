@@ -22,6 +22,25 @@ import type { RecorderClock, RecorderSpec, RoomScene } from './media-types.js';
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 
+/** A running recorder as the control API shows it. */
+export interface RecorderView {
+  positionMs: number;
+  tiles: {
+    peerId: string;
+    name: string;
+    camera: TrackView | null;
+    microphone: TrackView | null;
+    screen: TrackView | null;
+    screenAudio: TrackView | null;
+  }[];
+}
+
+/** A track the recorder takes, and how much of it it decoded (pictures, or samples per channel). */
+export interface TrackView {
+  producerId: string;
+  decoded: number;
+}
+
 interface Active {
   recording: Recording;
   /** The recorder's start, which its stop waits for. */
@@ -70,6 +89,30 @@ export class RoomRecordingsFeature implements RoomFeature {
     return this.active.size;
   }
 
+  /**
+   * What the recorder of a recording takes now: its timeline's position, and per tile of the
+   * meeting each track it shows with how much of it was decoded. Undefined while none runs.
+   */
+  async status(recordingId: string): Promise<RecorderView | undefined> {
+    const active = this.active.get(recordingId);
+    if (!active || !(await active.started)) return undefined;
+    const status = await this.media.engine.recorderStatus(recordingId);
+    if (!status) return undefined;
+    const decoded = new Map(status.tracks.map((t) => [t.producerId, t.decoded]));
+    const track = (id: string | null) => (id === null ? null : { producerId: id, decoded: decoded.get(id) ?? 0 });
+    return {
+      positionMs: status.positionMs,
+      tiles: this.sceneOf(active.recording.meetingId).tiles.map((t) => ({
+        peerId: t.key,
+        name: t.name,
+        camera: track(t.camera),
+        microphone: track(t.microphone),
+        screen: track(t.screen),
+        screenAudio: track(t.screenAudio),
+      })),
+    };
+  }
+
   onDomainEvent(e: DomainEvent): void {
     if (e.type === 'recording.statusChanged') return this.recordingChanged(e.recording);
     if ('meeting' in e && e.meeting) this.queueScene(e.meeting.id);
@@ -113,12 +156,13 @@ export class RoomRecordingsFeature implements RoomFeature {
 
   /** Starts the recorder of a recording that began RECORDING. */
   private begin(r: Recording): void {
-    if (!this.files.real || r.kind !== 'composite') return;
+    if (!this.files.real) return;
     const active: Active = { recording: r, started: Promise.resolve(false), sent: undefined };
     active.started = this.start(active).then(
       () => true,
       (err: Error) => {
-        this.failed(active.recording, `The recorder could not start: ${err.message}`);
+        // Let go meanwhile (a reset, the emulator's stop): the recording is not this recorder's to fail.
+        if (this.active.get(r.id) === active) this.failed(active.recording, `The recorder could not start: ${err.message}`);
         return false;
       },
     );
@@ -173,9 +217,9 @@ export class RoomRecordingsFeature implements RoomFeature {
   /** The stop: the recorder finishes the files at the recording's recorded time, and the files are complete. */
   private async finish(active: Active, r: Recording): Promise<void> {
     this.active.delete(r.id);
-    if (!(await active.started)) return;
+    if (!(await active.started)) return this.files.failed(r.id, 'The recorder never started');
     try {
-      const result = await this.media.engine.stopRecorder(r.id, r.recordedMs);
+      const result = await withinRealTime(this.media.engine.stopRecorder(r.id, r.recordedMs), finishLimitMs(r.recordedMs), 'the media plane did not answer');
       const formats = recordingFormats(r, true);
       const names = this.state.deps.recordings.fileNames(r);
       const file = (made: { path: string; bytes: number } | null, name: string | null, contentType: string | undefined): RecordingFile | null =>
@@ -192,6 +236,7 @@ export class RoomRecordingsFeature implements RoomFeature {
 
   /** The recorder failed while recording: the recording ends ERRORED with the reason. */
   private failed(r: Recording, reason: string): void {
+    if (!this.active.has(r.id)) return;
     this.active.delete(r.id);
     this.media.engine.cancelRecorder(r.id);
     this.files.failed(r.id, reason);
@@ -256,6 +301,24 @@ export class RoomRecordingsFeature implements RoomFeature {
       this.media.engine.setScene(scene);
     });
   }
+}
+
+/**
+ * How long the media plane may take to finish a recording's files (real ms) before the recording
+ * fails: its encoders have a limit of their own, this one catches a plane that stopped answering.
+ */
+function finishLimitMs(recordedMs: number): number {
+  return 120_000 + recordedMs / 10;
+}
+
+/** `work`, or a rejection with `why` once `ms` of real time have passed. */
+function withinRealTime<T>(work: Promise<T>, ms: number, why: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${why} within ${Math.round(ms / 1000)} s`)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 /** An I420 picture has an even size: an odd width or height asked for is made one pixel smaller. */

@@ -50,6 +50,17 @@ export interface Recording {
   recording_duration: number | null;
   file_size: number | null;
   output_file_name: string;
+  /** Why it ERRORED; null otherwise. */
+  error_reason: string | null;
+  /** Where its files were sent for its storage_config, and how that ended; null when none was due. */
+  storage_upload: StorageUpload | null;
+}
+
+export interface StorageUpload {
+  type: string;
+  outcome: 'uploading' | 'uploaded' | 'failed' | 'not_sent';
+  reason: string | null;
+  files: Array<{ name: string; bytes: number; key: string; location: string; outcome: string }>;
 }
 
 export interface Livestream {
@@ -122,6 +133,8 @@ export interface Delivery {
   attempts: Attempt[];
   next_attempt_at: string | null;
   failure_reason: string | null;
+  /** What the payload cannot say: why a recording ERRORED. */
+  note: string | null;
   created_at: string;
 }
 
@@ -139,6 +152,8 @@ export interface JournalEntry {
   app_id: string | null;
   body: unknown;
   deliveries: string[];
+  /** The emulator's own upload of a recording's file to an app's storage. */
+  upload?: { recording_id: string; storage_type: string; file: string; bytes: number; outcome: 'uploaded' | 'failed'; error: string | null };
 }
 
 export interface FaultRule {

@@ -368,6 +368,8 @@ describe('the delivery log (control API)', () => {
         attempts: [{ at: START_ISO, status_code: 500, error: 'Non-2xx answer: HTTP 500', duration_ms: expect.any(Number), trigger: 'initial' }],
         next_attempt_at: new Date(START + 1_000).toISOString(),
         failure_reason: null,
+        // An INVOKED recording's delivery has nothing to add to its payload.
+        note: null,
         created_at: START_ISO,
       },
     ]);

@@ -4,7 +4,17 @@
 import type { RTCRtpTransceiver } from 'werift';
 import { TransportClosed, Unserved } from '../../unserved.js';
 import type { ConsumerOrder, EngineHolds, MediaEngine } from '../engine.js';
-import type { Direction, PlaneLogger, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RoomScene } from '../media-types.js';
+import type {
+  Direction,
+  PlaneLogger,
+  ProducerInfo,
+  RecorderClock,
+  RecorderEvent,
+  RecorderResult,
+  RecorderSpec,
+  RecorderStatus,
+  RoomScene,
+} from '../media-types.js';
 import type { MediaListening, MediaNetwork } from '../media-network.js';
 import { BotClip, clipOnce } from './bot-clip.js';
 import { Consumer } from './consumer.js';
@@ -166,6 +176,10 @@ export class LocalMediaEngine implements MediaEngine {
 
   cancelRecorder(id: string): void {
     this.recorder.cancel(id);
+  }
+
+  recorderStatus(id: string): Promise<RecorderStatus | null> {
+    return Promise.resolve(this.recorder.status(id));
   }
 
   onRecorderEvent(listener: (event: RecorderEvent) => void): void {

@@ -72,6 +72,7 @@ function DeliveryDetail({ d }: { d: Delivery }) {
         To ${d.url} · created
         ${time(d.created_at)}${d.next_attempt_at ? ` · next attempt ${time(d.next_attempt_at)}` : ''}${d.failure_reason ? ` · ${d.failure_reason}` : ''}
       </p>
+      ${d.note && html`<p class="error" data-testid="delivery-note">${d.note}</p>`}
       <p>Signature: <strong class=${`verdict ${verdict.state}`} data-testid="signature-verdict">${verdictText}</strong></p>
       <button type="button" onClick=${() => act('Redelivering', () => control.post(`/_emulator/webhooks/deliveries/${d.id}/redeliver`))}>Redeliver</button>
       <h3>Attempts</h3>

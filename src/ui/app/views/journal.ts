@@ -1,5 +1,5 @@
 // The request journal: what clients sent the emulated APIs, each request linked to the webhook
-// deliveries it caused.
+// deliveries it caused; and the emulator's own uploads of recordings to apps' storage.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { control } from '../api';
@@ -42,12 +42,14 @@ export function Journal({ s }: { s: State }) {
                           <summary>
                             <code>${e.method} ${e.path}</code>
                             ${e.account_id !== null && html` <span class="badge" data-testid="journal-account">account ${e.account_id} · app ${e.app_id ?? '—'}</span>`}
+                            ${e.upload && html` <span class="badge" data-testid="journal-upload">upload of recording ${shortId(e.upload.recording_id)} (${e.upload.storage_type})</span>`}
                           </summary>
+                          ${e.upload?.error && html`<p class="error">${e.upload.error}</p>`}
                           <p class="muted">${e.id}${e.org_id ? ` · organization ${shortId(e.org_id)}` : ''}</p>
                           ${Object.keys(e.query).length > 0 && html`<pre>${json(e.query)}</pre>`} ${e.body !== null && html`<pre>${json(e.body)}</pre>`}
                         </details>
                       </td>
-                      <td><span class=${`badge ${e.status < 400 ? 'done' : 'bad'}`}>${e.status}</span></td>
+                      <td><span class=${`badge ${e.status < 400 && e.upload?.outcome !== 'failed' ? 'done' : 'bad'}`}>${e.status}</span></td>
                       <td>${e.duration_ms} ms</td>
                       <td>
                         ${e.deliveries.map(

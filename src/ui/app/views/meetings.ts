@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { control, v2 } from '../api';
 import { copy, shortId, time } from '../format';
 import { act, getState, openMeeting, setState, type State } from '../store';
-import type { ChatEntry, Livestream, Meeting, Participant, Poll, Recording, SessionActivity, SessionSummary, Waiting } from '../types';
+import type { ChatEntry, Livestream, Meeting, Participant, Poll, Recording, SessionActivity, StorageUpload, SessionSummary, Waiting } from '../types';
 import { HlsPlayer, RecordingPlayer } from './players';
 import { Timeline } from './timeline';
 
@@ -371,7 +371,35 @@ function RecordingCard({ r, s }: { r: Recording; s: State }) {
             >${r.recording_duration !== null ? ` · ${r.recording_duration} s` : ''}${r.file_size !== null ? ` · ${r.file_size} bytes` : ''}
           </p>`
       }
+      ${r.status === 'ERRORED' && r.error_reason && html`<p class="error" data-testid="recording-error">${r.error_reason}</p>`}
+      ${r.storage_upload && html`<${StorageUploadView} u=${r.storage_upload} />`}
     </article>
+  `;
+}
+
+const UPLOAD_OUTCOMES: Record<StorageUpload['outcome'], string> = {
+  uploading: 'uploading',
+  uploaded: 'uploaded',
+  failed: 'failed',
+  not_sent: 'not sent',
+};
+
+/** Where a recording's files went for its storage_config, and how that ended. */
+function StorageUploadView({ u }: { u: StorageUpload }) {
+  return html`
+    <div class="storage-upload" data-testid="storage-upload">
+      <p>
+        Storage (${u.type}):
+        <span class=${`badge ${u.outcome === 'uploaded' ? 'UPLOADED' : u.outcome === 'failed' ? 'ERRORED' : 'INVOKED'}`}>${UPLOAD_OUTCOMES[u.outcome]}</span>
+        ${u.outcome === 'not_sent' && u.reason ? html` <span class="muted">${u.reason}</span>` : ''}
+      </p>
+      ${
+        u.files.length > 0 &&
+        html`<ul>
+          ${u.files.map((f) => html`<li><code>${f.location}</code> · ${f.bytes} bytes · ${UPLOAD_OUTCOMES[f.outcome as StorageUpload['outcome']] ?? f.outcome}</li>`)}
+        </ul>`
+      }
+    </div>
   `;
 }
 

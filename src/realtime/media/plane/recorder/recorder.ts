@@ -3,12 +3,23 @@
 // another output of the same composite). The media room tells it who is in each meeting and what
 // they show (the scene), and each recording's timeline; it answers a stop with the files made.
 import { realMonotonicNow } from '../../../../core/clock.js';
-import type { PlaneLogger, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RoomScene } from '../../media-types.js';
+import type { PlaneLogger, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from '../../media-types.js';
 import type { Producer } from '../producer.js';
 import { loadWerift } from '../transport.js';
-import { CompositeRecording } from './composite-recording.js';
+import path from 'node:path';
+import { CompositeRecording, type RecordingCallbacks } from './composite-recording.js';
+import { TrackRecording } from './track-recording.js';
 import { killAllFfmpeg } from './ffmpeg-process.js';
-import { RoomComposite, type CompositeTicker } from './room-composite.js';
+import { RoomComposite, type CompositeOutput, type CompositeTick, type CompositeTicker } from './room-composite.js';
+
+/** A recording as an output of its room's composite. */
+interface RecordingOutput extends CompositeOutput {
+  /** Where its timeline has been written to (ms). */
+  readonly writtenTo: number;
+  setClock(clock: RecorderClock, now: number): void;
+  stop(finalMs: number, last: CompositeTick): Promise<RecorderResult>;
+  cancel(): void;
+}
 
 export interface RecorderContext {
   producer(id: string): Producer | undefined;
@@ -30,7 +41,7 @@ const realTicker: CompositeTicker = {
 
 interface Running {
   meetingId: string;
-  output: CompositeRecording;
+  output: RecordingOutput;
 }
 
 export class Recorder {
@@ -67,15 +78,16 @@ export class Recorder {
       });
       this.composites.set(spec.meetingId, composite);
     }
-    const output = new CompositeRecording(spec, {
-      ffmpeg: spec.ffmpeg,
+    const callbacks: RecordingCallbacks = {
       onProgress: (bytes) => this.ctx.events({ id: spec.id, bytes }),
       onFailed: (reason) => {
         this.ctx.logger.error({ recording: spec.id, reason }, 'recorder: a recording failed');
         this.drop(spec.id);
         this.ctx.events({ id: spec.id, failed: reason });
       },
-    });
+    };
+    const output: RecordingOutput =
+      spec.kind === 'track' ? new TrackRecording(spec, path.dirname(spec.video.path!), callbacks) : new CompositeRecording(spec, callbacks);
     output.setClock(clock, this.ticker.now());
     this.recordings.set(spec.id, { meetingId: spec.meetingId, output });
     composite.attach(output);
@@ -92,13 +104,19 @@ export class Recorder {
   async stop(id: string, finalMs: number): Promise<RecorderResult> {
     const running = this.recordings.get(id);
     if (!running) throw new Error(`recording ${id} is not being recorded`);
-    const composite = this.composites.get(running.meetingId);
-    const last = composite?.snapshot();
+    const composite = this.composites.get(running.meetingId)!;
     try {
-      return await running.output.stop(finalMs, last);
+      return await running.output.stop(finalMs, composite.snapshot());
     } finally {
       this.drop(id);
     }
+  }
+
+  /** How a recording is going: its position, and what each track of its room has given. */
+  status(id: string): RecorderStatus | null {
+    const running = this.recordings.get(id);
+    if (!running) return null;
+    return { positionMs: running.output.writtenTo, tracks: this.composites.get(running.meetingId)?.trackStatus() ?? [] };
   }
 
   /** Ends a recording and its files now (it failed, or was removed). */

@@ -40,6 +40,8 @@ const AVATAR_COLOURS: Rgb[] = [
 export interface CompositeTick {
   /** Real ms (monotonic). */
   now: number;
+  /** Who is in the meeting and what they show. */
+  scene: RoomScene;
   /** Samples (per channel) of sound this tick carries. */
   samples: number;
   /** The tick's sound, all voices mixed: 16-bit stereo at 48 kHz. */
@@ -102,6 +104,11 @@ export class RoomComposite {
   /** How many decoders run now (pictures and sound). */
   get decoding(): number {
     return this.decoders.size;
+  }
+
+  /** What each track decoded so far: pictures of a camera or screen share, samples of a voice. */
+  trackStatus(): { producerId: string; kind: 'video' | 'audio'; decoded: number }[] {
+    return [...this.decoders].map(([producerId, d]) => ({ producerId, kind: d instanceof VideoDecoder ? 'video' : 'audio', decoded: d.decoded }));
   }
 
   /** Who is in the meeting and what they show changed. */
@@ -209,6 +216,7 @@ export class RoomComposite {
     const pictures = new Map<string, Picture>();
     const tick: CompositeTick = {
       now,
+      scene: this.scene,
       samples,
       mix: () => (mix ??= sounds.size === 0 ? Buffer.alloc(samples * 4) : mixed([...sounds.values()], samples)),
       sound: (id) => sounds.get(id),

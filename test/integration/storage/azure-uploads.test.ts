@@ -1,0 +1,66 @@
+// Recordings with an `azure` storage_config land in a real blob service (Azurite, started here in
+// a child process on the loopback) in the config's container at path/output_file_name, before the
+// UPLOADED webhook; a wrong account key ends the recording ERRORED.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AZURE_ACCOUNT, AZURE_KEY, startAzurite, type AzureServer } from '../../helpers/storage-servers.js';
+import { recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
+
+let azure: AzureServer;
+beforeAll(async () => {
+  azure = await startAzurite();
+  await azure.createContainer('recordings');
+}, 60_000);
+afterAll(async () => {
+  await azure?.close();
+});
+
+describe('uploads to an Azure blob service', () => {
+  it('with the connection string production asks for in access_key: the files land at path/output_file_name before the UPLOADED webhook', async () => {
+    let blob = '';
+    const w = await storageWorld({ storageEndpoints: { azure: azure.url, sftpHosts: [] } }, async () => azure.get('recordings', blob));
+    const started = w.t.now();
+    blob = `calls/${w.meetingId}_${started}.mp4`;
+    // The connection string's own endpoint is not where the upload goes: the emulator's endpoint is.
+    const connection = `DefaultEndpointsProtocol=https;AccountName=${AZURE_ACCOUNT};AccountKey=${AZURE_KEY};EndpointSuffix=core.windows.net`;
+    const r = await recordThroughUpload(w, {
+      storage_config: { type: 'azure', bucket: 'recordings', path: 'calls', access_key: connection, secret: '', region: '' },
+    });
+    expect(r.status).toBe('UPLOADED');
+    expect((w.seenAt.get('UPLOADED') as Buffer | undefined)?.equals(SAMPLE_VIDEO)).toBe(true);
+    expect(w.seenAt.get('UPLOADING')).toBeUndefined();
+    expect((await azure.get('recordings', `calls/${w.meetingId}_${started}.m4a`))?.equals(SAMPLE_AUDIO)).toBe(true);
+    expect(w.t.deps.storage.uploadOf(r.id)?.files.map((f) => f.location)).toEqual([
+      `${azure.url}/recordings/calls/${w.meetingId}_${started}.mp4`,
+      `${azure.url}/recordings/calls/${w.meetingId}_${started}.m4a`,
+    ]);
+  });
+
+  it('with the account name in access_key and its key in secret', async () => {
+    const w = await storageWorld({ storageEndpoints: { azure: azure.url, sftpHosts: [] } }, async () => undefined);
+    const started = w.t.now();
+    const r = await recordThroughUpload(w, { storage_config: { type: 'azure', bucket: 'recordings', access_key: AZURE_ACCOUNT, secret: AZURE_KEY } });
+    expect(r.status).toBe('UPLOADED');
+    expect((await azure.get('recordings', `${w.meetingId}_${started}.mp4`))?.equals(SAMPLE_VIDEO)).toBe(true);
+  });
+
+  it('a wrong account key ends the recording ERRORED with the service\u2019s refusal, and never an UPLOADED webhook', async () => {
+    const w = await storageWorld({ storageEndpoints: { azure: azure.url, sftpHosts: [] } }, async () => undefined);
+    const wrongKey = Buffer.from('not the account key at all, but base64 all the same').toString('base64');
+    const r = await recordThroughUpload(w, { storage_config: { type: 'azure', bucket: 'recordings', access_key: AZURE_ACCOUNT, secret: wrongKey } });
+    expect(r.status).toBe('ERRORED');
+    const upload = w.t.deps.storage.uploadOf(r.id)!;
+    expect(upload.outcome).toBe('failed');
+    expect(upload.reason).toMatch(
+      /^Upload of .+\.mp4 to http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1\/recordings\/.+ failed: AuthorizationFailure: .+ \(HTTP 403\)$/,
+    );
+    expect(upload.reason).not.toContain(wrongKey);
+    expect([...w.seenAt.keys()]).toEqual(['INVOKED', 'RECORDING', 'UPLOADING', 'ERRORED']);
+  });
+
+  it('a container that does not exist ends it ERRORED', async () => {
+    const w = await storageWorld({ storageEndpoints: { azure: azure.url, sftpHosts: [] } }, async () => undefined);
+    const r = await recordThroughUpload(w, { storage_config: { type: 'azure', bucket: 'no-such-container', access_key: AZURE_ACCOUNT, secret: AZURE_KEY } });
+    expect(r.status).toBe('ERRORED');
+    expect(w.t.deps.storage.uploadOf(r.id)?.reason).toMatch(/failed: ContainerNotFound: .+ \(HTTP 404\)$/);
+  });
+});

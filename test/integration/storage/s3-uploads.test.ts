@@ -1,0 +1,159 @@
+// Recordings with an `aws` or `digitalocean` storage_config land in a real S3-compatible server
+// (s3rver, started here on the loopback) at path/output_file_name, before the UPLOADED webhook;
+// a refusal, a missing bucket, a refusing host and a timeout end the recording ERRORED, saying why
+// in the dashboard's overview, the request journal and the webhook delivery log.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASIC, ORG_ID } from '../../helpers/test-app.js';
+import { refusingPort, S3_ACCESS_KEY, S3_SECRET, startS3, startSilentServer, type S3Server } from '../../helpers/storage-servers.js';
+import { recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
+
+let s3: S3Server;
+beforeAll(async () => {
+  s3 = await startS3(['recordings', 'spaces']);
+});
+afterAll(async () => {
+  await s3.close();
+});
+
+const aws = (extra: Record<string, unknown> = {}) => ({
+  type: 'aws',
+  bucket: 'recordings',
+  region: 'us-east-1',
+  access_key: S3_ACCESS_KEY,
+  secret: S3_SECRET,
+  ...extra,
+});
+
+describe('uploads to an S3-compatible server', () => {
+  it('the video and audio files land at path/output_file_name with their bytes before the UPLOADED webhook', async () => {
+    let key = '';
+    const w = await storageWorld({ storageEndpoints: { aws: s3.url, sftpHosts: [] } }, async () => s3.get('recordings', key));
+    const name = (await w.t.api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: w.meetingId }).expect(200)).body.data;
+    // The first recording had no storage config: nothing was uploaded for it.
+    expect(name.storage_config).toBeNull();
+    // The recording's name is only known once started: the probe reads the key of the second one.
+    const started = w.t.now();
+    key = `meetings/2026/Physics_9am_${w.meetingId}_${started}.mp4`;
+    const r = await recordThroughUpload(w, { storage_config: aws({ path: '/meetings/2026/' }), file_name_prefix: 'Physics_9am' });
+    expect(r.status).toBe('UPLOADED');
+    expect(r.output_file_name).toBe(`Physics_9am_${w.meetingId}_${started}.mp4`);
+    // The emulator's own links are there too (dyte_bucket_config defaults to enabled).
+    expect(r.download_url).toEqual(expect.stringContaining('http://emulator.test/'));
+    const atWebhook = w.seenAt.get('UPLOADED') as Buffer | undefined;
+    expect(atWebhook?.equals(SAMPLE_VIDEO)).toBe(true);
+    expect((await s3.get('recordings', `meetings/2026/Physics_9am_${w.meetingId}_${started}.m4a`))?.equals(SAMPLE_AUDIO)).toBe(true);
+    // Before the upload the object was not there (UPLOADING's webhook looked).
+    expect(w.seenAt.get('UPLOADING')).toBeUndefined();
+
+    const overview = (await w.t.api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body;
+    const shown = overview.meetings[0].recordings.find((x: { id: string }) => x.id === r.id);
+    expect(shown.storage_upload).toEqual({
+      type: 'aws',
+      outcome: 'uploaded',
+      reason: null,
+      files: [
+        {
+          name: `Physics_9am_${w.meetingId}_${started}.mp4`,
+          bytes: SAMPLE_VIDEO.length,
+          key: `meetings/2026/Physics_9am_${w.meetingId}_${started}.mp4`,
+          location: `${s3.url}/recordings/meetings/2026/Physics_9am_${w.meetingId}_${started}.mp4`,
+          outcome: 'uploaded',
+        },
+        {
+          name: `Physics_9am_${w.meetingId}_${started}.m4a`,
+          bytes: SAMPLE_AUDIO.length,
+          key: `meetings/2026/Physics_9am_${w.meetingId}_${started}.m4a`,
+          location: `${s3.url}/recordings/meetings/2026/Physics_9am_${w.meetingId}_${started}.m4a`,
+          outcome: 'uploaded',
+        },
+      ],
+    });
+    const journal = (await w.t.api.get('/_emulator/requests?method=PUT').expect(200)).body;
+    expect(journal.filter((e: { upload?: unknown }) => e.upload)).toEqual([
+      expect.objectContaining({
+        method: 'PUT',
+        path: `${s3.url}/recordings/meetings/2026/Physics_9am_${w.meetingId}_${started}.m4a`,
+        status: 200,
+        upload: expect.objectContaining({ recording_id: r.id, outcome: 'uploaded', error: null, bytes: SAMPLE_AUDIO.length }),
+      }),
+      expect.objectContaining({ path: `${s3.url}/recordings/meetings/2026/Physics_9am_${w.meetingId}_${started}.mp4`, status: 200 }),
+    ]);
+  });
+
+  it('digitalocean goes to its own endpoint; without a path the file lies at the bucket root; no audio file unless exported; no emulator links with dyte_bucket_config disabled', async () => {
+    const w = await storageWorld({ storageEndpoints: { digitalocean: s3.url, sftpHosts: [] } }, async () => undefined);
+    const health = (await w.t.api.get('/_emulator/health').expect(200)).body;
+    expect(health.storage).toEqual({ endpoints: { aws: null, digitalocean: s3.url, azure: null }, sftp_hosts: [], uploads_in_flight: 0 });
+    const started = w.t.now();
+    const r = await recordThroughUpload(w, {
+      storage_config: { type: 'digitalocean', bucket: 'spaces', region: 'SGP1', access_key: S3_ACCESS_KEY, secret: S3_SECRET },
+      audio_config: { export_file: false },
+      dyte_bucket_config: { enabled: false },
+    });
+    expect(r.status).toBe('UPLOADED');
+    expect(r.download_url).toBeNull();
+    expect(r.audio_download_url).toBeNull();
+    expect(r.download_url_expiry).toBeNull();
+    expect((await s3.get('spaces', `${w.meetingId}_${started}.mp4`))?.equals(SAMPLE_VIDEO)).toBe(true);
+    expect(await s3.get('spaces', `${w.meetingId}_${started}.m4a`)).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a wrong access key',
+      { access_key: 'NOT-A-KEY' },
+      /^Upload of .+\.mp4 to http:\/\/127\.0\.0\.1:\d+\/recordings\/.+ failed: InvalidAccessKeyId: .+ \(HTTP 403\)$/,
+    ],
+    ['a missing bucket', { bucket: 'no-such-bucket' }, /failed: NoSuchBucket: .+ \(HTTP 404\)$/],
+  ])('%s ends the recording ERRORED, saying why everywhere a user looks', async (_what, extra, reason) => {
+    const w = await storageWorld({ storageEndpoints: { aws: s3.url, sftpHosts: [] } }, async () => undefined);
+    const r = await recordThroughUpload(w, { storage_config: aws(extra) });
+    expect(r.status).toBe('ERRORED');
+    expect(r.download_url).toBeNull();
+    const overview = (await w.t.api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body;
+    const shown = overview.meetings[0].recordings.find((x: { id: string }) => x.id === r.id);
+    expect(shown.error_reason).toMatch(reason);
+    expect(shown.storage_upload.outcome).toBe('failed');
+    expect(shown.storage_upload.reason).toBe(shown.error_reason);
+    const journal = (await w.t.api.get('/_emulator/requests?method=PUT').expect(200)).body;
+    const entry = journal.find((e: { upload?: { recording_id: string } }) => e.upload?.recording_id === r.id);
+    expect(entry.upload.outcome).toBe('failed');
+    expect(entry.upload.error).toBe(shown.error_reason);
+    expect(entry.status).toBe(reason.source.includes('403') ? 403 : 404);
+    const deliveries = (await w.t.api.get('/_emulator/webhooks/deliveries?event=recording.statusUpdate').expect(200)).body.deliveries;
+    const errored = deliveries.find((d: { payload: { recording: { status: string } } }) => d.payload.recording.status === 'ERRORED');
+    expect(errored.note).toBe(`Recording ERRORED: ${shown.error_reason}`);
+    // The webhook never said UPLOADED.
+    expect(deliveries.some((d: { payload: { recording: { status: string } } }) => d.payload.recording.status === 'UPLOADED')).toBe(false);
+  });
+
+  it('a host that refuses the connection, and one that never answers, end it ERRORED', async () => {
+    const port = await refusingPort();
+    const refused = await storageWorld({ storageEndpoints: { aws: `http://127.0.0.1:${port}`, sftpHosts: [] } }, async () => undefined);
+    const r1 = await recordThroughUpload(refused, { storage_config: aws() });
+    expect(r1.status).toBe('ERRORED');
+    expect(refused.t.deps.storage.uploadOf(r1.id)?.reason).toMatch(/failed: .*ECONNREFUSED/);
+
+    const silent = await startSilentServer();
+    try {
+      const hung = await storageWorld({ storageEndpoints: { aws: silent.url, sftpHosts: [] }, storageTimeoutMs: 300 }, async () => undefined);
+      const r2 = await recordThroughUpload(hung, { storage_config: aws() });
+      expect(r2.status).toBe('ERRORED');
+      expect(hung.t.deps.storage.uploadOf(r2.id)?.reason).toMatch(/failed: no answer within 300 ms \(--storage-timeout-ms\)$/);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('without an endpoint for the type nothing is sent, and the recording completes as before', async () => {
+    const w = await storageWorld({ storageEndpoints: { digitalocean: s3.url, sftpHosts: [] } }, async () => undefined);
+    const started = w.t.now();
+    const r = await recordThroughUpload(w, { storage_config: aws() });
+    expect(r.status).toBe('UPLOADED');
+    expect(await s3.get('recordings', `${w.meetingId}_${started}.mp4`)).toBeUndefined();
+    expect(w.t.deps.storage.uploadOf(r.id)).toMatchObject({
+      outcome: 'not_sent',
+      reason: 'No endpoint for aws: give one with --storage-endpoint aws=URL (an S3-compatible or blob service)',
+    });
+  });
+});
