@@ -13,10 +13,16 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 FROM node:20-bookworm-slim
 # The TLS listener (the web SDK's hosts) on 4443 too, on every interface of the container: publish
 # it as -p 4443:4443, and the certificate made inside names localhost, which the host reaches.
+# Media on 4710, UDP (and TCP for pages that cannot send UDP), one port for every transport: publish
+# it as -p 4710:4710/udp (and -p 4710:4710/tcp), and the pages are told to send to 127.0.0.1:4710,
+# the host's loopback, where the mapping takes it; EMULATOR_MEDIA_ANNOUNCE names another address
+# when the browser reaches the container elsewhere (another machine, a container beside it).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4700 \
-    EMULATOR_TLS_PORT=4443
+    EMULATOR_TLS_PORT=4443 \
+    EMULATOR_MEDIA_PORT=4710 \
+    EMULATOR_MEDIA_ANNOUNCE=127.0.0.1
 # ffmpeg: the recorder composes and encodes recordings with it (Debian's package; without it every
 # recording is the sample file).
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
@@ -29,7 +35,7 @@ COPY --chown=node:node proto ./proto
 # The documentation pages the landing page links to (GET /_emulator/docs/<page>.md).
 COPY --chown=node:node docs/*.md ./docs/
 USER node
-EXPOSE 4700 4443
+EXPOSE 4700 4443 4710/udp 4710/tcp
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4700)+'/_emulator/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1 through the image's entrypoint (exec), so SIGTERM reaches the server directly.

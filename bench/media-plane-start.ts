@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { RTCPeerConnection } from 'werift';
 import type { MediaEngine } from '../src/realtime/media/engine.js';
+import type { MediaNetwork } from '../src/realtime/media/media-network.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Number(args.runs);
@@ -34,10 +35,13 @@ async function timed(engine: MediaEngine, id: string): Promise<number> {
   return Math.round(ms);
 }
 
+/** As the emulator runs by default: on the loopback, one port the system picks. */
+const NETWORK: MediaNetwork = { host: '127.0.0.1', ports: 0, announce: undefined };
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 for (const [name, make] of [
-  ['process (default)', () => new ProcessMediaEngine(quiet)],
-  ['inline', () => new LocalMediaEngine()],
+  ['process (default)', () => new ProcessMediaEngine(quiet, NETWORK)],
+  ['inline', () => new LocalMediaEngine(undefined, NETWORK)],
 ] as const) {
   const first: number[] = [];
   const second: number[] = [];

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { realNowWholeSecond } from './core/clock.js';
 import { isoInstant } from './core/iso-time.js';
+import { isIP } from 'node:net';
 import { PACKAGE_ROOT } from './core/package-info.js';
 
 export { PACKAGE_ROOT };
@@ -73,6 +74,17 @@ export interface Config {
   ffmpeg: string | undefined;
   /** The most disk, in MB, the recordings' files take together before the oldest finished ones are let go. */
   recordingDiskLimitMb: number;
+  /**
+   * The media plane's ports: one UDP port (and the TCP port of the same number, for pages that
+   * cannot send UDP) shared by every transport of every room, 0 for one the system picks; or a
+   * range `{ from, to }` that gives each transport a UDP port of its own (TCP on `from`).
+   */
+  mediaPort: number | { from: number; to: number };
+  /**
+   * The address written in the media plane's ICE candidates instead of the one it binds: the host
+   * as the pages reach it (in a container with mapped ports, 127.0.0.1). Unset: the bound address.
+   */
+  mediaAnnounce: string | undefined;
   /**
    * Where recordings go that ask for an app's own storage (storage_config): an S3-compatible
    * server per S3 type, Azure's blob service, the SFTP hosts the emulator may connect to. A type
@@ -219,6 +231,24 @@ function bearerToken(raw: string): string {
   return raw;
 }
 
+/** A port (0: the system picks one), or a range `from-to` of ports above 0. */
+function portOrRange(raw: string): number | { from: number; to: number } {
+  const range = /^(\d+)-(\d+)$/.exec(raw);
+  if (!range) return int(0, 65535)(raw);
+  const [from, to] = [Number(range[1]), Number(range[2])];
+  if (from < 1 || to > 65535 || from > to)
+    throw new ConfigError(`must be a port, or a range from-to of ports between 1 and 65535 with from <= to, got "${raw}"`);
+  return { from, to };
+}
+
+/** An IP address, or a host name the pages' browsers resolve. */
+function address(raw: string): string {
+  const bare = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
+  if (isIP(bare) === 0 && !/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(bare))
+    throw new ConfigError(`must be an IP address or a host name, got "${raw}"`);
+  return bare;
+}
+
 function positiveNumber(raw: string): number {
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) throw new ConfigError(`must be a positive number, got "${raw}"`);
@@ -338,7 +368,7 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     env: 'EMULATOR_MEDIA',
     defaultText: 'on',
     description:
-      "on: pages publish camera, microphone and screen over WebRTC (UDP on this machine's addresses) and see each other's; off: media requests are refused with the SDK's own error, everything else works.",
+      "on: pages publish camera, microphone and screen over WebRTC (UDP, or TCP where UDP is blocked, on --host and --media-port) and see each other's; off: media requests are refused with the SDK's own error, everything else works.",
     parse: oneOf(['on', 'off'] as const),
   },
   {
@@ -375,6 +405,24 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     description:
       "MB of disk the recordings' files may take together (in a temporary directory, freed by a reset and at stop); beyond it the oldest finished recordings' files are removed first.",
     parse: int(16, 10_000_000),
+  },
+  {
+    key: 'mediaPort',
+    flag: '--media-port',
+    env: 'EMULATOR_MEDIA_PORT',
+    defaultText: '0 (one the system picks)',
+    description:
+      'UDP port every WebRTC transport shares, on --host (TCP on the same number, for pages that cannot send UDP); 0 picks one; a range from-to gives each transport a UDP port of its own (TCP on from).',
+    parse: portOrRange,
+  },
+  {
+    key: 'mediaAnnounce',
+    flag: '--media-announce',
+    env: 'EMULATOR_MEDIA_ANNOUNCE',
+    defaultText: 'unset (the address media binds)',
+    description:
+      "Address the pages are told to send media to (their ICE candidates): the host as the browser reaches it, e.g. 127.0.0.1 for a container whose media port is mapped to the host's loopback.",
+    parse: address,
   },
   {
     key: 'storageEndpoints',
@@ -514,6 +562,8 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     recordings: 'real',
     ffmpeg: undefined,
     recordingDiskLimitMb: 4096,
+    mediaPort: 0,
+    mediaAnnounce: undefined,
     storageEndpoints: NO_STORAGE_ENDPOINTS,
     storageTimeoutMs: 30_000,
     tlsCert: undefined,

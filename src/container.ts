@@ -13,6 +13,7 @@ import { AccountsService } from './domain/accounts/accounts.service.js';
 import { LivestreamsService } from './domain/livestreams/livestreams.service.js';
 import { ProductsService } from './domain/products/products.service.js';
 import { MediaLinks, mediaFilesIn } from './domain/media/media-links.js';
+import { mediaNetworkOf } from './realtime/media/media-network.js';
 import { MeetingsService } from './domain/meetings/meetings.service.js';
 import { OrganizationsService } from './domain/organizations/organizations.service.js';
 import { ParticipantTokens } from './domain/participants/participant-tokens.js';
@@ -206,6 +207,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     participants,
     media: config.media,
     mediaPlane: config.mediaPlane,
+    mediaNetwork: mediaNetworkOf(config),
     sessions,
     waitingRoom,
     stage,

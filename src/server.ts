@@ -3,6 +3,7 @@
 // and turns SIGTERM/SIGINT into a graceful close and exit 0.
 import { helpText, parseConfig, type StorageEndpoints } from './config.js';
 import { VERSION } from './core/package-info.js';
+import { describeMediaNetwork, mediaNetworkOf } from './realtime/media/media-network.js';
 import { listenEmulator, StartError } from './runtime.js';
 
 function fail(reason: string): never {
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
         : []),
       `  storage uploads: ${storageLine(config.storageEndpoints)}`,
       `  media: ${config.media === 'on' ? 'on (audio and video flow between pages over WebRTC)' : 'off (media requests are refused; --media on carries them)'}; media plane: ${config.mediaPlane === 'process' ? 'a process of its own while a room holds media' : "inline, in the emulator's process"}`,
+      ...(config.media === 'on' ? [`  media listens on ${describeMediaNetwork(mediaNetworkOf(config))}`] : []),
       `  recordings: ${deps.services.recordings.files.real ? `they hold the meeting, made with ${deps.services.recordings.files.ffmpeg}` : deps.services.recordings.files.why}`,
       '',
     ].join('\n'),

@@ -9,10 +9,13 @@
 // The started container mirrors `startEmulator()` (url, orgId, apiKey, authHeader, advance, reset),
 // driving the clock and the state through the control API over HTTP. `testcontainers` is an
 // optional peer dependency: only this entry point imports it, never the package's main one.
+import { createSocket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { AbstractStartedContainer, GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import { DEFAULT_FIXTURES, PACKAGE_ROOT, parseConfig } from './config.js';
 import { LIMITS } from './http/limits.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
@@ -23,6 +26,8 @@ import type { DeliveryView } from './index.js';
 export const EMULATOR_PORT = 4700;
 /** The image's TLS listener, for the web SDK (its other EXPOSE). */
 export const EMULATOR_TLS_PORT = 4443;
+/** The image's media port (UDP, and TCP for pages that cannot send UDP), shared by every WebRTC transport. */
+export const EMULATOR_MEDIA_PORT = 4710;
 
 /**
  * Whether this package is a checkout of the repository (its Dockerfile is there), or an installed
@@ -126,11 +131,64 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     // timeout; the same options table gives the one-line reason now.
     const checked = parseConfig([], this.environment);
     if (!checked.ok) throw new Error(`MeetingsEmulatorContainer: ${checked.reason}`);
+    const mediaPort = await this.placeMedia('config' in checked ? checked.config.mediaPort : 0);
     if (this.recipe === 'package') await buildPackageImage(this.imageName.string);
     else if (this.recipe !== undefined) await buildCheckoutImage(this.recipe.checkout, this.imageName.string);
     const org = this.fixtures.organizations[0]!;
-    return new StartedMeetingsEmulatorContainer(await super.start(), org.id, org.api_key);
+    return new StartedMeetingsEmulatorContainer(await super.start(), org.id, org.api_key, mediaPort);
   }
+
+  /**
+   * Media from a page on this machine to the container: the ICE candidates must name an address
+   * and port the page reaches. A port is published under its own number (a free one of this
+   * machine, unless EMULATOR_MEDIA_PORT names one), UDP and TCP, and the emulator inside listens on
+   * that number and announces the engine's host (127.0.0.1 for a local engine) unless
+   * EMULATOR_MEDIA_ANNOUNCE says otherwise. Answers the media port (with a range: its first).
+   */
+  private async placeMedia(configured: number | { from: number; to: number }): Promise<number> {
+    const given = this.environment.EMULATOR_MEDIA_PORT !== undefined && this.environment.EMULATOR_MEDIA_PORT !== '';
+    const ports = given ? configured : await freeMediaPort();
+    const udp = typeof ports === 'number' ? [ports] : Array.from({ length: ports.to - ports.from + 1 }, (_, i) => ports.from + i);
+    const tcp = udp[0]!;
+    if (tcp === 0) throw new Error('MeetingsEmulatorContainer: EMULATOR_MEDIA_PORT=0 cannot be published; leave it unset for a free port, or name one');
+    this.withExposedPorts(...udp.map((port) => ({ container: port, host: port, protocol: 'udp' as const })), { container: tcp, host: tcp, protocol: 'tcp' });
+    // The image's own media port is published too (on any free port), though nothing listens there
+    // then: podman lists every port the image exposes among the container's bindings, and
+    // Testcontainers waits until each of them is bound.
+    if (!udp.includes(EMULATOR_MEDIA_PORT)) this.withExposedPorts(`${EMULATOR_MEDIA_PORT}/udp`);
+    if (tcp !== EMULATOR_MEDIA_PORT) this.withExposedPorts(`${EMULATOR_MEDIA_PORT}/tcp`);
+    const environment: Record<string, string> = {};
+    if (!given) environment.EMULATOR_MEDIA_PORT = String(ports);
+    if (!this.environment.EMULATOR_MEDIA_ANNOUNCE) environment.EMULATOR_MEDIA_ANNOUNCE = await engineAddress();
+    this.withEnvironment(environment);
+    return tcp;
+  }
+}
+
+/** A port free on this machine for both UDP and TCP (the media port is both), on every interface as the engine publishes it. */
+async function freeMediaPort(): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const server = createServer();
+    const port = await new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, () => resolve((server.address() as { port: number }).port));
+    });
+    const udp = createSocket('udp4');
+    const free = await new Promise<boolean>((resolve) => {
+      udp.once('error', () => resolve(false));
+      udp.bind(port, () => resolve(true));
+    });
+    await new Promise<void>((resolve) => udp.close(() => resolve()));
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (free || attempt >= 20) return port;
+  }
+}
+
+/** The address a page on this machine reaches the engine's published ports at: its host, as an address. */
+async function engineAddress(): Promise<string> {
+  const host = (await getContainerRuntimeClient()).info.containerRuntime.host;
+  if (host === 'localhost') return '127.0.0.1';
+  return isIP(host) ? host : (await lookup(host)).address;
 }
 
 /** The image of a checkout: its own Dockerfile, which compiles the sources. */
@@ -186,9 +244,15 @@ export class StartedMeetingsEmulatorContainer extends AbstractStartedContainer {
   readonly apiKey: string;
   /** Ready-to-use v2 header value: `Basic base64(orgId:apiKey)`. */
   readonly authHeader: string;
+  /**
+   * The media port, published under its own number (UDP, and TCP for pages that cannot send UDP):
+   * a page on this machine sends its camera there, as the emulator's ICE candidates tell it.
+   */
+  readonly mediaPort: number;
 
-  constructor(started: StartedTestContainer, orgId: string, apiKey: string) {
+  constructor(started: StartedTestContainer, orgId: string, apiKey: string, mediaPort: number) {
     super(started);
+    this.mediaPort = mediaPort;
     this.url = `http://${started.getHost()}:${started.getMappedPort(EMULATOR_PORT)}`;
     const host = started.getHost() === '127.0.0.1' ? 'localhost' : started.getHost();
     this.tlsUrl = `https://${host}:${started.getMappedPort(EMULATOR_TLS_PORT)}`;

@@ -53,7 +53,10 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     enabled: state.deps.media === 'on',
     now: controls.realNow,
     pinned: (meetingId) => hostControls.pinnedIn(meetingId),
-    engine: state.deps.mediaPlane === 'process' ? new ProcessMediaEngine(state.deps.logger) : new LocalMediaEngine(state.deps.logger),
+    engine:
+      state.deps.mediaPlane === 'process'
+        ? new ProcessMediaEngine(state.deps.logger, state.deps.mediaNetwork)
+        : new LocalMediaEngine(state.deps.logger, state.deps.mediaNetwork),
   });
   return {
     presence: new PresenceFeature(state, controls, waitingRoom),

@@ -15,6 +15,7 @@ import type { SessionHistoryService } from '../domain/sessions/session-history.s
 import type { WaitingRoomService } from '../domain/meetings/waiting-room.service.js';
 import type { StageService } from '../domain/meetings/stage.service.js';
 import type { Logger } from '../logger.js';
+import type { MediaNetwork } from './media/media-network.js';
 import { Unserved, type Peer } from './peer.js';
 import type { ProtoObject } from './protocol/codec.js';
 import { peerView, type PeerView } from './room-views.js';
@@ -36,6 +37,8 @@ export interface RoomsDeps {
   media: 'on' | 'off';
   /** Where the media plane runs (--media-plane). */
   mediaPlane: 'process' | 'inline';
+  /** Where the media plane listens (--host, --media-port, --media-announce). */
+  mediaNetwork: MediaNetwork;
   sessions: Pick<SessionsService, 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;
   /** Who waits to join a meeting with a waiting room; a page joins through it. */
   waitingRoom: Pick<WaitingRoomService, 'enter' | 'admit' | 'reject' | 'leave' | 'dropPass' | 'list' | 'mayAdmit'>;

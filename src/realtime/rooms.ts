@@ -6,6 +6,7 @@ import type { DomainEvent } from '../domain/events.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
 import type { Meeting, Participant } from '../domain/models.js';
 import { realNow } from '../core/clock.js';
+import type { MediaListening } from './media/media-network.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import { dispatchTable, roomFeatures, type RoomFeatures } from './dispatch.js';
 import type { RecorderView } from './media/room-recordings.js';
@@ -57,6 +58,11 @@ export class RealtimeRooms {
   /** How many recordings the media plane's recorder is making now. */
   recordersRunning(): number {
     return this.features.recordings.recording;
+  }
+
+  /** Where the media plane's sockets listen while they are open. */
+  mediaListening(): MediaListening | null {
+    return this.features.media.listening;
   }
 
   /** What a recording's recorder takes now, while one runs. */

@@ -13,6 +13,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../logger.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
 import type { Participant } from '../domain/models.js';
+import type { MediaListening } from './media/media-network.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import type { RealtimeRooms, RoomsDeps } from './rooms.js';
 import type { RecorderView } from './media/room-recordings.js';
@@ -32,6 +33,8 @@ export interface SignallingServer {
   mediaPlanePid(): number | null;
   /** How many recordings the media plane's recorder is making now. */
   recordersRunning(): number;
+  /** Where the media plane's sockets listen while they are open (from the first transport to the last), else null. */
+  mediaListening(): MediaListening | null;
   /** What a recording's recorder takes now, while one runs (undefined otherwise). */
   recorderView(recordingId: string): Promise<RecorderView | undefined>;
   /** Turns a scripted participant's camera or microphone on or off: the sample clip, seen by every page. */
@@ -170,6 +173,9 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
     },
     recordersRunning() {
       return ready?.recordersRunning() ?? 0;
+    },
+    mediaListening() {
+      return ready?.mediaListening() ?? null;
     },
     async recorderView(recordingId) {
       return ready?.recorderView(recordingId);

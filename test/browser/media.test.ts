@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { joinPage } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/web-sdk.ts, not here. */
@@ -19,18 +20,6 @@ interface MediaCounts {
   producers: number;
   consumers: number;
 }
-
-/**
- * Kept in the page before any script runs: every RTCPeerConnection the SDK makes, so that the test
- * can read what a user's browser shows in chrome://webrtc-internals (frames decoded, packets).
- */
-const KEEP_PEER_CONNECTIONS = `(() => {
-  const Original = window.RTCPeerConnection;
-  window.__pcs = [];
-  window.RTCPeerConnection = function (...args) { const pc = new Original(...args); window.__pcs.push(pc); return pc; };
-  window.RTCPeerConnection.prototype = Original.prototype;
-  Object.setPrototypeOf(window.RTCPeerConnection, Original);
-})()`;
 
 /**
  * What one page sees of another participant (by name), read in the page. Passed as a string: the
@@ -87,20 +76,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
 
   const person = (meetingId: string, name: string, preset?: string): Promise<Person> => addPerson(emu, meetingId, name, preset);
 
-  /** A page of the frontend: init() with the camera and microphone as asked, then join(). */
-  async function join(p: Person, media: { audio: boolean; video: boolean }): Promise<Page> {
-    const page = await frontend.open(p, KEEP_PEER_CONNECTIONS);
-    await page.evaluate(
-      async ({ token, base, global, media }) => {
-        const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
-        const client = w[global] as { init(options: unknown): Promise<{ join(): Promise<void> }> };
-        w.meeting = await client.init({ authToken: token, baseURI: base, defaults: media });
-        await w.meeting.join();
-      },
-      { token: p.token, base: frontend.base, global: sdk.global, media },
-    );
-    return page;
-  }
+  /** A page of the frontend (its peer connections kept, to read what chrome://webrtc-internals shows): init() with the camera and microphone as asked, then join(). */
+  const join = (p: Person, media: { audio: boolean; video: boolean }): Promise<Page> => joinPage(sdk, frontend, p, media);
 
   async function seen(page: Page, name: string): Promise<Seen | null> {
     return page.evaluate<Seen | null>(seenScript(name));
@@ -375,17 +352,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
           preset_name: 'group_call_host',
           custom_participant_id: name,
         });
-        const page = await frontend.open({ name });
-        await page.evaluate(
-          async ({ token, base, global, video }) => {
-            const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
-            const client = w[global] as { init(options: unknown): Promise<{ join(): Promise<void> }> };
-            w.meeting = await client.init({ authToken: token, baseURI: base, defaults: { audio: false, video } });
-            await w.meeting.join();
-          },
-          { token: p.token, base: frontend.base, global: sdk.global, video },
-        );
-        return page;
+        return joinPage(sdk, frontend, { name, token: p.token }, { audio: false, video });
       };
       const ada = await open('ada', true);
       const bob = await open('bob', false);

@@ -122,6 +122,23 @@ describe('meetings-emulator CLI', () => {
     expect((await fetch(`${running.url}/_emulator/tls/certificate`)).status).toBe(404);
   });
 
+  it.each([
+    [[], 'media listens on 127.0.0.1, one UDP and one TCP port for every transport, picked when the first page connects; pages are offered 127.0.0.1'],
+    [
+      ['--host', '0.0.0.0', '--media-port', '4710', '--media-announce', '127.0.0.1'],
+      'media listens on 0.0.0.0, UDP and TCP port 4710, shared by every transport; pages are offered 127.0.0.1',
+    ],
+    [
+      ['--media-port', '40000-40019'],
+      'media listens on 127.0.0.1, a UDP port of its own for each transport from 40000-40019, TCP 40000; pages are offered 127.0.0.1',
+    ],
+  ])('says where media listens in its start lines: %j', async (args, line) => {
+    running = await startCli(['--tls-port', '0', ...args]);
+    expect(running.stdout()).toContain(`  ${line}\n`);
+    await running.stop('SIGTERM');
+    running = undefined;
+  });
+
   it('logs JSON lines to a pipe, and readable lines with --log-format pretty (the format a terminal gets)', async () => {
     running = await startCli(['--clock', 'manual', '--seed', 'cli-log']);
     expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);

@@ -34,9 +34,10 @@ export async function servePages(sdk: Sdk): Promise<{ url: string; server: Serve
 
 /**
  * Debian's Chromium, headless, trusting the certificate the emulator at `emulatorUrl` serves (and no
- * other), with fake devices so that a page may ask for a camera and microphone.
+ * other), with fake devices so that a page may ask for a camera and microphone; `args` are more
+ * of Chromium's switches (a network policy, another fake camera).
  */
-export async function launchTrusting(emulatorUrl: string): Promise<Browser> {
+export async function launchTrusting(emulatorUrl: string, args: readonly string[] = []): Promise<Browser> {
   const pem = await (await fetch(`${emulatorUrl}/_emulator/tls/certificate`)).text();
   const spki = createHash('sha256')
     .update(createPublicKey(pem).export({ type: 'spki', format: 'der' }))
@@ -44,7 +45,7 @@ export async function launchTrusting(emulatorUrl: string): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+    args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', ...args],
   });
 }
 
@@ -67,11 +68,12 @@ export class Frontend {
     readonly base: string,
   ) {}
 
-  static async start(sdk: Sdk, emu: { url: string; tlsUrl: string | undefined }): Promise<Frontend> {
+  /** `args`: more of Chromium's switches for its browser (launchTrusting). */
+  static async start(sdk: Sdk, emu: { url: string; tlsUrl: string | undefined }, args: readonly string[] = []): Promise<Frontend> {
     const base = new URL(emu.tlsUrl!).host;
     const { url, server } = await servePages(sdk);
     try {
-      return new Frontend(await launchTrusting(emu.url), server, url, base);
+      return new Frontend(await launchTrusting(emu.url, args), server, url, base);
     } catch (e) {
       await new Promise((resolve) => server.close(resolve));
       throw e;

@@ -37,6 +37,9 @@ describe('defaults', () => {
       seed: undefined,
       publicUrl: 'http://127.0.0.1:4700',
       logLevel: 'info',
+      // Media on the listener's address, one port the system picks, announced as bound.
+      mediaPort: 0,
+      mediaAnnounce: undefined,
     });
     expect(c).toEqual(defaultConfig());
     expect(DEFAULT_FIXTURES.endsWith('fixtures/default.json')).toBe(true);
@@ -114,6 +117,11 @@ const GOOD: Array<[keyof Config, string, string, unknown]> = [
   ['seed', '--seed', 'abc', 'abc'],
   ['publicUrl', '--public-url', 'http://emulator.test:1234', 'http://emulator.test:1234'],
   ['logLevel', '--log-level', 'debug', 'debug'],
+  ['mediaPort', '--media-port', '4710', 4710],
+  ['mediaPort', '--media-port', '40000-40019', { from: 40000, to: 40019 }],
+  ['mediaAnnounce', '--media-announce', '127.0.0.1', '127.0.0.1'],
+  ['mediaAnnounce', '--media-announce', 'host.docker.internal', 'host.docker.internal'],
+  ['mediaAnnounce', '--media-announce', '[::1]', '::1'],
 ];
 const envOf = (flag: string) => OPTIONS.find((o) => o.flag === flag)!.env;
 
@@ -157,6 +165,8 @@ describe('sources', () => {
       seed: 'EMULATOR_SEED',
       publicUrl: 'EMULATOR_PUBLIC_URL',
       logLevel: 'EMULATOR_LOG_LEVEL',
+      mediaPort: 'EMULATOR_MEDIA_PORT',
+      mediaAnnounce: 'EMULATOR_MEDIA_ANNOUNCE',
     });
   });
 
@@ -198,6 +208,14 @@ describe('bad values stop with a one-line reason', () => {
     ['--public-url', 'ftp://files.example.com', '--public-url must be an http(s) URL, got "ftp://files.example.com"'],
     ['--public-url', 'not a url', '--public-url must be an http(s) URL, got "not a url"'],
     ['--log-level', 'verbose', `--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"`],
+    ['--media-port', 'udp', '--media-port must be a whole number, got "udp"'],
+    ['--media-port', '65536', '--media-port must be between 0 and 65535, got 65536'],
+    ['--media-port', '40019-40000', '--media-port must be a port, or a range from-to of ports between 1 and 65535 with from <= to, got "40019-40000"'],
+    ['--media-port', '0-10', '--media-port must be a port, or a range from-to of ports between 1 and 65535 with from <= to, got "0-10"'],
+    ['--media-port', '65535-65536', '--media-port must be a port, or a range from-to of ports between 1 and 65535 with from <= to, got "65535-65536"'],
+    ['--media-announce', '', '--media-announce must be an IP address or a host name, got ""'],
+    ['--media-announce', 'http://127.0.0.1', '--media-announce must be an IP address or a host name, got "http://127.0.0.1"'],
+    ['--media-announce', '127.0.0.1:4710', '--media-announce must be an IP address or a host name, got "127.0.0.1:4710"'],
   ];
 
   it.each(BAD)('%s %j', (flag, raw, expected) => {

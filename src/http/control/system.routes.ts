@@ -3,6 +3,13 @@ import { clockView } from '../../core/clock.js';
 import { VERSION } from '../../core/package-info.js';
 import type { Deps } from '../../container.js';
 import { route } from '../route.js';
+import { mediaNetworkOf, plannedListening, type MediaListening } from '../../realtime/media/media-network.js';
+import type { Config } from '../../config.js';
+
+/** Where media listens: the open sockets' ports, or the configured ones while none are open. */
+function listeningView(open: MediaListening | null, config: Config): MediaListening & { open: boolean } {
+  return open ? { ...open, open: true } : { ...plannedListening(mediaNetworkOf(config)), open: false };
+}
 
 const healthSchema = z.object({
   status: z.literal('ok'),
@@ -16,13 +23,30 @@ const healthSchema = z.object({
       plane_pid: z.number().int().nullable().meta({
         description: "The media plane's process while one runs (--media-plane process: from the first transport until the last closes); null otherwise",
       }),
+      listening: z
+        .object({
+          address: z.string().meta({ description: 'The address the media sockets bind (--host)' }),
+          candidates: z.array(z.string()).meta({ description: 'The addresses the pages are told to send media to (--media-announce, else the bound one)' }),
+          udp_port: z.number().int().nullable().meta({
+            description: 'The UDP port every transport shares (--media-port); null with a range, or while nothing is open and the system picks it',
+          }),
+          udp_port_range: z
+            .object({ from: z.number().int(), to: z.number().int() })
+            .nullable()
+            .meta({ description: 'The range each transport takes a UDP port of its own from (--media-port from-to); null: one shared port' }),
+          tcp_port: z.number().int().nullable().meta({
+            description: 'The TCP port every transport shares, for pages whose network carries no UDP; null while nothing is open and the system picks it',
+          }),
+          open: z.boolean().meta({ description: 'Whether the sockets are open now (from the first transport until the last closes)' }),
+        })
+        .meta({ description: 'Where media listens: the ports while they are open, else those configured' }),
       transports: z.number().int(),
       producers: z.number().int(),
       consumers: z.number().int(),
     })
     .meta({
       description:
-        "Whether media flows (--media), where the media plane runs (--media-plane), and the pages' and bots' open WebRTC transports, published tracks and received tracks",
+        "Whether media flows (--media), where the media plane runs (--media-plane) and listens, and the pages' and bots' open WebRTC transports, published tracks and received tracks",
     }),
   recordings: z
     .object({
@@ -80,7 +104,13 @@ export const systemRoutes = [
         version: VERSION,
         clock: clockView(deps.clock),
         organizations: deps.store.orgs.size,
-        media: { mode: deps.config.media, plane: deps.config.mediaPlane, plane_pid: deps.signalling.mediaPlanePid(), ...deps.signalling.mediaCounts() },
+        media: {
+          mode: deps.config.media,
+          plane: deps.config.mediaPlane,
+          plane_pid: deps.signalling.mediaPlanePid(),
+          listening: listeningView(deps.signalling.mediaListening(), deps.config),
+          ...deps.signalling.mediaCounts(),
+        },
         recordings: recordingsHealth(deps),
         chat_files: deps.services.chatFiles.counts(),
         storage: {

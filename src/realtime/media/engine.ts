@@ -6,6 +6,7 @@
 // emulator's process (plane/local-engine.ts, --media-plane inline) or in a child process of its own
 // (process-engine.ts starts plane/plane-process.ts), whose memory goes back to the system when it ends.
 import { TransportClosed, Unserved } from '../unserved.js';
+import type { MediaListening } from './media-network.js';
 import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from './media-types.js';
 
 /** One viewer's copy of a track, as the media room orders it. */
@@ -71,6 +72,8 @@ export interface MediaEngine {
   close(): Promise<void>;
   /** The plane's process, while one runs (null in the emulator's own process). */
   readonly pid: number | null;
+  /** Where the plane's sockets listen while they are open (from the first transport to the last), else null. */
+  readonly listening: MediaListening | null;
 }
 
 // --- the child process's channel (process-engine.ts and plane/plane-process.ts) ----------------
@@ -112,12 +115,16 @@ export interface PlaneLogLine {
   message: string;
 }
 
-/** The child's answer to a call, or its word that a transport failed, how a recording is going, or a line to log. */
+/**
+ * The child's answer to a call, or its word that a transport failed, how a recording is going, a
+ * line to log, or that its sockets opened (where they listen) or closed (null).
+ */
 export type EngineReply =
   | { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds }
   | { failed: string }
   | { recorder: RecorderEvent; holds: EngineHolds }
-  | { log: PlaneLogLine };
+  | { log: PlaneLogLine }
+  | { listening: MediaListening | null };
 
 /** An error as it crosses the channel: the class the caller tells apart, and the message. */
 export function onTheWire(err: unknown): { name: string; message: string } {

@@ -24,6 +24,7 @@ import type { Handler, RoomFeature, RoomState } from '../room-state.js';
 import { mediaView, type PeerView } from '../room-views.js';
 import { BotMedia } from './bot-media.js';
 import type { MediaEngine } from './engine.js';
+import type { MediaListening } from './media-network.js';
 import type { BotMediaWish, Direction, MediaCounts, MediaKind, ProducerInfo, RoomScene, SceneTile } from './media-types.js';
 import { ConsumerEntry, MediaLedger, ProducerEntry, TransportEntry, type PeerMedia } from './ledger.js';
 
@@ -141,6 +142,11 @@ export class MediaRoomFeature implements RoomFeature {
 
   private tracksChanged(meetingId: string): void {
     for (const listener of this.trackListeners) listener(meetingId);
+  }
+
+  /** Where the media plane's sockets listen while they are open. */
+  get listening(): MediaListening | null {
+    return this.engine.listening;
   }
 
   /** The emulator's stop: everything is released and the media plane ends. */

@@ -16,6 +16,7 @@ import type { Logger } from '../../logger.js';
 import { TransportClosed } from '../unserved.js';
 import { revived, type ConsumerOrder, type EngineCall, type EngineHolds, type EngineOp, type EngineReply, type MediaEngine } from './engine.js';
 import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from './media-types.js';
+import type { MediaListening, MediaNetwork } from './media-network.js';
 
 /**
  * The child's entry: the bundled one next to the bundled command line, the compiled one below this
@@ -37,10 +38,21 @@ export class ProcessMediaEngine implements MediaEngine {
   /** Children let go or killed that have not exited yet: the emulator's stop waits for them. */
   private readonly ending = new Set<Promise<void>>();
 
-  constructor(private readonly logger: Logger) {}
+  /** Where the child's sockets listen, as it last told (null while it has none open, or no child runs). */
+  private current: MediaListening | null = null;
+
+  constructor(
+    private readonly logger: Logger,
+    /** Where the child's sockets listen (--host, --media-port, --media-announce). */
+    private readonly network: MediaNetwork,
+  ) {}
 
   get pid(): number | null {
     return this.child?.pid ?? null;
+  }
+
+  get listening(): MediaListening | null {
+    return this.child ? this.current : null;
   }
 
   openTransport(id: string, direction: Direction, offer: string): Promise<string> {
@@ -153,8 +165,14 @@ export class ProcessMediaEngine implements MediaEngine {
 
   private start(): ChildProcess {
     const { file, execArgv } = planeEntry();
+    this.current = null;
     // A process group of its own, so that its end takes the encoders and decoders it started with it.
-    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
+    const child = fork(file, [JSON.stringify(this.network)], {
+      execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      detached: true,
+    });
     child.on('message', (msg: EngineReply) => this.onReply(child, msg));
     child.on('error', (err) => this.logger.error({ err }, 'media plane process error'));
     child.on('exit', (code, signal) => {
@@ -182,6 +200,10 @@ export class ProcessMediaEngine implements MediaEngine {
     if ('recorder' in msg) {
       for (const listener of this.recorderListeners) listener(msg.recorder);
       return this.letGoWhenIdle(child, msg.holds);
+    }
+    if ('listening' in msg) {
+      this.current = msg.listening;
+      return;
     }
     const waiting = this.pending.get(msg.id);
     this.pending.delete(msg.id);

@@ -218,3 +218,27 @@ describe('rate limiting', () => {
     await t.api.get('/v2/meetings').set('Authorization', BASIC).expect(200);
   });
 });
+
+describe("the health answer's media.listening, before the media plane has opened anything", () => {
+  it.each([
+    [
+      'the defaults: the loopback, one port the system picks when the first page connects',
+      {},
+      { address: '127.0.0.1', candidates: ['127.0.0.1'], udp_port: null, udp_port_range: null, tcp_port: null, open: false },
+    ],
+    [
+      'a fixed port, announced as another address (a container whose port is published)',
+      { host: '0.0.0.0', mediaPort: 4710, mediaAnnounce: '127.0.0.1' },
+      { address: '0.0.0.0', candidates: ['127.0.0.1'], udp_port: 4710, udp_port_range: null, tcp_port: 4710, open: false },
+    ],
+    [
+      'a range: a UDP port per transport, TCP on its first',
+      { host: '::1', mediaPort: { from: 40000, to: 40019 } },
+      { address: '::1', candidates: ['::1'], udp_port: null, udp_port_range: { from: 40000, to: 40019 }, tcp_port: 40000, open: false },
+    ],
+  ] as const)('%s', async (_what, overrides, listening) => {
+    const t = makeTestApp(overrides);
+    const health = (await t.api.get('/_emulator/health').expect(200)).body as { media: { listening: unknown } };
+    expect(health.media.listening).toEqual(listening);
+  });
+});

@@ -11,8 +11,9 @@
 // with the first transport and end when the room holds nothing. A network test: real sockets on
 // 127.0.0.1, real time where werift's own timers decide.
 import { createSocket } from 'node:dgram';
+import { connect, createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MediaStreamTrack, RTCPeerConnection } from 'werift';
+import { MediaStreamTrack, Message, RTCPeerConnection, classes, methods } from 'werift';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
@@ -58,7 +59,9 @@ interface Transport {
   pc: RTCPeerConnection;
   id: string;
   /** The emulator's UDP ports its answer named (its host candidates). */
-  ports: { port: number; family: 4 | 6 }[];
+  ports: { address: string; port: number; family: 4 | 6 }[];
+  /** The emulator's TCP ports its answer named (its passive host candidates). */
+  tcpPorts: { address: string; port: number }[];
 }
 
 /** A page's endpoint as the SDK opens one: an offer with an audio and a video section, its candidates gathered. */
@@ -82,10 +85,15 @@ async function transport(s: SdkSocket, consuming: boolean, rewrite: (sdp: string
   )) as { transport_id: string; description: { sdp: string } };
   await pc.setRemoteDescription({ type: 'answer', sdp: answer.description.sdp });
   const ports = [...answer.description.sdp.matchAll(/^a=candidate:\S+ \d+ udp \d+ (\S+) (\d+) typ host/gm)].map(([, address, port]) => ({
+    address: address!,
     port: Number(port),
     family: address!.includes(':') ? (6 as const) : (4 as const),
   }));
-  return { pc, id: answer.transport_id, ports };
+  const tcpPorts = [...answer.description.sdp.matchAll(/^a=candidate:\S+ \d+ tcp \d+ (\S+) (\d+) typ host tcptype passive/gm)].map(([, address, port]) => ({
+    address: address!,
+    port: Number(port),
+  }));
+  return { pc, id: answer.transport_id, ports, tcpPorts };
 }
 
 /** The SDK's produce request for a new section of the send transport (`transportId` names the transport it claims). */
@@ -323,6 +331,18 @@ async function taken({ port, family }: { port: number; family: 4 | 6 }): Promise
   });
 }
 
+/** The TCP listeners open in this process (the emulator's HTTP listener, and the media plane's while it runs inline). */
+const tcpListeners = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+
+/** Whether a TCP port is taken on the machine's every address: a listen of our own fails. */
+async function takenTcp(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(true));
+    server.listen({ port, host: '0.0.0.0', exclusive: true }, () => server.close(() => resolve(false)));
+  });
+}
+
 /** The page's SDP as a page with another certificate would send it: the emulator's DTLS then refuses the page's real one. */
 const forged = (sdp: string) => sdp.replace(/^a=fingerprint:sha-256 .*$/gm, `a=fingerprint:sha-256 ${Array.from({ length: 32 }, () => 'AB').join(':')}`);
 
@@ -341,6 +361,165 @@ function floodByCount(): void {
     sent.set(this, n);
     return n > MAX_FRAMES_PER_SECOND;
   });
+}
+
+describe('the shared media port', () => {
+  it("drops what no transport can claim (strangers' packets, a check with a wrong password, a TCP connection that proves nothing), tells it once, and the pages' media goes on", async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
+    const warn = vi.spyOn(emu.deps.logger, 'warn');
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Strangers' })).id;
+    const ada = await page(m, 'Ada');
+    const send = await transport(ada, false);
+    expect(
+      await eventually(
+        async () => send.pc.connectionState,
+        (state) => state === 'connected',
+      ),
+    ).toBe('connected');
+    const { media } = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { listening: { udp_port: number; tcp_port: number } } };
+    const ufrag = /^a=ice-ufrag:(\S+)/m.exec(send.pc.remoteDescription!.sdp)![1]!;
+
+    // A stranger sends junk, then a check naming Ada's transport signed with a password it does not know.
+    const stranger = createSocket('udp4');
+    await new Promise<void>((resolve) => stranger.bind(0, '127.0.0.1', resolve));
+    const forged = new Message(methods.BINDING, classes.REQUEST)
+      .setAttribute('USERNAME', `${ufrag}:strg`)
+      .addMessageIntegrity(Buffer.from('not the password'))
+      .addFingerprint();
+    const sent = (data: Buffer) => new Promise<void>((resolve) => stranger.send(data, media.listening.udp_port, '127.0.0.1', () => resolve()));
+    for (let i = 0; i < 200; i++) await sent(Buffer.from([0x80, 0x60, i, i, 1, 2, 3, 4, 5, 6, 7, 8]));
+    await sent(forged.bytes);
+    // The forged check is not answered: nothing comes back to the stranger.
+    const answered = await new Promise<boolean>((resolve) => {
+      stranger.once('message', () => resolve(true));
+      void sent(forged.bytes);
+      setTimeout(() => resolve(false), 500);
+    });
+    stranger.close();
+    expect(answered).toBe(false);
+
+    // A TCP connection whose first frame proves nothing is closed at once.
+    const closed = await new Promise<boolean>((resolve) => {
+      const socket = connect(media.listening.tcp_port, '127.0.0.1', () => socket.write(Buffer.from([0, 4, 1, 2, 3, 4])));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(true));
+      setTimeout(() => resolve(false), 5_000);
+    });
+    expect(closed).toBe(true);
+
+    // Told once, not once a packet.
+    const told = warn.mock.calls.filter(([, msg]) => msg === 'media port: packets from a sender no transport knows are dropped');
+    expect(told).toHaveLength(1);
+    expect(told[0]![0]).toMatchObject({ transport: 'udp', dropped: 1 });
+    // Ada's transport is untouched: still connected, and it still carries what she publishes.
+    expect(send.pc.connectionState).toBe('connected');
+    await produce(ada, send, 'audio');
+    expect(await counts()).toEqual({ transports: 1, producers: 1, consumers: 0 });
+  });
+  it.each([
+    ['UDP', false],
+    ['TCP', true],
+  ] as const)('carries an ICE restart of a page over %s: new credentials, the same ports, and the page connected again', async (_kind, tcp) => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Restart' })).id;
+    const ada = await page(m, 'Ada');
+    // Over TCP the page is offered the emulator's TCP candidates only, as a browser that cannot send UDP is left with them.
+    const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle', iceUseTcp: tcp });
+    pcs.push(pc);
+    pc.addTransceiver('audio', { direction: 'sendonly' });
+    await pc.setLocalDescription(await pc.createOffer());
+    const onlyTcp = (sdp: string) => (tcp ? sdp.replace(/^a=candidate:\S+ \d+ udp .*\r?\n/gm, '') : sdp);
+    const answer = (await ada.request(
+      MEDIA.createWebRTCTransport,
+      'media.CreateTransportRequest',
+      { consuming: false, description: { type: 'offer', sdp: pc.localDescription!.sdp, target: 0 }, producers: [] },
+      'media.CreateTransportResponse',
+    )) as { transport_id: string; description: { sdp: string } };
+    await pc.setRemoteDescription({ type: 'answer', sdp: onlyTcp(answer.description.sdp) });
+    expect(
+      await eventually(
+        async () => pc.connectionState,
+        (state) => state === 'connected',
+      ),
+    ).toBe('connected');
+    const selected = () => pc.iceTransports[0]!.connection.nominated?.localCandidate.transport;
+    expect(selected()).toBe(tcp ? 'tcp' : 'udp');
+
+    // The page restarts ICE: a new offer with new credentials, as a renegotiation of its transport.
+    pc.restartIce();
+    await pc.setLocalDescription(await pc.createOffer());
+    const restarted = (await ada.request(
+      MEDIA.renegotiateSessionDescription,
+      'media.RenegotiateRequest',
+      { transport_id: answer.transport_id, description: { type: 'offer', sdp: pc.localDescription!.sdp, target: 0 } },
+      'media.RenegotiateResponse',
+    )) as { description: { sdp: string } };
+    const ufrag = (sdp: string) => /^a=ice-ufrag:(\S+)/m.exec(sdp)![1];
+    const candidates = (sdp: string) =>
+      [...sdp.matchAll(/^a=candidate:\S+ \d+ (\w+) \d+ (\S+) (\d+) typ host/gm)].map(([, t, a, p]) => `${t} ${a} ${p}`).sort();
+    expect(ufrag(restarted.description.sdp)).not.toBe(ufrag(answer.description.sdp));
+    expect(candidates(restarted.description.sdp)).toEqual(candidates(answer.description.sdp));
+    await pc.setRemoteDescription({ type: 'answer', sdp: onlyTcp(restarted.description.sdp) });
+    // The page's agent nominates again only once the emulator has answered a check made with the new
+    // credentials. (werift as the page runs no checks after its own restart while its DTLS is up, where
+    // a browser does: the test starts them.)
+    const agent = pc.iceTransports[0]!.connection;
+    expect(agent.remoteUsername).toBe(ufrag(restarted.description.sdp));
+    void pc.iceTransports[0]!.start().catch(() => undefined);
+    expect(await eventually(async () => agent.nominated !== undefined && ['connected', 'completed'].includes(pc.iceConnectionState), Boolean)).toBe(true);
+    expect(selected()).toBe(tcp ? 'tcp' : 'udp');
+    expect(await counts()).toEqual({ transports: 1, producers: 0, consumers: 0 });
+  });
+
+  it('with a range, gives each transport a UDP port of its own, refuses one past the range, and takes a port back when its transport closes', async () => {
+    const from = await freeRange(2);
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline', mediaPort: { from, to: from + 1 } });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Range' })).id;
+    const ada = await page(m, 'Ada');
+    const bob = await page(m, 'Bob');
+    const adaSend = await transport(ada, false);
+    const bobSend = await transport(bob, false);
+    const udpPorts = (t: Transport) => [...new Set(t.ports.map((p) => p.port))];
+    expect([...udpPorts(adaSend), ...udpPorts(bobSend)].sort()).toEqual([from, from + 1]);
+    // The TCP listener, shared, on the range's first port.
+    expect([...new Set([...adaSend.tcpPorts, ...bobSend.tcpPorts].map((p) => p.port))]).toEqual([from]);
+    expect(
+      await eventually(
+        async () => adaSend.pc.connectionState,
+        (state) => state === 'connected',
+      ),
+    ).toBe('connected');
+    // A third transport finds the range full: the page is told why.
+    await expect(transport(ada, true)).rejects.toThrow(`every UDP port of the range ${from}-${from + 1} is taken (--media-port)`);
+    expect(await counts()).toEqual({ transports: 2, producers: 0, consumers: 0 });
+    // Bob leaves: his port is free again, for the next transport.
+    await bob.close();
+    expect(await eventually(counts, sameCounts({ transports: 1, producers: 0, consumers: 0 }))).toEqual({ transports: 1, producers: 0, consumers: 0 });
+    const adaRecv = await transport(ada, true);
+    expect(udpPorts(adaRecv)).toEqual(udpPorts(bobSend));
+  });
+});
+
+/** The first of `n` ports in a row free for UDP on the loopback, the first of them free for TCP too. */
+async function freeRange(n: number): Promise<number> {
+  for (;;) {
+    const server = createServer();
+    const from = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (from + n > 65535) continue;
+    const sockets = Array.from({ length: n }, () => createSocket('udp4'));
+    const bound = await Promise.all(
+      sockets.map(
+        (socket, i) =>
+          new Promise<boolean>((resolve) => {
+            socket.once('error', () => resolve(false));
+            socket.bind(from + i, '127.0.0.1', () => resolve(true));
+          }),
+      ),
+    );
+    await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => socket.close(() => resolve()))));
+    if (bound.every(Boolean)) return from;
+  }
 }
 
 describe('the media room releases', () => {
@@ -390,7 +569,7 @@ describe('the media room releases', () => {
     expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
   });
 
-  it("the emulator's stop frees every transport, producer and consumer, and every UDP socket it opened", async () => {
+  it("the emulator's stop frees every transport, producer and consumer, and the UDP socket and TCP listener every transport shared", async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Stop' })).id;
     const ada = await page(m, 'Ada');
@@ -398,6 +577,7 @@ describe('the media room releases', () => {
     // The pages' own endpoints first: what is open past them is the emulator's.
     const pages = [await endpoint(), await endpoint(), await endpoint(), await endpoint()];
     const ours = udpSockets();
+    const ourListeners = tcpListeners();
     const [adaSend, adaRecv, bobSend, bobRecv] = [
       await transport(ada, false, undefined, pages[0]),
       await transport(ada, true, undefined, pages[1]),
@@ -420,21 +600,38 @@ describe('the media room releases', () => {
     const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: true, video: true } })).status).toBe(200);
     expect(await counts()).toEqual({ transports: 4, producers: 4, consumers: 2 });
-    // Each transport's sections share one endpoint: its ports are named once per section.
-    const ports = [adaSend, adaRecv, bobSend, bobRecv].flatMap((t) => t.ports.filter((p, i) => t.ports.findIndex((q) => q.port === p.port) === i));
-    expect(ports.length).toBeGreaterThanOrEqual(4);
-    expect(await Promise.all(ports.map(taken))).toEqual(ports.map(() => true));
+    // Every transport names the same two ports, on the loopback only: one UDP socket and one TCP listener carry them all.
+    const all = [adaSend, adaRecv, bobSend, bobRecv];
+    const [udp] = adaSend.ports;
+    const [tcp] = adaSend.tcpPorts;
+    for (const t of all) {
+      expect(new Set(t.ports.map((p) => `${p.address} ${p.port}`))).toEqual(new Set([`127.0.0.1 ${udp!.port}`]));
+      expect(new Set(t.tcpPorts.map((p) => `${p.address} ${p.port}`))).toEqual(new Set([`127.0.0.1 ${tcp!.port}`]));
+    }
+    expect(await taken(udp!)).toBe(true);
+    expect(await takenTcp(tcp!.port)).toBe(true);
     expect(
       await eventually(
         async () => udpSockets() - ours,
-        (n) => n === ports.length,
+        (n) => n === 1,
       ),
-    ).toBe(ports.length);
+    ).toBe(1);
+    expect(tcpListeners() - ourListeners).toBe(1);
+    const health = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { listening: unknown } };
+    expect(health.media.listening).toEqual({
+      address: '127.0.0.1',
+      candidates: ['127.0.0.1'],
+      udp_port: udp!.port,
+      udp_port_range: null,
+      tcp_port: tcp!.port,
+      open: true,
+    });
 
     await emu.close();
     expect(emu.deps.signalling.mediaCounts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
-    // Every port is free once the stop has resolved, and no socket of the emulator's is left.
-    expect(await Promise.all(ports.map(taken))).toEqual(ports.map(() => false));
+    // Both ports are free once the stop has resolved, and no socket of the emulator's is left.
+    expect(await taken(udp!)).toBe(false);
+    expect(await takenTcp(tcp!.port)).toBe(false);
     expect(await udpSocketsDownTo(ours)).toBe(ours);
   });
 

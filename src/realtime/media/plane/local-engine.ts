@@ -15,14 +15,19 @@ import type {
   RecorderStatus,
   RoomScene,
 } from '../media-types.js';
+import type { MediaListening, MediaNetwork } from '../media-network.js';
 import { BotClip, clipOnce } from './bot-clip.js';
 import { Consumer } from './consumer.js';
+import { IcePorts } from './ice-ports.js';
 import { Producer } from './producer.js';
-import { WebRtcTransport } from './transport.js';
+import { loadWerift, WebRtcTransport } from './transport.js';
 import { Recorder } from './recorder/recorder.js';
 
 /** Where the plane logs when nobody gives it a logger (the tests of its parts): nowhere. */
 const QUIET: PlaneLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Where the plane listens when nobody says (the tests of its parts): the loopback, one port the system picks. */
+const LOOPBACK: MediaNetwork = { host: '127.0.0.1', ports: 0, announce: undefined };
 
 /** The engine in this process: the endpoints and tracks in maps by id. */
 export class LocalMediaEngine implements MediaEngine {
@@ -34,9 +39,21 @@ export class LocalMediaEngine implements MediaEngine {
   private readonly failedListeners: Array<(id: string) => void> = [];
   private readonly recorderListeners: Array<(event: RecorderEvent) => void> = [];
   private readonly recorder: Recorder;
+  /** The sockets every transport shares: opened with the first transport, closed with the last. */
+  private ports: Promise<IcePorts> | undefined;
+  private portUsers = 0;
+  private current: MediaListening | null = null;
+  /** Settles once the sockets last let go are closed. */
+  private portsClosed: Promise<void> = Promise.resolve();
   readonly pid = null;
 
-  constructor(logger: PlaneLogger = QUIET) {
+  constructor(
+    private readonly logger: PlaneLogger = QUIET,
+    /** Where the transports listen (--host, --media-port, --media-announce). */
+    private readonly network: MediaNetwork = LOOPBACK,
+    /** Told each time the sockets open (where they listen) and close (null). */
+    private readonly onListening: (listening: MediaListening | null) => void = () => undefined,
+  ) {
     this.recorder = new Recorder({
       producer: (id) => this.producers.get(id),
       logger,
@@ -44,11 +61,17 @@ export class LocalMediaEngine implements MediaEngine {
     });
   }
 
+  get listening(): MediaListening | null {
+    return this.current;
+  }
+
   async openTransport(id: string, direction: Direction, offer: string): Promise<string> {
+    const ports = await this.acquirePorts();
     let opened;
     try {
-      opened = await WebRtcTransport.open(id, direction, offer, () => this.failedListeners.forEach((l) => l(id)));
+      opened = await WebRtcTransport.open(id, direction, offer, ports, () => this.failedListeners.forEach((l) => l(id)));
     } catch (err) {
+      this.releasePorts();
       if (err instanceof TransportClosed) throw err;
       throw new Unserved(`The SDP offer could not be answered (${(err as Error).message})`);
     }
@@ -71,6 +94,7 @@ export class LocalMediaEngine implements MediaEngine {
     for (const c of [...this.consumers.values()]) if (c.transportId === id) this.closeConsumer(c.id);
     for (const p of [...this.producers.values()]) if (p.info.transportId === id) this.closeProducer(p.id);
     t.close();
+    this.releasePorts();
   }
 
   async produce(info: ProducerInfo, paused: boolean, offer: string, mid: string): Promise<string> {
@@ -178,9 +202,10 @@ export class LocalMediaEngine implements MediaEngine {
     this.consumers.clear();
   }
 
+  /** Closes everything; resolves once the sockets are closed. */
   close(): Promise<void> {
     this.reset();
-    return Promise.resolve();
+    return this.portsClosed;
   }
 
   /** What it holds open now. */
@@ -188,6 +213,53 @@ export class LocalMediaEngine implements MediaEngine {
     // A viewer's copy closed with its track leaves the map at the next look.
     for (const [id, c] of this.consumers) if (c.isClosed) this.consumers.delete(id);
     return { transports: this.transports.size, producers: this.producers.size, consumers: this.consumers.size, recordings: this.recorder.holds };
+  }
+
+  /** The shared sockets, opened by the first transport that needs them; a failure to bind is the page's refusal, and told. */
+  private async acquirePorts(): Promise<IcePorts> {
+    this.portUsers++;
+    if (!this.ports) {
+      const { network, logger } = this;
+      const opening = loadWerift().then((w) => IcePorts.open(w, network, (message, fields) => logger.warn(fields, message)));
+      this.ports = opening;
+      opening.then(
+        (ports) => {
+          this.current = ports.listening();
+          this.onListening(this.current);
+        },
+        (err: NodeJS.ErrnoException) => {
+          if (this.ports === opening) this.ports = undefined;
+          logger.warn({ host: network.host, ports: network.ports, code: err.code ?? err.message }, 'media cannot listen');
+        },
+      );
+    }
+    try {
+      return await this.ports;
+    } catch (err) {
+      this.portUsers--;
+      const { host, ports } = this.network;
+      const port = typeof ports === 'number' ? ports : `${ports.from}-${ports.to}`;
+      throw new Unserved(`Media cannot listen on ${host} port ${port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+
+  /** A transport let its sockets go: the last one closes them, and every port is free again. */
+  private releasePorts(): void {
+    if (--this.portUsers > 0) return;
+    this.portUsers = 0;
+    const ports = this.ports;
+    this.ports = undefined;
+    if (!ports) return;
+    this.portsClosed = ports.then(
+      (p) => {
+        p.close();
+        if (this.ports === undefined) {
+          this.current = null;
+          this.onListening(null);
+        }
+      },
+      () => undefined,
+    );
   }
 
   private transport(id: string): WebRtcTransport {

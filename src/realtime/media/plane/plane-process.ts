@@ -1,10 +1,12 @@
 // The media plane's own process (process-engine.ts starts it): the engine, serving the emulator's
 // calls over the IPC channel in the order they come. It ends when the emulator lets it go (the
-// channel closes) or ends itself.
+// channel closes) or ends itself. Where its sockets listen comes as its one argument (JSON), and it
+// tells the emulator when they open and close, for the health answer.
 import { ENGINE_OPS, onTheWire, type EngineCall, type EngineReply, type PlaneLogLine } from '../engine.js';
 import type { PlaneLogger } from '../media-types.js';
 import { LocalMediaEngine } from './local-engine.js';
 import { killAllFfmpeg } from './recorder/ffmpeg-process.js';
+import type { MediaNetwork } from '../media-network.js';
 
 function reply(msg: EngineReply): void {
   if (process.connected) process.send!(msg);
@@ -17,7 +19,7 @@ const log =
     reply({ log: { level, fields, message } });
 const logger: PlaneLogger = { info: log('info'), warn: log('warn'), error: log('error') };
 
-const engine = new LocalMediaEngine(logger);
+const engine = new LocalMediaEngine(logger, JSON.parse(process.argv[2] ?? '') as MediaNetwork, (listening) => reply({ listening }));
 
 async function serve({ id, op, args }: EngineCall): Promise<void> {
   try {

@@ -1,7 +1,8 @@
 // One WebRTC transport of a page: the SDK's send transport (the page publishes its camera,
 // microphone and screen on it) or its receive transport (the emulator sends it the other
 // participants' tracks). The emulator's end is a werift peer connection acting as an ICE-lite
-// endpoint, the role an SFU plays, listening on every address of the machine.
+// endpoint, the role an SFU plays, on the plane's shared sockets (ice-ports.ts): the emulator's own
+// address, one UDP and one TCP port for every transport.
 //
 // Negotiation follows the SDK's Cloudflare-SFU mode: the page offers first (the transport's
 // creation, each produce and each close); on the receive transport the emulator offers when it
@@ -12,6 +13,7 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { TransportClosed } from '../../unserved.js';
 import type { Direction } from '../media-types.js';
+import type { IcePorts, UdpPort } from './ice-ports.js';
 
 export type Werift = typeof import('werift');
 
@@ -38,7 +40,7 @@ export function loadWerift(): Promise<Werift> {
  * offer in which one number means two things. werift numbers its own from 96 and 1, so the numbers
  * are taken from that offer.
  */
-function newPeerConnection(w: Werift, offerSdp: string): RTCPeerConnection {
+function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts, udp: UdpPort): RTCPeerConnection {
   const numbers = sdpNumbers(offerSdp);
   // A codec the offer lacks (the Dyte SDK's first offer has no audio section) takes a number the
   // offer does not use, so that the bundle never gives one number two codecs.
@@ -65,7 +67,28 @@ function newPeerConnection(w: Werift, offerSdp: string): RTCPeerConnection {
     if (id !== undefined) ext.id = id;
   }
   routeFeedbackToSenders(w, pc);
+  gatherOn(pc, ports, udp);
   return pc;
+}
+
+/** What werift's peer connection keeps of its ICE transports (not in its types; werift is pinned to the version this was written for). */
+interface SecureTransports {
+  iceTransports: { connection: import('werift').Connection }[];
+  gatherCandidates(remoteIsBundled: boolean): Promise<void>;
+}
+
+/**
+ * The peer connection's ICE agents gather on the plane's sockets, never on sockets of their own:
+ * each is handed to them before its first gathering (werift makes an agent per transport it needs,
+ * when a description names it).
+ */
+function gatherOn(pc: RTCPeerConnection, ports: IcePorts, udp: UdpPort): void {
+  const manager = (pc as unknown as { secureManager: SecureTransports }).secureManager;
+  const gather = manager.gatherCandidates.bind(manager);
+  manager.gatherCandidates = (remoteIsBundled) => {
+    for (const transport of manager.iceTransports) ports.adopt(transport.connection, udp);
+    return gather(remoteIsBundled);
+  };
 }
 
 /** What werift's RTP router keeps (not in its types; werift is pinned to the version this was written for). */
@@ -124,15 +147,24 @@ export class WebRtcTransport {
     readonly direction: Direction,
     readonly werift: Werift,
     readonly pc: RTCPeerConnection,
+    /** Gives back the UDP socket the transport claimed (a port of a range), even if it never gathered on it. */
+    private readonly release: () => void,
   ) {}
 
   /**
    * Opens a transport with the page's first offer and answers it. `onFailed` is told once when
    * ICE or DTLS fails for good (the page went away without a word).
    */
-  static async open(id: string, direction: Direction, offerSdp: string, onFailed: () => void): Promise<{ transport: WebRtcTransport; answer: string }> {
+  static async open(
+    id: string,
+    direction: Direction,
+    offerSdp: string,
+    ports: IcePorts,
+    onFailed: () => void,
+  ): Promise<{ transport: WebRtcTransport; answer: string }> {
     const w = await loadWerift();
-    const transport = new WebRtcTransport(id, direction, w, newPeerConnection(w, offerSdp));
+    const udp = await ports.claim();
+    const transport = new WebRtcTransport(id, direction, w, newPeerConnection(w, offerSdp, ports, udp), () => ports.release(udp));
     transport.pc.connectionStateChange.subscribe((state) => {
       if (state !== 'failed' || transport.closed || transport.failing) return;
       transport.failing = setTimeout(() => {
@@ -183,12 +215,13 @@ export class WebRtcTransport {
     return this.pc.getTransceivers().find((t) => t.mid === mid);
   }
 
-  /** Ends the endpoint and frees its UDP sockets; a second call does nothing. */
+  /** Ends the endpoint and frees what it held on the plane's sockets; a second call does nothing. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.failing);
     void this.pc.close().catch(() => undefined);
+    this.release();
   }
 
   /** One negotiation after the other; one the transport's close cuts short fails as TransportClosed, whatever werift says. */

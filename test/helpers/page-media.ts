@@ -1,0 +1,85 @@
+// What a page on the emulator shows of its media, read in the page as chrome://webrtc-internals
+// shows it: the SDK's peer connections kept from its first script on, the video each decodes, and
+// the path (UDP or TCP) each connection took with the candidates the emulator offered it. Shared
+// by the browser tests of the media network and the container's.
+import type { Page } from 'playwright-core';
+import { readUntil, type Frontend, type Sdk } from './web-sdk.js';
+
+/** Kept in the page before any script runs: every RTCPeerConnection the SDK makes. */
+export const KEEP_PEER_CONNECTIONS = `(() => {
+  const Original = window.RTCPeerConnection;
+  window.__pcs = [];
+  window.RTCPeerConnection = function (...args) { const pc = new Original(...args); window.__pcs.push(pc); return pc; };
+  window.RTCPeerConnection.prototype = Original.prototype;
+  Object.setPrototypeOf(window.RTCPeerConnection, Original);
+})()`;
+
+export interface Decoded {
+  frames: number;
+  width: number;
+  height: number;
+}
+
+/** The video a page decodes, one entry per received stream that has decoded a frame. */
+const DECODED_SCRIPT = `(async () => {
+  const out = [];
+  for (const pc of window.__pcs) {
+    if (pc.connectionState === 'closed') continue;
+    (await pc.getStats()).forEach((s) => {
+      if (s.type === 'inbound-rtp' && s.kind === 'video' && (s.framesDecoded ?? 0) > 0)
+        out.push({ frames: s.framesDecoded, width: s.frameWidth ?? 0, height: s.frameHeight ?? 0 });
+    });
+  }
+  return out;
+})()`;
+
+/** For each connected peer connection of the page: the protocol of its selected candidate pair's two ends, and the candidates the emulator offered it. */
+const CONNECTIONS_SCRIPT = `(async () => {
+  const out = [];
+  for (const pc of window.__pcs) {
+    if (pc.connectionState !== 'connected') continue;
+    const stats = new Map();
+    (await pc.getStats()).forEach((s) => stats.set(s.id, s));
+    const transport = [...stats.values()].find((s) => s.type === 'transport' && s.selectedCandidatePairId);
+    const pair = transport && stats.get(transport.selectedCandidatePairId);
+    out.push({
+      local: pair ? stats.get(pair.localCandidateId)?.protocol : null,
+      remote: pair ? stats.get(pair.remoteCandidateId)?.protocol : null,
+      offered: (pc.remoteDescription?.sdp ?? '').split(/\\r?\\n/).filter((l) => l.startsWith('a=candidate:')),
+    });
+  }
+  return out;
+})()`;
+
+export interface Connection {
+  local: string | null;
+  remote: string | null;
+  offered: string[];
+}
+
+/** A page of `frontend` joined as `p` with `sdk`: init() with the camera and microphone as asked, then join(). */
+export async function joinPage(sdk: Sdk, frontend: Frontend, p: { name: string; token: string }, media: { audio: boolean; video: boolean }): Promise<Page> {
+  const page = await frontend.open(p, KEEP_PEER_CONNECTIONS);
+  await page.evaluate(
+    async ({ token, base, global, media }) => {
+      const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };
+      const client = w[global] as { init(options: unknown): Promise<{ join(): Promise<void> }> };
+      w.meeting = await client.init({ authToken: token, baseURI: base, defaults: media });
+      await w.meeting.join();
+    },
+    { token: p.token, base: frontend.base, global: sdk.global, media },
+  );
+  return page;
+}
+
+export const decoded = (page: Page): Promise<Decoded[]> => page.evaluate<Decoded[]>(DECODED_SCRIPT);
+
+export const connections = (page: Page): Promise<Connection[]> => page.evaluate<Connection[]>(CONNECTIONS_SCRIPT);
+
+/** Waits (at most `waitMs`) until the page decodes `n` videos, each past a few frames; answers what it decodes then. */
+export const decodingVideos = (page: Page, n: number, waitMs: number): Promise<Decoded[]> =>
+  readUntil(
+    () => decoded(page),
+    (d) => d.length >= n && d.every((v) => v.frames > 5),
+    waitMs,
+  );
