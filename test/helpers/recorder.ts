@@ -25,6 +25,7 @@ export interface RecordingDto {
 export interface RecorderTile {
   peer_id: string;
   name: string;
+  pinned: boolean;
   camera: { producer_id: string; decoded: number } | null;
   microphone: { producer_id: string; decoded: number } | null;
   screen: { producer_id: string; decoded: number } | null;

@@ -76,6 +76,8 @@ export class VideoDecoder {
   private writer: MatroskaWriter | undefined;
   private starts = 0;
   private origin = 0;
+  /** The last frame's time (ms): each is later than the one before, as ffmpeg wants. */
+  private lastMs = -1;
   private incoming: Uint8Array;
   private filled = 0;
   private closed = false;
@@ -122,7 +124,8 @@ export class VideoDecoder {
       // The decoder is behind: skip to the next keyframe rather than queue pictures it will show late.
       if (!frame.keyframe) return this.tap.requestKeyframe();
     }
-    this.writer!.frame(1, frame.at - this.origin, frame.data, frame.keyframe);
+    this.lastMs = Math.max(this.lastMs + 1, Math.round(frame.at - this.origin));
+    this.writer!.frame(1, this.lastMs, frame.data, frame.keyframe);
   }
 
   private start(first: TappedFrame): boolean {
@@ -130,12 +133,14 @@ export class VideoDecoder {
     this.starts += 1;
     const size = keyframeSize(this.codec, first.data) ?? { width: this.width, height: this.height };
     const process = new FfmpegProcess(this.ctx.ffmpeg, [
-      ...['-f', 'matroska', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', 'pipe:0'],
+      // Not -fflags nobuffer: it drops what the stream's analysis read, the first keyframe with it.
+      ...['-f', 'matroska', '-flags', 'low_delay', '-i', 'pipe:0'],
       ...['-an', '-vf', `scale=${this.width}:${this.height}:flags=bilinear`, '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough'],
       ...['-f', 'rawvideo', 'pipe:1'],
     ]);
     this.process = process;
     this.origin = first.at;
+    this.lastMs = -1;
     this.filled = 0;
     this.writer = new MatroskaWriter([{ kind: 'video', codecId: `V_${this.codec}`, width: size.width, height: size.height }], (b) => void process.write(b));
     process.onData((chunk) => this.output(chunk));
@@ -184,6 +189,8 @@ export class AudioDecoder {
   private writer: MatroskaWriter | undefined;
   private starts = 0;
   private origin = 0;
+  /** The last frame's time (ms): each is later than the one before, as ffmpeg wants. */
+  private lastMs = -1;
   private closed = false;
   private readonly queue: Buffer[] = [];
   private queued = 0;
@@ -237,18 +244,20 @@ export class AudioDecoder {
   private frame(frame: TappedFrame): void {
     if (this.closed) return;
     if (!this.process && !this.start(frame)) return;
-    this.writer!.frame(1, frame.at - this.origin, frame.data, true);
+    this.lastMs = Math.max(this.lastMs + 1, Math.round(frame.at - this.origin));
+    this.writer!.frame(1, this.lastMs, frame.data, true);
   }
 
   private start(first: TappedFrame): boolean {
     if (this.starts >= MAX_STARTS) return false;
     this.starts += 1;
     const process = new FfmpegProcess(this.ctx.ffmpeg, [
-      ...['-f', 'matroska', '-fflags', 'nobuffer', '-i', 'pipe:0'],
+      ...['-f', 'matroska', '-i', 'pipe:0'],
       ...['-vn', '-f', 's16le', '-ar', String(SAMPLE_RATE), '-ac', String(CHANNELS), '-flush_packets', '1', 'pipe:1'],
     ]);
     this.process = process;
     this.origin = first.at;
+    this.lastMs = -1;
     this.writer = new MatroskaWriter(
       [{ kind: 'audio', codecId: 'A_OPUS', sampleRate: SAMPLE_RATE, channels: CHANNELS, codecPrivate: opusHead(CHANNELS, 0) }],
       (b) => void process.write(b),

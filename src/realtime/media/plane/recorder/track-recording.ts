@@ -31,7 +31,7 @@ interface Track {
   /** Where on the timeline it started (ms). */
   startMs: number;
   encoder: TimelineEncoder;
-  /** A video track's picture: its size, and the last picture drawn into it. */
+  /** A video track's last picture (its size is the track's). */
   picture?: Picture;
   aspect?: number;
 }
@@ -151,13 +151,20 @@ export class TrackRecording implements CompositeOutput {
     };
   }
 
-  /** A video track's picture now: its latest decoded one drawn at the track's size (the last one holds once it ends). */
+  /**
+   * A video track's picture now: its latest decoded one drawn at the track's size, or, once it
+   * ended, the last one again. A picture handed to an encoder is never drawn into again (its pipe
+   * may still hold it): each new one is drawn into a picture of its own.
+   */
   private pictureOf(track: Track, t: CompositeTick): Uint8Array {
-    const picture = track.picture;
-    if (!picture) return new Uint8Array(0);
+    if (!track.picture) return new Uint8Array(0);
     const frame = t.frame(track.producerId);
-    if (frame) picture.drawFrame(frame.frame, { x: 0, y: 0, w: picture.width, h: picture.height }, 'cover', frame.aspect);
-    return picture.data;
+    if (frame) {
+      const picture = new Picture(track.picture.width, track.picture.height);
+      picture.drawFrame(frame.frame, { x: 0, y: 0, w: picture.width, h: picture.height }, 'cover', frame.aspect);
+      track.picture = picture;
+    }
+    return track.picture.data;
   }
 
   /** The tracks as they are, one stream each, into the layer's file: their times kept, each named. */
