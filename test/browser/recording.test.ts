@@ -2,8 +2,11 @@
 // scripted participant's clip, its screen share large with the others in a strip, and a pin that
 // gives the main area to the pinned participant, span by span of the manual clock. The recorder is
 // nobody the page sees: no participant joins, in the page or in the REST API, while it records.
-// The real RealtimeKit SDK in Debian's Chromium with its fake camera and screen.
+// The real RealtimeKit SDK in Debian's Chromium with its fake camera and screen. The three
+// pictures go to docs/images/recording-layouts.png, where docs/recordings.md shows them.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
@@ -94,6 +97,13 @@ describe.skipIf((!existsSync(CHROMIUM) || !withFfmpeg) && !process.env.CI)('a re
       expect(showsClip(video.file, 25, STRIP_OF_ONE)).toBe(false);
       expect(meanDifference(thumbnail(video.file, 25, STRIP_OF_ONE), BACKGROUND)).toBeGreaterThan(20);
       expect(frontend.pageErrors).toEqual([]);
+
+      // The three layouts side by side, for the docs.
+      execFileSync('ffmpeg', [
+        ...['-v', 'error', '-i', video.file],
+        ...['-vf', 'fps=1,select=eq(n\\,5)+eq(n\\,15)+eq(n\\,25),scale=640:360,tile=3x1', '-frames:v', '1', '-y'],
+        path.join(import.meta.dirname, '..', '..', 'docs', 'images', 'recording-layouts.png'),
+      ]);
     },
     6 * WAIT,
   );

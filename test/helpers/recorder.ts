@@ -82,10 +82,14 @@ export class RecorderWorld {
     return this.rest<RecordingDto>('GET', `/v2/recordings/${id}`);
   }
 
+  /** The answer to the last stop: the recording UPLOADING, with the size written so far. */
+  lastStopped: RecordingDto | undefined;
+
   /** Stops it and advances past the upload: the advance answers once the files are delivered. */
   async stopAndUpload(id: string): Promise<RecordingDto> {
     const stopped = await this.rest<RecordingDto>('PUT', `/v2/recordings/${id}`, { action: 'stop' });
     expect(stopped.status).toBe('UPLOADING');
+    this.lastStopped = stopped;
     await this.emu.advance(10 * 60_000);
     return this.recording(id);
   }
