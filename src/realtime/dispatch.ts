@@ -11,6 +11,7 @@ import { PollsFeature } from './features/polls.js';
 import { PresenceFeature } from './features/presence.js';
 import { RecordingFeature } from './features/recording.js';
 import { StageFeature } from './features/stage.js';
+import { TranscriptsFeature } from './features/transcripts.js';
 import { WaitingRoomFeature } from './features/waiting-room.js';
 import { LocalMediaEngine } from './media/plane/local-engine.js';
 import { MediaRoomFeature } from './media/media-room.js';
@@ -38,6 +39,7 @@ export interface RoomFeatures {
   pluginStores: PluginStoresFeature;
   recording: RecordingFeature;
   livestream: LivestreamFeature;
+  transcripts: TranscriptsFeature;
   hostControls: HostControlsFeature;
   waitingRoom: WaitingRoomFeature;
   stage: StageFeature;
@@ -67,6 +69,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     pluginStores: new PluginStoresFeature(state),
     recording: new RecordingFeature(state),
     livestream: new LivestreamFeature(state),
+    transcripts: new TranscriptsFeature(state),
     hostControls,
     waitingRoom,
     stage: new StageFeature(state),
