@@ -17,6 +17,7 @@ import { LocalMediaEngine } from './media/plane/local-engine.js';
 import { MediaRoomFeature } from './media/media-room.js';
 import { ProcessMediaEngine } from './media/process-engine.js';
 import { RoomRecordingsFeature } from './media/room-recordings.js';
+import { RoomLivestreamsFeature } from './media/room-livestreams.js';
 import type { Peer } from './peer.js';
 import type { Handler, RoomFeature, RoomState } from './room-state.js';
 
@@ -46,6 +47,7 @@ export interface RoomFeatures {
   breakoutRooms: BreakoutRoomsFeature;
   media: MediaRoomFeature;
   recordings: RoomRecordingsFeature;
+  livestreams: RoomLivestreamsFeature;
 }
 
 export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeatures {
@@ -77,6 +79,8 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     media,
     // After the media room: what the room's recordings show follows what the media room holds.
     recordings: new RoomRecordingsFeature(state, media, hostControls),
+    // The livestreams' pictures: the room's composite (as the recordings'), or an encoder's stream.
+    livestreams: new RoomLivestreamsFeature(state, media, hostControls, state.deps.livestreamMedia),
   };
 }
 

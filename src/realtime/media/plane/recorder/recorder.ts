@@ -64,21 +64,37 @@ export class Recorder {
     this.composites.get(scene.meetingId)?.setScene(scene);
   }
 
-  async start(spec: RecorderSpec, scene: RoomScene, clock: RecorderClock): Promise<void> {
-    this.cancel(spec.id);
+  /** The meeting's composite, made now when none runs, told who is in the meeting now. */
+  private async compositeFor(scene: RoomScene, ffmpeg: string): Promise<RoomComposite> {
     const werift = await loadWerift();
-    let composite = this.composites.get(spec.meetingId);
+    let composite = this.composites.get(scene.meetingId);
     if (composite) composite.setScene(scene);
     else {
-      composite = new RoomComposite(scene, {
-        ffmpeg: spec.ffmpeg,
-        werift,
-        logger: this.ctx.logger,
-        producer: (id) => this.ctx.producer(id),
-        ticker: this.ticker,
-      });
-      this.composites.set(spec.meetingId, composite);
+      composite = new RoomComposite(scene, { ffmpeg, werift, logger: this.ctx.logger, producer: (id) => this.ctx.producer(id), ticker: this.ticker });
+      this.composites.set(scene.meetingId, composite);
     }
+    return composite;
+  }
+
+  /** Another output of a meeting's composite (a livestream of the room): it takes the room tick by tick until detached. */
+  async attach(scene: RoomScene, ffmpeg: string, output: CompositeOutput): Promise<void> {
+    (await this.compositeFor(scene, ffmpeg)).attach(output);
+  }
+
+  /** An output attached with `attach` leaves its composite, which ends with its last output. */
+  detach(meetingId: string, output: CompositeOutput): void {
+    const composite = this.composites.get(meetingId);
+    if (!composite) return;
+    composite.detach(output);
+    if (composite.isEmpty) {
+      composite.close();
+      this.composites.delete(meetingId);
+    }
+  }
+
+  async start(spec: RecorderSpec, scene: RoomScene, clock: RecorderClock): Promise<void> {
+    this.cancel(spec.id);
+    const composite = await this.compositeFor({ ...scene, meetingId: spec.meetingId }, spec.ffmpeg);
     const callbacks: RecordingCallbacks = {
       onProgress: (bytes) => this.ctx.events({ id: spec.id, bytes }),
       onFailed: (reason) => {
@@ -141,12 +157,6 @@ export class Recorder {
     const running = this.recordings.get(id);
     if (!running) return;
     this.recordings.delete(id);
-    const composite = this.composites.get(running.meetingId);
-    if (!composite) return;
-    composite.detach(running.output);
-    if (composite.isEmpty) {
-      composite.close();
-      this.composites.delete(running.meetingId);
-    }
+    this.detach(running.meetingId, running.output);
   }
 }
