@@ -100,6 +100,8 @@ export interface Deps {
   tls: TlsIdentity;
   /** Uploads of recordings to their apps' own storage (storage_config), and what each sent where. */
   storage: StorageDelivery;
+  /** The RTMP ingest's connections (none where nothing listens: an app built without a port). */
+  ingest: IngestCounts;
   /** Returns every stateful piece to the fixtures (POST /_emulator/reset). */
   reset(): void;
 }
@@ -113,6 +115,13 @@ export interface BuildOptions {
   webhookTransport?: WebhookTransport;
   /** The TLS identity, when the caller has read --tls-cert/--tls-key already (runtime.ts, before listening). */
   tls?: TlsIdentity;
+  /** The RTMP ingest, when one listens (runtime.ts): its connections, for the health check. */
+  ingest?: IngestCounts;
+}
+
+/** What the health check tells of the RTMP ingest's connections. */
+export interface IngestCounts {
+  counts(): { connections: number; publishing: number };
 }
 
 /**
@@ -370,6 +379,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     signalling,
     tls: opts.tls ?? new TlsIdentity(credentialsFromFiles(config.tlsCert, config.tlsKey)),
     storage,
+    ingest: opts.ingest ?? { counts: () => ({ connections: 0, publishing: 0 }) },
     reset() {
       state.reset();
     },
