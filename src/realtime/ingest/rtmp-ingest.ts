@@ -11,10 +11,10 @@
 // audio and video go, as FLV, to the livestream's packager in the media plane (room-livestreams.ts).
 //
 // Bad input never reaches further than its own connection: a connection that does not publish
-// within PUBLISH_DEADLINE_MS (a half handshake, garbage, a stall), that sends more than it may before
+// within the publish deadline (a half handshake, garbage, a stall), that sends more than it may before
 // publishing, a message or chunk stream count past the limits, or bytes the protocol layer cannot
-// read is dropped; a publishing encoder silent for STALL_MS is dropped (its livestream goes IDLE).
-// At most MAX_CONNECTIONS connections are open, MAX_WAITING of them not yet publishing.
+// read is dropped; a publishing encoder silent too long is dropped (its livestream goes IDLE). At
+// most so many connections are open, and fewer not yet publishing (INGEST_LIMITS).
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import Rtmp, { type RtmpAvPacket, type RtmpStreamRequest } from 'node-media-server/src/protocol/rtmp.js';
@@ -26,13 +26,18 @@ import type { TlsIdentity } from '../tls.js';
 
 /** The application name of production's ingest URLs (`…/app/<stream key>`). */
 export const INGEST_APP = 'app';
-/** A connection that has not published within this long (real ms) is dropped. */
-export const PUBLISH_DEADLINE_MS = 10_000;
-/** A publishing encoder that sends nothing for this long (real ms) is dropped. */
-export const STALL_MS = 10_000;
-/** Connections open at once, and of those, not yet publishing. */
-export const MAX_CONNECTIONS = 64;
-export const MAX_WAITING = 16;
+/** The ingest's bounds on its connections. */
+export interface IngestLimits {
+  /** A connection that has not published within this long (real ms) is dropped. */
+  publishDeadlineMs: number;
+  /** A publishing encoder that sends nothing for this long (real ms) is dropped. */
+  stallMs: number;
+  /** Connections open at once, and of those, not yet publishing. */
+  maxConnections: number;
+  maxWaiting: number;
+}
+
+export const INGEST_LIMITS: IngestLimits = Object.freeze({ publishDeadlineMs: 10_000, stallMs: 10_000, maxConnections: 64, maxWaiting: 16 });
 /** What a connection may send before it publishes (the handshake and a few commands take under 5 KB). */
 const MAX_BYTES_BEFORE_PUBLISH = 64 * 1024;
 /** The largest RTMP message taken (a key frame of a high bitrate stream stays far below). */
@@ -73,7 +78,15 @@ export class RtmpIngest {
   private secure: { listener: NetServer; server: TlsServer } | undefined;
   private closed = false;
 
-  constructor(private readonly deps: RtmpIngestDeps) {}
+  readonly limits: IngestLimits;
+
+  constructor(
+    private readonly deps: RtmpIngestDeps,
+    /** Tighter bounds for the tests of the bounds themselves. */
+    limits: Partial<IngestLimits> = {},
+  ) {
+    this.limits = { ...INGEST_LIMITS, ...limits };
+  }
 
   /** Open connections, and those publishing. */
   counts(): { connections: number; publishing: number } {
@@ -93,7 +106,7 @@ export class RtmpIngest {
       server.on('tlsClientError', (_err, socket) => socket.destroy());
       let ready: Promise<void> | undefined;
       const listener = createNetServer({ pauseOnConnect: true }, (socket) => {
-        if (this.connections.size >= MAX_CONNECTIONS) return void socket.destroy();
+        if (this.connections.size >= this.limits.maxConnections) return void socket.destroy();
         socket.on('error', () => socket.destroy());
         ready ??= this.deps.tls.credentials().then((credentials) => server.setSecureContext(credentials));
         ready.then(
@@ -120,11 +133,11 @@ export class RtmpIngest {
 
   private accept(socket: Socket): void {
     const waiting = [...this.connections].filter((c) => !c.publishing).length;
-    if (this.closed || this.connections.size >= MAX_CONNECTIONS || waiting >= MAX_WAITING) {
+    if (this.closed || this.connections.size >= this.limits.maxConnections || waiting >= this.limits.maxWaiting) {
       socket.destroy();
       return;
     }
-    const connection = new RtmpConnection(socket, this, this.deps.logger);
+    const connection = new RtmpConnection(socket, this, this.deps.logger, this.limits);
     this.connections.add(connection);
   }
 
@@ -173,6 +186,7 @@ class RtmpConnection implements IngestConnection {
     private readonly socket: Socket,
     private readonly ingest: RtmpIngest,
     private readonly logger: Logger,
+    limits: IngestLimits,
   ) {
     const rtmp = this.rtmp;
     const alloc = rtmp.packetAlloc.bind(rtmp);
@@ -194,10 +208,10 @@ class RtmpConnection implements IngestConnection {
     socket.on('data', (data: Buffer) => this.onData(data));
     socket.on('error', () => this.drop());
     socket.on('close', () => this.drop());
-    socket.setTimeout(STALL_MS, () => this.drop(this.publishing ? 'The encoder sent nothing for 10 s' : undefined));
+    socket.setTimeout(limits.stallMs, () => this.drop(this.publishing ? `The encoder sent nothing for ${limits.stallMs} ms` : undefined));
     this.deadline = setTimeout(() => {
       if (!this.publishing) this.drop();
-    }, PUBLISH_DEADLINE_MS);
+    }, limits.publishDeadlineMs);
     this.deadline.unref();
   }
 
