@@ -47,7 +47,9 @@ const MAX_CHUNK_STREAMS = 32;
 /** FLV held for a push while its packager starts, at most. */
 const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 
-const FLV_HEADER = Buffer.from([0x46, 0x4c, 0x56, 0x01, 0x05, 0, 0, 0, 9, 0, 0, 0, 0]);
+// The FLV header names no stream: the packager finds the encoder's streams as they come, where a
+// header naming sound would keep it waiting for sound a video-only encoder never sends.
+const FLV_HEADER = Buffer.from([0x46, 0x4c, 0x56, 0x01, 0x00, 0, 0, 0, 9, 0, 0, 0, 0]);
 const FLV_AUDIO = 8;
 const FLV_VIDEO = 9;
 

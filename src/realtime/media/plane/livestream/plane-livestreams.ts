@@ -38,7 +38,12 @@ export function roomLivestreamArgs(spec: LivestreamSpec): string[] {
 
 /** An encoder's stream: its H.264 as it is (segments start at its key frames), its sound made AAC. */
 export function encoderLivestreamArgs(spec: LivestreamSpec): string[] {
-  return [...['-f', 'flv', '-i', 'pipe:0', '-map', '0:v?', '-map', '0:a?'], ...['-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-ac', '2'], ...hlsArgs(spec)];
+  return [
+    // A second of the stream tells its streams (an encoder sends its sound's and picture's headers first); ffmpeg's 5 s would hold the first segment back.
+    ...['-analyzeduration', '1000000', '-f', 'flv', '-i', 'pipe:0', '-map', '0:v?', '-map', '0:a?'],
+    ...['-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-ac', '2'],
+    ...hlsArgs(spec),
+  ];
 }
 
 interface Packager {
