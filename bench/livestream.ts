@@ -117,11 +117,11 @@ async function glassToGlass(): Promise<number[]> {
       await json(emu, 'POST', `/_emulator/meetings/${meeting.id}/participants/${bot.id}/media`, { video: false });
       await sleep(8_000);
       // The disc's colour while the camera is off.
-      const disc = (await page.evaluate('window.shown.at(-1).rgb')) as number[];
+      const disc = await page.evaluate<number[]>('window.shown.at(-1).rgb');
       const on = realNow();
       await json(emu, 'POST', `/_emulator/meetings/${meeting.id}/participants/${bot.id}/media`, { video: true });
       const seen = await until(
-        async () => (await page.evaluate(`window.shown.filter((s) => s.at > ${on})`)) as { at: number; rgb: number[] }[],
+        () => page.evaluate<{ at: number; rgb: number[] }[]>(`window.shown.filter((s) => s.at > ${on})`),
         (shown) => shown.some((s) => s.rgb.some((c, i) => Math.abs(c - disc[i]!) > 40)),
         30_000,
       );
