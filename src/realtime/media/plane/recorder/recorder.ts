@@ -1,26 +1,17 @@
 // The media plane's recorder: per meeting one composite of the room (room-composite.ts), and per
-// recording one output of it (a composite recording now; a livestream of the room would be
-// another output of the same composite). The media room tells it who is in each meeting and what
+// recording one output of it (a composite or a track recording); a livestream of the room is
+// another output of the same composite (attach, detach: ../livestream/plane-livestreams.ts). The media room tells it who is in each meeting and what
 // they show (the scene), and each recording's timeline; it answers a stop with the files made.
 import { realMonotonicNow } from '../../../../core/clock.js';
 import type { PlaneLogger, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from '../../media-types.js';
 import type { Producer } from '../producer.js';
 import { loadWerift } from '../transport.js';
 import path from 'node:path';
-import { CompositeRecording, type RecordingCallbacks } from './composite-recording.js';
+import { CompositeRecording } from './composite-recording.js';
+import type { RecordingCallbacks, RecordingOutput } from './recording-output.js';
 import { TrackRecording } from './track-recording.js';
 import { killAllFfmpeg } from './ffmpeg-process.js';
-import { RoomComposite, type CompositeOutput, type CompositeTick, type CompositeTicker } from './room-composite.js';
-
-/** A recording as an output of its room's composite. */
-interface RecordingOutput extends CompositeOutput {
-  /** Where its timeline has been written to (ms). */
-  readonly writtenTo: number;
-  /** The timeline moved: what it spans up to now is written with the room as it is. */
-  setClock(clock: RecorderClock, room: CompositeTick): void;
-  stop(finalMs: number, last: CompositeTick): Promise<RecorderResult>;
-  cancel(): void;
-}
+import { RoomComposite, type CompositeOutput, type CompositeTicker } from './room-composite.js';
 
 export interface RecorderContext {
   producer(id: string): Producer | undefined;
