@@ -150,6 +150,31 @@ describe.skipIf(!browsers).each(KITS)('$name: captions', (kit) => {
     await close?.();
   });
 
+  it.runIf(withFfmpeg)(
+    "a livestream viewer's kit plays the meeting's livestream",
+    async () => {
+      const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Watch' });
+      const viewer = await addPerson(emu, meeting.id, 'Val', 'livestream_viewer');
+      const host = await addPerson(emu, meeting.id, 'Hal', 'livestream_host');
+      await control(`/meetings/${meeting.id}/participants/${host.id}/join`, { media: { audio: true, video: true } });
+      await rest('POST', `/v2/meetings/${meeting.id}/livestreams`, {});
+      await readUntil(
+        () => rest<{ status: string }>('GET', `/v2/meetings/${meeting.id}/active-livestream`),
+        (l) => l.status === 'LIVE',
+        WAIT,
+      );
+      const { page } = await openKit(browser, kit, pagesUrl, { token: viewer.token, base: new URL(emu.tlsUrl!).host, showSetupScreen: false });
+      // The kit's player (hls.js) plays the playback URL: its video's time moves on.
+      const video = page.locator(`${p}-livestream-player video`).first();
+      await video.waitFor({ state: 'attached', timeout: WAIT });
+      await expect
+        .poll(() => video.evaluate((v: { currentTime: number; videoWidth: number }) => (v.videoWidth === 1280 ? v.currentTime : 0)), { timeout: 2 * WAIT })
+        .toBeGreaterThan(1);
+      await page.close();
+    },
+    4 * WAIT,
+  );
+
   it(
     "the transcript panel shows a bot's line as it is said, and so do the captions",
     async () => {
