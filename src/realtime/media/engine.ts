@@ -7,7 +7,17 @@
 // (process-engine.ts starts plane/plane-process.ts), whose memory goes back to the system when it ends.
 import { TransportClosed, Unserved } from '../unserved.js';
 import type { MediaListening } from './media-network.js';
-import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from './media-types.js';
+import type {
+  Direction,
+  LivestreamSpec,
+  ProducerInfo,
+  RecorderClock,
+  RecorderEvent,
+  RecorderResult,
+  RecorderSpec,
+  RecorderStatus,
+  RoomScene,
+} from './media-types.js';
 
 /** One viewer's copy of a track, as the media room orders it. */
 export interface ConsumerOrder {
@@ -24,6 +34,8 @@ export interface EngineHolds {
   consumers: number;
   /** Recordings being made. */
   recordings: number;
+  /** Livestreams being packaged (absent: none). */
+  livestreams?: number;
 }
 
 export interface MediaEngine {
@@ -60,7 +72,13 @@ export interface MediaEngine {
   cancelRecorder(id: string): void;
   /** How a recording is going (null when none is being made of that id). */
   recorderStatus(id: string): Promise<RecorderStatus | null>;
-  /** `listener` is told how far each recording got, and of a recording that failed. */
+  /** Starts packaging a livestream as HLS: from the meeting's composite (`scene` is who is in it now), or from an encoder's bytes. */
+  startLivestream(spec: LivestreamSpec, scene: RoomScene | null): Promise<void>;
+  /** An encoder's bytes (FLV) for a livestream packaged from them. */
+  feedLivestream(id: string, bytes: Uint8Array): void;
+  /** Ends a livestream's packaging now. */
+  stopLivestream(id: string): void;
+  /** `listener` is told how far each recording got, and of a recording (or a livestream's packaging, by its id) that failed. */
   onRecorderEvent(listener: (event: RecorderEvent) => void): void;
   /** `listener` is told each transport that failed for good (ICE or DTLS). */
   onTransportFailed(listener: (transportId: string) => void): void;
@@ -97,6 +115,9 @@ const ENGINE_OP_NAMES = [
   'stopRecorder',
   'cancelRecorder',
   'recorderStatus',
+  'startLivestream',
+  'feedLivestream',
+  'stopLivestream',
 ] as const satisfies ReadonlyArray<keyof MediaEngine>;
 export type EngineOp = (typeof ENGINE_OP_NAMES)[number];
 export const ENGINE_OPS: ReadonlySet<string> = new Set(ENGINE_OP_NAMES);

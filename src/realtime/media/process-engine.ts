@@ -15,7 +15,17 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.js';
 import { TransportClosed } from '../unserved.js';
 import { revived, type ConsumerOrder, type EngineCall, type EngineHolds, type EngineOp, type EngineReply, type MediaEngine } from './engine.js';
-import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from './media-types.js';
+import type {
+  Direction,
+  LivestreamSpec,
+  ProducerInfo,
+  RecorderClock,
+  RecorderEvent,
+  RecorderResult,
+  RecorderSpec,
+  RecorderStatus,
+  RoomScene,
+} from './media-types.js';
 import type { MediaListening, MediaNetwork } from './media-network.js';
 
 /**
@@ -123,6 +133,18 @@ export class ProcessMediaEngine implements MediaEngine {
     return this.child ? this.call('recorderStatus', [id]) : Promise.resolve(null);
   }
 
+  startLivestream(spec: LivestreamSpec, scene: RoomScene | null): Promise<void> {
+    return this.call('startLivestream', [spec, scene], true);
+  }
+
+  feedLivestream(id: string, bytes: Uint8Array): void {
+    this.tell('feedLivestream', [id, bytes]);
+  }
+
+  stopLivestream(id: string): void {
+    this.tell('stopLivestream', [id]);
+  }
+
   onRecorderEvent(listener: (event: RecorderEvent) => void): void {
     this.recorderListeners.push(listener);
   }
@@ -216,8 +238,8 @@ export class ProcessMediaEngine implements MediaEngine {
 
   /** Lets the child go once it holds nothing and no call is on its way. */
   private letGoWhenIdle(child: ChildProcess, holds: EngineHolds): void {
-    const { transports, producers, consumers, recordings } = holds;
-    if (this.pending.size === 0 && transports + producers + consumers + recordings === 0) {
+    const { transports, producers, consumers, recordings, livestreams = 0 } = holds;
+    if (this.pending.size === 0 && transports + producers + consumers + recordings + livestreams === 0) {
       this.logger.debug({ pid: child.pid }, 'media plane process holds nothing; ended');
       this.child = undefined;
       this.ended(child);
