@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
 import { CHROMIUM, addPerson, addPreset, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
@@ -94,6 +94,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       media: { audio: { can_produce: 'CAN_REQUEST' }, video: { can_produce: 'CAN_REQUEST' }, screenshare: { can_produce: 'NOT_ALLOWED' } },
     });
   }, 60_000);
+
+  // Each test's pages go with it: a page left open keeps its media flowing and slows every later test.
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close().catch(() => undefined);
+  });
 
   afterAll(async () => {
     for (const page of opened) await page.close().catch(() => undefined);
