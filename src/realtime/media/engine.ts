@@ -7,7 +7,17 @@
 // (process-engine.ts starts plane/plane-process.ts), whose memory goes back to the system when it ends.
 import { TransportClosed, Unserved } from '../unserved.js';
 import type { MediaListening } from './media-network.js';
-import type { Direction, ProducerInfo, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from './media-types.js';
+import type {
+  Direction,
+  LinkConditions,
+  ProducerInfo,
+  RecorderClock,
+  RecorderEvent,
+  RecorderResult,
+  RecorderSpec,
+  RecorderStatus,
+  RoomScene,
+} from './media-types.js';
 
 /** One viewer's copy of a track, as the media room orders it. */
 export interface ConsumerOrder {
@@ -66,6 +76,13 @@ export interface MediaEngine {
   onTransportFailed(listener: (transportId: string) => void): void;
   /** `listener` is told when the plane's process died, with every transport and track it carried. */
   onPlaneLost(listener: () => void): void;
+  /**
+   * Sets the network between a participant and the plane (network scenarios) on one of its
+   * transports, or on a bot's clip (by the bot's key, also before it publishes); null: a clear one.
+   */
+  shape(id: string, link: LinkConditions | null): void;
+  /** `listener` is told each transport whose cut path the page left for a new one (it restarted ICE). */
+  onPathRecovered(listener: (transportId: string) => void): void;
   /** Closes everything (a reset). */
   reset(): void;
   /** Closes everything and ends the plane (the emulator's stop). */
@@ -97,6 +114,7 @@ const ENGINE_OP_NAMES = [
   'stopRecorder',
   'cancelRecorder',
   'recorderStatus',
+  'shape',
 ] as const satisfies ReadonlyArray<keyof MediaEngine>;
 export type EngineOp = (typeof ENGINE_OP_NAMES)[number];
 export const ENGINE_OPS: ReadonlySet<string> = new Set(ENGINE_OP_NAMES);
@@ -122,6 +140,7 @@ export interface PlaneLogLine {
 export type EngineReply =
   | { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds }
   | { failed: string }
+  | { recovered: string }
   | { recorder: RecorderEvent; holds: EngineHolds }
   | { log: PlaneLogLine }
   | { listening: MediaListening | null };
