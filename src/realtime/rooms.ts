@@ -23,6 +23,9 @@ const PING_EVERY_MS = 10_000;
 
 const { cfMedia: MEDIA } = SDK_EVENTS;
 
+/** What ws reports for a connection that ended without a close frame. */
+const CLOSE_ABNORMAL = 1006;
+
 export class RealtimeRooms {
   private readonly state: RoomState;
   private readonly features: RoomFeatures;
@@ -198,7 +201,11 @@ export class RealtimeRooms {
     return {
       cutSockets: (meetingId, participantId) => {
         const live = pagesOf(meetingId, participantId).filter((p) => !p.gone);
-        for (const p of live) p.cut();
+        // Lost at once, as the server of a failed network would find it: the answer already says so.
+        for (const p of live) {
+          p.cut();
+          this.socketClosed(p, CLOSE_ABNORMAL);
+        }
         return live.length;
       },
       connectionOf: (meetingId, participantId) => {
