@@ -50,9 +50,8 @@ export class Producer extends PublishedTrack {
   /** A packet from the publisher: every consumer gets it, unless the producer is paused. */
   deliver(packet: RtpPacket, layer = ''): void {
     this.layers.add(layer);
-    if (this.layers.size > 1) {
-      const now = this.now();
-      this.lastSeen.set(layer, now);
+    if (this.info.kind === 'video') {
+      this.lastSeen.set(layer, this.now());
       if (!this.live.has(layer)) this.liveCountedAt = -Infinity;
     }
     if (this.paused || this.closed) return;
