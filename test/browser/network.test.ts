@@ -454,6 +454,39 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
   );
 
   it(
+    'latency on a page, both ways: its round trip to the media plane grows by twice the delay',
+    async () => {
+      const { meetingId, ada, a } = await twoPages('Latency');
+      const RTT = `(async () => {
+        let rtt = null;
+        for (const pc of window.__pcs) {
+          if (pc.connectionState !== 'connected') continue;
+          (await pc.getStats()).forEach((s) => {
+            if (s.type === 'candidate-pair' && s.nominated && typeof s.currentRoundTripTime === 'number') rtt = Math.max(rtt ?? 0, s.currentRoundTripTime);
+          });
+        }
+        return rtt;
+      })()`;
+      const before = await readUntil(
+        () => a.evaluate<number | null>(RTT),
+        (r) => r !== null,
+        WAIT,
+      );
+      expect(before).toBeLessThan(0.1);
+      await net(meetingId, ada.id, { scenario: 'latency', ms: 150 });
+      const after = await readUntil(
+        () => a.evaluate<number | null>(RTT),
+        (r) => (r ?? 0) >= 0.3,
+        2 * WAIT,
+      );
+      expect(after).toBeGreaterThanOrEqual(0.3);
+      expect(after).toBeLessThan(1);
+      expect(frontend.pageErrors).toEqual([]);
+    },
+    4 * WAIT,
+  );
+
+  it(
     "a bot's clip degraded: the page loses that share of the bot's video and audio; realtimekit's scores for the bot drop",
     async () => {
       const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bot on a bad network' });

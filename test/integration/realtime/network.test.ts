@@ -413,6 +413,26 @@ describe('bad input', () => {
     expect(feedNetwork()).toEqual([]);
   });
 
+  it.each([
+    [{ scenario: 'loss', percent: 0.1 }, 'percent', 0.1],
+    [{ scenario: 'loss', percent: 100 }, 'percent', 100],
+    [{ scenario: 'latency', ms: 1 }, 'ms', 1],
+    [{ scenario: 'latency', ms: 10_000 }, 'ms', 10_000],
+    [{ scenario: 'bandwidth', kbps: 8 }, 'kbps', 8],
+    [{ scenario: 'bandwidth', kbps: 1_000_000 }, 'kbps', 1_000_000],
+    [{ scenario: 'signal-outage', seconds: 0.1 }, 'seconds', 0.1],
+    [{ scenario: 'media-drop', seconds: 86_400 }, 'seconds', 86_400],
+  ])('%j is at its limit: accepted', async (body, field, value) => {
+    const m = await meeting();
+    const ada = await person(m, 'Ada');
+    // A media-drop needs media to drop: Ada joins as a bot publishing the sample clip.
+    if (body.scenario === 'media-drop')
+      expect((await control('POST', `/_emulator/meetings/${m}/participants/${ada.id}/join`, { media: { audio: true } })).status).toBe(200);
+    const set = await network(m, ada.id, body);
+    expect(set.status).toBe(200);
+    expect(set.body.participants[0]!.scenarios[0]).toMatchObject({ [field]: value });
+  });
+
   it('an unknown meeting, a participant of another meeting or another organization: 404 naming it, nothing applied', async () => {
     const m = await meeting();
     const other = await meeting('Other');
