@@ -102,12 +102,10 @@ const participantNetworkSchema = participantViewSchema.extend({
   }),
   leaves_at: isoTime.nullable().meta({ description: 'While reconnecting: when they count as left unless a page comes back' }),
   scenarios: z.array(scenarioSchema).meta({ description: 'What applies to them: the meeting’s scenarios and their own' }),
-  link: z
-    .object({ up: pathSchema, down: pathSchema, media: z.enum(['flowing', 'cut']) })
-    .meta({
-      description:
-        'Their media on the media plane as the scenarios make it (taken as links in series: losses compound, latencies add up, the narrowest cap wins)',
-    }),
+  link: z.object({ up: pathSchema, down: pathSchema, media: z.enum(['flowing', 'cut']) }).meta({
+    description:
+      'Their media on the media plane as the scenarios make it (taken as links in series: losses compound, latencies add up, the narrowest cap wins)',
+  }),
 });
 
 export const networkSchema = z.object({
