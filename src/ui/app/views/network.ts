@@ -75,14 +75,14 @@ export function Network({ meeting, events }: { meeting: Meeting; events: FeedEve
       <form class="inline" onSubmit=${apply} data-testid="network-form">
         <label
           >For
-          <select value=${target} onChange=${(e: Event) => setTarget((e.target as HTMLSelectElement).value)}>
+          <select aria-label="For" value=${target} onChange=${(e: Event) => setTarget((e.target as HTMLSelectElement).value)}>
             <option value="">the whole meeting</option>
             ${meeting.participants.map((p) => html`<option value=${p.id}>${p.name ?? p.custom_participant_id}</option>`)}
           </select></label
         >
         <label
           >Scenario
-          <select value=${scenario} onChange=${(e: Event) => setScenario((e.target as HTMLSelectElement).value as ScenarioName)}>
+          <select aria-label="Scenario" value=${scenario} onChange=${(e: Event) => setScenario((e.target as HTMLSelectElement).value as ScenarioName)}>
             ${SCENARIOS.map((s) => html`<option value=${s}>${s}</option>`)}
           </select></label
         >
@@ -91,6 +91,7 @@ export function Network({ meeting, events }: { meeting: Meeting; events: FeedEve
           html`<label
               >${fig.label}
               <input
+                aria-label=${fig.label}
                 type="number"
                 min="0"
                 value=${figure}
@@ -100,7 +101,7 @@ export function Network({ meeting, events }: { meeting: Meeting; events: FeedEve
             /></label>
             <label
               >Direction
-              <select value=${direction} onChange=${(e: Event) => setDirection((e.target as HTMLSelectElement).value)}>
+              <select aria-label="Direction" value=${direction} onChange=${(e: Event) => setDirection((e.target as HTMLSelectElement).value)}>
                 ${['both', 'up', 'down'].map((d) => html`<option value=${d}>${d}</option>`)}
               </select></label
             >`
@@ -108,8 +109,9 @@ export function Network({ meeting, events }: { meeting: Meeting; events: FeedEve
         ${
           LASTING.includes(scenario) &&
           html`<label
-            >For (s)
+            >Lasting (s)
             <input
+              aria-label="Lasting (s)"
               type="number"
               min="0"
               value=${seconds}
