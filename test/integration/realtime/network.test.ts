@@ -232,6 +232,45 @@ describe('signal-drop', () => {
   });
 });
 
+describe('on a real clock', () => {
+  it('the window and an outage end by themselves; the webhook, the session history and the live feed agree on when', async () => {
+    // 600×: the 60 s window is 100 real ms, the 30 s outage 50.
+    await emu.close();
+    emu = await startEmulator({ seed: 'network real', clock: 'real', timeScale: 600 });
+    await rest('POST', '/v2/webhooks', { name: 'presence', url: 'http://127.0.0.1:9/hook', events: ['meeting.participantLeft'] });
+    const m = await meeting();
+    const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
+    await joined(ada, m);
+    await joined(bob, m);
+    await network(m, bob.id, { scenario: 'signal-outage', seconds: 30 });
+    await network(m, ada.id, { scenario: 'signal-drop' });
+    await expect.poll(() => presentIds(m), { timeout: 10_000 }).toEqual([]);
+    const lost = Object.fromEntries(
+      feedNetwork()
+        .filter((e) => e.change === 'lost')
+        .map((e) => [String(e.participant_id), Date.parse(String(e.at))]),
+    );
+    const left = await emu.deliveries({ event: 'meeting.participantLeft' });
+    const session = (await rest<{ sessions: { id: string }[] }>('GET', `/v2/sessions?associated_id=${m}`)).data.sessions[0]!;
+    const history = await rest<{ participants: { id: string; left_at: string }[] }>('GET', `/v2/sessions/${session.id}/participants`);
+    for (const p of [ada, bob]) {
+      const leftAt = (
+        left.find((d) => (d.payload as { participant: { customParticipantId: string } }).participant.customParticipantId === p.name.toLowerCase())!.payload as {
+          participant: { leftAt: string };
+        }
+      ).participant.leftAt;
+      // At the window's end, or a moment after (a real timer fires late, and a moment is minutes at 600×).
+      expect(Date.parse(leftAt) - lost[p.id]!).toBeGreaterThanOrEqual(WINDOW_MS);
+      expect(Date.parse(leftAt) - lost[p.id]!).toBeLessThan(WINDOW_MS + 600 * 1_000);
+      expect(history.data.participants.find((x) => x.id === p.id)!.left_at).toBe(leftAt);
+    }
+    // The outage ended by itself, on the clock too.
+    await expect.poll(async () => (await networkOf(m, bob.id)).body.participants[0]!.scenarios, { timeout: 10_000 }).toEqual([]);
+    expect(await opens(bob, m)).toBe(true);
+    expect(networkJobs()).toEqual([]);
+  });
+});
+
 describe('signal-outage', () => {
   it("refuses the participant's sockets until its seconds have passed on the emulator's clock; others still connect", async () => {
     const m = await meeting();
