@@ -263,6 +263,7 @@ export class MediaRoomFeature implements RoomFeature {
     this.bots.clear();
     this.ledger.releaseAll();
     this.speakers.clear();
+    this.cutTransports.clear();
   }
 
   /** An organization's reset: its bots stop (its pages are dropped by the rooms). */
