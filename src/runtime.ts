@@ -109,6 +109,15 @@ async function closeListeners(server: Server, tls: TlsListener | undefined): Pro
  * emulator. Listening comes first so that with port 0 the URLs the emulator hands out carry the
  * real port. Loads config.stateFile when it exists and saves it every config.stateSaveInterval seconds.
  */
+/**
+ * How long an idle keep-alive connection stays open (real ms). Clients (undici, browsers) keep a
+ * pooled connection for a little less than the server says; one that reuses it as the server
+ * closes it gets a reset. A test that blocks its own event loop for a few seconds (an ffprobe run
+ * synchronously) cannot close its pooled connection in time, so the emulator keeps them longer
+ * than such a pause, as load balancers do. The stop closes idle ones at once.
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 export async function listenEmulator(initial: Config, opts: BuildOptions = {}): Promise<ListeningEmulator> {
   let tlsIdentity: TlsIdentity;
   try {
@@ -118,7 +127,9 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     throw err instanceof TlsFileError ? new StartError(err.message, { cause: err }) : err;
   }
   const server = createServer();
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Longer than the keep-alive, as Node wants, so that an idle connection's next request is never cut.
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on('clientError', answerClientError);
   const port = await listenOn(server, initial.host, initial.port, PLAIN_PORT);
   let deps: Deps | undefined;
@@ -126,7 +137,8 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
   let tlsPort: number | null = null;
   if (initial.tlsPort !== null) {
     tls = createTlsListener(tlsIdentity, (err) => deps?.logger.error({ err }, 'cannot make the TLS certificate'));
-    tls.server.keepAliveTimeout = 5_000;
+    tls.server.keepAliveTimeout = KEEP_ALIVE_MS;
+    tls.server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     tls.server.on('clientError', answerClientError);
     try {
       tlsPort = await listenOn(tls.listener, initial.host, initial.tlsPort, TLS_PORT);

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../src/config.js';
 import { runCli, startCli, type RunningCli } from '../helpers/spawn-emulator.js';
+import { withFfmpeg } from '../helpers/media-probe.js';
 
 let running: RunningCli | undefined;
 afterEach(async () => {
@@ -135,6 +136,34 @@ describe('meetings-emulator CLI', () => {
   ])('says where media listens in its start lines: %j', async (args, line) => {
     running = await startCli(['--tls-port', '0', ...args]);
     expect(running.stdout()).toContain(`  ${line}\n`);
+    await running.stop('SIGTERM');
+    running = undefined;
+  });
+
+  it('says what recordings hold in its start lines and its health: the meeting with ffmpeg, the sample without it, and why', async () => {
+    running = await startCli(['--tls-port', '0', '--ffmpeg', '/nowhere/ffmpeg']);
+    expect(running.stdout()).toContain(
+      '  recordings: every recording is the sample file: /nowhere/ffmpeg is not an executable file (install ffmpeg, or give --ffmpeg)\n',
+    );
+    const health = (await (await fetch(`${running.url}/_emulator/health`)).json()) as { recordings: Record<string, unknown> };
+    expect(health.recordings).toEqual({
+      mode: 'sample',
+      ffmpeg: null,
+      reason: 'every recording is the sample file: /nowhere/ffmpeg is not an executable file (install ffmpeg, or give --ffmpeg)',
+      recording: 0,
+      disk_bytes: 0,
+      disk_limit_bytes: 4096 * 1024 * 1024,
+    });
+    await running.stop('SIGTERM');
+    running = await startCli(['--tls-port', '0', '--recordings', 'sample']);
+    expect(running.stdout()).toContain('  recordings: every recording is the sample file (--recordings sample)\n');
+    await running.stop('SIGTERM');
+    if (!withFfmpeg) return;
+    running = await startCli(['--tls-port', '0', '--recording-disk-limit', '100']);
+    expect(running.stdout()).toMatch(/\n {2}recordings: they hold the meeting, made with \/\S*ffmpeg\n/);
+    const real = (await (await fetch(`${running.url}/_emulator/health`)).json()) as { recordings: Record<string, unknown> };
+    expect(real.recordings).toMatchObject({ mode: 'real', reason: null, disk_limit_bytes: 100 * 1024 * 1024 });
+    expect(real.recordings.ffmpeg).toMatch(/ffmpeg$/);
     await running.stop('SIGTERM');
     running = undefined;
   });

@@ -8,7 +8,7 @@
 //
 // The files are not part of a state export: an imported recording that has none is served the
 // sample, as a recording made without a recorder is.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -175,10 +175,21 @@ export class RecordingFiles {
     return this.entries.get(recordingId)?.state === 'recording';
   }
 
-  /** Bytes written so far by the recorder (its file_size while UPLOADING); undefined when none writes it. */
+  /**
+   * Bytes written so far by the recorder (its file_size while UPLOADING), read from its folder now;
+   * undefined when none writes it.
+   */
   bytesOf(recordingId: string): number | undefined {
     const e = this.entries.get(recordingId);
-    return e && e.state !== 'failed' ? e.bytes : undefined;
+    if (!e || e.state === 'failed') return undefined;
+    if (e.state !== 'recording') return e.bytes;
+    let bytes = 0;
+    try {
+      for (const name of readdirSync(e.dir)) if (!name.startsWith('watermark.')) bytes += statSync(path.join(e.dir, name)).size;
+    } catch {
+      return e.bytes;
+    }
+    return Math.max(bytes, e.bytes);
   }
 
   /**

@@ -112,6 +112,7 @@ const recorderSchema = z.object({
     z.object({
       peer_id: z.string(),
       name: z.string(),
+      pinned: z.boolean().meta({ description: 'Pinned for everyone: the main area is theirs unless a screen is shared' }),
       camera: recorderTrack,
       microphone: recorderTrack,
       screen: recorderTrack,
@@ -176,6 +177,7 @@ export const lifecycleRoutes = [
           tiles: view.tiles.map((t) => ({
             peer_id: t.peerId,
             name: t.name,
+            pinned: t.pinned,
             camera: track(t.camera),
             microphone: track(t.microphone),
             screen: track(t.screen),

@@ -28,6 +28,8 @@ export interface RecorderView {
   tiles: {
     peerId: string;
     name: string;
+    /** Pinned for everyone: the main area is theirs (unless a screen is shared). */
+    pinned: boolean;
     camera: TrackView | null;
     microphone: TrackView | null;
     screen: TrackView | null;
@@ -100,11 +102,13 @@ export class RoomRecordingsFeature implements RoomFeature {
     if (!status) return undefined;
     const decoded = new Map(status.tracks.map((t) => [t.producerId, t.decoded]));
     const track = (id: string | null) => (id === null ? null : { producerId: id, decoded: decoded.get(id) ?? 0 });
+    const scene = this.sceneOf(active.recording.meetingId);
     return {
       positionMs: status.positionMs,
-      tiles: this.sceneOf(active.recording.meetingId).tiles.map((t) => ({
+      tiles: scene.tiles.map((t) => ({
         peerId: t.key,
         name: t.name,
+        pinned: scene.pinned.includes(t.key),
         camera: track(t.camera),
         microphone: track(t.microphone),
         screen: track(t.screen),

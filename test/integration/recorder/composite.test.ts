@@ -53,6 +53,10 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
     const done = await w.stopAndUpload(r.id);
     expect(done.status).toBe('UPLOADED');
     expect(done.recording_duration).toBe(30);
+    // While UPLOADING, file_size was what the encoder had written to disk at the stop (the manual
+    // clock leaves it little time); now, the whole file's.
+    expect(w.lastStopped!.file_size).toBeGreaterThanOrEqual(0);
+    expect(w.lastStopped!.file_size).toBeLessThan(done.file_size!);
     const video = await w.download(done.download_url!);
     expect(video).toMatchObject({ status: 200, contentType: 'video/mp4', contentLength: done.file_size, bytes: done.file_size });
 

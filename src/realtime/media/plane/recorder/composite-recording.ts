@@ -3,15 +3,10 @@
 // MP3) in MP4, or VP8 and Vorbis in WebM, at the size asked, a watermark drawn over it, and the
 // separate audio file (AAC in M4A, MP3, or Vorbis in Ogg) when one is asked for.
 import { stat } from 'node:fs/promises';
-import type { RecorderClock, RecorderResult, RecorderSpec } from '../../media-types.js';
-import { FRAME_RATE, type CompositeOutput, type CompositeTick } from './room-composite.js';
-import { RecordingTimeline } from './recording-timeline.js';
+import type { RecorderResult, RecorderSpec } from '../../media-types.js';
+import { RecordingOutput, type RecordingCallbacks } from './recording-output.js';
+import { FRAME_RATE, type CompositeTick } from './room-composite.js';
 import { FILL_SILENCE, TimelineEncoder } from './timeline-encoder.js';
-
-export interface RecordingCallbacks {
-  onProgress(bytes: number): void;
-  onFailed(reason: string): void;
-}
 
 /** The ffmpeg arguments (after its input) that make a recording's files from the composite's pictures and sound. */
 export function encoderArgs(spec: RecorderSpec): string[] {
@@ -71,17 +66,11 @@ function audioCodecArgs(codec: RecorderSpec['audio']['codec'], channels: number)
   return ['-c:a', 'aac', '-b:a', channels === 1 ? '192k' : '384k', ...rate];
 }
 
-export class CompositeRecording implements CompositeOutput {
-  private readonly timeline = new RecordingTimeline();
+export class CompositeRecording extends RecordingOutput {
   private readonly encoder: TimelineEncoder;
-  private stopping = false;
-  private failed = false;
-  private readonly bytesTimer: NodeJS.Timeout;
 
-  constructor(
-    readonly spec: RecorderSpec,
-    private readonly callbacks: RecordingCallbacks,
-  ) {
+  constructor(spec: RecorderSpec, callbacks: RecordingCallbacks) {
+    super(spec, callbacks);
     const { video } = spec;
     this.encoder = new TimelineEncoder({
       ffmpeg: spec.ffmpeg,
@@ -89,73 +78,31 @@ export class CompositeRecording implements CompositeOutput {
       video: video.path ? { width: video.width, height: video.height } : undefined,
       onFailed: (reason) => this.fail(reason),
     });
-    // How much is written, for the recording's file_size while it is UPLOADING (files grow in steps).
-    this.bytesTimer = setInterval(() => void this.reportBytes(), 2_000);
-    this.bytesTimer.unref();
   }
 
-  /** Where its timeline has been written to (ms). */
   get writtenTo(): number {
     return this.encoder.writtenTo;
   }
 
-  get active(): boolean {
-    return !this.timeline.paused && !this.stopping && !this.failed;
+  protected writeAt(position: number, t: CompositeTick, always: boolean): void {
+    this.encoder.write(position, () => this.picture(t), t.mix(), always);
   }
 
-  /**
-   * The timeline moved (the clock advanced, a pause, a resume): the span up to where it stands now
-   * is written at once with the room as it is (`room`), before anything in the room changes again.
-   */
-  setClock(clock: RecorderClock, room: CompositeTick): void {
-    const position = this.timeline.set(clock, room.now);
-    if (!this.stopping && !this.failed) this.encoder.write(Math.floor(position), () => this.picture(room), room.mix(), true);
-  }
-
-  tick(t: CompositeTick): void {
-    if (!this.active) return;
-    this.encoder.write(Math.floor(this.timeline.at(t.now)), () => this.picture(t), t.mix());
-  }
-
-  /** Ends the recording at `finalMs` of its timeline, the room as it stands now holding to the end. */
-  async stop(finalMs: number, last: CompositeTick): Promise<RecorderResult> {
-    if (this.failed) throw new Error('the recording had already failed');
-    this.stopping = true;
-    clearInterval(this.bytesTimer);
+  protected async finish(finalMs: number, last: CompositeTick): Promise<RecorderResult> {
     await this.encoder.finish(finalMs, () => this.picture(last));
     const sizeOf = async (path: string | null) => (path ? { path, bytes: (await stat(path)).size } : null);
     return { video: await sizeOf(this.spec.video.path), audio: await sizeOf(this.spec.audio.path), durationMs: Math.max(finalMs, this.encoder.writtenTo) };
   }
 
-  /** Ends it now, files and all (a reset, the recording failed or was removed). */
-  cancel(): void {
-    this.stopping = true;
-    clearInterval(this.bytesTimer);
+  protected cancelEncoders(): void {
     this.encoder.cancel();
+  }
+
+  protected files(): string[] {
+    return [this.spec.video.path, this.spec.audio.path].filter((p): p is string => p !== null);
   }
 
   private picture(t: CompositeTick): Uint8Array {
     return t.picture(this.spec.video.width, this.spec.video.height).data;
-  }
-
-  private async reportBytes(): Promise<void> {
-    let bytes = 0;
-    for (const path of [this.spec.video.path, this.spec.audio.path]) {
-      if (!path) continue;
-      try {
-        bytes += (await stat(path)).size;
-      } catch {
-        // Not made yet.
-      }
-    }
-    if (!this.stopping) this.callbacks.onProgress(bytes);
-  }
-
-  private fail(reason: string): void {
-    if (this.failed || this.stopping) return;
-    this.failed = true;
-    clearInterval(this.bytesTimer);
-    this.encoder.cancel();
-    this.callbacks.onFailed(reason);
   }
 }

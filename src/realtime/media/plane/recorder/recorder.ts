@@ -7,20 +7,11 @@ import type { PlaneLogger, RecorderClock, RecorderEvent, RecorderResult, Recorde
 import type { Producer } from '../producer.js';
 import { loadWerift } from '../transport.js';
 import path from 'node:path';
-import { CompositeRecording, type RecordingCallbacks } from './composite-recording.js';
+import { CompositeRecording } from './composite-recording.js';
+import type { RecordingCallbacks, RecordingOutput } from './recording-output.js';
 import { TrackRecording } from './track-recording.js';
 import { killAllFfmpeg } from './ffmpeg-process.js';
-import { RoomComposite, type CompositeOutput, type CompositeTick, type CompositeTicker } from './room-composite.js';
-
-/** A recording as an output of its room's composite. */
-interface RecordingOutput extends CompositeOutput {
-  /** Where its timeline has been written to (ms). */
-  readonly writtenTo: number;
-  /** The timeline moved: what it spans up to now is written with the room as it is. */
-  setClock(clock: RecorderClock, room: CompositeTick): void;
-  stop(finalMs: number, last: CompositeTick): Promise<RecorderResult>;
-  cancel(): void;
-}
+import { RoomComposite, type CompositeTicker } from './room-composite.js';
 
 export interface RecorderContext {
   producer(id: string): Producer | undefined;

@@ -5,8 +5,8 @@
 // dies is started again on the track's next keyframe, a few times at most.
 import type { PlaneLogger } from '../../media-types.js';
 import type { Producer } from '../producer.js';
-import { FfmpegProcess } from './ffmpeg-process.js';
-import { MatroskaWriter, opusHead } from './matroska.js';
+import { FfmpegProcess, type FfmpegExit } from './ffmpeg-process.js';
+import { MatroskaWriter, opusHead, type MatroskaTrack } from './matroska.js';
 import { i420Bytes, type Frame } from './picture.js';
 import { TrackTap, type TappedFrame, type TrackCodec } from './track-tap.js';
 
@@ -69,16 +69,83 @@ function vp9KeyframeSize(frame: Buffer): { width: number; height: number } | und
   }
 }
 
-/** A camera or a screen share, decoded to pictures of `width` × `height` (squeezed: `aspect` is the picture's own). */
-export class VideoDecoder {
-  private readonly tap: TrackTap;
+/**
+ * What both kinds of decoder share: the track taken from its producer, one ffmpeg fed its frames as
+ * sent (Matroska, each frame later than the one before), started on the first frame it can begin
+ * with and again after it dies, a few times at most.
+ */
+abstract class TrackDecoder {
+  protected readonly tap: TrackTap;
   private process: FfmpegProcess | undefined;
   private writer: MatroskaWriter | undefined;
   private starts = 0;
   private origin = 0;
+  /** The last frame's time (ms): each is later than the one before, as ffmpeg wants. */
+  private lastMs = -1;
+  protected closed = false;
+
+  constructor(
+    producer: Producer,
+    codec: TrackCodec,
+    protected readonly ctx: DecoderContext,
+  ) {
+    this.tap = new TrackTap(producer, codec, ctx.werift, (frame) => this.frame(frame));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.tap.close();
+    this.process?.kill();
+    this.process = undefined;
+  }
+
+  /** Whether a decoder may start with this frame (a picture: a keyframe). */
+  protected abstract canStartWith(frame: TappedFrame): boolean;
+  /** The track as the decoder's input names it. */
+  protected abstract inputTrack(first: TappedFrame): MatroskaTrack;
+  /** ffmpeg's arguments after its input. */
+  protected abstract outputArgs(): string[];
+  /** What the decoder writes out. */
+  protected abstract output(chunk: Buffer): void;
+  /** Told of each frame before it goes in; false: leave it out. */
+  protected accept(_frame: TappedFrame, _process: FfmpegProcess): boolean {
+    return true;
+  }
+  /** Its decoder ended without being asked to: what to say, and what to do before it starts again. */
+  protected abstract restarting(exit: FfmpegExit): void;
+
+  private frame(frame: TappedFrame): void {
+    if (this.closed) return;
+    if (!this.process && (!this.canStartWith(frame) || !this.start(frame))) return;
+    if (!this.accept(frame, this.process!)) return;
+    this.lastMs = Math.max(this.lastMs + 1, Math.round(frame.at - this.origin));
+    this.writer!.frame(1, this.lastMs, frame.data, frame.keyframe);
+  }
+
+  private start(first: TappedFrame): boolean {
+    if (this.starts >= MAX_STARTS) return false;
+    this.starts += 1;
+    // Not -fflags nobuffer: it drops what the stream's analysis read, the first keyframe with it.
+    const process = new FfmpegProcess(this.ctx.ffmpeg, ['-f', 'matroska', '-flags', 'low_delay', '-i', 'pipe:0', ...this.outputArgs()]);
+    this.process = process;
+    this.origin = first.at;
+    this.lastMs = -1;
+    this.writer = new MatroskaWriter([this.inputTrack(first)], (b) => void process.write(b));
+    process.onData((chunk) => this.output(chunk));
+    void process.exited.then((exit) => {
+      if (this.process !== process) return;
+      this.process = undefined;
+      if (!this.closed) this.restarting(exit);
+    });
+    return true;
+  }
+}
+
+/** A camera or a screen share, decoded to pictures of `width` × `height` (squeezed: `aspect` is the picture's own). */
+export class VideoDecoder extends TrackDecoder {
   private incoming: Uint8Array;
   private filled = 0;
-  private closed = false;
   private current: Frame | null = null;
   /** The picture's own width / height (from its keyframes). */
   aspect = 16 / 9;
@@ -90,10 +157,10 @@ export class VideoDecoder {
     private readonly codec: 'VP8' | 'VP9',
     private readonly width: number,
     private readonly height: number,
-    private readonly ctx: DecoderContext,
+    ctx: DecoderContext,
   ) {
+    super(producer, codec, ctx);
     this.incoming = new Uint8Array(i420Bytes(width, height));
-    this.tap = new TrackTap(producer, codec, ctx.werift, (frame) => this.frame(frame));
   }
 
   /** The latest decoded picture, if there is one yet. */
@@ -101,59 +168,43 @@ export class VideoDecoder {
     return this.current;
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.tap.close();
-    this.process?.kill();
-    this.process = undefined;
+  protected canStartWith(frame: TappedFrame): boolean {
+    return frame.keyframe;
   }
 
-  private frame(frame: TappedFrame): void {
-    if (this.closed) return;
+  protected inputTrack(first: TappedFrame): MatroskaTrack {
+    this.filled = 0;
+    const size = keyframeSize(this.codec, first.data) ?? { width: this.width, height: this.height };
+    return { kind: 'video', codecId: `V_${this.codec}`, width: size.width, height: size.height };
+  }
+
+  protected outputArgs(): string[] {
+    return [
+      ...['-an', '-vf', `scale=${this.width}:${this.height}:flags=bilinear`, '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough'],
+      ...['-f', 'rawvideo', 'pipe:1'],
+    ];
+  }
+
+  protected override accept(frame: TappedFrame, process: FfmpegProcess): boolean {
     if (frame.keyframe) {
       const size = keyframeSize(this.codec, frame.data);
       if (size && size.width > 0 && size.height > 0) this.aspect = size.width / size.height;
     }
-    if (!this.process) {
-      if (!frame.keyframe || !this.start(frame)) return;
-    }
-    if (!this.process?.writable) {
-      // The decoder is behind: skip to the next keyframe rather than queue pictures it will show late.
-      if (!frame.keyframe) return this.tap.requestKeyframe();
-    }
-    this.writer!.frame(1, frame.at - this.origin, frame.data, frame.keyframe);
-  }
-
-  private start(first: TappedFrame): boolean {
-    if (this.starts >= MAX_STARTS) return false;
-    this.starts += 1;
-    const size = keyframeSize(this.codec, first.data) ?? { width: this.width, height: this.height };
-    const process = new FfmpegProcess(this.ctx.ffmpeg, [
-      ...['-f', 'matroska', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', 'pipe:0'],
-      ...['-an', '-vf', `scale=${this.width}:${this.height}:flags=bilinear`, '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough'],
-      ...['-f', 'rawvideo', 'pipe:1'],
-    ]);
-    this.process = process;
-    this.origin = first.at;
-    this.filled = 0;
-    this.writer = new MatroskaWriter([{ kind: 'video', codecId: `V_${this.codec}`, width: size.width, height: size.height }], (b) => void process.write(b));
-    process.onData((chunk) => this.output(chunk));
-    void process.exited.then((exit) => {
-      if (this.process !== process) return;
-      this.process = undefined;
-      if (this.closed) return;
-      this.ctx.logger.warn(
-        { codec: this.codec, code: exit.code, stderr: exit.stderr },
-        'recorder: a video decoder ended; it starts again on the next keyframe',
-      );
+    // The decoder is behind: skip to the next keyframe rather than queue pictures it will show late.
+    if (!process.writable && !frame.keyframe) {
       this.tap.requestKeyframe();
-    });
+      return false;
+    }
     return true;
   }
 
+  protected restarting(exit: FfmpegExit): void {
+    this.ctx.logger.warn({ codec: this.codec, code: exit.code, stderr: exit.stderr }, 'recorder: a video decoder ended; it starts again on the next keyframe');
+    this.tap.requestKeyframe();
+  }
+
   /** Raw pictures arrive in pieces: a full one becomes the latest. */
-  private output(chunk: Buffer): void {
+  protected output(chunk: Buffer): void {
     let at = 0;
     while (at < chunk.length) {
       const n = Math.min(chunk.length - at, this.incoming.length - this.filled);
@@ -178,13 +229,7 @@ const MAX_QUEUED_MS = 300;
 const PRIME_MS = 60;
 
 /** A microphone (or a screen share's sound), decoded to 16-bit stereo at 48 kHz, queued for the mixer. */
-export class AudioDecoder {
-  private readonly tap: TrackTap;
-  private process: FfmpegProcess | undefined;
-  private writer: MatroskaWriter | undefined;
-  private starts = 0;
-  private origin = 0;
-  private closed = false;
+export class AudioDecoder extends TrackDecoder {
   private readonly queue: Buffer[] = [];
   private queued = 0;
   private primed = false;
@@ -193,11 +238,8 @@ export class AudioDecoder {
   /** Samples (per channel) decoded so far. */
   decoded = 0;
 
-  constructor(
-    producer: Producer,
-    private readonly ctx: DecoderContext,
-  ) {
-    this.tap = new TrackTap(producer, 'OPUS', ctx.werift, (frame) => this.frame(frame));
+  constructor(producer: Producer, ctx: DecoderContext) {
+    super(producer, 'OPUS', ctx);
   }
 
   /**
@@ -224,46 +266,29 @@ export class AudioDecoder {
     if (this.queued === 0) this.primed = false;
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.tap.close();
-    this.process?.kill();
-    this.process = undefined;
+  override close(): void {
+    super.close();
     this.queue.length = 0;
     this.queued = 0;
   }
 
-  private frame(frame: TappedFrame): void {
-    if (this.closed) return;
-    if (!this.process && !this.start(frame)) return;
-    this.writer!.frame(1, frame.at - this.origin, frame.data, true);
-  }
-
-  private start(first: TappedFrame): boolean {
-    if (this.starts >= MAX_STARTS) return false;
-    this.starts += 1;
-    const process = new FfmpegProcess(this.ctx.ffmpeg, [
-      ...['-f', 'matroska', '-fflags', 'nobuffer', '-i', 'pipe:0'],
-      ...['-vn', '-f', 's16le', '-ar', String(SAMPLE_RATE), '-ac', String(CHANNELS), '-flush_packets', '1', 'pipe:1'],
-    ]);
-    this.process = process;
-    this.origin = first.at;
-    this.writer = new MatroskaWriter(
-      [{ kind: 'audio', codecId: 'A_OPUS', sampleRate: SAMPLE_RATE, channels: CHANNELS, codecPrivate: opusHead(CHANNELS, 0) }],
-      (b) => void process.write(b),
-    );
-    process.onData((chunk) => this.output(chunk));
-    void process.exited.then((exit) => {
-      if (this.process !== process) return;
-      this.process = undefined;
-      if (this.closed) return;
-      this.ctx.logger.warn({ code: exit.code, stderr: exit.stderr }, 'recorder: an audio decoder ended; it starts again with the next packet');
-    });
+  protected canStartWith(): boolean {
     return true;
   }
 
-  private output(data: Buffer): void {
+  protected inputTrack(): MatroskaTrack {
+    return { kind: 'audio', codecId: 'A_OPUS', sampleRate: SAMPLE_RATE, channels: CHANNELS, codecPrivate: opusHead(CHANNELS, 0) };
+  }
+
+  protected outputArgs(): string[] {
+    return ['-vn', '-f', 's16le', '-ar', String(SAMPLE_RATE), '-ac', String(CHANNELS), '-flush_packets', '1', 'pipe:1'];
+  }
+
+  protected restarting(exit: FfmpegExit): void {
+    this.ctx.logger.warn({ code: exit.code, stderr: exit.stderr }, 'recorder: an audio decoder ended; it starts again with the next packet');
+  }
+
+  protected output(data: Buffer): void {
     const joined = this.partial.length > 0 ? Buffer.concat([this.partial, data]) : data;
     const whole = joined.length - (joined.length % BYTES_PER_SAMPLE);
     this.partial = joined.subarray(whole);

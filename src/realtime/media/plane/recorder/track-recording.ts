@@ -7,13 +7,12 @@
 // participant and kind; a meeting where nobody published gets one silent stream of its length.
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { RecorderClock, RecorderResult, RecorderSpec } from '../../media-types.js';
+import type { RecorderResult, RecorderSpec } from '../../media-types.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { evenFloor, Picture } from './picture.js';
-import { RecordingTimeline } from './recording-timeline.js';
-import type { CompositeOutput, CompositeTick } from './room-composite.js';
+import { RecordingOutput, type RecordingCallbacks } from './recording-output.js';
+import type { CompositeTick } from './room-composite.js';
 import { FILL_SILENCE, TimelineEncoder } from './timeline-encoder.js';
-import type { RecordingCallbacks } from './composite-recording.js';
 
 /** The largest a track's video is written (its own shape within it). */
 const MAX_TRACK_SIZE = { width: 1280, height: 720 };
@@ -31,49 +30,28 @@ interface Track {
   /** Where on the timeline it started (ms). */
   startMs: number;
   encoder: TimelineEncoder;
-  /** A video track's picture: its size, and the last picture drawn into it. */
+  /** A video track's last picture (its size is the track's). */
   picture?: Picture;
   aspect?: number;
 }
 
-export class TrackRecording implements CompositeOutput {
-  private readonly timeline = new RecordingTimeline();
+export class TrackRecording extends RecordingOutput {
   private readonly tracks = new Map<string, Track>();
-  private stopping = false;
-  private failed = false;
   private seq = 0;
-  private readonly bytesTimer: NodeJS.Timeout;
 
   constructor(
-    readonly spec: RecorderSpec,
+    spec: RecorderSpec,
     private readonly dir: string,
-    private readonly callbacks: RecordingCallbacks,
+    callbacks: RecordingCallbacks,
   ) {
-    this.bytesTimer = setInterval(() => void this.reportBytes(), 2_000);
-    this.bytesTimer.unref();
+    super(spec, callbacks);
   }
 
-  /** Where its timeline has been written to (ms). */
   get writtenTo(): number {
     return Math.max(0, ...[...this.tracks.values()].map((t) => t.startMs + t.encoder.writtenTo));
   }
 
-  get active(): boolean {
-    return !this.timeline.paused && !this.stopping && !this.failed;
-  }
-
-  /** The timeline moved: the span up to where it stands now is written at once, the tracks as they are. */
-  setClock(clock: RecorderClock, room: CompositeTick): void {
-    const position = this.timeline.set(clock, room.now);
-    if (!this.stopping && !this.failed) this.writeAt(Math.floor(position), room, true);
-  }
-
-  tick(t: CompositeTick): void {
-    if (!this.active) return;
-    this.writeAt(Math.floor(this.timeline.at(t.now)), t, false);
-  }
-
-  private writeAt(position: number, t: CompositeTick, always: boolean): void {
+  protected writeAt(position: number, t: CompositeTick, always: boolean): void {
     // Each track seen in the meeting starts a stream of its own.
     for (const tile of t.scene.tiles)
       for (const slot of SLOTS) {
@@ -90,10 +68,7 @@ export class TrackRecording implements CompositeOutput {
       track.encoder.write(position - track.startMs, () => this.pictureOf(track, t), t.sound(track.producerId) ?? Buffer.alloc(0), always);
   }
 
-  async stop(finalMs: number, last: CompositeTick): Promise<RecorderResult> {
-    if (this.failed) throw new Error('the recording had already failed');
-    this.stopping = true;
-    clearInterval(this.bytesTimer);
+  protected async finish(finalMs: number, last: CompositeTick): Promise<RecorderResult> {
     const end = Math.max(finalMs, ...[...this.tracks.values()].map((t) => t.startMs + t.encoder.writtenTo));
     if (this.tracks.size === 0) this.tracks.set('', this.startTrack('', 'silence', 'audio', 0, undefined, false));
     await Promise.all([...this.tracks.values()].map((t) => t.encoder.finish(end - t.startMs, () => this.pictureOf(t, last))));
@@ -103,61 +78,54 @@ export class TrackRecording implements CompositeOutput {
     return { video: { path: out, bytes: (await stat(out)).size }, audio: null, durationMs: end };
   }
 
-  cancel(): void {
-    this.stopping = true;
-    clearInterval(this.bytesTimer);
+  protected cancelEncoders(): void {
     for (const t of this.tracks.values()) t.encoder.cancel();
+  }
+
+  protected files(): string[] {
+    return [...this.tracks.values()].map((t) => t.file);
   }
 
   private startTrack(producerId: string, title: string, kind: 'video' | 'audio', startMs: number, aspect: number | undefined, screen: boolean): Track {
     const file = path.join(this.dir, `track-${++this.seq}.webm`);
     const onFailed = (reason: string) => this.fail(`the track "${title}" ${reason}`);
-    if (kind === 'audio')
-      return {
-        producerId,
-        title,
-        file,
-        kind,
-        startMs,
-        encoder: new TimelineEncoder({
-          ffmpeg: this.spec.ffmpeg,
-          outputArgs: ['-map', '0:a', '-c:a', 'libopus', '-b:a', '64k', ...FILL_SILENCE, '-f', 'webm', file],
-          onFailed,
-        }),
-      };
+    const track = { producerId, title, file, kind, startMs };
+    if (kind === 'audio') {
+      const outputArgs = ['-map', '0:a', '-c:a', 'libopus', '-b:a', '64k', ...FILL_SILENCE, '-f', 'webm', file];
+      return { ...track, encoder: new TimelineEncoder({ ffmpeg: this.spec.ffmpeg, outputArgs, onFailed }) };
+    }
     const limit = screen ? MAX_TRACK_SIZE : CAMERA_SIZE_LIMIT;
     const shape = aspect ?? 16 / 9;
     const width = evenFloor(Math.min(limit.width, limit.height * shape));
     const height = evenFloor(Math.min(limit.height, limit.width / shape));
+    // Only the picture is kept of this stream; its sound track (silent) is left out.
+    const outputArgs = [
+      ...['-map', '0:v', '-fps_mode', 'passthrough', '-enc_time_base:v', '-1'],
+      ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '800k', '-auto-alt-ref', '0', '-lag-in-frames', '0'],
+      ...['-f', 'webm', file],
+    ];
     return {
-      producerId,
-      title,
-      file,
-      kind,
-      startMs,
+      ...track,
       aspect: shape,
       picture: new Picture(width, height),
-      encoder: new TimelineEncoder({
-        ffmpeg: this.spec.ffmpeg,
-        video: { width, height },
-        // Only the picture is kept of this stream; its sound track (silent) is left out.
-        outputArgs: [
-          ...['-map', '0:v', '-fps_mode', 'passthrough', '-enc_time_base:v', '-1'],
-          ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '800k', '-auto-alt-ref', '0', '-lag-in-frames', '0'],
-          ...['-f', 'webm', file],
-        ],
-        onFailed,
-      }),
+      encoder: new TimelineEncoder({ ffmpeg: this.spec.ffmpeg, video: { width, height }, outputArgs, onFailed }),
     };
   }
 
-  /** A video track's picture now: its latest decoded one drawn at the track's size (the last one holds once it ends). */
+  /**
+   * A video track's picture now: its latest decoded one drawn at the track's size, or, once it
+   * ended, the last one again. A picture handed to an encoder is never drawn into again (its pipe
+   * may still hold it): each new one is drawn into a picture of its own.
+   */
   private pictureOf(track: Track, t: CompositeTick): Uint8Array {
-    const picture = track.picture;
-    if (!picture) return new Uint8Array(0);
+    if (!track.picture) return new Uint8Array(0);
     const frame = t.frame(track.producerId);
-    if (frame) picture.drawFrame(frame.frame, { x: 0, y: 0, w: picture.width, h: picture.height }, 'cover', frame.aspect);
-    return picture.data;
+    if (frame) {
+      const picture = new Picture(track.picture.width, track.picture.height);
+      picture.drawFrame(frame.frame, { x: 0, y: 0, w: picture.width, h: picture.height }, 'cover', frame.aspect);
+      track.picture = picture;
+    }
+    return track.picture.data;
   }
 
   /** The tracks as they are, one stream each, into the layer's file: their times kept, each named. */
@@ -173,25 +141,5 @@ export class TrackRecording implements CompositeOutput {
     merge.end();
     const exit = await merge.exited;
     if (exit.code !== 0) throw new Error(`the tracks could not be put together (${exit.code ?? exit.signal}): ${exit.stderr || 'no message'}`);
-  }
-
-  private async reportBytes(): Promise<void> {
-    let bytes = 0;
-    for (const t of this.tracks.values()) {
-      try {
-        bytes += (await stat(t.file)).size;
-      } catch {
-        // Not made yet.
-      }
-    }
-    if (!this.stopping) this.callbacks.onProgress(bytes);
-  }
-
-  private fail(reason: string): void {
-    if (this.failed || this.stopping) return;
-    this.failed = true;
-    clearInterval(this.bytesTimer);
-    for (const t of this.tracks.values()) t.encoder.cancel();
-    this.callbacks.onFailed(reason);
   }
 }

@@ -98,7 +98,9 @@ export class TrackTap {
       return this.lost();
     }
     if (frame.data.length === 0) return;
-    if (this.waitingForKeyframe && !frame.isKeyframe) return;
+    // Still no keyframe: ask again (the publisher hears at most one request per layer every 300 ms;
+    // one made before its first packet named no stream).
+    if (this.waitingForKeyframe && !frame.isKeyframe) return this.producer.requestKeyframe(this.layer ?? '');
     this.waitingForKeyframe = false;
     this.onFrame({ data: frame.data, keyframe: frame.isKeyframe, at: this.now() });
   }

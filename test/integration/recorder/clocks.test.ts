@@ -1,0 +1,120 @@
+// A recording's file lasts its recording_duration on the real clock and a sped-up one too, and is
+// complete when the UPLOADED webhook says so (the receiver downloads it on the spot); an encoder
+// that dies ends its recording ERRORED, with the webhook, never a stuck UPLOADING. A media and
+// network test: the emulator in this process with a running clock, its media plane and encoders
+// in theirs, a webhook receiver on this machine. Real time passes here: the waits read the
+// recorder's own state (how far its timeline got), never a sleep of a guessed length.
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../src/index.js';
+import { probe, withFfmpeg } from '../../helpers/media-probe.js';
+import { RecorderWorld, type RecordingDto } from '../../helpers/recorder.js';
+import { readUntil } from '../../helpers/web-sdk.js';
+import { Receiver } from '../../helpers/webhook-receiver.js';
+
+let emu: RunningEmulator | undefined;
+let w: RecorderWorld | undefined;
+
+afterEach(async () => {
+  await emu?.close();
+  w?.close();
+  emu = undefined;
+  w = undefined;
+});
+
+/** An emulator on a running clock whose recorder joins and whose uploads finish in moments. */
+async function runningClock(timeScale: number): Promise<RecorderWorld> {
+  emu = await startEmulator({ seed: 'recorder-clocks', clock: 'real', timeScale });
+  w = new RecorderWorld(emu);
+  const patched = await w.control('PATCH', '/_emulator/simulator', {
+    recording: { start_delay_ms: 100, upload_base_ms: 500, upload_ms_per_recorded_minute: 0 },
+  });
+  expect(patched.status).toBe(200);
+  return w;
+}
+
+async function until(id: string, done: (r: RecordingDto) => boolean): Promise<RecordingDto> {
+  const r = await readUntil(() => w!.recording(id), done, 60_000, 50);
+  expect(done(r), JSON.stringify(r)).toBe(true);
+  return r;
+}
+
+/** How far the recorder's timeline got (ms), or -1 while none runs. */
+async function position(id: string): Promise<number> {
+  const res = await w!.control('GET', `/_emulator/recordings/${id}/recorder`);
+  return res.status === 200 ? (res.body.position_ms as number) : -1;
+}
+
+describe.runIf(withFfmpeg)('durations that agree under a running clock', () => {
+  it.each([
+    ['the real clock', 1, 4_000],
+    ['a clock 20 times faster', 20, 40_000],
+  ])('%s: the file lasts recording_duration, and is whole when the UPLOADED webhook arrives', async (_name, scale, recordMs) => {
+    const world = await runningClock(scale);
+    const receiver = await Receiver.start();
+    try {
+      await world.rest('POST', '/v2/webhooks', { name: 'recordings', url: receiver.url(), events: ['recording.statusUpdate'] });
+      const meetingId = await world.meeting();
+      await world.bot(meetingId, 'Ada', { audio: true, video: true });
+      const started = await world.rest<RecordingDto>('POST', '/v2/recordings', { meeting_id: meetingId });
+      await until(started.id, (r) => r.status === 'RECORDING');
+      await readUntil(
+        () => position(started.id),
+        (ms) => ms >= recordMs,
+        60_000,
+        50,
+      );
+      await world.rest('PUT', `/v2/recordings/${started.id}`, { action: 'stop' });
+      const done = await until(started.id, (r) => r.status === 'UPLOADED' || r.status === 'ERRORED');
+      expect(done.status).toBe('UPLOADED');
+      const video = await world.download(done.download_url!);
+      expect(video.bytes).toBe(done.file_size);
+      const seconds = Number(probe(video.file).format.duration);
+      expect(Math.abs(seconds - done.recording_duration!)).toBeLessThanOrEqual(1);
+      // The webhook's link, fetched as it arrived, served the same whole file.
+      const hook = receiver.received.find((r) => (r.json.recording as { status?: string } | undefined)?.status === 'UPLOADED')!;
+      const url = (hook.json.recording as { downloadUrl: string }).downloadUrl;
+      const fromHook = await world.download(url);
+      expect(fromHook.bytes).toBe(done.file_size);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe.runIf(withFfmpeg)('an encoder that dies', () => {
+  it('ends its recording ERRORED, with the webhook, and a stop is then refused', async () => {
+    emu = await startEmulator({ seed: 'recorder-crash' });
+    w = new RecorderWorld(emu);
+    const receiver = await Receiver.start();
+    await w.rest('POST', '/v2/webhooks', { name: 'recordings', url: receiver.url(), events: ['recording.statusUpdate'] });
+    const meetingId = await w.meeting();
+    await w.bot(meetingId, 'Ada', { video: true });
+    const r = await w.record({ meeting_id: meetingId });
+    await w.camerasDecoded(r.id, ['Ada']);
+    await emu.advance(5_000);
+    // The encoder is the one ffmpeg that writes into the recording's own folder (named by its id).
+    execFileSync('pkill', ['-KILL', '-f', `${r.id}/`]);
+    const errored = await readUntil(
+      () => w!.recording(r.id),
+      (x) => x.status === 'ERRORED',
+      20_000,
+      50,
+    );
+    expect(errored.status).toBe('ERRORED');
+    await readUntil(
+      async () => receiver.received.length,
+      () => receiver.received.some((r) => (r.json.recording as { status?: string }).status === 'ERRORED'),
+      20_000,
+      50,
+    );
+    await receiver.close();
+    expect(receiver.received.map((r) => (r.json.recording as { status: string }).status)).toEqual(['INVOKED', 'RECORDING', 'ERRORED']);
+    const stopped = await fetch(`${emu.url}/v2/recordings/${r.id}`, {
+      method: 'PUT',
+      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'stop' }),
+    });
+    expect(stopped.status).toBe(409);
+  });
+});

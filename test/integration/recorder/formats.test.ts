@@ -1,0 +1,176 @@
+// A recording made as it was asked for, in production's formats, decoded: VP8 and Vorbis in WebM
+// at another size, an audio-only MP3 in mono, a watermark drawn where it was placed, a track
+// recording's tracks each as a stream of its own, names and Content-Types true to the files. And
+// what is refused before anything starts: a watermark that does not load, VP8 with MP3, a
+// watermark larger than the picture. A media test: the emulator in this process, its media plane
+// and encoders in theirs, a watermark served from this machine.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../src/index.js';
+import { frameAt, probe, withFfmpeg } from '../../helpers/media-probe.js';
+import { RecorderWorld } from '../../helpers/recorder.js';
+
+let emu: RunningEmulator;
+let w: RecorderWorld;
+let images: Server;
+let imagesUrl: string;
+/** A port of this machine nothing listens on. */
+let closedPort: number;
+
+beforeAll(async () => {
+  emu = await startEmulator({ seed: 'recorder-formats' });
+  w = new RecorderWorld(emu);
+  // A 100 × 40 magenta PNG, and a page that is not an image.
+  const png = withFfmpeg ? readFileSync(w.pngFile(100, 40, 'magenta')) : Buffer.alloc(0);
+  images = createServer((req, res) => {
+    if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<p>not an image</p>');
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  imagesUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+  const probeServer = createServer();
+  await new Promise<void>((resolve) => probeServer.listen(0, '127.0.0.1', resolve));
+  closedPort = (probeServer.address() as AddressInfo).port;
+  await new Promise((resolve) => probeServer.close(resolve));
+});
+afterAll(async () => {
+  await emu?.close();
+  w?.close();
+  await new Promise((resolve) => images?.close(resolve));
+});
+
+/** A meeting where Ada publishes the clip's camera and voice, and a recording of it made as `body` asks, 12 s long. */
+async function recorded(body: Record<string, unknown>, path = '/v2/recordings') {
+  const meetingId = await w.meeting();
+  await w.bot(meetingId, 'Ada', { audio: true, video: true });
+  await w.bot(meetingId, 'Bob', { audio: true });
+  const r = await w.record({ meeting_id: meetingId, ...body }, path);
+  await w.recorderUntil(r.id, (tiles) => (tiles.find((t) => t.name === 'Ada')?.camera?.decoded ?? 0) > 0);
+  await emu.advance(12_000);
+  const done = await w.stopAndUpload(r.id);
+  expect(done.status).toBe('UPLOADED');
+  expect(done.recording_duration).toBe(12);
+  return { meetingId, done };
+}
+
+describe.runIf(withFfmpeg)('recordings in the formats asked for', () => {
+  it('VP8 at 640 × 360: VP8 and Vorbis in WebM, and the audio file in Ogg Vorbis', async () => {
+    const { done } = await recorded({ video_config: { codec: 'VP8', width: 640, height: 360 } });
+    expect(done.output_file_name).toMatch(/\.webm$/);
+    const video = await w.download(done.download_url!);
+    expect(video).toMatchObject({ status: 200, contentType: 'video/webm', bytes: done.file_size });
+    const p = probe(video.file);
+    expect(p.format.format_name).toContain('webm');
+    expect(p.streams.map((s) => [s.codec_name, s.width ?? s.channels, s.height ?? null])).toEqual([
+      ['vp8', 640, 360],
+      ['vorbis', 2, null],
+    ]);
+    expect(Math.abs(Number(p.format.duration) - 12)).toBeLessThanOrEqual(1);
+    expect(new URL(done.audio_download_url!).pathname).toMatch(/\.ogg$/);
+    const audio = await w.download(done.audio_download_url!);
+    expect(audio.contentType).toBe('audio/ogg');
+    expect(probe(audio.file).streams.map((s) => s.codec_name)).toEqual(['vorbis']);
+  });
+
+  it('audio only, MP3 in mono: no video file, the MP3 behind audio_download_url', async () => {
+    const { done } = await recorded({ video_config: { export_file: false }, audio_config: { codec: 'MP3', channel: 'mono' } });
+    expect(done.output_file_name).toMatch(/\.mp3$/);
+    expect(done.download_url).toBeNull();
+    const audio = await w.download(done.audio_download_url!);
+    expect(audio).toMatchObject({ status: 200, contentType: 'audio/mpeg', bytes: done.file_size });
+    const p = probe(audio.file);
+    expect(p.streams.map((s) => [s.codec_type, s.codec_name, s.channels])).toEqual([['audio', 'mp3', 1]]);
+    expect(Math.abs(Number(p.format.duration) - 12)).toBeLessThanOrEqual(1);
+  });
+
+  it("file_name_prefix names the files; audio_config's AAC in stereo makes the M4A", async () => {
+    const { meetingId, done } = await recorded({ file_name_prefix: 'weekly', audio_config: { codec: 'AAC', channel: 'stereo', export_file: true } });
+    expect(done.output_file_name).toMatch(new RegExp(`^weekly_${meetingId}_\\d+\\.mp4$`));
+    const audio = await w.download(done.audio_download_url!);
+    expect(new URL(done.audio_download_url!).pathname.endsWith(done.output_file_name.replace(/\.mp4$/, '.m4a'))).toBe(true);
+    expect(audio.contentType).toBe('audio/mp4');
+    expect(probe(audio.file).streams.map((s) => [s.codec_name, s.channels])).toEqual([['aac', 2]]);
+  });
+
+  it('a watermark is drawn at its size where it was placed', async () => {
+    const { done } = await recorded({
+      video_config: { watermark: { url: `${imagesUrl}/logo.png`, size: { width: 100, height: 40 }, position: 'right bottom' } },
+    });
+    const video = await w.download(done.download_url!);
+    const { width, rgb } = frameAt(video.file, 6);
+    const pixel = (x: number, y: number) => [...rgb.subarray((y * width + x) * 3, (y * width + x) * 3 + 3)];
+    // 10 px in from the right and the bottom: the magenta box spans x 1170–1269, y 670–709.
+    for (const [x, y] of [
+      [1175, 675],
+      [1265, 705],
+      [1220, 690],
+    ] as const) {
+      const [r, g, b] = pixel(x, y);
+      expect([r! > 200, g! < 60, b! > 200], `pixel ${x},${y} is ${[r, g, b].join(',')}`).toEqual([true, true, true]);
+    }
+    const [r, g, b] = pixel(1150, 690); // left of it: the tile's backdrop, not magenta
+    expect(r! > 200 && g! < 60 && b! > 200).toBe(false);
+  });
+
+  it("a track recording's file holds each track as a stream of its own, named after its participant", async () => {
+    const { done } = await recorded({ layers: { default: { file_name_prefix: 'tracks' } } }, '/v2/recordings/track');
+    expect(done.output_file_name).toMatch(/^tracks_.*\.webm$/);
+    expect(done.audio_download_url).toBeNull();
+    const file = await w.download(done.download_url!);
+    expect(file).toMatchObject({ status: 200, contentType: 'video/webm', bytes: done.file_size });
+    const p = probe(file.file);
+    const streams = p.streams.map((s) => [s.tags?.title, s.codec_name]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(streams).toEqual([
+      ['Ada camera', 'vp8'],
+      ['Ada microphone', 'opus'],
+      ['Bob microphone', 'opus'],
+    ]);
+    expect(Math.abs(Number(p.format.duration) - 12)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe.runIf(withFfmpeg)('refused before anything starts', () => {
+  it.each([
+    [
+      'a watermark that answers 404',
+      () => ({ video_config: { watermark: { url: `${imagesUrl}/missing.png` } } }),
+      /"video_config.watermark.url" could not be loaded from .*\(HTTP 404\)/,
+    ],
+    [
+      'a watermark that is not an image',
+      () => ({ video_config: { watermark: { url: `${imagesUrl}/page.html` } } }),
+      /"video_config.watermark.url" at .* is not a PNG, JPEG, GIF or WebP image/,
+    ],
+    [
+      'a watermark no server answers for',
+      () => ({ video_config: { watermark: { url: `http://127.0.0.1:${closedPort}/logo.png` } } }),
+      /"video_config.watermark.url" could not be loaded from .*ECONNREFUSED/,
+    ],
+    [
+      'VP8 with MP3',
+      () => ({ video_config: { codec: 'VP8' }, audio_config: { codec: 'MP3' } }),
+      /"audio_config.codec" cannot be MP3 with video_config.codec VP8/,
+    ],
+    [
+      'a watermark wider than the picture',
+      () => ({ video_config: { width: 640, height: 360, watermark: { url: `${imagesUrl}/logo.png`, size: { width: 641, height: 40 } } } }),
+      /"video_config.watermark.size.width" must be at most the video's width \(640\)/,
+    ],
+  ])('%s: 400 naming it, and no recording', async (_name, body, message) => {
+    const meetingId = await w.meeting();
+    const res = await fetch(`${emu.url}/v2/recordings`, {
+      method: 'POST',
+      headers: { authorization: emu.authHeader, 'content-type': 'application/json' },
+      body: JSON.stringify({ meeting_id: meetingId, ...body() }),
+    });
+    expect(res.status).toBe(400);
+    const answer = (await res.json()) as { success: boolean; error: { code: number; message: string } };
+    expect(answer.success).toBe(false);
+    expect(answer.error.message).toMatch(message);
+    const list = await w.rest<unknown[]>('GET', `/v2/recordings?meeting_id=${meetingId}`);
+    expect(list).toEqual([]);
+  });
+});
