@@ -35,7 +35,7 @@ COPY --chown=node:node proto ./proto
 # The documentation pages the landing page links to (GET /_emulator/docs/<page>.md).
 COPY --chown=node:node docs/*.md ./docs/
 USER node
-EXPOSE 4700 4443 4710/udp 4710/tcp
+EXPOSE 4700 4443 4710/udp 4710/tcp 1935 1936
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4700)+'/_emulator/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1 through the image's entrypoint (exec), so SIGTERM reaches the server directly.

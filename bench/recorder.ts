@@ -137,7 +137,14 @@ await sleep(SECONDS * 1000);
 const seconds = (Date.now() - t0) / 1000;
 const procs = [plane, ...children(plane)];
 const cpu = procs.map((pid) => {
-  const kind = pid === plane ? 'media plane (Node: forwarding, compositing)' : cmdline(pid).includes('libx264') ? 'encoder (ffmpeg, H.264 + AAC)' : cmdline(pid).includes('s16le') ? 'decoder, voice (ffmpeg)' : 'decoder, camera (ffmpeg)';
+  const kind =
+    pid === plane
+      ? 'media plane (Node: forwarding, compositing)'
+      : cmdline(pid).includes('libx264')
+        ? 'encoder (ffmpeg, H.264 + AAC)'
+        : cmdline(pid).includes('s16le')
+          ? 'decoder, voice (ffmpeg)'
+          : 'decoder, camera (ffmpeg)';
   return { kind, percent: ((ticks(pid) - (before.get(pid) ?? 0)) / TICKS / seconds) * 100 };
 });
 
@@ -157,7 +164,28 @@ const duration = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries',
 const dir = mkdtempSync(path.join(tmpdir(), 'recorder-bench-'));
 const raw = path.join(dir, 'input.mkv');
 const sample = Math.min(15, Math.floor(duration));
-execFileSync('ffmpeg', ['-v', 'error', '-t', String(sample), '-i', videoFile, '-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', '-ar', '48000', '-ac', '2', '-f', 'matroska', '-y', raw]);
+execFileSync('ffmpeg', [
+  '-v',
+  'error',
+  '-t',
+  String(sample),
+  '-i',
+  videoFile,
+  '-c:v',
+  'rawvideo',
+  '-pix_fmt',
+  'yuv420p',
+  '-c:a',
+  'pcm_s16le',
+  '-ar',
+  '48000',
+  '-ac',
+  '2',
+  '-f',
+  'matroska',
+  '-y',
+  raw,
+]);
 const spec = (codec: 'H264' | 'VP8'): RecorderSpec => ({
   id: 'bench',
   ffmpeg: 'ffmpeg',
@@ -173,6 +201,32 @@ const speed = (codec: 'H264' | 'VP8') => {
 };
 const h264 = speed('H264');
 const vp8 = speed('VP8');
+// The same 15 s with x264's other presets (picture only), to show what the recorder's choice costs.
+const presets = ['veryfast', 'superfast', 'ultrafast'].map((preset) => {
+  const t = Date.now();
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-i',
+    raw,
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    preset,
+    '-crf',
+    '23',
+    '-bf',
+    '0',
+    '-f',
+    'mp4',
+    '-y',
+    path.join(dir, `${preset}.mp4`),
+  ]);
+  return { preset, speed: sample / ((Date.now() - t) / 1000), bytes: readFileSync(path.join(dir, `${preset}.mp4`)).length };
+});
 rmSync(dir, { recursive: true, force: true });
 
 const sampled = await Promise.all(pages.map((p) => p.evaluate<{ longest: number; stalls: number; streams: number }>('window.__sampler.stop()')));
@@ -184,11 +238,20 @@ const kinds = [...new Set(cpu.map((c) => c.kind))];
 const rows = [
   `| Room | ${2 + Math.min(PAGES, 2)} tiles (2 scripted participants${PAGES > 0 ? `, 2 pages` : ''}); ${PAGES} pages in the room |`,
   `| Recorded | ${seconds.toFixed(1)} s on the real clock; file ${duration.toFixed(2)} s, recording_duration ${done.recording_duration} s, ${(done.file_size / 1e6).toFixed(2)} MB |`,
-  ...kinds.map((k) => `| CPU, ${k} | ${sum(k).toFixed(1)} % of one core${cpu.filter((c) => c.kind === k).length > 1 ? ` (${cpu.filter((c) => c.kind === k).length} processes)` : ''} |`),
-  `| CPU, the recorder in all (plane's share not counted) | ${cpu.filter((c) => c.kind !== kinds[0]).reduce((n, c) => n + c.percent, 0).toFixed(1)} % of one core |`,
+  ...kinds.map(
+    (k) =>
+      `| CPU, ${k} | ${sum(k).toFixed(1)} % of one core${cpu.filter((c) => c.kind === k).length > 1 ? ` (${cpu.filter((c) => c.kind === k).length} processes)` : ''} |`,
+  ),
+  `| CPU, the recorder in all (plane's share not counted) | ${cpu
+    .filter((c) => c.kind !== kinds[0])
+    .reduce((n, c) => n + c.percent, 0)
+    .toFixed(1)} % of one core |`,
   `| Encoding speed, 1280 × 720, 15 s of this recording again, pages still in the room | H.264 + AAC: ${h264.toFixed(1)}× real time; VP8 + Vorbis: ${vp8.toFixed(1)}× |`,
+  `| The same, x264's presets, the picture alone (speed, size) | ${presets.map((p) => `${p.preset} ${p.speed.toFixed(1)}×, ${(p.bytes / 1e6).toFixed(2)} MB`).join('; ')} |`,
   ...(PAGES > 0
-    ? [`| Pages: longest gap between decoded frames, stalls over 1 s | ${Math.max(...sampled.map((s) => s.longest))} ms; ${sampled.reduce((n, s) => n + s.stalls, 0)} stalls (${sampled.reduce((n, s) => n + s.streams, 0)} received videos) |`]
+    ? [
+        `| Pages: longest gap between decoded frames, stalls over 1 s | ${Math.max(...sampled.map((s) => s.longest))} ms; ${sampled.reduce((n, s) => n + s.stalls, 0)} stalls (${sampled.reduce((n, s) => n + s.streams, 0)} received videos) |`,
+      ]
     : []),
   `| Stop → files complete | ${finishMs} ms |`,
   `| Stop → UPLOADED (default delay ${(10 + (5 * done.recording_duration) / 60).toFixed(1)} s) | ${uploadedMs} ms |`,
@@ -201,7 +264,7 @@ if (args.write) {
   if (!existsSync(file))
     writeFileSync(
       file,
-      '# The recorder\n\nWhat a recording costs and how fast its files are done, from `bench/recorder.ts` (its header says how each figure is made). Each run below is one invocation, with its command and the machine\'s load.\n',
+      "# The recorder\n\nWhat a recording costs and how fast its files are done, from `bench/recorder.ts` (its header says how each figure is made). Each run below is one invocation, with its command and the machine's load.\n",
     );
   appendFileSync(file, `\n## ${new Date().toISOString().slice(0, 16)} UTC: \`npx tsx bench/recorder.ts --seconds ${SECONDS} --pages ${PAGES}\`\n\n${table}\n`);
 }

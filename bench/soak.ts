@@ -112,6 +112,10 @@ function startEmulator(): Promise<Emulator> {
     // The web SDK's TLS listener is not what the soak exercises, and its fixed port could be taken.
     '--tls-port',
     '0',
+    '--rtmp-port',
+    '0',
+    '--rtmps-port',
+    '0',
     '--clock',
     'real',
     '--time-scale',

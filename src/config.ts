@@ -70,6 +70,19 @@ export interface Config {
    * (sample: no encoder runs, as fast as it gets).
    */
   recordings: 'real' | 'sample';
+  /**
+   * Where a livestream's picture comes from: the meeting's room (a meeting's livestream) or an
+   * RTMP encoder pushing to its stream key, packaged as HLS by the media plane with ffmpeg (real;
+   * without ffmpeg or with media off, the simulator); sample: the simulator's timer moves every
+   * livestream and its playback loops the bundled sample segments.
+   */
+  livestreams: 'real' | 'sample';
+  /** The plain RTMP ingest's port: null turns it off, 0 picks a free port. */
+  rtmpPort: number | null;
+  /** The RTMPS ingest's port (the TLS listener's certificate): null turns it off, 0 picks a free port. */
+  rtmpsPort: number | null;
+  /** The length of a real livestream's HLS segments, in seconds. */
+  hlsSegmentSeconds: number;
   /** The ffmpeg executable the recorder runs (unset: `ffmpeg` found on PATH). */
   ffmpeg: string | undefined;
   /** The most disk, in MB, the recordings' files take together before the oldest finished ones are let go. */
@@ -390,11 +403,44 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     parse: oneOf(['real', 'sample'] as const),
   },
   {
+    key: 'livestreams',
+    flag: '--livestreams',
+    env: 'EMULATOR_LIVESTREAMS',
+    defaultText: 'real',
+    description:
+      "real: a meeting's livestream shows the meeting (its tiles and voices) and any livestream shows what an RTMP encoder pushes to its stream key, as HLS made by the media plane with ffmpeg; LIVE and IDLE follow the picture; without ffmpeg or with --media off, the simulator; sample: the simulator's timer makes livestreams LIVE and their playback loops the bundled sample segments.",
+    parse: oneOf(['real', 'sample'] as const),
+  },
+  {
+    key: 'rtmpPort',
+    flag: '--rtmp-port',
+    env: 'EMULATOR_RTMP_PORT',
+    defaultText: '1935',
+    description: "Plain RTMP ingest port, for encoders that cannot trust the emulator's certificate (0 turns it off).",
+    parse: (raw) => int(0, 65535)(raw) || null,
+  },
+  {
+    key: 'rtmpsPort',
+    flag: '--rtmps-port',
+    env: 'EMULATOR_RTMPS_PORT',
+    defaultText: '1936',
+    description: "RTMPS ingest port, on the TLS listener's certificate: the livestreams' ingest_server (0 turns it off).",
+    parse: (raw) => int(0, 65535)(raw) || null,
+  },
+  {
+    key: 'hlsSegmentSeconds',
+    flag: '--hls-segment-seconds',
+    env: 'EMULATOR_HLS_SEGMENT_SECONDS',
+    defaultText: '1',
+    description: "Length of a real livestream's HLS segments: shorter ones bring the viewers closer to live.",
+    parse: int(1, 10),
+  },
+  {
     key: 'ffmpeg',
     flag: '--ffmpeg',
     env: 'EMULATOR_FFMPEG',
     defaultText: 'unset (ffmpeg on PATH)',
-    description: 'The ffmpeg executable that makes recordings.',
+    description: 'The ffmpeg executable that makes recordings and livestreams.',
     parse: nonEmpty,
   },
   {
@@ -560,6 +606,10 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     media: 'on',
     mediaPlane: 'process',
     recordings: 'real',
+    livestreams: 'real',
+    rtmpPort: 1935,
+    rtmpsPort: 1936,
+    hlsSegmentSeconds: 1,
     ffmpeg: undefined,
     recordingDiskLimitMb: 4096,
     mediaPort: 0,
@@ -582,9 +632,27 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
  * and the TLS listener on `tlsPort`: a public URL derived from the port follows it; one that was
  * given stays as it was.
  */
-export function withListenPort(config: Config, port: number, tlsPort: number | null = config.tlsPort): Config {
-  if (port === config.port && tlsPort === config.tlsPort) return config;
-  return config.publicUrlGiven ? defaultConfig({ ...config, port, tlsPort }) : defaultConfig({ ...config, port, tlsPort, publicUrl: '' });
+export function withListenPort(
+  config: Config,
+  port: number,
+  tlsPort: number | null = config.tlsPort,
+  ingest: Pick<Config, 'rtmpPort' | 'rtmpsPort'> = config,
+): Config {
+  if (port === config.port && tlsPort === config.tlsPort && ingest.rtmpPort === config.rtmpPort && ingest.rtmpsPort === config.rtmpsPort) return config;
+  const ports = { port, tlsPort, rtmpPort: ingest.rtmpPort, rtmpsPort: ingest.rtmpsPort };
+  return config.publicUrlGiven ? defaultConfig({ ...config, ...ports }) : defaultConfig({ ...config, ...ports, publicUrl: '' });
+}
+
+/**
+ * Where an encoder pushes, as production's ingest_server gives it (`rtmps://<host>:<port>/app/`):
+ * the RTMPS ingest, or the plain one when RTMPS is off. The host is the public URL's.
+ */
+export function ingestServers(config: Pick<Config, 'publicUrl' | 'rtmpPort' | 'rtmpsPort'>): { rtmps: string | null; rtmp: string | null } {
+  const host = new URL(config.publicUrl).hostname;
+  return {
+    rtmps: config.rtmpsPort === null ? null : `rtmps://${host}:${config.rtmpsPort}/app/`,
+    rtmp: config.rtmpPort === null ? null : `rtmp://${host}:${config.rtmpPort}/app/`,
+  };
 }
 
 /** A reason is one line: control characters in echoed values are shown escaped. */

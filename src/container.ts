@@ -6,7 +6,7 @@ import { EventBus } from './core/events.js';
 import { createIdGenerator, type IdGenerator } from './core/ids.js';
 import { KeySlot, signingKeyFrom, type SigningKey } from './core/keys.js';
 import { Scheduler } from './core/scheduler.js';
-import { manualClockStart, PACKAGE_ROOT, type Config } from './config.js';
+import { ingestServers, manualClockStart, PACKAGE_ROOT, type Config } from './config.js';
 import { orgData, type DomainContext } from './domain/context.js';
 import type { DomainEvent } from './domain/events.js';
 import { AccountsService } from './domain/accounts/accounts.service.js';
@@ -61,6 +61,8 @@ export interface Deps {
   /** The signing keys, made on first use; `warm()` makes both now (before a state save). */
   keys: { participantTokens: SigningKey; webhooks: SigningKey; warm(): void };
   media: MediaLinks;
+  /** Whether livestreams carry the room's or an encoder's picture (the media plane, ffmpeg) or the simulator's. */
+  livestreamMedia: LivestreamMediaMode;
   simulator: Simulator;
   services: {
     organizations: OrganizationsService;
@@ -98,6 +100,8 @@ export interface Deps {
   tls: TlsIdentity;
   /** Uploads of recordings to their apps' own storage (storage_config), and what each sent where. */
   storage: StorageDelivery;
+  /** The RTMP ingest's connections (none where nothing listens: an app built without a port). */
+  ingest: IngestCounts;
   /** Returns every stateful piece to the fixtures (POST /_emulator/reset). */
   reset(): void;
 }
@@ -111,6 +115,13 @@ export interface BuildOptions {
   webhookTransport?: WebhookTransport;
   /** The TLS identity, when the caller has read --tls-cert/--tls-key already (runtime.ts, before listening). */
   tls?: TlsIdentity;
+  /** The RTMP ingest, when one listens (runtime.ts): its connections, for the health check. */
+  ingest?: IngestCounts;
+}
+
+/** What the health check tells of the RTMP ingest's connections. */
+export interface IngestCounts {
+  counts(): { connections: number; publishing: number };
 }
 
 /**
@@ -143,6 +154,19 @@ function recordingFilesOptions(config: Config, media: MediaLinks) {
   return { real: true, ffmpeg: ffmpeg.path, limitBytes, sample: media.files };
 }
 
+/** What carries livestreams' pictures: the media plane with ffmpeg (real), or the simulator, and why. */
+export type LivestreamMediaMode = { real: true; ffmpeg: string; segmentSeconds: number } | { real: false; why: string };
+
+/** Real livestreams: asked for (--livestreams real), media on, ffmpeg found; else the simulator, and why. */
+function livestreamMediaMode(config: Config): LivestreamMediaMode {
+  if (config.livestreams === 'sample')
+    return { real: false, why: 'every livestream is simulated: LIVE on a timer, the sample segments (--livestreams sample)' };
+  if (config.media === 'off') return { real: false, why: 'every livestream is simulated: LIVE on a timer, the sample segments (--media off)' };
+  const ffmpeg = locateExecutable('ffmpeg', config.ffmpeg);
+  if ('missing' in ffmpeg) return { real: false, why: `every livestream is simulated: ${ffmpeg.missing} (install ffmpeg, or give --ffmpeg)` };
+  return { real: true, ffmpeg: ffmpeg.path, segmentSeconds: config.hlsSegmentSeconds };
+}
+
 export function buildClock(config: Config): Clock {
   return config.clock === 'manual' ? new ManualClock(manualClockStart(config)) : new SystemClock(config.timeScale, config.startTime);
 }
@@ -156,7 +180,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const bus = new EventBus<DomainEvent>();
   const store = new Store();
   const tokenKey = keySlot(fixtures.participant_token_key, 'participant_token_key', ids, 'participant-tokens');
-  const media = new MediaLinks(config.publicUrl, ids.token(32), mediaFilesIn(MEDIA_DIR));
+  const media = new MediaLinks(config.publicUrl, ids.token(32), mediaFilesIn(MEDIA_DIR), ingestServers(config));
   const ctx: DomainContext = { store, clock, ids, bus, scheduler };
 
   // Storage credentials: kept here only, in memory (never in a model, an export or a log).
@@ -175,7 +199,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const products = new ProductsService(ctx);
   const webhooks = new WebhooksService(ctx);
   const presets = new PresetsService(ctx);
-  const simulator = new Simulator(bus, scheduler, recordings, livestreams, config.simulator);
+  const livestreamMedia = livestreamMediaMode(config);
+  const simulator = new Simulator(bus, scheduler, recordings, livestreams, config.simulator, !livestreamMedia.real);
   const webhookKey = keySlot(fixtures.webhook_signing_key, 'webhook_signing_key', ids, 'webhooks');
   const signer = new WebhookSigner(() => webhookKey.get());
   const fromConfig = configWebhooks(config.webhookUrls);
@@ -217,6 +242,8 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     history: sessionHistory,
     connectedMeetings,
     recordings,
+    livestreams,
+    livestreamMedia: livestreamMedia.real ? { ffmpeg: livestreamMedia.ffmpeg, segmentSeconds: livestreamMedia.segmentSeconds } : null,
     timeScale: config.timeScale,
     playbackUrl: (id) => media.playbackUrl(id),
     organizationName: (orgId) => orgData(ctx, orgId).org.name,
@@ -283,7 +310,22 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       // participants of the meetings being replaced; chat files belong to those meetings.
       // Recordings' files are not part of a state document: a loaded recording has none (the sample is served).
       // Storage credentials are never part of a state document either: a loaded recording has none.
-      volatile: [journal, faults, rateLimiter, feed, signalling, waitingRoom, stage, connectedMeetings, chatFiles, recordingFiles, storageSecrets, storage],
+      volatile: [
+        journal,
+        faults,
+        rateLimiter,
+        feed,
+        signalling,
+        waitingRoom,
+        stage,
+        connectedMeetings,
+        chatFiles,
+        recordingFiles,
+        storageSecrets,
+        storage,
+        // Who watches the livestreams: in memory only.
+        livestreams.viewers,
+      ],
     },
     fixtures,
   );
@@ -310,6 +352,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       },
     },
     media,
+    livestreamMedia,
     simulator,
     services: {
       organizations,
@@ -339,6 +382,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     signalling,
     tls: opts.tls ?? new TlsIdentity(credentialsFromFiles(config.tlsCert, config.tlsKey)),
     storage,
+    ingest: opts.ingest ?? { counts: () => ({ connections: 0, publishing: 0 }) },
     reset() {
       state.reset();
     },

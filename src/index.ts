@@ -51,13 +51,16 @@ export { buildDeps, type Deps } from './container.js';
 export { defaultConfig, parseConfig, type Config } from './config.js';
 export type { Fixtures } from './store/fixtures.js';
 
-export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven' | 'tlsPort' | 'uiDir'>> {
+export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTime' | 'publicUrlGiven' | 'tlsPort' | 'rtmpPort' | 'rtmpsPort' | 'uiDir'>> {
   /**
    * The TLS listener for the web SDK (docs/frontend-offline.md): off by default here, since test
    * files start emulators side by side and a fixed port would let only one of them listen. 0
    * picks a free port (its URL is `tlsUrl`), a number takes that port; null or absent: off.
    */
   tlsPort?: number | null;
+  /** The RTMP and RTMPS ingest ports, as tlsPort: off by default here, 0 picks a free port (config.rtmpPort/rtmpsPort of `deps` tell which). */
+  rtmpPort?: number | null;
+  rtmpsPort?: number | null;
   /** A fixtures file path or an already-built fixtures object. Default: the bundled fixtures. */
   fixtures?: string | Fixtures;
   /**
@@ -70,6 +73,8 @@ export interface StartOptions extends Partial<Omit<Config, 'fixtures' | 'startTi
 
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:53211 */
+  /** The RTMP ingest (rtmpPort, rtmpsPort): how many encoders are connected, and publishing. */
+  ingest: { counts(): { connections: number; publishing: number } };
   url: string;
   /**
    * The TLS listener's URL, e.g. https://localhost:53212, when `tlsPort` was given; its host and
@@ -126,6 +131,9 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
     host: rest.host ?? '127.0.0.1',
     port: rest.port ?? 0,
     tlsPort: rest.tlsPort ?? null,
+    // The RTMP ingest too is off unless asked for (0 picks a free port), for the same reason.
+    rtmpPort: rest.rtmpPort ?? null,
+    rtmpsPort: rest.rtmpsPort ?? null,
     clock,
     startTime: start,
     fixtures: typeof fx === 'string' ? fx : defaultConfig().fixtures,
@@ -135,7 +143,7 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
 
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
   const { config, fixtures } = toConfig(options);
-  const { deps, url, tlsUrl, close } = await listenEmulator(config, {
+  const { deps, url, tlsUrl, ingest, close } = await listenEmulator(config, {
     fixtures,
     logger: config.logLevel === 'silent' ? silentLogger() : createLogger(config.logLevel, undefined, config.logFormat),
   });
@@ -144,6 +152,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   return {
     url,
     tlsUrl,
+    ingest,
     orgId: org.id,
     apiKey: org.api_key,
     authHeader: `Basic ${Buffer.from(`${org.id}:${org.api_key}`).toString('base64')}`,

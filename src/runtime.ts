@@ -13,6 +13,8 @@ import { RealTimeDriver } from './core/scheduler.js';
 import { loadStateFile, saveStateFile } from './state/state-file.js';
 import { FixtureError } from './store/fixtures.js';
 import { createTlsListener, credentialsFromFiles, TlsFileError, TlsIdentity, type TlsListener } from './realtime/tls.js';
+import { RtmpIngest, type IngestListening } from './realtime/ingest/rtmp-ingest.js';
+import { silentLogger } from './logger.js';
 
 /** How long webhook attempts in flight may still run after close() starts (real ms). */
 const ATTEMPT_GRACE_MS = 1_000;
@@ -33,6 +35,8 @@ export interface ListeningEmulator {
   url: string;
   /** The TLS listener's URL (`https://localhost:4443`), undefined when it is off (config.tlsPort null). */
   tlsUrl: string | undefined;
+  /** The RTMP ingest: its connections (config.rtmpPort and config.rtmpsPort are the ports it listens on). */
+  ingest: RtmpIngest;
   /**
    * Graceful shutdown (docs/running.md, "Shutdown"). No new connection is accepted. Requests and webhook
    * attempts in flight get up to ATTEMPT_GRACE_MS to finish. The attempts still running then are
@@ -147,10 +151,33 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
       throw err;
     }
   }
-  const config = withListenPort(initial, port, tlsPort);
+  // The RTMP ingest listens before the emulator is built, so that the livestreams' ingest_server names its real ports.
+  const ingest = new RtmpIngest({
+    get logger() {
+      return deps?.logger ?? silentLogger();
+    },
+    byStreamKey: (key) => deps?.services.livestreams.byStreamKey(key),
+    refusal: () => (!deps ? 'The emulator is starting' : deps.livestreamMedia.real ? undefined : `This emulator takes no encoder: ${deps.livestreamMedia.why}`),
+    ingest: (l, connection) => deps?.signalling.ingest(l, connection) ?? Promise.resolve(undefined),
+    tls: tlsIdentity,
+  });
+  let ingestPorts: IngestListening;
+  try {
+    ingestPorts = await ingest.listen(initial.host, initial.rtmpPort, initial.rtmpsPort);
+  } catch (err) {
+    await Promise.all([closeListeners(server, tls), ingest.close()]);
+    const e = err as NodeJS.ErrnoException;
+    throw new StartError(
+      `cannot listen for RTMP on ${initial.host} (${e.code ?? e.message})${e.code === 'EADDRINUSE' ? ': a port is taken; pick others with --rtmp-port and --rtmps-port (0 turns one off)' : ''}`,
+      {
+        cause: err,
+      },
+    );
+  }
+  const config = withListenPort(initial, port, tlsPort, { rtmpPort: ingestPorts.rtmp, rtmpsPort: ingestPorts.rtmps });
 
   try {
-    deps = buildDeps(config, { ...opts, tls: tlsIdentity });
+    deps = buildDeps(config, { ...opts, tls: tlsIdentity, ingest });
     if (config.stateFile) {
       try {
         if (loadStateFile(config.stateFile, deps.state)) deps.logger.info({ file: config.stateFile }, 'state loaded');
@@ -159,7 +186,7 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
       }
     }
   } catch (err) {
-    await closeListeners(server, tls);
+    await Promise.all([closeListeners(server, tls), ingest.close()]);
     throw err instanceof FixtureError ? new StartError(`invalid fixtures: ${err.message}`, { cause: err }) : err;
   }
 
@@ -208,6 +235,8 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     built.feed.close();
     // Uploads to apps' storage in flight stop: their recordings end ERRORED, saying the emulator stopped.
     built.storage.close();
+    // Encoders' connections end: their livestreams go IDLE before the rooms close.
+    const ingestClosed = ingest.close();
     const socketsClosed = built.signalling.close();
     const requestsDone = Promise.all([
       new Promise<void>((resolve) => server.close(() => resolve())),
@@ -225,7 +254,7 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     // done here, after the grace periods, so that it cuts no request or attempt short.
     if (config.stateFile) deps.keys.warm();
     saveState();
-    await Promise.all([requestsDone, socketsClosed]);
+    await Promise.all([requestsDone, socketsClosed, ingestClosed]);
     // The media plane has ended, and its encoders with it: the recordings' files go.
     deps.services.recordings.files.close();
   };
@@ -236,6 +265,7 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     deps,
     url: config.publicUrl,
     tlsUrl: tlsUrl(config),
+    ingest,
     close() {
       closing ??= shutdown();
       return closing;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The command line: reads argv/env, starts the emulator (runtime.ts), prints where it listens,
 // and turns SIGTERM/SIGINT into a graceful close and exit 0.
-import { helpText, parseConfig, type StorageEndpoints } from './config.js';
+import { helpText, ingestServers, parseConfig, type StorageEndpoints } from './config.js';
 import { VERSION } from './core/package-info.js';
 import { describeMediaNetwork, mediaNetworkOf } from './realtime/media/media-network.js';
 import { listenEmulator, StartError } from './runtime.js';
@@ -59,9 +59,17 @@ async function main(): Promise<void> {
       `  media: ${config.media === 'on' ? 'on (audio and video flow between pages over WebRTC)' : 'off (media requests are refused; --media on carries them)'}; media plane: ${config.mediaPlane === 'process' ? 'a process of its own while a room holds media' : "inline, in the emulator's process"}`,
       ...(config.media === 'on' ? [`  media listens on ${describeMediaNetwork(mediaNetworkOf(config))}`] : []),
       `  recordings: ${deps.services.recordings.files.real ? `they hold the meeting, made with ${deps.services.recordings.files.ffmpeg}` : deps.services.recordings.files.why}`,
+      `  livestreams: ${deps.livestreamMedia.real ? `they show the meeting or an encoder's push, as HLS made with ${deps.livestreamMedia.ffmpeg}` : deps.livestreamMedia.why}`,
+      `  RTMP ingest: ${ingestLine(ingestServers(config))}`,
       '',
     ].join('\n'),
   );
+}
+
+/** Where encoders push, on the start line (the stream key goes after the last slash). */
+function ingestLine(ingest: { rtmps: string | null; rtmp: string | null }): string {
+  const parts = [ingest.rtmps && `${ingest.rtmps}<stream key> (the emulator's certificate)`, ingest.rtmp && `${ingest.rtmp}<stream key>`].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'off (--rtmps-port, --rtmp-port)';
 }
 
 /** Where recordings with a storage_config go, on the start line. */

@@ -16,6 +16,7 @@ import type {
   SessionChatMessage,
   SessionChatChannel,
   SessionPoll,
+  SessionTranscriptLine,
 } from './models.js';
 
 /** Why a participant left: of their own accord, removed by the host (kick), with everyone (kick-all ends the session), or deleted. */
@@ -109,6 +110,9 @@ export type DomainEvent =
       action: StageAction;
       by: string | null;
     }
+  // A participant of the meeting's LIVE session said a line (the control API, the dashboard): it is in
+  // the session's transcript; `live` tells whether their preset has it transcribed for the pages.
+  | { type: 'transcript.spoken'; at: number; org: Organization; meeting: Meeting; session: Session; line: SessionTranscriptLine; live: boolean }
   // A poll was started in the meeting's LIVE session (the REST API or a page).
   | { type: 'poll.created'; at: number; org: Organization; meeting: Meeting; session: Session; poll: SessionPoll }
   // A participant voted in a poll of the LIVE session (a page, or the control API): `poll` counts the vote.

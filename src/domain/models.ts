@@ -184,6 +184,8 @@ export interface Session {
 export const SESSION_LIMITS = {
   chatMessages: 10_000,
   transcriptLines: 10_000,
+  /** Lines one participant may say within one second of the emulator's clock (as a chat sender's pace is bounded). */
+  transcriptLinesPerSecond: 10,
   /** Characters of a chat message or a transcript line. */
   textChars: 4000,
   polls: 100,

@@ -11,11 +11,13 @@ import { PollsFeature } from './features/polls.js';
 import { PresenceFeature } from './features/presence.js';
 import { RecordingFeature } from './features/recording.js';
 import { StageFeature } from './features/stage.js';
+import { TranscriptsFeature } from './features/transcripts.js';
 import { WaitingRoomFeature } from './features/waiting-room.js';
 import { LocalMediaEngine } from './media/plane/local-engine.js';
 import { MediaRoomFeature } from './media/media-room.js';
 import { ProcessMediaEngine } from './media/process-engine.js';
 import { RoomRecordingsFeature } from './media/room-recordings.js';
+import { RoomLivestreamsFeature } from './media/room-livestreams.js';
 import type { Peer } from './peer.js';
 import type { Handler, RoomFeature, RoomState } from './room-state.js';
 
@@ -38,12 +40,14 @@ export interface RoomFeatures {
   pluginStores: PluginStoresFeature;
   recording: RecordingFeature;
   livestream: LivestreamFeature;
+  transcripts: TranscriptsFeature;
   hostControls: HostControlsFeature;
   waitingRoom: WaitingRoomFeature;
   stage: StageFeature;
   breakoutRooms: BreakoutRoomsFeature;
   media: MediaRoomFeature;
   recordings: RoomRecordingsFeature;
+  livestreams: RoomLivestreamsFeature;
 }
 
 export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeatures {
@@ -67,6 +71,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     pluginStores: new PluginStoresFeature(state),
     recording: new RecordingFeature(state),
     livestream: new LivestreamFeature(state),
+    transcripts: new TranscriptsFeature(state),
     hostControls,
     waitingRoom,
     stage: new StageFeature(state),
@@ -74,6 +79,8 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     media,
     // After the media room: what the room's recordings show follows what the media room holds.
     recordings: new RoomRecordingsFeature(state, media, hostControls),
+    // The livestreams' pictures: the room's composite (as the recordings'), or an encoder's stream.
+    livestreams: new RoomLivestreamsFeature(state, media, hostControls, state.deps.livestreamMedia),
   };
 }
 

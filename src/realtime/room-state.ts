@@ -11,6 +11,8 @@ import type { ConnectedMeetingsService } from '../domain/meetings/connected-meet
 import type { Meeting, Participant, Session } from '../domain/models.js';
 import type { ParticipantsService } from '../domain/participants/participants.service.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
+import type { LivestreamsService } from '../domain/livestreams/livestreams.service.js';
+import type { LivestreamMediaOptions } from './media/room-livestreams.js';
 import type { SessionHistoryService } from '../domain/sessions/session-history.service.js';
 import type { WaitingRoomService } from '../domain/meetings/waiting-room.service.js';
 import type { StageService } from '../domain/meetings/stage.service.js';
@@ -48,6 +50,10 @@ export interface RoomsDeps {
   history: Pick<SessionHistoryService, 'get' | 'createPoll' | 'vote' | 'mute' | 'muteAll' | ChatOperations>;
   /** Recordings: the room's state of them, and what the recorder makes of them. */
   recordings: Pick<RecordingsService, 'forMeetingWithStatus' | 'allWithStatus' | 'find' | 'fail' | 'files' | 'fileNames'>;
+  /** Livestreams: what makes them LIVE and IDLE once their picture is real. */
+  livestreams: Pick<LivestreamsService, 'allInState' | 'find' | 'goLive' | 'endIngest' | 'fail'>;
+  /** How livestreams' pictures are packaged (the ffmpeg, the segments' length); null: the simulator carries them. */
+  livestreamMedia: LivestreamMediaOptions | null;
   /** Emulated ms per real ms on a real clock (--time-scale): how fast a recording's timeline moves. */
   timeScale: number;
   /** Breakout rooms: the families of meetings and the moves between them. */

@@ -4,12 +4,13 @@
 // the features share the rooms through RoomState.
 import type { DomainEvent } from '../domain/events.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
-import type { Meeting, Participant } from '../domain/models.js';
+import type { Livestream, Meeting, Participant } from '../domain/models.js';
 import { realNow } from '../core/clock.js';
 import type { MediaListening } from './media/media-network.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import { dispatchTable, roomFeatures, type RoomFeatures } from './dispatch.js';
 import type { RecorderView } from './media/room-recordings.js';
+import type { IngestConnection, IngestSink, LivestreamPlayback } from './media/room-livestreams.js';
 import { MAX_FRAMES_PER_SECOND, Peer, Unserved, CLOSE, type PageSocket } from './peer.js';
 import { ProtocolError, decodeEnvelope } from './protocol/codec.js';
 import { SDK_EVENT_NAMES, SDK_EVENTS } from './protocol/events.js';
@@ -75,8 +76,24 @@ export class RealtimeRooms {
     return this.features.recordings.status(recordingId);
   }
 
+  /** What a livestream with real media serves to its viewers (undefined: none is being made). */
+  livestreamPlayback(livestreamId: string): LivestreamPlayback | undefined {
+    return this.features.livestreams.playback(livestreamId);
+  }
+
+  /** An encoder's push to a livestream, its key checked: where its stream goes (undefined: livestreams are simulated). */
+  ingest(livestream: Livestream, connection: IngestConnection): IngestSink | undefined {
+    return this.features.livestreams.ingest(livestream, connection);
+  }
+
+  /** How many livestreams are being packaged, and their files on disk. */
+  livestreamCounts(): { packaging: number; files: number; bytes: number } {
+    return this.features.livestreams.counts();
+  }
+
   /** Releases all media and ends the media plane (the emulator's stop); resolves once its process has exited. */
   closeMedia(): Promise<void> {
+    this.features.livestreams.onReset();
     return this.features.media.close();
   }
 

@@ -5,6 +5,9 @@
 // before reading it, so the answers keep the v2 spelling (snake_case) and the preset document is
 // the one /v2/presets serves. The SDK's other calls on its api host (recordings, livestreams)
 // are the v2 routes themselves: a hosted route comes first on its host, then every other route.
+import { z } from 'zod';
+import { tlsUrl } from '../config.js';
+import { toIso } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import type { AuthInfo } from '../http/auth.js';
 import { route, type Reply } from '../http/route.js';
@@ -120,6 +123,34 @@ export const sdkRoutes = [
         title: meeting.title ?? '',
         use_hive_media: false,
         sfu: CLOUDFLARE_SFU,
+      });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v2/meetings/{meeting_id}/active-transcript',
+    api: 'sdk',
+    host: 'api',
+    auth: 'participant',
+    tag: TAG,
+    summary: "Where the transcript of the meeting's LIVE session so far is: what a page joining late shows of the lines said before it came",
+    description:
+      "Asked by the SDK at join when the participant's preset has transcription_enabled; it then downloads the link (the most recent 500 lines, one CSV line each in its own form).",
+    params: z.object({ meeting_id: z.uuid() }),
+    responses: {
+      200: { description: 'transcript_download_url and transcript_download_url_expiry' },
+      403: { description: 'The token is for another meeting' },
+      404: { description: 'The meeting has no LIVE session' },
+    },
+    handler: ({ deps, auth, params }) => {
+      const { org, participant } = participantOf(auth);
+      if (participant.meetingId !== params.meeting_id) throw errors.forbidden(`The participant token is for meeting ${participant.meetingId}`);
+      const file = deps.services.sessionHistory.activeTranscript(org.id, params.meeting_id);
+      // The pages are on the TLS listener's origin: a link there is no mixed content.
+      const base = tlsUrl(deps.config) ?? deps.config.publicUrl;
+      return ok({
+        transcript_download_url: `${base}${deps.media.signedPath(file.path, file.expiresAt)}`,
+        transcript_download_url_expiry: toIso(file.expiresAt),
       });
     },
   }),

@@ -13,13 +13,14 @@ import type { Clock } from '../core/clock.js';
 import type { Scheduler } from '../core/scheduler.js';
 import type { Logger } from '../logger.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
-import type { Organization, Participant } from '../domain/models.js';
+import type { Livestream, Organization, Participant } from '../domain/models.js';
 import { NetworkTrouble, type NetworkView } from './network/network-trouble.js';
 import type { ScenarioRequest } from './network/network-conditions.js';
 import type { MediaListening } from './media/media-network.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import type { RealtimeRooms, RoomsDeps } from './rooms.js';
 import type { RecorderView } from './media/room-recordings.js';
+import type { IngestConnection, IngestSink, LivestreamPlayback } from './media/room-livestreams.js';
 
 export interface SignallingServer {
   /** Takes over an HTTP upgrade request (the `upgrade` event of a listener). */
@@ -52,6 +53,12 @@ export interface SignallingServer {
   setNetwork(meetingId: string, participantId: string | null, request: ScenarioRequest): NetworkView;
   /** What the network scenarios do to a meeting, or to a participant in it, now; and how their pages' sockets stand. */
   network(meetingId: string, participantId: string | null): NetworkView;
+  /** What a livestream with real media serves to its viewers (undefined: none is being made). */
+  livestreamPlayback(livestreamId: string): LivestreamPlayback | undefined;
+  /** An encoder pushes to a livestream (its key checked): where its stream goes; undefined when livestreams are simulated or the emulator stops. */
+  ingest(livestream: Livestream, connection: IngestConnection): Promise<IngestSink | undefined>;
+  /** How many livestreams are being packaged now, and their files on disk. */
+  livestreamCounts(): { packaging: number; files: number; bytes: number };
 }
 
 /** Frames above this size close the socket (1009): the SDK's largest, a chat message with its text, stays far below. */
@@ -149,6 +156,8 @@ export function createSignallingServer(signallingDeps: SignallingDeps): Signalli
   // page joins it: scripted participants, or nobody): the room's recorder is theirs.
   deps.bus.subscribe((e) => {
     if (e.type === 'recording.statusChanged' && e.recording.status === 'RECORDING' && deps.recordings.files.real && !loaded && !closed) void load();
+    // A meeting's livestream with real media shows the room from its start: the rooms make it.
+    if (e.type === 'livestream.statusChanged' && e.previous === null && e.meeting && deps.livestreamMedia && !loaded && !closed) void load();
   });
 
   return {
@@ -238,6 +247,17 @@ export function createSignallingServer(signallingDeps: SignallingDeps): Signalli
     },
     network(meetingId, participantId) {
       return network.view(meetingId, participantId);
+    },
+    livestreamPlayback(livestreamId) {
+      return ready?.livestreamPlayback(livestreamId);
+    },
+    async ingest(livestream, connection) {
+      if (closed || !deps.livestreamMedia) return undefined;
+      const { rooms } = await load();
+      return closed ? undefined : rooms.ingest(livestream, connection);
+    },
+    livestreamCounts() {
+      return ready?.livestreamCounts() ?? { packaging: 0, files: 0, bytes: 0 };
     },
   };
 }

@@ -51,6 +51,11 @@ export class Simulator {
     private readonly livestreams: LivestreamsService,
     /** The mode a run starts in (config `--simulator`). */
     private readonly initialMode: SimulatorMode = 'auto',
+    /**
+     * Whether the simulator moves livestreams at all: not when their picture is real (the room or
+     * an encoder makes them LIVE and IDLE, --livestreams real with media and ffmpeg).
+     */
+    private readonly livestreamsSimulated = true,
   ) {
     this.policy = initialPolicy(initialMode);
     bus.subscribe((e) => this.on(e));
@@ -99,7 +104,7 @@ export class Simulator {
 
   /** A new livestream's encoder connects after the delay; a disabled one waits until it is enabled. */
   private armLivestream(l: Livestream, now: number): void {
-    if (this.policy.livestream.mode === 'auto' && l.state === 'OFFLINE' && !l.disabled) {
+    if (this.livestreamsSimulated && this.policy.livestream.mode === 'auto' && l.state === 'OFFLINE' && !l.disabled) {
       this.scheduler.schedule(SIMULATOR_JOBS.livestreamLive, { orgId: l.orgId, id: l.id }, now + this.policy.livestream.goLiveDelayMs);
     } else {
       this.cancelJobsOf(LIVESTREAM_JOBS, { id: l.id });

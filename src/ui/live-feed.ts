@@ -75,6 +75,8 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, session_id: e.session.id, chat_id: e.message.id, change: e.change };
     case 'chat.channelChanged':
       return { ...base, session_id: e.session.id, channel_id: e.channel.id, change: e.change };
+    case 'transcript.spoken':
+      return { ...base, session_id: e.session.id, participant_id: e.line.participantId, live: e.live };
     case 'poll.created':
       return { ...base, session_id: e.session.id, poll_id: e.poll.id };
     case 'poll.voted':

@@ -57,7 +57,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
   }
 
   beforeAll(async () => {
-    emu = await startEmulator({ seed: `host controls ${sdk.global}`, clock: 'manual', tlsPort: 0 });
+    // The simulator's livestreams: LIVE on its timer, so that the clock's advance decides when (the room's own picture is test/browser/livestream.test.ts's).
+    emu = await startEmulator({ seed: `host controls ${sdk.global}`, clock: 'manual', tlsPort: 0, livestreams: 'sample' });
     frontend = await Frontend.start(sdk, emu);
     await rest('POST', '/v2/webhooks', {
       name: 'host controls',

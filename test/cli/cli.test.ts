@@ -123,6 +123,38 @@ describe('meetings-emulator CLI', () => {
     expect((await fetch(`${running.url}/_emulator/tls/certificate`)).status).toBe(404);
   });
 
+  it("names the RTMPS and RTMP ingest in its start lines and health, and gives the RTMPS one as the livestreams' ingest_server; off with 0", async () => {
+    const free = async () => {
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const port = (probe.address() as { port: number }).port;
+      await new Promise((resolve) => probe.close(resolve));
+      return port;
+    };
+    const [rtmp, rtmps] = [await free(), await free()];
+    running = await startCli(['--rtmp-port', String(rtmp), '--rtmps-port', String(rtmps)]);
+    expect(running.stdout()).toContain(
+      `  RTMP ingest: rtmps://127.0.0.1:${rtmps}/app/<stream key> (the emulator's certificate), rtmp://127.0.0.1:${rtmp}/app/<stream key>\n`,
+    );
+    const health = (await (await fetch(`${running.url}/_emulator/health`)).json()) as { livestreams: { ingest: unknown } };
+    expect(health.livestreams.ingest).toEqual({
+      rtmps: `rtmps://127.0.0.1:${rtmps}/app/`,
+      rtmp: `rtmp://127.0.0.1:${rtmp}/app/`,
+      connections: 0,
+      publishing: 0,
+    });
+    const auth = `Basic ${Buffer.from('00000000-0000-4000-8000-000000000001:emulator-api-key').toString('base64')}`;
+    const created = await fetch(`${running.url}/v2/livestreams`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(((await created.json()) as { data: { ingest_server: string } }).data.ingest_server).toBe(`rtmps://127.0.0.1:${rtmps}/app/`);
+    await running.stop('SIGTERM');
+    running = await startCli([]);
+    expect(running.stdout()).toContain('  RTMP ingest: off (--rtmps-port, --rtmp-port)\n');
+  });
+
   it.each([
     [[], 'media listens on 127.0.0.1, one UDP and one TCP port for every transport, picked when the first page connects; pages are offered 127.0.0.1'],
     [

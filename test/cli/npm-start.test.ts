@@ -57,8 +57,12 @@ afterEach(() => {
 
 async function npmStart(): Promise<{ url: string; exited: Promise<number | null> }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMULATOR_') && k !== 'PORT' && k !== 'HOST'));
-  // The TLS listener off: its fixed default port may be another emulator's on this machine.
-  npm = spawn('npm', ['start', '--', '--port', '0', '--tls-port', '0', '--log-level', 'warn'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The TLS listener and the RTMP ingest off: their fixed default ports may be another emulator's on this machine.
+  npm = spawn('npm', ['start', '--', '--port', '0', '--tls-port', '0', '--rtmp-port', '0', '--rtmps-port', '0', '--log-level', 'warn'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => npm!.once('exit', (code) => resolve(code)));
   let out = '';
   let err = '';

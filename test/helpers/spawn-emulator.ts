@@ -21,12 +21,13 @@ function entry(): string[] {
 
 /**
  * A clean environment: none of the EMULATOR_* variables of the machine running the tests. The
- * TLS listener is off unless a test turns it on: its default port is fixed (4443), and test
- * files run side by side, next to an emulator a developer may have running.
+ * TLS listener and the RTMP ingest are off unless a test turns them on: their default ports are
+ * fixed (4443, 1935, 1936), and test files run side by side, next to an emulator a developer may
+ * have running.
  */
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMULATOR_') && k !== 'PORT' && k !== 'HOST'));
-  return { ...base, EMULATOR_TLS_PORT: '0', ...extra };
+  return { ...base, EMULATOR_TLS_PORT: '0', EMULATOR_RTMP_PORT: '0', EMULATOR_RTMPS_PORT: '0', ...extra };
 }
 
 export function runCli(args: string[], extraEnv: Record<string, string> = {}) {

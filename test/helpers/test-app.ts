@@ -47,6 +47,8 @@ export function makeTestApp(overrides: Partial<Config> = {}, opts: { fixtures?: 
     logLevel: 'silent',
     // No recorder: an app built here is never closed, and these tests read what the API says of recordings, not what they hold.
     recordings: 'sample',
+    // The simulator's livestreams: LIVE on its timer, the sample segments (an app built here runs no media plane).
+    livestreams: 'sample',
     ...overrides,
   });
   const deps = buildDeps(config, { fixtures: opts.fixtures ?? fixtures(), logger: silentLogger() });

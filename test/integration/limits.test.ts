@@ -334,7 +334,7 @@ const STRING_ROWS: Row[] = [
     atLimit: { status: 404, code: 'NOT_FOUND' },
   },
   // A signed link with a field at its limit is no longer the signed one: 403, not 400.
-  ...['chat.csv', 'transcript.csv', 'summary.txt'].flatMap((file): Row[] =>
+  ...['chat.csv', 'transcript.csv', 'summary.txt', 'active-transcript.csv'].flatMap((file): Row[] =>
     (['expires', 'signature'] as const).map((field) => ({
       route: `get /media/sessions/{session_id}/${file}`,
       where: 'query',

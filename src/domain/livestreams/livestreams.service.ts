@@ -4,6 +4,7 @@ import type { Livestream, LivestreamSession, LivestreamState, LivestreamWireStat
 import { paginate, type Page, type PageRequest } from '../paging.js';
 import { ACTIVE_LIVESTREAM_STATES, livestreamEventFor, transitionLivestream, wireStatus, type LivestreamEvent } from './livestream-machine.js';
 import type { OrgData } from '../../store/store.js';
+import { LivestreamViewers, sessionViewerSeconds, type ViewerFigure } from './livestream-viewers.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 
 /** The err_message of a livestream session whose ingest failed. */
@@ -28,7 +29,45 @@ export interface LivestreamWithSession {
 }
 
 export class LivestreamsService implements OrgMember {
+  /** The HLS clients watching each livestream session (in memory: a reset drops them). */
+  readonly viewers = new LivestreamViewers();
+
   constructor(private readonly ctx: DomainContext) {}
+
+  resetOrg(orgId: string): void {
+    this.viewers.resetOrg(orgId);
+  }
+
+  /** A livestream's viewer seconds over all its sessions: what its HLS clients watched, else the simulator's audience. */
+  viewerSecondsOf(l: Livestream, now: number, figure: ViewerFigure): number {
+    const data = orgData(this.ctx, l.orgId);
+    let total = 0;
+    for (const sid of data.livestreamSessionsByLivestream.get(l.id) ?? []) {
+      const s = data.livestreamSessions.get(sid);
+      if (s) total += sessionViewerSeconds(s, now, figure);
+    }
+    return total;
+  }
+
+  /** An HLS client fetched a livestream's playlist: it watches the session LIVE now. */
+  watched(l: Livestream, client: string): void {
+    const session = lastSessionOf(orgData(this.ctx, l.orgId), l.id);
+    if (session && session.stoppedTime === null) this.viewers.seen(session, client, this.ctx.clock.now());
+  }
+
+  /** The ingest ended without a stop (the encoder disconnected, the room's picture stopped): LIVE → IDLE. */
+  endIngest(orgId: string, id: string): Livestream {
+    return this.apply(this.get(orgId, id), { type: 'END_INGEST' });
+  }
+
+  /** A livestream by its stream key, in whichever organization holds it (an encoder's push names only the key). */
+  byStreamKey(key: string): Livestream | undefined {
+    for (const orgId of this.ctx.store.orgs.keys()) {
+      const data = orgData(this.ctx, orgId);
+      for (const l of data.livestreams.values()) if (l.streamKey === key) return l;
+    }
+    return undefined;
+  }
 
   private meeting(orgId: string, meetingId: string): Meeting {
     const m = orgData(this.ctx, orgId).meetings.get(meetingId);
@@ -75,6 +114,11 @@ export class LivestreamsService implements OrgMember {
     const l = orgData(this.ctx, orgId).livestreams.get(id);
     if (!l) throw errors.notFound('livestream', id);
     return l;
+  }
+
+  /** A livestream of the organization, or undefined (its organization's reset took it). */
+  find(orgId: string, id: string): Livestream | undefined {
+    return this.ctx.store.org(orgId)?.livestreams.get(id);
   }
 
   /** Finds a livestream by id in whichever organization holds it (control API, media routes). */

@@ -48,6 +48,8 @@ export class MediaLinks {
     private readonly publicUrl: string,
     private readonly secret: string,
     readonly files: MediaFiles,
+    /** The RTMPS and plain RTMP ingest URLs (`rtmps://host:port/app/`), null where one is off. */
+    private readonly ingest: { rtmps: string | null; rtmp: string | null } = { rtmps: null, rtmp: null },
   ) {}
 
   private sign(pathname: string, expires: number): string {
@@ -72,8 +74,9 @@ export class MediaLinks {
     return `${this.publicUrl}/media/livestreams/${livestreamId}/index.m3u8`;
   }
 
+  /** Production's form: `rtmps://<host>:<port>/app/`; the plain RTMP one when RTMPS is off (and RTMPS on 443 when both are). */
   ingestServer(): string {
-    return `rtmps://${new URL(this.publicUrl).host}/live`;
+    return this.ingest.rtmps ?? this.ingest.rtmp ?? `rtmps://${new URL(this.publicUrl).hostname}:443/app/`;
   }
 
   /** The bytes of one of the sample files (`files`), read on first use and then kept. */

@@ -2,7 +2,7 @@
 // guide), the transcript (CSV, the columns of the transcription guide) and the summary (text).
 // Made from the session record when downloaded, so a link always serves the current content.
 import { toIso } from '../../core/clock.js';
-import type { Session } from '../models.js';
+import type { Session, SessionTranscriptLine } from '../models.js';
 
 export type SessionFileKind = 'chat' | 'transcript' | 'summary';
 
@@ -50,4 +50,16 @@ export function transcriptCsv(s: Session): string {
     TRANSCRIPT_COLUMNS,
     s.transcript.map((l) => [toIso(l.at), l.participantId, l.participantId, l.customParticipantId, l.name, l.text]),
   );
+}
+
+/** A line as the web SDKs read a transcript: `epochSeconds,peerId,userId,customParticipantId,name,text`, one line, no header. */
+export function sdkTranscriptLine(l: SessionTranscriptLine, peerId: string, text: string = l.text): string {
+  // The SDKs split a transcript file on line breaks before they parse each line as CSV.
+  const oneLine = text.replace(/\r\n|[\r\n]/g, ' ');
+  return [Math.floor(l.at / 1000), peerId, l.participantId, l.customParticipantId, l.name ?? '', oneLine].map(csvField).join(',');
+}
+
+/** The path of a meeting session's transcript so far, as a page that joins late reads it. */
+export function activeTranscriptPath(sessionId: string): string {
+  return `/media/sessions/${sessionId}/active-transcript.csv`;
 }

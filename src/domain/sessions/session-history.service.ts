@@ -21,13 +21,22 @@ import {
   type SessionChatMessage,
   type SessionParticipant,
   type SessionPoll,
+  type SessionTranscriptLine,
 } from '../models.js';
 import { channelInputProblem, channelOf, chatPage, payloadProblem, permissionProblem, sees, type ChatContent, type ChatPageQuery } from './chat-rules.js';
 import { pageList, type Page, type PageRequest } from '../paging.js';
 import type { FixtureOrg, OrgMember } from '../organizations/org-member.js';
 import type { OrgData } from '../../store/store.js';
 import { daywise, type Daywise } from './daywise.js';
-import { SESSION_FILE_LINK_LIFETIME_MS, chatCsv, sessionFilePath, transcriptCsv, type SessionFileKind } from './session-files.js';
+import {
+  SESSION_FILE_LINK_LIFETIME_MS,
+  activeTranscriptPath,
+  chatCsv,
+  sdkTranscriptLine,
+  sessionFilePath,
+  transcriptCsv,
+  type SessionFileKind,
+} from './session-files.js';
 import {
   aiWishes,
   endSession,
@@ -97,6 +106,9 @@ export interface PollInput {
   anonymous: boolean;
   hideVotes: boolean;
 }
+
+/** What a page that joins late reads of the transcript so far: its most recent lines (production's own cut is not documented). */
+export const ACTIVE_TRANSCRIPT_LINES = 500;
 
 const sessionNotFound = (id: string) => errors.notFoundMessage(`No session found with id ${id}`);
 const noActiveSession = (meetingId: string) => errors.notFoundMessage(`No active session found for meeting_id ${meetingId}`);
@@ -590,14 +602,52 @@ export class SessionHistoryService implements OrgMember {
     return members;
   }
 
-  /** A present participant says a line: it joins the session's transcript. */
-  speak(meeting: Meeting, participantId: string, text: string): Session {
+  /**
+   * A present participant says a line: it joins the session's transcript, and the pages of the
+   * meeting hear it as it is said when the speaker's preset has transcription_enabled (`live`).
+   * A speaker says at most SESSION_LIMITS.transcriptLinesPerSecond lines a second (emulator clock).
+   */
+  speak(meeting: Meeting, participantId: string, text: string): { session: Session; line: SessionTranscriptLine; live: boolean } {
     const { session, participant } = this.presentSpeaker(meeting, participantId);
     if (session.transcript.length >= SESSION_LIMITS.transcriptLines)
       throw errors.conflict(`Session ${session.id} already has ${SESSION_LIMITS.transcriptLines} transcript lines, the most one session keeps`);
     const now = this.ctx.clock.now();
+    const recent = session.transcript.filter((l) => l.participantId === participantId && l.at > now - 1000).length;
+    if (recent >= SESSION_LIMITS.transcriptLinesPerSecond) throw errors.tooManyRequests(1);
     const line = { at: now, participantId, customParticipantId: participant.customParticipantId, name: participant.name, text };
-    return this.update(meeting.orgId, session.id, (s) => ({ ...s, transcript: [...s.transcript, line], updatedAt: now }))!;
+    const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, transcript: [...s.transcript, line], updatedAt: now }))!;
+    const data = orgData(this.ctx, meeting.orgId);
+    const speaker = data.participants.get(participantId);
+    const live = speaker !== undefined && data.presets.get(speaker.presetId)?.permissions.transcription_enabled === true;
+    this.ctx.bus.publish({
+      type: 'transcript.spoken',
+      at: now,
+      org: data.org,
+      meeting: data.meetings.get(meeting.id) ?? meeting,
+      session: updated,
+      line,
+      live,
+    });
+    return { session: updated, line, live };
+  }
+
+  /**
+   * The transcript of a meeting's LIVE session so far, as a page that joins late reads it: the
+   * path of its file (the most recent ACTIVE_TRANSCRIPT_LINES lines) and when a link to it expires.
+   */
+  activeTranscript(orgId: string, meetingId: string): { path: string; expiresAt: number } {
+    const session = this.active(orgId, meetingId);
+    return { path: activeTranscriptPath(session.id), expiresAt: this.ctx.clock.now() + SESSION_FILE_LINK_LIFETIME_MS };
+  }
+
+  /** The file of a session's transcript so far: one line per line said (the SDK's form), oldest first. */
+  activeTranscriptContent(sessionId: string): string {
+    const s = this.ctx.store.findInAnyOrg((d) => d.sessions, sessionId);
+    if (!s) throw sessionNotFound(sessionId);
+    return s.transcript
+      .slice(-ACTIVE_TRANSCRIPT_LINES)
+      .map((l) => `${sdkTranscriptLine(l, l.participantId)}\n`)
+      .join('');
   }
 
   private presentSpeaker(meeting: Meeting, participantId: string): { session: Session; participant: SessionParticipant } {

@@ -214,23 +214,41 @@ export const sessionActivityRoutes = [
     api: 'control',
     auth: 'none',
     tag: TAG,
-    summary: "A participant in the meeting speaks a line (kept in the session's transcript; the summary is made from it)",
+    summary:
+      "A participant in the meeting speaks a line (kept in the session's transcript; the summary is made from it); with transcription_enabled in their preset every page hears it live, partial then final",
     params: participantParams,
     body: z.strictObject({ text: spoken }),
     responses: {
       200: {
         description: 'The transcript line as kept',
-        schema: z.object({ session_id: z.uuid(), participant_id: z.uuid(), name: z.string().nullable(), text: z.string(), timestamp: isoTime }),
+        schema: z.object({
+          session_id: z.uuid(),
+          participant_id: z.uuid(),
+          name: z.string().nullable(),
+          text: z.string(),
+          timestamp: isoTime,
+          live: z.boolean().meta({ description: "Whether the meeting's pages heard it as it was said (the speaker's preset has transcription_enabled)" }),
+        }),
       },
       ...conflict,
+      429: { description: 'The participant said more than 10 lines within one second of the emulator clock (retry-after: 1)' },
     },
     handler: ({ deps, params, body }) => {
       const { sessions, sessionHistory, participants } = deps.services;
       const meeting = sessions.locateMeeting(params.meeting_id);
       participants.get(meeting.orgId, meeting.id, params.participant_id);
-      const session = sessionHistory.speak(meeting, params.participant_id, body.text);
-      const line = session.transcript[session.transcript.length - 1]!;
-      return { status: 200, body: { session_id: session.id, participant_id: line.participantId, name: line.name, text: line.text, timestamp: toIso(line.at) } };
+      const { session, line, live } = sessionHistory.speak(meeting, params.participant_id, body.text);
+      return {
+        status: 200,
+        body: {
+          session_id: session.id,
+          participant_id: line.participantId,
+          name: line.name,
+          text: line.text,
+          timestamp: toIso(line.at),
+          live,
+        },
+      };
     },
   }),
   route({

@@ -4,7 +4,7 @@ import { VERSION } from '../../core/package-info.js';
 import type { Deps } from '../../container.js';
 import { route } from '../route.js';
 import { mediaNetworkOf, plannedListening, type MediaListening } from '../../realtime/media/media-network.js';
-import type { Config } from '../../config.js';
+import { ingestServers, type Config } from '../../config.js';
 
 /** Where media listens: the open sockets' ports, or the configured ones while none are open. */
 function listeningView(open: MediaListening | null, config: Config): MediaListening & { open: boolean } {
@@ -60,6 +60,28 @@ const healthSchema = z.object({
       disk_limit_bytes: z.number().int().meta({ description: '--recording-disk-limit, in bytes' }),
     })
     .meta({ description: 'What recordings hold, and the disk their files take' }),
+  livestreams: z
+    .object({
+      mode: z.enum(['real', 'sample']).meta({
+        description:
+          "real: livestreams show the meeting or an encoder's push, packaged as HLS with ffmpeg; sample: the simulator's timer and the sample segments",
+      }),
+      ffmpeg: z.string().nullable().meta({ description: 'The ffmpeg that packages, while livestreams are real' }),
+      reason: z.string().nullable().meta({ description: 'Why livestreams are simulated (--livestreams sample, --media off, ffmpeg not found)' }),
+      segment_seconds: z.number().int().meta({ description: '--hls-segment-seconds' }),
+      packaging: z.number().int().meta({ description: 'Livestreams being packaged now (the room or an encoder)' }),
+      files: z.number().int().meta({ description: 'HLS files on disk (playlists and segments; freed by a stop, a reset)' }),
+      bytes: z.number().int(),
+      ingest: z
+        .object({
+          rtmps: z.string().nullable().meta({ description: "The RTMPS ingest (the livestreams' ingest_server), null when off (--rtmps-port)" }),
+          rtmp: z.string().nullable().meta({ description: 'The plain RTMP ingest, null when off (--rtmp-port)' }),
+          connections: z.number().int().meta({ description: 'Encoders connected now' }),
+          publishing: z.number().int().meta({ description: 'Of those, publishing to a livestream' }),
+        })
+        .meta({ description: 'Where encoders push (append the stream key), and their connections' }),
+    })
+    .meta({ description: "What carries livestreams' pictures, their files on disk, and the RTMP ingest" }),
   chat_files: z
     .object({ files: z.number().int(), bytes: z.number().int() })
     .meta({ description: 'The images and files pages uploaded for chat that the emulator holds in memory (a reset frees them)' }),
@@ -88,6 +110,20 @@ export function recordingsHealth(deps: Deps) {
   };
 }
 
+/** What livestreams carry and where encoders push, as the health check tells it (and the start line says it). */
+export function livestreamsHealth(deps: Deps) {
+  const mode = deps.livestreamMedia;
+  const ingest = ingestServers(deps.config);
+  return {
+    mode: mode.real ? ('real' as const) : ('sample' as const),
+    ffmpeg: mode.real ? mode.ffmpeg : null,
+    reason: mode.real ? null : mode.why,
+    segment_seconds: deps.config.hlsSegmentSeconds,
+    ...deps.signalling.livestreamCounts(),
+    ingest: { rtmps: ingest.rtmps, rtmp: ingest.rtmp, ...deps.ingest.counts() },
+  };
+}
+
 export const systemRoutes = [
   route({
     method: 'get',
@@ -112,6 +148,7 @@ export const systemRoutes = [
           ...deps.signalling.mediaCounts(),
         },
         recordings: recordingsHealth(deps),
+        livestreams: livestreamsHealth(deps),
         chat_files: deps.services.chatFiles.counts(),
         storage: {
           endpoints: {

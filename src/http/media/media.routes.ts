@@ -15,7 +15,7 @@ import { liveMsAt } from '../../domain/livestreams/livestream-machine.js';
 import type { Livestream } from '../../domain/models.js';
 import { route } from '../route.js';
 import { byteRange } from './range.js';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { RecordingEvicted } from '../../domain/recordings/recording-files.js';
 import { FORMATS } from '../../domain/recordings/recording-formats.js';
@@ -77,6 +77,15 @@ async function sendFile(req: Request, res: Response, content: Promise<Buffer>, c
   return undefined;
 }
 
+function sendPlaylist(res: Response, body: string): undefined {
+  res.status(200);
+  res.setHeader('content-type', 'application/vnd.apple.mpegurl');
+  res.setHeader('cache-control', 'no-cache');
+  res.setHeader('content-length', String(Buffer.byteLength(body)));
+  res.end(body);
+  return undefined;
+}
+
 export function checkLink(deps: Deps, pathname: string, query: { expires?: string; signature?: string }): void {
   const verdict = deps.media.check(pathname, query.expires, query.signature, deps.clock.now());
   if (verdict === 'invalid') throw errors.mediaSignatureInvalid();
@@ -131,20 +140,51 @@ export const mediaRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "A livestream's HLS playlist (the playback_url): a live sliding window, only while LIVE",
+    description:
+      "With real media (--livestreams real) a multivariant playlist naming the live playlist with a viewer token, as production's playback URLs do (the viewers counted are the tokens that fetched it within the last 10 s); simulated, the live media playlist of the sample segments (viewers counted by address and user agent).",
     params: z.object({ livestream_id: z.uuid() }),
     responses: {
-      200: { description: 'A live media playlist (#EXTM3U) of real MPEG-TS segments', contentType: 'application/vnd.apple.mpegurl' },
+      200: { description: 'A multivariant or live media playlist (#EXTM3U) of real MPEG-TS segments', contentType: 'application/vnd.apple.mpegurl' },
       404: { description: 'Unknown livestream, or one that is not LIVE' },
     },
-    handler: ({ deps, params, res }) => {
+    handler: ({ deps, params, req, res }) => {
       const l = liveStream(deps, params.livestream_id);
-      const body = livePlaylist(deps.media.files.hls, liveMsAt(l, deps.clock.now()));
-      res.status(200);
-      res.setHeader('content-type', 'application/vnd.apple.mpegurl');
-      res.setHeader('cache-control', 'no-cache');
-      res.setHeader('content-length', String(Buffer.byteLength(body)));
-      res.end(body);
-      return undefined;
+      if (deps.livestreamMedia.real) {
+        const viewer = deps.ids.token(16);
+        return sendPlaylist(
+          res,
+          ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS', `#EXT-X-STREAM-INF:BANDWIDTH=2628000`, `live.m3u8?viewer=${viewer}`, ''].join('\n'),
+        );
+      }
+      deps.services.livestreams.watched(l, `${req.socket.remoteAddress ?? ''} ${req.headers['user-agent'] ?? ''}`);
+      return sendPlaylist(res, livePlaylist(deps.media.files.hls, liveMsAt(l, deps.clock.now())));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/media/livestreams/{livestream_id}/live.m3u8',
+    api: 'media',
+    auth: 'none',
+    tag: TAG,
+    summary: "A LIVE livestream's live media playlist (real media): the sliding window of its latest segments",
+    description: 'The multivariant playlist at the playback_url names it with a viewer token; each token that fetches it counts as a viewer for 10 s.',
+    params: z.object({ livestream_id: z.uuid() }),
+    query: z.object({
+      viewer: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the token the playback URL gave')
+        .optional(),
+    }),
+    responses: {
+      200: { description: 'A live media playlist (#EXTM3U) of MPEG-TS segments', contentType: 'application/vnd.apple.mpegurl' },
+      404: { description: 'Unknown livestream, one that is not LIVE, or whose first segment is not made yet' },
+    },
+    handler: ({ deps, params, query, res }) => {
+      const l = liveStream(deps, params.livestream_id);
+      const body = deps.livestreamMedia.real ? deps.signalling.livestreamPlayback(l.id)?.playlist() : undefined;
+      if (body === undefined) throw errors.notFoundMessage(`Livestream ${l.id} has no segment yet`);
+      if (query.viewer !== undefined) deps.services.livestreams.watched(l, query.viewer);
+      return sendPlaylist(res, body);
     },
   }),
   route({
@@ -165,6 +205,16 @@ export const mediaRoutes = [
       const l = liveStream(deps, params.livestream_id);
       const { hls } = deps.media.files;
       const seq = Number(params.seq);
+      if (deps.livestreamMedia.real) {
+        const file = deps.signalling.livestreamPlayback(l.id)?.segment(seq);
+        if (!file) throw errors.notFoundMessage(`Segment ${seq} of livestream ${l.id} does not exist (yet, or any longer)`);
+        const size = await stat(file).then(
+          (st) => st.size,
+          () => -1,
+        );
+        if (size < 0) throw errors.notFoundMessage(`Segment ${seq} of livestream ${l.id} does not exist (yet, or any longer)`);
+        return sendFromDisk(req, res, file, size, 'video/mp2t', `${seq}.ts`);
+      }
       if (hls.length === 0 || seq > liveSegmentAt(hls, liveMsAt(l, deps.clock.now()))) {
         throw errors.notFoundMessage(`Segment ${seq} of livestream ${l.id} does not exist yet`);
       }

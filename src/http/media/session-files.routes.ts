@@ -3,7 +3,7 @@
 // the summary as text. Made from the session record when downloaded.
 import { z } from 'zod';
 import type { SessionFileKind } from '../../domain/sessions/session-files.js';
-import { SESSION_FILE_NAMES, sessionFilePath } from '../../domain/sessions/session-files.js';
+import { SESSION_FILE_NAMES, activeTranscriptPath, sessionFilePath } from '../../domain/sessions/session-files.js';
 import { route } from '../route.js';
 import { checkLink, signedQuery } from './media.routes.js';
 
@@ -43,4 +43,34 @@ function fileRoute(kind: SessionFileKind) {
   });
 }
 
-export const sessionFileRoutes = [fileRoute('chat'), fileRoute('transcript'), fileRoute('summary')];
+/** The transcript of a LIVE session so far, as the web SDKs read it when a page joins (their active-transcript call hands out the link). */
+const activeTranscriptRoute = route({
+  method: 'get',
+  path: '/media/sessions/{session_id}/active-transcript.csv',
+  api: 'media',
+  auth: 'none',
+  tag: 'Media',
+  summary:
+    "A session's transcript so far, in the web SDKs' own form: one CSV line per line said (epoch seconds, peer id, user id, custom participant id, name, text), no header",
+  description:
+    'The link is signed (the SDK gets it from GET /v2/meetings/{meeting_id}/active-transcript on its API host) and expires on the emulator clock. It holds the most recent 500 lines.',
+  params: z.object({ session_id: z.uuid() }),
+  query: signedQuery,
+  responses: {
+    200: { description: 'The lines', contentType: 'text/csv' },
+    403: { description: 'The link expired or its signature is missing or wrong' },
+    404: { description: 'The session no longer exists' },
+  },
+  handler: ({ deps, params, query, res }) => {
+    checkLink(deps, activeTranscriptPath(params.session_id), query);
+    const body = deps.services.sessionHistory.activeTranscriptContent(params.session_id);
+    res.status(200);
+    res.setHeader('content-type', 'text/csv; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache');
+    res.setHeader('content-length', String(Buffer.byteLength(body)));
+    res.end(body);
+    return undefined;
+  },
+});
+
+export const sessionFileRoutes = [fileRoute('chat'), fileRoute('transcript'), fileRoute('summary'), activeTranscriptRoute];

@@ -1,10 +1,11 @@
 // Livestream sessions, and the livestream reads and lists that carry them → v2 wire shapes.
-// `now` counts the ingest of a session still LIVE; `viewers` is the simulated audience
-// (viewer_seconds = ingest_seconds × viewers, docs/time-and-lifecycles.md).
+// `now` counts the ingest of a session still LIVE; `viewers` is what HLS clients watched, or the
+// simulated audience (viewer_seconds = ingest_seconds × viewers, docs/time-and-lifecycles.md).
 import type { z } from 'zod';
 import { toIso } from '../../core/clock.js';
 import type { LivestreamTotals } from '../../domain/livestreams/livestream-analytics.js';
 import { sessionIngestSeconds } from '../../domain/livestreams/livestream-machine.js';
+import { sessionViewerSeconds, type ViewerFigure } from '../../domain/livestreams/livestream-viewers.js';
 import type { LivestreamWithSession } from '../../domain/livestreams/livestreams.service.js';
 import type { MediaLinks } from '../../domain/media/media-links.js';
 import type { Livestream, LivestreamSession } from '../../domain/models.js';
@@ -22,7 +23,7 @@ import type {
 
 export interface SessionClock {
   now: number;
-  viewers: number;
+  viewers: ViewerFigure;
 }
 
 export function livestreamSessionDto(s: LivestreamSession, at: SessionClock): z.infer<typeof livestreamSessionSchema> {
@@ -37,7 +38,7 @@ export function livestreamSessionDto(s: LivestreamSession, at: SessionClock): z.
     created_at: toIso(s.createdAt),
     updated_at: toIso(s.updatedAt),
     ingest_seconds: ingest,
-    viewer_seconds: ingest * at.viewers,
+    viewer_seconds: sessionViewerSeconds(s, at.now, at.viewers),
   };
 }
 

@@ -33,7 +33,10 @@ const meetingParams = z.object({ meeting_id: uuidParam });
 const livestreamParams = z.object({ livestream_id: uuidParam });
 
 /** The clock and the simulated audience that ingest and viewer seconds are read with. */
-const sessionClock = (deps: Deps): SessionClock => ({ now: deps.clock.now(), viewers: deps.simulator.policy.livestream.viewers });
+const sessionClock = (deps: Deps): SessionClock => ({
+  now: deps.clock.now(),
+  viewers: deps.services.livestreams.viewers.figure(deps.simulator.policy.livestream.viewers),
+});
 /** What a participant token (the web SDK's own calls) may be refused. */
 const forbidden = { 403: { description: 'A participant token for another meeting, or whose preset cannot livestream' } };
 const timeOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
@@ -70,14 +73,10 @@ export const livestreamRoutes = [
     responses: { 200: { description: 'The active livestream', schema: envelope(activeLivestreamSchema) }, ...forbidden },
     handler: ({ deps, auth, params }) => {
       assertMeetingAccess(auth, params.meeting_id);
-      return ok(
-        activeLivestreamDto(
-          deps.services.livestreams.active(orgOf(auth).id, params.meeting_id),
-          deps.media,
-          deps.clock.now(),
-          deps.simulator.policy.livestream.viewers,
-        ),
-      );
+      const { livestreams } = deps.services;
+      const l = livestreams.active(orgOf(auth).id, params.meeting_id);
+      const at = sessionClock(deps);
+      return ok(activeLivestreamDto(l, deps.media, at.now, livestreams.viewerSecondsOf(l, at.now, at.viewers)));
     },
   }),
   route({

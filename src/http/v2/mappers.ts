@@ -148,7 +148,6 @@ export function livestreamDto(l: Livestream, media: MediaLinks): z.infer<typeof 
   };
 }
 
-export function activeLivestreamDto(l: Livestream, media: MediaLinks, now: number, viewers: number): z.infer<typeof activeLivestreamSchema> {
-  const ingestSeconds = Math.floor(liveMsAt(l, now) / 1000);
-  return { ...livestreamDto(l, media), ingest_seconds: ingestSeconds, viewer_seconds: ingestSeconds * viewers };
+export function activeLivestreamDto(l: Livestream, media: MediaLinks, now: number, viewerSeconds: number): z.infer<typeof activeLivestreamSchema> {
+  return { ...livestreamDto(l, media), ingest_seconds: Math.floor(liveMsAt(l, now) / 1000), viewer_seconds: viewerSeconds };
 }

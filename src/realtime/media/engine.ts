@@ -10,6 +10,7 @@ import type { MediaListening } from './media-network.js';
 import type {
   Direction,
   LinkConditions,
+  LivestreamSpec,
   ProducerInfo,
   RecorderClock,
   RecorderEvent,
@@ -34,6 +35,8 @@ export interface EngineHolds {
   consumers: number;
   /** Recordings being made. */
   recordings: number;
+  /** Livestreams being packaged (absent: none). */
+  livestreams?: number;
 }
 
 export interface MediaEngine {
@@ -70,7 +73,13 @@ export interface MediaEngine {
   cancelRecorder(id: string): void;
   /** How a recording is going (null when none is being made of that id). */
   recorderStatus(id: string): Promise<RecorderStatus | null>;
-  /** `listener` is told how far each recording got, and of a recording that failed. */
+  /** Starts packaging a livestream as HLS: from the meeting's composite (`scene` is who is in it now), or from an encoder's bytes. */
+  startLivestream(spec: LivestreamSpec, scene: RoomScene | null): Promise<void>;
+  /** An encoder's bytes (FLV) for a livestream packaged from them. */
+  feedLivestream(id: string, bytes: Uint8Array): void;
+  /** Ends a livestream's packaging now. */
+  stopLivestream(id: string): void;
+  /** `listener` is told how far each recording got, and of a recording (or a livestream's packaging, by its id) that failed. */
   onRecorderEvent(listener: (event: RecorderEvent) => void): void;
   /** `listener` is told each transport that failed for good (ICE or DTLS). */
   onTransportFailed(listener: (transportId: string) => void): void;
@@ -115,6 +124,9 @@ const ENGINE_OP_NAMES = [
   'cancelRecorder',
   'recorderStatus',
   'shape',
+  'startLivestream',
+  'feedLivestream',
+  'stopLivestream',
 ] as const satisfies ReadonlyArray<keyof MediaEngine>;
 export type EngineOp = (typeof ENGINE_OP_NAMES)[number];
 export const ENGINE_OPS: ReadonlySet<string> = new Set(ENGINE_OP_NAMES);

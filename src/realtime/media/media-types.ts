@@ -166,3 +166,22 @@ export interface LinkConditions {
 }
 
 export const CLEAR_PATH: PathConditions = Object.freeze({ lossPercent: 0, latencyMs: 0, bandwidthKbps: null });
+
+// --- livestreams: HLS made by the media plane -----------------------------------------------------
+
+/**
+ * One run of a livestream's HLS packaging: an ffmpeg writing `playlist` and its segments
+ * (`seg<n>.ts`, numbered from `firstSegment`) into `dir`, fed by the meeting's composite (`room`)
+ * or by the bytes an RTMP encoder sends (`encoder`: FLV, given to the plane as they come).
+ */
+export interface LivestreamSpec {
+  /** The run's id (the livestream's id and the run's number). */
+  id: string;
+  ffmpeg: string;
+  dir: string;
+  /** The playlist's file name in `dir`. */
+  playlist: string;
+  firstSegment: number;
+  segmentSeconds: number;
+  source: { kind: 'room'; meetingId: string; width: number; height: number } | { kind: 'encoder' };
+}

@@ -18,6 +18,7 @@ import { revived, type ConsumerOrder, type EngineCall, type EngineHolds, type En
 import type {
   Direction,
   LinkConditions,
+  LivestreamSpec,
   ProducerInfo,
   RecorderClock,
   RecorderEvent,
@@ -134,6 +135,18 @@ export class ProcessMediaEngine implements MediaEngine {
     return this.child ? this.call('recorderStatus', [id]) : Promise.resolve(null);
   }
 
+  startLivestream(spec: LivestreamSpec, scene: RoomScene | null): Promise<void> {
+    return this.call('startLivestream', [spec, scene], true);
+  }
+
+  feedLivestream(id: string, bytes: Uint8Array): void {
+    this.tell('feedLivestream', [id, bytes]);
+  }
+
+  stopLivestream(id: string): void {
+    this.tell('stopLivestream', [id]);
+  }
+
   onRecorderEvent(listener: (event: RecorderEvent) => void): void {
     this.recorderListeners.push(listener);
   }
@@ -239,8 +252,8 @@ export class ProcessMediaEngine implements MediaEngine {
 
   /** Lets the child go once it holds nothing and no call is on its way. */
   private letGoWhenIdle(child: ChildProcess, holds: EngineHolds): void {
-    const { transports, producers, consumers, recordings } = holds;
-    if (this.pending.size === 0 && transports + producers + consumers + recordings === 0) {
+    const { transports, producers, consumers, recordings, livestreams = 0 } = holds;
+    if (this.pending.size === 0 && transports + producers + consumers + recordings + livestreams === 0) {
       this.logger.debug({ pid: child.pid }, 'media plane process holds nothing; ended');
       this.child = undefined;
       this.ended(child);

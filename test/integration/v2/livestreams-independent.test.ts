@@ -23,7 +23,7 @@ describe('POST /v2/livestreams', () => {
         meeting_id: null,
         status: 'OFFLINE',
         name: 'test_livestream',
-        ingest_server: 'rtmps://emulator.test/live',
+        ingest_server: 'rtmps://emulator.test:1936/app/',
         stream_key: expect.stringMatching(/^[0-9A-Za-z]{32}$/),
         playback_url: `http://emulator.test/media/livestreams/${res.body.data.id}/index.m3u8`,
         disabled: false,

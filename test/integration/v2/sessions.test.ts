@@ -438,6 +438,8 @@ describe('chat, transcript and summary', () => {
     for (let i = 0; i < 10_000; i++) {
       sessionHistory.sendChat(meeting, ids.alice!, `m${i}`);
       sessionHistory.speak(meeting, ids.alice!, `l${i}`);
+      // A speaker says at most 10 lines a second.
+      if (i % 10 === 9) t.advance(1000);
     }
     for (const [kind, field] of [
       ['chat', 'message'],

@@ -7,6 +7,7 @@ import type { ConsumerOrder, EngineHolds, MediaEngine } from '../engine.js';
 import type {
   Direction,
   LinkConditions,
+  LivestreamSpec,
   PlaneLogger,
   ProducerInfo,
   RecorderClock,
@@ -23,6 +24,7 @@ import { IcePorts } from './ice-ports.js';
 import { Producer } from './producer.js';
 import { loadWerift, WebRtcTransport } from './transport.js';
 import { Recorder } from './recorder/recorder.js';
+import { PlaneLivestreams } from './livestream/plane-livestreams.js';
 
 /** Where the plane logs when nobody gives it a logger (the tests of its parts): nowhere. */
 const QUIET: PlaneLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -43,6 +45,7 @@ export class LocalMediaEngine implements MediaEngine {
   private readonly botLinks = new Map<string, LinkConditions>();
   private readonly recorderListeners: Array<(event: RecorderEvent) => void> = [];
   private readonly recorder: Recorder;
+  private readonly livestreams: PlaneLivestreams;
   /** The sockets every transport shares: opened with the first transport, closed with the last. */
   private ports: Promise<IcePorts> | undefined;
   private portUsers = 0;
@@ -63,6 +66,7 @@ export class LocalMediaEngine implements MediaEngine {
       logger,
       events: (event) => this.recorderListeners.forEach((l) => l(event)),
     });
+    this.livestreams = new PlaneLivestreams({ recorder: this.recorder, logger, events: (event) => this.recorderListeners.forEach((l) => l(event)) });
   }
 
   get listening(): MediaListening | null {
@@ -196,6 +200,18 @@ export class LocalMediaEngine implements MediaEngine {
     return Promise.resolve(this.recorder.status(id));
   }
 
+  startLivestream(spec: LivestreamSpec, scene: RoomScene | null): Promise<void> {
+    return this.livestreams.start(spec, scene);
+  }
+
+  feedLivestream(id: string, bytes: Uint8Array): void {
+    this.livestreams.feed(id, bytes);
+  }
+
+  stopLivestream(id: string): void {
+    this.livestreams.stop(id);
+  }
+
   onRecorderEvent(listener: (event: RecorderEvent) => void): void {
     this.recorderListeners.push(listener);
   }
@@ -221,6 +237,7 @@ export class LocalMediaEngine implements MediaEngine {
   }
 
   reset(): void {
+    this.livestreams.reset();
     this.recorder.reset();
     for (const bot of [...this.bots.values()]) bot.stop();
     this.bots.clear();
@@ -240,7 +257,13 @@ export class LocalMediaEngine implements MediaEngine {
   holds(): EngineHolds {
     // A viewer's copy closed with its track leaves the map at the next look.
     for (const [id, c] of this.consumers) if (c.isClosed) this.consumers.delete(id);
-    return { transports: this.transports.size, producers: this.producers.size, consumers: this.consumers.size, recordings: this.recorder.holds };
+    return {
+      transports: this.transports.size,
+      producers: this.producers.size,
+      consumers: this.consumers.size,
+      recordings: this.recorder.holds,
+      livestreams: this.livestreams.holds,
+    };
   }
 
   /** The shared sockets, opened by the first transport that needs them; a failure to bind is the page's refusal, and told. */

@@ -115,6 +115,34 @@ function Token({ participant, token }: { participant: Participant; token: string
   `;
 }
 
+/** A present participant says a line: kept in the session's transcript, and heard live by the pages when their preset transcribes them. */
+function Speak({ meeting, participant }: { meeting: Meeting; participant: Participant }) {
+  const [text, setText] = useState('');
+  const who = participant.name ?? participant.custom_participant_id;
+  const say = async (e: Event) => {
+    e.preventDefault();
+    if (!text.trim()) return;
+    await act('Saying a line', () => control.post(`/_emulator/meetings/${meeting.id}/participants/${participant.id}/transcript`, { text }));
+    setText('');
+  };
+  return html`<form class="inline speak" onSubmit=${say}>
+    <input
+      value=${text}
+      onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)}
+      placeholder="Hello, everyone"
+      aria-label=${`A line for ${who} to say`}
+      maxlength="4000"
+    />
+    <button
+      type="submit"
+      aria-label=${`Say it as ${who}`}
+      title="Kept in the transcript; the pages show it live when the participant's preset has transcription_enabled"
+    >
+      Say
+    </button>
+  </form>`;
+}
+
 function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<string, string> }) {
   const [name, setName] = useState('');
   const [preset, setPreset] = useState(PRESETS[0]!);
@@ -199,7 +227,8 @@ function Participants({ meeting, tokens }: { meeting: Meeting; tokens: Record<st
                               title="Camera and microphone: a test pattern and a tone, seen and heard in every page of the meeting"
                             >
                               ${getState().clips[p.id]?.video ? 'Stop clip' : 'Publish clip'}
-                            </button>`
+                            </button>
+                            <${Speak} meeting=${meeting} participant=${p} />`
                         : html`<button
                             type="button"
                             onClick=${() => act('Joining', () => control.post(`/_emulator/meetings/${meeting.id}/participants/${p.id}/join`))}

@@ -1,6 +1,6 @@
 // The media plane's recorder: per meeting one composite of the room (room-composite.ts), and per
-// recording one output of it (a composite recording now; a livestream of the room would be
-// another output of the same composite). The media room tells it who is in each meeting and what
+// recording one output of it (a composite or a track recording); a livestream of the room is
+// another output of the same composite (attach, detach: ../livestream/plane-livestreams.ts). The media room tells it who is in each meeting and what
 // they show (the scene), and each recording's timeline; it answers a stop with the files made.
 import { realMonotonicNow } from '../../../../core/clock.js';
 import type { PlaneLogger, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from '../../media-types.js';
@@ -11,7 +11,7 @@ import { CompositeRecording } from './composite-recording.js';
 import type { RecordingCallbacks, RecordingOutput } from './recording-output.js';
 import { TrackRecording } from './track-recording.js';
 import { killAllFfmpeg } from './ffmpeg-process.js';
-import { RoomComposite, type CompositeTicker } from './room-composite.js';
+import { RoomComposite, type CompositeOutput, type CompositeTicker } from './room-composite.js';
 
 export interface RecorderContext {
   producer(id: string): Producer | undefined;
@@ -55,21 +55,37 @@ export class Recorder {
     this.composites.get(scene.meetingId)?.setScene(scene);
   }
 
-  async start(spec: RecorderSpec, scene: RoomScene, clock: RecorderClock): Promise<void> {
-    this.cancel(spec.id);
+  /** The meeting's composite, made now when none runs, told who is in the meeting now. */
+  private async compositeFor(scene: RoomScene, ffmpeg: string): Promise<RoomComposite> {
     const werift = await loadWerift();
-    let composite = this.composites.get(spec.meetingId);
+    let composite = this.composites.get(scene.meetingId);
     if (composite) composite.setScene(scene);
     else {
-      composite = new RoomComposite(scene, {
-        ffmpeg: spec.ffmpeg,
-        werift,
-        logger: this.ctx.logger,
-        producer: (id) => this.ctx.producer(id),
-        ticker: this.ticker,
-      });
-      this.composites.set(spec.meetingId, composite);
+      composite = new RoomComposite(scene, { ffmpeg, werift, logger: this.ctx.logger, producer: (id) => this.ctx.producer(id), ticker: this.ticker });
+      this.composites.set(scene.meetingId, composite);
     }
+    return composite;
+  }
+
+  /** Another output of a meeting's composite (a livestream of the room): it takes the room tick by tick until detached. */
+  async attach(scene: RoomScene, ffmpeg: string, output: CompositeOutput): Promise<void> {
+    (await this.compositeFor(scene, ffmpeg)).attach(output);
+  }
+
+  /** An output attached with `attach` leaves its composite, which ends with its last output. */
+  detach(meetingId: string, output: CompositeOutput): void {
+    const composite = this.composites.get(meetingId);
+    if (!composite) return;
+    composite.detach(output);
+    if (composite.isEmpty) {
+      composite.close();
+      this.composites.delete(meetingId);
+    }
+  }
+
+  async start(spec: RecorderSpec, scene: RoomScene, clock: RecorderClock): Promise<void> {
+    this.cancel(spec.id);
+    const composite = await this.compositeFor({ ...scene, meetingId: spec.meetingId }, spec.ffmpeg);
     const callbacks: RecordingCallbacks = {
       onProgress: (bytes) => this.ctx.events({ id: spec.id, bytes }),
       onFailed: (reason) => {
@@ -132,12 +148,6 @@ export class Recorder {
     const running = this.recordings.get(id);
     if (!running) return;
     this.recordings.delete(id);
-    const composite = this.composites.get(running.meetingId);
-    if (!composite) return;
-    composite.detach(running.output);
-    if (composite.isEmpty) {
-      composite.close();
-      this.composites.delete(running.meetingId);
-    }
+    this.detach(running.meetingId, running.output);
   }
 }

@@ -1,0 +1,372 @@
+// The livestreams' pictures, the emulator's side (the way room-recordings.ts is the recorder's): each
+// livestream with real media has a folder of HLS files the media plane writes and the media routes
+// serve. A meeting's livestream shows the meeting from its creation: the room's composite, packaged
+// by the plane, makes it LIVE once the first segment is out. Any livestream takes an RTMP encoder
+// pushing to its stream key (rtmp-ingest.ts hands the connection here): the encoder's stream replaces
+// the room's, its first segment makes the livestream LIVE, its end makes it IDLE, and a new push
+// LIVE again. Each picture is a run of the plane's packager; the runs of a livestream number their
+// segments on, so its playlist stays one live playlist, with a discontinuity where a run starts.
+//
+// The folder goes with the livestream's stop or failure, an organization's reset, a reset and the
+// emulator's stop; so do the packagers, and the encoders' connections.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { DomainEvent } from '../../domain/events.js';
+import type { Livestream } from '../../domain/models.js';
+import type { RoomFeature, RoomState } from '../room-state.js';
+import type { HostControlsFeature } from '../features/host-controls.js';
+import type { MediaRoomFeature } from './media-room.js';
+import type { LivestreamSpec, RoomScene } from './media-types.js';
+
+/** The size of a meeting's livestream picture (production streams a meeting at 720p). */
+export const ROOM_LIVESTREAM_SIZE = { width: 1280, height: 720 } as const;
+/** How often a run's folder is looked at until its first playlist is written (real ms). */
+const FIRST_PLAYLIST_POLL_MS = 100;
+
+/** What the livestream's media needs of the emulator: the ffmpeg that packages, the segments' length. */
+export interface LivestreamMediaOptions {
+  ffmpeg: string;
+  segmentSeconds: number;
+}
+
+/** An encoder's connection, as the ingest hands it over: it is told to end when the livestream no longer takes it. */
+export interface IngestConnection {
+  /** Ends the connection (the livestream was stopped, disabled, or reset). */
+  end(reason: string): void;
+}
+
+/** What the ingest writes to once a push is accepted. */
+export interface IngestSink {
+  write(bytes: Uint8Array): void;
+  /** The encoder went away (or was dropped). */
+  close(): void;
+}
+
+interface Run {
+  id: string;
+  n: number;
+  source: 'room' | 'encoder';
+  playlist: string;
+  poll: NodeJS.Timeout | undefined;
+  connection: IngestConnection | undefined;
+}
+
+interface Feed {
+  livestream: Livestream;
+  dir: string;
+  /** Runs started so far. */
+  runs: number;
+  nextSegment: number;
+  current: Run | undefined;
+  /** The playlist last served, while a new run has none yet. */
+  lastPlaylist: string | undefined;
+}
+
+/** What the media routes serve of a livestream with real media. */
+export interface LivestreamPlayback {
+  /** The live media playlist, its segments as `segments/<n>.ts`; undefined before the first segment. */
+  playlist(): string | undefined;
+  /** A segment's file, when it exists. */
+  segment(seq: number): string | undefined;
+}
+
+export class RoomLivestreamsFeature implements RoomFeature {
+  readonly handlers = [];
+  private readonly feeds = new Map<string, Feed>();
+  private root: string | undefined;
+  private readonly sceneQueued = new Set<string>();
+
+  constructor(
+    private readonly state: RoomState,
+    private readonly media: MediaRoomFeature,
+    hostControls: HostControlsFeature,
+    private readonly options: LivestreamMediaOptions | null,
+  ) {
+    const engine = media.engine;
+    engine.onRecorderEvent((e) => {
+      if (!('failed' in e)) return;
+      for (const feed of this.feeds.values()) if (feed.current?.id === e.id) this.failed(feed, `The livestream's packaging failed: ${e.failed}`);
+    });
+    engine.onPlaneLost(() => {
+      for (const feed of [...this.feeds.values()]) if (feed.current) this.failed(feed, 'The media plane ended unexpectedly while livestreaming');
+    });
+    media.onTracksChanged((meetingId) => this.queueScene(meetingId));
+    hostControls.onPinChanged((meetingId) => this.queueScene(meetingId));
+    // Livestreams of meetings that were created before the rooms were made (creating one loads them).
+    if (options) for (const l of state.deps.livestreams.allInState(['OFFLINE', 'LIVE'])) if (l.meetingId !== null) this.startRoom(l);
+  }
+
+  /** How many livestreams are being packaged now, and their folders' bytes on disk. */
+  counts(): { packaging: number; files: number; bytes: number } {
+    let files = 0;
+    let bytes = 0;
+    for (const feed of this.feeds.values()) {
+      const listed = listFiles(feed.dir);
+      files += listed.length;
+      for (const f of listed) bytes += f.bytes;
+    }
+    return { packaging: [...this.feeds.values()].filter((f) => f.current).length, files, bytes };
+  }
+
+  /** What a livestream's playback serves, while it has real media. */
+  playback(livestreamId: string): LivestreamPlayback | undefined {
+    const feed = this.feeds.get(livestreamId);
+    if (!feed) return undefined;
+    return {
+      playlist: () => this.playlistOf(feed),
+      segment: (seq) => {
+        const file = path.join(feed.dir, `seg${seq}.ts`);
+        try {
+          return statSync(file).isFile() ? file : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+    };
+  }
+
+  onDomainEvent(e: DomainEvent): void {
+    if (e.type === 'livestream.statusChanged') return this.livestreamChanged(e.livestream, e.previous);
+    if ('meeting' in e && e.meeting) this.queueScene(e.meeting.id);
+  }
+
+  onPeerLeft(meetingId: string): void {
+    this.queueScene(meetingId);
+  }
+
+  onRoomEmpty(meetingId: string): void {
+    this.queueScene(meetingId);
+  }
+
+  /** The engine is reset with the media room: every packager is gone; the connections and folders go too. */
+  onReset(): void {
+    for (const feed of [...this.feeds.values()]) this.close(feed, 'The emulator was reset');
+    if (this.root) rmSync(this.root, { recursive: true, force: true });
+    this.root = undefined;
+  }
+
+  onOrgReset(orgId: string): void {
+    for (const feed of [...this.feeds.values()]) if (feed.livestream.orgId === orgId) this.close(feed, "The livestream's organization was reset");
+  }
+
+  /**
+   * An encoder pushes to a livestream (its key checked by the ingest): its stream becomes the
+   * livestream's picture, in place of the room's. Undefined when livestreams carry no real media.
+   */
+  ingest(livestream: Livestream, connection: IngestConnection): IngestSink | undefined {
+    if (!this.options) return undefined;
+    const feed = this.feedOf(livestream);
+    if (feed.current?.connection) feed.current.connection.end('Another encoder connected with this stream key');
+    const run = this.startRun(feed, 'encoder', connection);
+    const engine = this.media.engine;
+    return {
+      write: (bytes) => {
+        if (feed.current === run) engine.feedLivestream(run.id, bytes);
+      },
+      close: () => {
+        if (feed.current !== run) return;
+        this.stopRun(feed);
+        const l = this.state.deps.livestreams.find(livestream.orgId, livestream.id);
+        if (l?.state === 'LIVE') this.state.deps.livestreams.endIngest(l.orgId, l.id);
+      },
+    };
+  }
+
+  private livestreamChanged(l: Livestream, previous: Livestream['state'] | null): void {
+    const feed = this.feeds.get(l.id);
+    if (feed) feed.livestream = l;
+    if (l.state === 'STOPPED' || l.state === 'ERRORED') {
+      if (feed) this.close(feed, l.state === 'STOPPED' ? 'The livestream was stopped' : 'The livestream errored');
+      return;
+    }
+    if (l.disabled && feed?.current) return this.stopRun(feed, 'The livestream was disabled');
+    if (previous === null && l.meetingId !== null) this.startRoom(l);
+  }
+
+  private startRoom(l: Livestream): void {
+    if (!this.options || this.feeds.get(l.id)?.current) return;
+    this.startRun(this.feedOf(l), 'room', undefined);
+  }
+
+  private feedOf(l: Livestream): Feed {
+    let feed = this.feeds.get(l.id);
+    if (!feed) {
+      this.root ??= mkdtempSync(path.join(os.tmpdir(), 'meetings-emulator-livestreams-'));
+      const dir = path.join(this.root, l.id);
+      mkdirSync(dir, { recursive: true });
+      feed = { livestream: l, dir, runs: 0, nextSegment: 0, current: undefined, lastPlaylist: undefined };
+      this.feeds.set(l.id, feed);
+    }
+    return feed;
+  }
+
+  private startRun(feed: Feed, source: Run['source'], connection: IngestConnection | undefined): Run {
+    this.stopRun(feed);
+    const { ffmpeg, segmentSeconds } = this.options!;
+    const n = feed.runs++;
+    const run: Run = { id: `${feed.livestream.id}.${n}`, n, source, playlist: `run${n}.m3u8`, poll: undefined, connection };
+    feed.current = run;
+    const l = feed.livestream;
+    const spec: LivestreamSpec = {
+      id: run.id,
+      ffmpeg,
+      dir: feed.dir,
+      playlist: run.playlist,
+      firstSegment: feed.nextSegment,
+      segmentSeconds,
+      source: source === 'room' && l.meetingId !== null ? { kind: 'room', meetingId: l.meetingId, ...ROOM_LIVESTREAM_SIZE } : { kind: 'encoder' },
+    };
+    const scene = spec.source.kind === 'room' ? this.sceneOf(spec.source.meetingId) : null;
+    this.media.engine.startLivestream(spec, scene).then(
+      () => {
+        if (feed.current !== run) return;
+        if (spec.source.kind === 'room') this.queueScene(spec.source.meetingId);
+        this.waitForPlaylist(feed, run);
+      },
+      (err: Error) => {
+        if (feed.current === run) this.failed(feed, `The livestream's packaging could not start: ${err.message}`);
+      },
+    );
+    return run;
+  }
+
+  /** The run's first playlist is written: the livestream is LIVE (unless it is already). */
+  private waitForPlaylist(feed: Feed, run: Run): void {
+    const look = () => {
+      if (feed.current !== run) return;
+      if (!exists(path.join(feed.dir, run.playlist))) {
+        run.poll = setTimeout(look, FIRST_PLAYLIST_POLL_MS);
+        run.poll.unref();
+        return;
+      }
+      run.poll = undefined;
+      const { livestreams } = this.state.deps;
+      const l = livestreams.find(feed.livestream.orgId, feed.livestream.id);
+      if (l && (l.state === 'OFFLINE' || l.state === 'IDLE') && !l.disabled) livestreams.goLive(l.orgId, l.id);
+    };
+    look();
+  }
+
+  /** Ends the current run: its packager stops, its encoder's connection ends (with `reason`). */
+  private stopRun(feed: Feed, reason?: string): void {
+    const run = feed.current;
+    if (!run) return;
+    feed.current = undefined;
+    clearTimeout(run.poll);
+    // The next run numbers its segments on from this one's.
+    const text = readText(path.join(feed.dir, run.playlist));
+    if (text !== undefined) {
+      feed.lastPlaylist = this.rewrite(text, run.n);
+      feed.nextSegment = Math.max(feed.nextSegment, lastSegmentOf(text) + 1);
+    }
+    feed.nextSegment = Math.max(feed.nextSegment, highestSegmentOnDisk(feed.dir) + 1);
+    this.media.engine.stopLivestream(run.id);
+    if (reason !== undefined) run.connection?.end(reason);
+  }
+
+  private close(feed: Feed, reason: string): void {
+    this.stopRun(feed, reason);
+    this.feeds.delete(feed.livestream.id);
+    rmSync(feed.dir, { recursive: true, force: true });
+  }
+
+  private failed(feed: Feed, reason: string): void {
+    this.stopRun(feed, reason);
+    const { livestreams } = this.state.deps;
+    const l = livestreams.find(feed.livestream.orgId, feed.livestream.id);
+    this.state.deps.logger.warn({ livestream: feed.livestream.id, reason }, 'livestream failed');
+    if (l && (l.state === 'OFFLINE' || l.state === 'LIVE' || l.state === 'IDLE')) livestreams.fail(l.orgId, l.id, reason);
+    else this.close(feed, reason);
+  }
+
+  private playlistOf(feed: Feed): string | undefined {
+    const run = feed.current;
+    const text = run ? readText(path.join(feed.dir, run.playlist)) : undefined;
+    if (text === undefined || !run) return feed.lastPlaylist;
+    return (feed.lastPlaylist = this.rewrite(text, run.n));
+  }
+
+  /** ffmpeg's playlist as served: segments by their number, the runs before counted as discontinuities. */
+  private rewrite(text: string, run: number): string {
+    return text
+      .replace(/^seg(\d+)\.ts$/gm, 'segments/$1.ts')
+      .replace(/^(#EXT-X-MEDIA-SEQUENCE:\d+)$/m, `$1\n#EXT-X-DISCONTINUITY-SEQUENCE:${run}`)
+      .replace(/^#EXT-X-ENDLIST\n?/m, '');
+  }
+
+  // --- the scene -----------------------------------------------------------------------------
+
+  private sceneOf(meetingId: string): RoomScene {
+    try {
+      return this.media.scene(meetingId);
+    } catch {
+      return { meetingId, tiles: [], pinned: [] };
+    }
+  }
+
+  private showsRoom(meetingId: string): boolean {
+    for (const feed of this.feeds.values()) if (feed.current?.source === 'room' && feed.livestream.meetingId === meetingId) return true;
+    return false;
+  }
+
+  /** Tells the plane of a meeting's new scene while its livestream shows the room, once per turn. */
+  private queueScene(meetingId: string): void {
+    if (this.sceneQueued.has(meetingId) || !this.showsRoom(meetingId)) return;
+    this.sceneQueued.add(meetingId);
+    queueMicrotask(() => {
+      this.sceneQueued.delete(meetingId);
+      if (this.showsRoom(meetingId)) this.media.engine.setScene(this.sceneOf(meetingId));
+    });
+  }
+}
+
+function exists(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function lastSegmentOf(playlist: string): number {
+  const numbers = [...playlist.matchAll(/^seg(\d+)\.ts$/gm)].map((m) => Number(m[1]));
+  return numbers.length > 0 ? Math.max(...numbers) : -1;
+}
+
+function listFiles(dir: string): { name: string; bytes: number }[] {
+  const out: { name: string; bytes: number }[] = [];
+  for (const name of readdirSafe(dir)) {
+    try {
+      out.push({ name, bytes: statSync(path.join(dir, name)).size });
+    } catch {
+      // Deleted meanwhile (a segment that slid out).
+    }
+  }
+  return out;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function highestSegmentOnDisk(dir: string): number {
+  let max = -1;
+  for (const name of readdirSafe(dir)) {
+    const m = /^seg(\d+)\.ts(\.tmp)?$/.exec(name);
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return max;
+}

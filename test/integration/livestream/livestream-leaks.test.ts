@@ -1,0 +1,144 @@
+// What a livestream holds goes back to nothing however it ends: a stop, its organization's reset, a
+// reset, the emulator's stop. Counted as the system shows them, not as the emulator reports them:
+// the packagers (ffmpeg processes writing into the livestreams' folders), the encoders' connections
+// (TCP sockets on the ingest's port), the HLS files on disk; and the encoders pushing are let go (their
+// ffmpeg exits). A media and network test: real ffmpeg, real ports on 127.0.0.1, real time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../src/index.js';
+import { withFfmpeg } from '../../helpers/media-probe.js';
+import { socketsOf } from '../../helpers/proc-sockets.js';
+import { readUntil, restOf } from '../../helpers/web-sdk.js';
+
+let emu: RunningEmulator | undefined;
+const encoders: ChildProcess[] = [];
+
+afterEach(async () => {
+  for (const e of encoders.splice(0)) e.kill('SIGKILL');
+  await emu?.close();
+  emu = undefined;
+});
+
+/** The packagers: ffmpeg processes whose output is one of this emulator's livestream folders. */
+function packagers(root: string | undefined): number {
+  if (!root) return 0;
+  let n = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmd.startsWith('ffmpeg') || cmd.includes('/ffmpeg\0')) if (cmd.includes(root)) n++;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return n;
+}
+
+/** The livestream folders made since `before`, and the files in them. */
+function roots(before: Set<string>): { root: string | undefined; files: number } {
+  const made = readdirSync(tmpdir()).filter((d) => d.startsWith('meetings-emulator-livestreams-') && !before.has(d));
+  let files = 0;
+  for (const d of made) for (const sub of readdirSync(path.join(tmpdir(), d))) files += readdirSync(path.join(tmpdir(), d, sub)).length;
+  return { root: made[0] && path.join(tmpdir(), made[0]), files };
+}
+
+function ingestSockets(e: RunningEmulator): number {
+  return socketsOf(process.pid).filter((s) => s.protocol === 'tcp' && s.state === 'ESTABLISHED' && s.port === e.deps.config.rtmpPort).length;
+}
+
+function push(url: string): { process: ChildProcess; exited: Promise<number | null> } {
+  const p = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=s=320x240:r=25',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '25',
+      '-f',
+      'flv',
+      url,
+    ],
+    { stdio: 'ignore' },
+  );
+  encoders.push(p);
+  return { process: p, exited: new Promise((resolve) => p.on('close', (code) => resolve(code))) };
+}
+
+interface LivestreamDto {
+  id: string;
+  status: string;
+  stream_key: string;
+}
+
+/** A meeting's livestream showing the room, and one of its own fed by an encoder: both LIVE, their packagers running. */
+async function world(e: RunningEmulator) {
+  const rest = restOf(e);
+  const m = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Leaks' });
+  const room = await rest<LivestreamDto>('POST', `/v2/meetings/${m.id}/livestreams`, {});
+  const own = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'encoder' });
+  const encoder = push(`rtmp://127.0.0.1:${e.deps.config.rtmpPort}/app/${own.stream_key}`);
+  const status = async (id: string) => (await rest<{ livestream: LivestreamDto }>('GET', `/v2/livestreams/${id}`)).livestream.status;
+  for (const id of [room.id, own.id])
+    await readUntil(
+      () => status(id),
+      (s) => s === 'LIVE',
+      30_000,
+      100,
+    );
+  return { rest, meetingId: m.id, room, own, encoder, status };
+}
+
+const ENDINGS = [
+  [
+    'a stop (and the encoder disabled)',
+    async (e: RunningEmulator, w: Awaited<ReturnType<typeof world>>) => {
+      await w.rest('POST', `/v2/meetings/${w.meetingId}/active-livestream/stop`);
+      await w.rest('PUT', `/v2/livestreams/${w.own.id}/disable`);
+      // An IDLE livestream keeps its last segments for its next push; a reset of its organization frees them.
+      await fetch(`${e.url}/_emulator/orgs/${e.orgId}/reset`, { method: 'POST' });
+    },
+  ],
+  ['an organization reset', (e: RunningEmulator) => fetch(`${e.url}/_emulator/orgs/${e.orgId}/reset`, { method: 'POST' })],
+  ['a reset', (e: RunningEmulator) => fetch(`${e.url}/_emulator/reset`, { method: 'POST' })],
+  ['the emulator stopping', (e: RunningEmulator) => e.close()],
+] as const;
+
+describe.runIf(withFfmpeg)('a livestream leaves nothing behind', () => {
+  it.each(ENDINGS)(
+    'after %s: no packager, no encoder connection, no HLS file; the encoder let go',
+    async (_name, end) => {
+      const before = new Set(readdirSync(tmpdir()));
+      emu = await startEmulator({ seed: 'leaks', clock: 'real', rtmpPort: 0, rtmpsPort: 0 });
+      const e = emu;
+      const w = await world(e);
+      const { root } = roots(before);
+      expect(packagers(root)).toBe(2);
+      expect(ingestSockets(e)).toBe(1);
+      expect(roots(before).files).toBeGreaterThan(0);
+
+      await end(e, w);
+      expect(await w.encoder.exited).not.toBe(0);
+      const after = await readUntil(
+        () => Promise.resolve({ packagers: packagers(root), sockets: ingestSockets(e), files: roots(before).files }),
+        (x) => x.packagers === 0 && x.sockets === 0 && x.files === 0,
+        20_000,
+        100,
+      );
+      expect(after).toEqual({ packagers: 0, sockets: 0, files: 0 });
+    },
+    90_000,
+  );
+});

@@ -1,0 +1,195 @@
+// An encoder pushing to the emulator's RTMP ingest, as the guide's ffmpeg command does (RTMPS on the
+// emulator's own certificate, or plain RTMP): a livestream made by POST /v2/livestreams goes LIVE when
+// the push's first segment is out (REST and webhook), its viewers see what the encoder sends, a drop
+// makes it IDLE and a new push LIVE again; a meeting's livestream takes an encoder in place of the
+// room; a wrong, disabled or stopped key is refused at the publish and nothing starts. A media and
+// network test: real ffmpeg pushing to real ports on 127.0.0.1.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../src/index.js';
+import { frameAt, probe, withFfmpeg } from '../../helpers/media-probe.js';
+import { readUntil, restOf } from '../../helpers/web-sdk.js';
+
+let emu: RunningEmulator;
+let rest: ReturnType<typeof restOf>;
+const dir = mkdtempSync(path.join(tmpdir(), 'ingest-test-'));
+const encoders = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  emu = await startEmulator({ seed: 'rtmp ingest', clock: 'manual', rtmpPort: 0, rtmpsPort: 0 });
+  rest = restOf(emu);
+  await rest('POST', '/v2/webhooks', { name: 'live', url: 'http://127.0.0.1:9/hook', events: ['livestreaming.statusUpdate'] });
+});
+afterEach(() => {
+  for (const e of encoders) e.kill('SIGKILL');
+  encoders.clear();
+});
+afterAll(async () => {
+  await emu?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface LivestreamDto {
+  id: string;
+  status: string;
+  ingest_server: string;
+  stream_key: string;
+  playback_url: string;
+}
+
+/** ffmpeg pushing a plain colour and a tone, as the guide's command does; its exit and what it printed. */
+function push(url: string, colour = '0x3366CC'): { process: ChildProcess; exited: Promise<{ code: number | null; stderr: string }> } {
+  const p = spawn(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-re'],
+      ...['-f', 'lavfi', '-i', `color=c=${colour}:s=640x360:r=25`, '-f', 'lavfi', '-i', 'sine=frequency=500:sample_rate=48000'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'flv', url],
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  encoders.add(p);
+  let stderr = '';
+  p.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => p.on('close', (code) => resolve({ code, stderr })));
+  return { process: p, exited };
+}
+
+const status = async (id: string) => (await rest<{ livestream: LivestreamDto }>('GET', `/v2/livestreams/${id}`)).livestream.status;
+const untilStatus = (id: string, want: string) =>
+  readUntil(
+    () => status(id),
+    (s) => s === want,
+    30_000,
+    100,
+  );
+async function hooks(id: string): Promise<string[]> {
+  return (await emu.deliveries())
+    .filter((d) => JSON.stringify(d.payload).includes(id))
+    .reverse()
+    .map((d) => (d.payload as { status: string }).status);
+}
+
+/** The newest segments a viewer gets, saved as one file. */
+async function watch(playbackUrl: string, segments = 2): Promise<string> {
+  const master = await (await fetch(playbackUrl)).text();
+  const live = new URL(
+    master.split('\n').find((l) => l.startsWith('live.m3u8'))!,
+    playbackUrl,
+  );
+  const playlist = await readUntil(
+    async () => {
+      const res = await fetch(live);
+      return res.status === 200 ? await res.text() : '';
+    },
+    (t) => (t.match(/^segments\/\d+\.ts$/gm) ?? []).length >= segments,
+    30_000,
+    200,
+  );
+  const uris = playlist.match(/^segments\/\d+\.ts$/gm)!.slice(-segments);
+  const parts = await Promise.all(uris.map(async (u) => Buffer.from(await (await fetch(new URL(u, live))).arrayBuffer())));
+  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.ts`);
+  writeFileSync(file, Buffer.concat(parts));
+  return file;
+}
+
+function meanColour(file: string): [number, number, number] {
+  const { rgb } = frameAt(file, 0);
+  const sum = [0, 0, 0];
+  for (let i = 0; i < rgb.length; i += 3) for (let c = 0; c < 3; c++) sum[c]! += rgb[i + c]!;
+  const n = rgb.length / 3;
+  return sum.map((s) => Math.round(s / n)) as [number, number, number];
+}
+
+describe.runIf(withFfmpeg)('the RTMP ingest', () => {
+  it('a livestream of its own: RTMPS push → LIVE (REST, webhook), viewers see the encoder, drop → IDLE, push again → LIVE', async () => {
+    const l = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'OBS' });
+    expect(l.ingest_server).toBe(`rtmps://127.0.0.1:${emu.deps.config.rtmpsPort}/app/`);
+    expect(l.status).toBe('OFFLINE');
+
+    const first = push(`${l.ingest_server}${l.stream_key}`);
+    await untilStatus(l.id, 'LIVE');
+    const seen = await watch(l.playback_url);
+    const p = probe(seen);
+    expect(p.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+    expect(p.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 640, height: 360 });
+    const [r, g, b] = meanColour(seen);
+    expect(Math.abs(r - 0x33)).toBeLessThan(12);
+    expect(Math.abs(g - 0x66)).toBeLessThan(12);
+    expect(Math.abs(b - 0xcc)).toBeLessThan(12);
+
+    first.process.kill('SIGKILL');
+    await untilStatus(l.id, 'IDLE');
+    expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
+
+    const second = push(`${l.ingest_server}${l.stream_key}`, '0xCC3333');
+    await untilStatus(l.id, 'LIVE');
+    // The playlist goes on from the first push's segments, a discontinuity between them.
+    const master = await (await fetch(l.playback_url)).text();
+    const live = new URL(
+      master.split('\n').find((x) => x.startsWith('live.m3u8'))!,
+      l.playback_url,
+    );
+    const text = await readUntil(
+      async () => (await fetch(live)).text(),
+      (t) => t.includes('#EXT-X-DISCONTINUITY-SEQUENCE:1'),
+      30_000,
+      200,
+    );
+    expect(text).toContain('#EXT-X-DISCONTINUITY-SEQUENCE:1');
+    const [r2, , b2] = meanColour(await watch(l.playback_url));
+    expect(r2).toBeGreaterThan(150);
+    expect(b2).toBeLessThan(100);
+    second.process.kill('SIGKILL');
+    await untilStatus(l.id, 'IDLE');
+    expect(await hooks(l.id)).toEqual(['OFFLINE', 'LIVE', 'IDLE', 'LIVE', 'IDLE']);
+  }, 120_000);
+
+  it("a meeting's livestream takes an encoder (plain RTMP) in place of the room; its stop ends the encoder's connection", async () => {
+    const m = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Show' });
+    const l = await rest<LivestreamDto>('POST', `/v2/meetings/${m.id}/livestreams`, {});
+    await untilStatus(l.id, 'LIVE'); // the room's picture
+    const encoder = push(`rtmp://127.0.0.1:${emu.deps.config.rtmpPort}/app/${l.stream_key}`, '0x33CC33');
+    const [, g] = await readUntil(
+      async () => meanColour(await watch(l.playback_url, 1)),
+      ([, green]) => green > 150,
+      30_000,
+      200,
+    );
+    expect(g).toBeGreaterThan(150);
+    expect(await status(l.id)).toBe('LIVE');
+    await rest('POST', `/v2/meetings/${m.id}/active-livestream/stop`);
+    const ended = await encoder.exited;
+    expect(ended.code).not.toBe(0);
+    expect(emu.ingest.counts()).toEqual({ connections: 0, publishing: 0 });
+    // Its packagers and its files are gone (the first test's livestream, IDLE, keeps its last segments for its next push).
+    expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
+    expect(emu.deps.signalling.livestreamPlayback(l.id)).toBeUndefined();
+  }, 120_000);
+
+  it('a wrong key, a disabled livestream, a stopped one, another app: refused at the publish, nothing starts', async () => {
+    const l = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'Refused' });
+    const base = `rtmp://127.0.0.1:${emu.deps.config.rtmpPort}`;
+    const refused = async (url: string) => {
+      const out = await push(url).exited;
+      expect(out.code).not.toBe(0);
+      return out.stderr;
+    };
+    // The encoder prints the reason the ingest gives (its onStatus error's description).
+    expect(await refused(`${base}/app/not-a-key`)).toContain('Server error: No livestream has this stream key');
+    expect(await refused(`${base}/live/${l.stream_key}`)).toContain('Server error: The application is "app"');
+    await rest('PUT', `/v2/livestreams/${l.id}/disable`);
+    expect(await refused(`${base}/app/${l.stream_key}`)).toContain(`Server error: Livestream ${l.id} is disabled`);
+    expect(await status(l.id)).toBe('OFFLINE');
+    await rest('PUT', `/v2/livestreams/${l.id}/enable`);
+    // An organization's reset takes its livestreams' keys with it: such a key reaches nothing.
+    const other = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'Reset' });
+    await fetch(`${emu.url}/_emulator/orgs/${emu.orgId}/reset`, { method: 'POST' });
+    expect(await refused(`${base}/app/${other.stream_key}`)).toContain('Server error: No livestream has this stream key');
+    expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
+    expect(emu.ingest.counts()).toEqual({ connections: 0, publishing: 0 });
+  }, 60_000);
+});
