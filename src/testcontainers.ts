@@ -28,6 +28,10 @@ export const EMULATOR_PORT = 4700;
 export const EMULATOR_TLS_PORT = 4443;
 /** The image's media port (UDP, and TCP for pages that cannot send UDP), shared by every WebRTC transport. */
 export const EMULATOR_MEDIA_PORT = 4710;
+/** The image's plain RTMP ingest port. */
+export const EMULATOR_RTMP_PORT = 1935;
+/** The image's RTMPS ingest port: the livestreams' ingest_server. */
+export const EMULATOR_RTMPS_PORT = 1936;
 
 /**
  * Whether this package is a checkout of the repository (its Dockerfile is there), or an installed
@@ -131,11 +135,14 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     // timeout; the same options table gives the one-line reason now.
     const checked = parseConfig([], this.environment);
     if (!checked.ok) throw new Error(`MeetingsEmulatorContainer: ${checked.reason}`);
-    const mediaPort = await this.placeMedia('config' in checked ? checked.config.mediaPort : 0);
+    const config = 'config' in checked ? checked.config : undefined;
+    const mediaPort = await this.placeMedia(config?.mediaPort ?? 0);
+    const rtmpPort = await this.placeIngest('EMULATOR_RTMP_PORT', EMULATOR_RTMP_PORT, config?.rtmpPort);
+    const rtmpsPort = await this.placeIngest('EMULATOR_RTMPS_PORT', EMULATOR_RTMPS_PORT, config?.rtmpsPort);
     if (this.recipe === 'package') await buildPackageImage(this.imageName.string);
     else if (this.recipe !== undefined) await buildCheckoutImage(this.recipe.checkout, this.imageName.string);
     const org = this.fixtures.organizations[0]!;
-    return new StartedMeetingsEmulatorContainer(await super.start(), org.id, org.api_key, mediaPort);
+    return new StartedMeetingsEmulatorContainer(await super.start(), org.id, org.api_key, { mediaPort, rtmpPort, rtmpsPort });
   }
 
   /**
@@ -147,7 +154,7 @@ export class MeetingsEmulatorContainer extends GenericContainer {
    */
   private async placeMedia(configured: number | { from: number; to: number }): Promise<number> {
     const given = this.environment.EMULATOR_MEDIA_PORT !== undefined && this.environment.EMULATOR_MEDIA_PORT !== '';
-    const ports = given ? configured : await freeMediaPort();
+    const ports = given ? configured : await freePort();
     const udp = typeof ports === 'number' ? [ports] : Array.from({ length: ports.to - ports.from + 1 }, (_, i) => ports.from + i);
     const tcp = udp[0]!;
     if (tcp === 0) throw new Error('MeetingsEmulatorContainer: EMULATOR_MEDIA_PORT=0 cannot be published; leave it unset for a free port, or name one');
@@ -163,10 +170,31 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     this.withEnvironment(environment);
     return tcp;
   }
+
+  /**
+   * An RTMP ingest port, published under its own number for the same reason as the media port:
+   * the livestreams' ingest_server names the port the emulator inside listens on, and an encoder
+   * on this machine must reach it there. Unless `variable` names one, a free port of this machine
+   * is taken; 0 turns that ingest off (nothing is published for it). Answers the port, or null.
+   */
+  private async placeIngest(
+    variable: 'EMULATOR_RTMP_PORT' | 'EMULATOR_RTMPS_PORT',
+    imagePort: number,
+    configured: number | null | undefined,
+  ): Promise<number | null> {
+    const given = this.environment[variable] !== undefined && this.environment[variable] !== '';
+    const port = given ? (configured ?? null) : await freePort();
+    // As with the media port: podman lists the image's own port among the bindings, so it is published too.
+    if (port !== imagePort) this.withExposedPorts(imagePort);
+    if (port === null) return null;
+    this.withExposedPorts({ container: port, host: port });
+    this.withEnvironment({ [variable]: String(port) });
+    return port;
+  }
 }
 
 /** A port free on this machine for both UDP and TCP (the media port is both), on every interface as the engine publishes it. */
-async function freeMediaPort(): Promise<number> {
+async function freePort(): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     const server = createServer();
     const port = await new Promise<number>((resolve, reject) => {
@@ -249,10 +277,24 @@ export class StartedMeetingsEmulatorContainer extends AbstractStartedContainer {
    * a page on this machine sends its camera there, as the emulator's ICE candidates tell it.
    */
   readonly mediaPort: number;
+  /**
+   * The RTMPS and plain RTMP ingest ports, each published under its own number, so the
+   * livestreams' `ingest_server` (rtmps://127.0.0.1:<rtmpsPort>/app/) reaches the container from
+   * this machine; null where EMULATOR_RTMPS_PORT / EMULATOR_RTMP_PORT=0 turned it off.
+   */
+  readonly rtmpsPort: number | null;
+  readonly rtmpPort: number | null;
 
-  constructor(started: StartedTestContainer, orgId: string, apiKey: string, mediaPort: number) {
+  constructor(
+    started: StartedTestContainer,
+    orgId: string,
+    apiKey: string,
+    ports: { mediaPort: number; rtmpPort: number | null; rtmpsPort: number | null },
+  ) {
     super(started);
-    this.mediaPort = mediaPort;
+    this.mediaPort = ports.mediaPort;
+    this.rtmpPort = ports.rtmpPort;
+    this.rtmpsPort = ports.rtmpsPort;
     this.url = `http://${started.getHost()}:${started.getMappedPort(EMULATOR_PORT)}`;
     const host = started.getHost() === '127.0.0.1' ? 'localhost' : started.getHost();
     this.tlsUrl = `https://${host}:${started.getMappedPort(EMULATOR_TLS_PORT)}`;

@@ -17,6 +17,7 @@ import { LocalMediaEngine } from './media/plane/local-engine.js';
 import { MediaRoomFeature } from './media/media-room.js';
 import { ProcessMediaEngine } from './media/process-engine.js';
 import { RoomRecordingsFeature } from './media/room-recordings.js';
+import { RoomScenesFeature } from './media/room-scenes.js';
 import { RoomLivestreamsFeature } from './media/room-livestreams.js';
 import type { Peer } from './peer.js';
 import type { Handler, RoomFeature, RoomState } from './room-state.js';
@@ -46,6 +47,7 @@ export interface RoomFeatures {
   stage: StageFeature;
   breakoutRooms: BreakoutRoomsFeature;
   media: MediaRoomFeature;
+  scenes: RoomScenesFeature;
   recordings: RoomRecordingsFeature;
   livestreams: RoomLivestreamsFeature;
 }
@@ -62,6 +64,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
         ? new ProcessMediaEngine(state.deps.logger, state.deps.mediaNetwork)
         : new LocalMediaEngine(state.deps.logger, state.deps.mediaNetwork),
   });
+  const scenes = new RoomScenesFeature(media, hostControls);
   return {
     presence: new PresenceFeature(state, controls, waitingRoom),
     chat: new ChatFeature(state),
@@ -77,10 +80,11 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     stage: new StageFeature(state),
     breakoutRooms: new BreakoutRoomsFeature(state),
     media,
-    // After the media room: what the room's recordings show follows what the media room holds.
-    recordings: new RoomRecordingsFeature(state, media, hostControls),
+    // After the media room: what the composite of each meeting shows follows what the media room holds.
+    scenes,
+    recordings: new RoomRecordingsFeature(state, media, scenes),
     // The livestreams' pictures: the room's composite (as the recordings'), or an encoder's stream.
-    livestreams: new RoomLivestreamsFeature(state, media, hostControls, state.deps.livestreamMedia),
+    livestreams: new RoomLivestreamsFeature(state, media, scenes, state.deps.livestreamMedia),
   };
 }
 

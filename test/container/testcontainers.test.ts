@@ -1,13 +1,14 @@
 // The Testcontainers module against a real Docker engine API: the image built from this
 // repository's Dockerfile, driven over HTTP as an integration-test author would drive it.
 // Without an engine the suite cannot say anything, so under CI that is a failure, not a skip.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer, type StartedMeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
 import { engineMissing, inCi } from '../helpers/docker-engine.js';
 import { decodingVideos, joinPage } from '../helpers/page-media.js';
-import { CHROMIUM, SDKS, Frontend, addPerson, restOf } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf } from '../helpers/web-sdk.js';
 
 const ORG_ID = '00000000-0000-4000-8000-000000000001';
 const API_KEY = 'emulator-api-key';
@@ -17,6 +18,8 @@ const API_KEY = 'emulator-api-key';
 const BUILD_TIMEOUT_MS = 600_000;
 /** Generous: a shared CI machine can be slow; nothing here measures time. */
 const MEDIA_WAIT_MS = 30_000;
+/** The encoder of the ingest test (CI installs it; elsewhere, without it, that test is skipped). */
+const hasFfmpeg = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
 
 async function call(emu: StartedMeetingsEmulatorContainer, method: string, path: string, body?: unknown) {
   const res = await fetch(`${emu.url}${path}`, {
@@ -116,6 +119,37 @@ if (engineMissing && inCi) {
       },
       4 * MEDIA_WAIT_MS,
     );
+
+    // An encoder on this machine pushes through the published ingest port: the livestream's
+    // ingest_server names that port, and the push makes the livestream LIVE.
+    it.skipIf(!hasFfmpeg && !inCi)("an encoder pushes to a livestream's ingest through the published RTMP port, and it goes LIVE", async () => {
+      const e = emu!;
+      expect(e.rtmpsPort).toEqual(expect.any(Number));
+      const made = await restOf(e)<{ id: string; ingest_server: string; stream_key: string }>('POST', '/v2/livestreams', { name: 'from-an-encoder' });
+      // Its host is the emulator's public URL's (localhost in the image), its port the published one.
+      const ingest = new URL(made.ingest_server);
+      expect([ingest.protocol, ingest.port, ingest.pathname]).toEqual(['rtmps:', String(e.rtmpsPort), '/app/']);
+      const encoder = spawn(
+        'ffmpeg',
+        [
+          ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=0x3366CC:s=320x180:r=25'],
+          ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'flv'],
+          `rtmp://${ingest.hostname}:${e.rtmpPort}/app/${made.stream_key}`,
+        ],
+        { stdio: 'ignore' },
+      );
+      try {
+        const status = await readUntil(
+          async () => (await restOf(e)<{ livestream: { status: string } }>('GET', `/v2/livestreams/${made.id}`)).livestream.status,
+          (s) => s === 'LIVE',
+          MEDIA_WAIT_MS,
+          200,
+        );
+        expect(status).toBe('LIVE');
+      } finally {
+        encoder.kill('SIGKILL');
+      }
+    }, 2 * MEDIA_WAIT_MS);
 
     it('records on the manual clock moved by advance(), and reset() forgets the meeting', async () => {
       const e = emu!;

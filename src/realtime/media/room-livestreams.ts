@@ -15,9 +15,9 @@ import path from 'node:path';
 import type { DomainEvent } from '../../domain/events.js';
 import type { Livestream } from '../../domain/models.js';
 import type { RoomFeature, RoomState } from '../room-state.js';
-import type { HostControlsFeature } from '../features/host-controls.js';
 import type { MediaRoomFeature } from './media-room.js';
-import type { LivestreamSpec, RoomScene } from './media-types.js';
+import type { LivestreamSpec } from './media-types.js';
+import type { RoomScenesFeature } from './room-scenes.js';
 
 /** The size of a meeting's livestream picture (production streams a meeting at 720p). */
 export const ROOM_LIVESTREAM_SIZE = { width: 1280, height: 720 } as const;
@@ -75,12 +75,11 @@ export class RoomLivestreamsFeature implements RoomFeature {
   readonly handlers = [];
   private readonly feeds = new Map<string, Feed>();
   private root: string | undefined;
-  private readonly sceneQueued = new Set<string>();
 
   constructor(
     private readonly state: RoomState,
     private readonly media: MediaRoomFeature,
-    hostControls: HostControlsFeature,
+    private readonly scenes: RoomScenesFeature,
     private readonly options: LivestreamMediaOptions | null,
   ) {
     const engine = media.engine;
@@ -91,8 +90,6 @@ export class RoomLivestreamsFeature implements RoomFeature {
     engine.onPlaneLost(() => {
       for (const feed of [...this.feeds.values()]) if (feed.current) this.failed(feed, 'The media plane ended unexpectedly while livestreaming');
     });
-    media.onTracksChanged((meetingId) => this.queueScene(meetingId));
-    hostControls.onPinChanged((meetingId) => this.queueScene(meetingId));
     // Livestreams of meetings that were created before the rooms were made (creating one loads them).
     if (options) for (const l of state.deps.livestreams.allInState(['OFFLINE', 'LIVE'])) if (l.meetingId !== null) this.startRoom(l);
   }
@@ -127,16 +124,7 @@ export class RoomLivestreamsFeature implements RoomFeature {
   }
 
   onDomainEvent(e: DomainEvent): void {
-    if (e.type === 'livestream.statusChanged') return this.livestreamChanged(e.livestream, e.previous);
-    if ('meeting' in e && e.meeting) this.queueScene(e.meeting.id);
-  }
-
-  onPeerLeft(meetingId: string): void {
-    this.queueScene(meetingId);
-  }
-
-  onRoomEmpty(meetingId: string): void {
-    this.queueScene(meetingId);
+    if (e.type === 'livestream.statusChanged') this.livestreamChanged(e.livestream, e.previous);
   }
 
   /** The engine is reset with the media room: every packager is gone; the connections and folders go too. */
@@ -217,11 +205,11 @@ export class RoomLivestreamsFeature implements RoomFeature {
       segmentSeconds,
       source: source === 'room' && l.meetingId !== null ? { kind: 'room', meetingId: l.meetingId, ...ROOM_LIVESTREAM_SIZE } : { kind: 'encoder' },
     };
-    const scene = spec.source.kind === 'room' ? this.sceneOf(spec.source.meetingId) : null;
-    this.media.engine.startLivestream(spec, scene).then(
+    const room = spec.source.kind === 'room' ? spec.source.meetingId : null;
+    this.media.engine.startLivestream(spec, room === null ? null : this.scenes.sceneOf(room)).then(
       () => {
         if (feed.current !== run) return;
-        if (spec.source.kind === 'room') this.queueScene(spec.source.meetingId);
+        if (room !== null) this.scenes.watch(room, run.id);
         this.waitForPlaylist(feed, run);
       },
       (err: Error) => {
@@ -261,6 +249,7 @@ export class RoomLivestreamsFeature implements RoomFeature {
       feed.nextSegment = Math.max(feed.nextSegment, lastSegmentOf(text) + 1);
     }
     feed.nextSegment = Math.max(feed.nextSegment, highestSegmentOnDisk(feed.dir) + 1);
+    if (feed.livestream.meetingId !== null) this.scenes.unwatch(feed.livestream.meetingId, run.id);
     this.media.engine.stopLivestream(run.id);
     if (reason !== undefined) run.connection?.end(reason);
   }
@@ -293,31 +282,6 @@ export class RoomLivestreamsFeature implements RoomFeature {
       .replace(/^seg(\d+)\.ts$/gm, 'segments/$1.ts')
       .replace(/^(#EXT-X-MEDIA-SEQUENCE:\d+)$/m, `$1\n#EXT-X-DISCONTINUITY-SEQUENCE:${run}`)
       .replace(/^#EXT-X-ENDLIST\n?/m, '');
-  }
-
-  // --- the scene -----------------------------------------------------------------------------
-
-  private sceneOf(meetingId: string): RoomScene {
-    try {
-      return this.media.scene(meetingId);
-    } catch {
-      return { meetingId, tiles: [], pinned: [] };
-    }
-  }
-
-  private showsRoom(meetingId: string): boolean {
-    for (const feed of this.feeds.values()) if (feed.current?.source === 'room' && feed.livestream.meetingId === meetingId) return true;
-    return false;
-  }
-
-  /** Tells the plane of a meeting's new scene while its livestream shows the room, once per turn. */
-  private queueScene(meetingId: string): void {
-    if (this.sceneQueued.has(meetingId) || !this.showsRoom(meetingId)) return;
-    this.sceneQueued.add(meetingId);
-    queueMicrotask(() => {
-      this.sceneQueued.delete(meetingId);
-      if (this.showsRoom(meetingId)) this.media.engine.setScene(this.sceneOf(meetingId));
-    });
   }
 }
 

@@ -16,9 +16,9 @@ import type { RecordingArtifacts, RecordingFile } from '../../domain/recordings/
 import type { DomainEvent } from '../../domain/events.js';
 import type { Recording } from '../../domain/models.js';
 import type { RoomFeature, RoomState } from '../room-state.js';
-import type { HostControlsFeature } from '../features/host-controls.js';
 import type { MediaRoomFeature } from './media-room.js';
-import type { RecorderClock, RecorderSpec, RoomScene } from './media-types.js';
+import type { RecorderClock, RecorderSpec } from './media-types.js';
+import type { RoomScenesFeature } from './room-scenes.js';
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 
@@ -57,13 +57,11 @@ const CLOCK_STRAY_MS = 50;
 export class RoomRecordingsFeature implements RoomFeature {
   readonly handlers = [];
   private readonly active = new Map<string, Active>();
-  private readonly sceneQueued = new Set<string>();
-  private readonly lastScene = new Map<string, string>();
 
   constructor(
     private readonly state: RoomState,
     private readonly media: MediaRoomFeature,
-    hostControls: HostControlsFeature,
+    private readonly scenes: RoomScenesFeature,
   ) {
     const engine = media.engine;
     engine.onRecorderEvent((e) => {
@@ -75,8 +73,6 @@ export class RoomRecordingsFeature implements RoomFeature {
     engine.onPlaneLost(() => {
       for (const { recording } of [...this.active.values()]) this.failed(recording, 'The media plane ended unexpectedly while recording');
     });
-    media.onTracksChanged((meetingId) => this.queueScene(meetingId));
-    hostControls.onPinChanged((meetingId) => this.queueScene(meetingId));
     state.deps.onClockChange(() => this.clockMoved());
     // Recordings that were already running when the rooms were made (a recording that starts loads them).
     for (const r of state.deps.recordings.allWithStatus(['RECORDING', 'PAUSED'])) this.begin(r);
@@ -102,7 +98,7 @@ export class RoomRecordingsFeature implements RoomFeature {
     if (!status) return undefined;
     const decoded = new Map(status.tracks.map((t) => [t.producerId, t.decoded]));
     const track = (id: string | null) => (id === null ? null : { producerId: id, decoded: decoded.get(id) ?? 0 });
-    const scene = this.sceneOf(active.recording.meetingId);
+    const scene = this.scenes.sceneOf(active.recording.meetingId);
     return {
       positionMs: status.positionMs,
       tiles: scene.tiles.map((t) => ({
@@ -118,30 +114,24 @@ export class RoomRecordingsFeature implements RoomFeature {
   }
 
   onDomainEvent(e: DomainEvent): void {
-    if (e.type === 'recording.statusChanged') return this.recordingChanged(e.recording);
-    if ('meeting' in e && e.meeting) this.queueScene(e.meeting.id);
-  }
-
-  onPeerLeft(meetingId: string): void {
-    this.queueScene(meetingId);
-  }
-
-  onRoomEmpty(meetingId: string): void {
-    this.queueScene(meetingId);
+    if (e.type === 'recording.statusChanged') this.recordingChanged(e.recording);
   }
 
   /** The engine is reset with the media room; what was recorded goes with the recordings' files. */
   onReset(): void {
     this.active.clear();
-    this.lastScene.clear();
   }
 
   onOrgReset(orgId: string): void {
-    for (const [id, a] of [...this.active])
-      if (a.recording.orgId === orgId) {
-        this.active.delete(id);
-        this.media.engine.cancelRecorder(id);
-      }
+    for (const a of [...this.active.values()]) if (a.recording.orgId === orgId) this.let(a, true);
+  }
+
+  /** The recording is no longer this recorder's: its scene is no longer needed, and (`cancel`) what it wrote goes. */
+  private let(active: Active, cancel: boolean): void {
+    const r = active.recording;
+    this.active.delete(r.id);
+    this.scenes.unwatch(r.meetingId, r.id);
+    if (cancel) this.media.engine.cancelRecorder(r.id);
   }
 
   private recordingChanged(r: Recording): void {
@@ -154,8 +144,7 @@ export class RoomRecordingsFeature implements RoomFeature {
     if (!active) return;
     if (r.status === 'UPLOADING') return void this.finish(active, r);
     // ERRORED (or anything else): what was recorded is dropped.
-    this.active.delete(r.id);
-    this.media.engine.cancelRecorder(r.id);
+    this.let(active, true);
   }
 
   /** Starts the recorder of a recording that began RECORDING. */
@@ -199,9 +188,8 @@ export class RoomRecordingsFeature implements RoomFeature {
     };
     // Stopped or gone meanwhile: nothing to start.
     if (this.active.get(r.id) !== active) return;
-    await this.media.engine.startRecorder(spec, this.sceneOf(r.meetingId), this.clockOf(active.recording));
-    this.lastScene.delete(r.meetingId);
-    this.queueScene(r.meetingId);
+    await this.media.engine.startRecorder(spec, this.scenes.sceneOf(r.meetingId), this.clockOf(active.recording));
+    if (this.active.get(r.id) === active) this.scenes.watch(r.meetingId, r.id);
     this.sendClock(active);
   }
 
@@ -220,7 +208,7 @@ export class RoomRecordingsFeature implements RoomFeature {
 
   /** The stop: the recorder finishes the files at the recording's recorded time, and the files are complete. */
   private async finish(active: Active, r: Recording): Promise<void> {
-    this.active.delete(r.id);
+    this.let(active, false);
     if (!(await active.started)) return this.files.failed(r.id, 'The recorder never started');
     try {
       const result = await withinRealTime(this.media.engine.stopRecorder(r.id, r.recordedMs), finishLimitMs(r.recordedMs), 'the media plane did not answer');
@@ -240,9 +228,9 @@ export class RoomRecordingsFeature implements RoomFeature {
 
   /** The recorder failed while recording: the recording ends ERRORED with the reason. */
   private failed(r: Recording, reason: string): void {
-    if (!this.active.has(r.id)) return;
-    this.active.delete(r.id);
-    this.media.engine.cancelRecorder(r.id);
+    const active = this.active.get(r.id);
+    if (!active) return;
+    this.let(active, true);
     this.files.failed(r.id, reason);
     const { recordings } = this.state.deps;
     const now = recordings.find(r.orgId, r.id);
@@ -278,32 +266,6 @@ export class RoomRecordingsFeature implements RoomFeature {
 
   private clockMoved(): void {
     for (const active of this.active.values()) this.sendClock(active);
-  }
-
-  // --- the scene -----------------------------------------------------------------------------
-
-  private sceneOf(meetingId: string): RoomScene {
-    try {
-      return this.media.scene(meetingId);
-    } catch {
-      // The meeting is gone (its organization's reset): nobody is in it.
-      return { meetingId, tiles: [], pinned: [] };
-    }
-  }
-
-  /** Tells the recorder of a meeting's new scene, once per turn however many things changed. */
-  private queueScene(meetingId: string): void {
-    if (this.sceneQueued.has(meetingId) || ![...this.active.values()].some((a) => a.recording.meetingId === meetingId)) return;
-    this.sceneQueued.add(meetingId);
-    queueMicrotask(() => {
-      this.sceneQueued.delete(meetingId);
-      if (![...this.active.values()].some((a) => a.recording.meetingId === meetingId)) return this.lastScene.delete(meetingId);
-      const scene = this.sceneOf(meetingId);
-      const text = JSON.stringify(scene);
-      if (this.lastScene.get(meetingId) === text) return;
-      this.lastScene.set(meetingId, text);
-      this.media.engine.setScene(scene);
-    });
   }
 }
 

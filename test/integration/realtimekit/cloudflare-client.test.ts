@@ -64,7 +64,8 @@ function drive<T>(name: string, call: () => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
-  emu = await startEmulator({ seed: 'cloudflare-client', startTime: '2026-01-01T00:00:00Z' });
+  // The client's calls are under test, not the media: livestreams go LIVE on the simulator's timer.
+  emu = await startEmulator({ seed: 'cloudflare-client', startTime: '2026-01-01T00:00:00Z', livestreams: 'sample' });
   // No retries: a refused request is the answer under test, and a retry would wait on real time.
   client = new Cloudflare({ apiToken: TOKEN, baseURL: `${emu.url}/client/v4`, maxRetries: 0 });
   rtk = client.realtimeKit;
