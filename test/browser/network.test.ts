@@ -479,9 +479,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
         }
         return rtt;
       })()`;
+      // The baseline once it settles: on a busy machine the first check's round trip can be long.
       const before = await readUntil(
         () => a.evaluate<number | null>(RTT),
-        (r) => r !== null,
+        (r) => r !== null && r < 0.1,
         WAIT,
       );
       expect(before).toBeLessThan(0.1);
