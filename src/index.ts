@@ -12,10 +12,26 @@ import { silentLogger, createLogger } from './logger.js';
 import { listenEmulator } from './runtime.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
 import { deliveryDto } from './http/control/delivery-view.js';
+import { networkBody, networkDto, type networkSchema } from './http/control/network.routes.js';
+import { parseWith } from './http/validation.js';
 import type { DeliveryFilter } from './webhooks/outbox.js';
+import type { z } from 'zod';
 
 /** A webhook delivery as GET /_emulator/webhooks/deliveries shows it. */
 export type DeliveryView = ReturnType<typeof deliveryDto>;
+
+/** A network scenario, as POST /_emulator/meetings/{id}[/participants/{pid}]/network takes it (docs/bad-network.md). */
+export interface NetworkScenario {
+  scenario: 'signal-drop' | 'signal-outage' | 'media-drop' | 'loss' | 'latency' | 'bandwidth' | 'clear';
+  direction?: 'up' | 'down' | 'both';
+  percent?: number;
+  ms?: number;
+  kbps?: number;
+  seconds?: number;
+}
+
+/** The network of a meeting, or of a participant in it, as GET …/network shows it. */
+export type NetworkState = z.infer<typeof networkSchema>;
 
 /**
  * A request handler for node:http (`http.createServer(handler)`) or supertest (`request(handler)`):
@@ -79,6 +95,14 @@ export interface RunningEmulator {
   setNow(iso: string): Promise<void>;
   /** Everything back to the fixtures. */
   reset(): Promise<void>;
+  /**
+   * Network trouble on demand, as POST …/network does (docs/bad-network.md): a scenario for a whole
+   * meeting, or for one participant in it; answers what is in force afterwards. Bad input throws
+   * the control API's error (its `status` and message), with nothing applied.
+   */
+  setNetwork(meetingId: string, participantId: string | null, scenario: NetworkScenario): Promise<NetworkState>;
+  /** What GET …/network answers: the scenarios in force and how the pages' sockets and media stand. */
+  network(meetingId: string, participantId?: string): Promise<NetworkState>;
   /**
    * The webhook delivery log, newest first, once no attempt is in flight — so a test can assert
    * on what its receiver got without sleeping.
@@ -147,6 +171,13 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
     },
     async reset() {
       deps.reset();
+    },
+    async setNetwork(meetingId, participantId, scenario) {
+      const request = parseWith(networkBody, scenario);
+      return networkDto(deps.signalling.setNetwork(meetingId, participantId, request));
+    },
+    async network(meetingId, participantId) {
+      return networkDto(deps.signalling.network(meetingId, participantId ?? null));
     },
     async deliveries(filter: DeliveryFilter = {}) {
       await deps.webhooks.outbox.idle();

@@ -162,3 +162,23 @@ export function nameBasedUuid(namespace: string, name: string): string {
 export function createIdGenerator(seed: string | undefined): IdGenerator {
   return seed === undefined ? new RandomIds() : new SeededIds(seed);
 }
+
+/**
+ * A reproducible stream of numbers in [0, 1) drawn from `seed` (sha256 of the seed, then
+ * xorshift128+): the same seed gives the same stream, so a network's packet losses on the media
+ * plane repeat from one run to the next.
+ */
+export function pseudoRandom(seed: string): () => number {
+  const bytes = createHash('sha256').update(seed).digest();
+  let s0 = bytes.readBigUInt64LE(0) | 1n;
+  let s1 = bytes.readBigUInt64LE(8) | 2n;
+  const MASK = (1n << 64n) - 1n;
+  return () => {
+    let x = s0;
+    const y = s1;
+    s0 = y;
+    x = (x ^ (x << 23n)) & MASK;
+    s1 = x ^ y ^ (x >> 17n) ^ (y >> 26n);
+    return Number(((s1 + y) & MASK) >> 11n) / 2 ** 53;
+  };
+}

@@ -25,6 +25,13 @@ export type LeaveCause = 'left' | 'kicked' | 'ended' | 'removed';
 /** What happened to one who waits: they started waiting, were admitted or rejected, or gave up. */
 export type WaitingChange = 'waiting' | 'admitted' | 'rejected' | 'left';
 
+/**
+ * What happened to a meeting's network (the control API's network scenarios): a scenario was set
+ * (or a one-off one done: a socket drop, a clear), one ended; or a page's socket was lost (its
+ * participant stays for a reconnect window) and it came back.
+ */
+export type NetworkChange = 'applied' | 'ended' | 'lost' | 'returned';
+
 /** What a host's mute turns off: a microphone or a camera. */
 export type MuteKind = 'audio' | 'video';
 
@@ -115,6 +122,18 @@ export type DomainEvent =
   | { type: 'session.fileReady'; at: number; org: Organization; meeting: Meeting; session: Session; file: SessionFileKind; link: DownloadLink }
   // Breakout rooms (connected meetings) were opened, renamed or closed: `meeting` is their parent.
   | { type: 'breakout.roomsChanged'; at: number; org: Organization; meeting: Meeting; change: 'opened' | 'renamed' | 'closed'; rooms: Meeting[] }
+  // The network of a meeting, or of one participant in it (`participant`), changed: `scenario` names
+  // the network scenario set or ended (null for a page's socket lost or back), `detail` says it in words.
+  | {
+      type: 'network.changed';
+      at: number;
+      org: Organization;
+      meeting: Meeting;
+      participant: Participant | null;
+      change: NetworkChange;
+      scenario: string | null;
+      detail: string | null;
+    }
   // Participants were moved from `meeting` to `destination` (one of them a breakout room of the other's family).
   | { type: 'breakout.moved'; at: number; org: Organization; meeting: Meeting; destination: Meeting; transfers: BreakoutTransfer[] };
 

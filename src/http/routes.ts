@@ -25,6 +25,7 @@ import { realtimeKitRoutes } from './realtimekit/realtimekit.routes.js';
 import { sessionActivityRoutes } from './control/session-activity.routes.js';
 import { waitingRoomRoutes } from './control/waiting-room.routes.js';
 import { stageRoutes } from './control/stage.routes.js';
+import { networkRoutes } from './control/network.routes.js';
 import { breakoutRoomRoutes } from './control/breakout-rooms.routes.js';
 import { sessionFileRoutes } from './media/session-files.routes.js';
 import { activeSessionRoutes } from './v2/active-session.routes.js';
@@ -64,6 +65,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...sessionActivityRoutes,
     ...waitingRoomRoutes,
     ...stageRoutes,
+    ...networkRoutes,
     ...breakoutRoomRoutes,
     ...sessionFileRoutes,
     ...dashboardRoutes,

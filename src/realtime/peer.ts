@@ -15,8 +15,10 @@ export interface PageSocket {
   readonly CONNECTING: number;
   send(data: Uint8Array | string): void;
   close(code: number, reason: string): void;
+  /** Ends the connection at once, without a close frame (ws's terminate): a network that failed. */
+  terminate?(): void;
   on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): unknown;
-  on(event: 'close', listener: () => void): unknown;
+  on(event: 'close', listener: (code: number) => void): unknown;
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
@@ -40,6 +42,11 @@ export class Peer {
   mediaJoined = false;
   /** Its socket is closed or closing: nothing more is sent to it or served for it. */
   gone = false;
+  /**
+   * Its socket was lost without a word (no close frame) while it was in the meeting: its participant
+   * stays in the meeting for a while, in case the page comes back (rooms.ts).
+   */
+  lost = false;
   private readonly logged = new Set<string>();
   private frames = 0;
   private windowStart = 0;
@@ -106,6 +113,18 @@ export class Peer {
     if (this.gone || this.ws.readyState !== this.ws.OPEN) return Promise.resolve(false);
     this.ping();
     return new Promise((answered) => this.roundTrips.push({ ping: this.pingsSent, answered }));
+  }
+
+  /** Its socket was lost while in the meeting: gone, but still present for the others until it comes back or its time is up. */
+  lose(): void {
+    this.lost = true;
+    this.closed();
+  }
+
+  /** Cuts its connection without a close frame, as a failed network would (a network scenario). */
+  cut(): void {
+    if (this.ws.terminate) this.ws.terminate();
+    else this.ws.close(CLOSE.goingAway, 'Connection lost');
   }
 
   /** Its socket is gone: no round trip will be answered. */

@@ -18,6 +18,7 @@ import type { WaitingRoomService } from '../domain/meetings/waiting-room.service
 import type { StageService } from '../domain/meetings/stage.service.js';
 import type { Logger } from '../logger.js';
 import type { MediaNetwork } from './media/media-network.js';
+import type { NetworkTrouble } from './network/network-trouble.js';
 import { Unserved, type Peer } from './peer.js';
 import type { ProtoObject } from './protocol/codec.js';
 import { peerView, type PeerView } from './room-views.js';
@@ -61,6 +62,8 @@ export interface RoomsDeps {
   playbackUrl(livestreamId: string): string;
   /** An organization's name: who started a poll through the REST API, as the pages name them. */
   organizationName(orgId: string): string;
+  /** The network scenarios of the control API: what they do to the pages' sockets and media, and the reconnect window of a lost page. */
+  network: NetworkTrouble;
 }
 
 /** Answers one request of a page: `id` is the request's, for the answer. */
@@ -146,7 +149,8 @@ export class RoomState {
   present(meetingId: string): Presence[] {
     const meeting = this.meeting(meetingId);
     const out: Presence[] = [];
-    const pages = [...this.pages(meetingId)].filter((p) => p.roomJoined && !p.gone);
+    // A page whose socket was lost is still present (with its peer id) while it may come back.
+    const pages = [...this.pages(meetingId)].filter((p) => p.roomJoined && (!p.gone || p.lost));
     for (const participant of this.presentParticipants(meeting)) {
       const own = pages.filter((p) => p.participantId === participant.id);
       if (own.length === 0) out.push({ peerId: participant.id, sdk: null, peer: this.view(participant, participant.id) });

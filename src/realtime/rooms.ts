@@ -15,6 +15,7 @@ import { MAX_FRAMES_PER_SECOND, Peer, Unserved, CLOSE, type PageSocket } from '.
 import { ProtocolError, decodeEnvelope } from './protocol/codec.js';
 import { SDK_EVENT_NAMES, SDK_EVENTS } from './protocol/events.js';
 import { RoomState, type Handler, type RoomFeature, type RoomsDeps } from './room-state.js';
+import type { NetworkRooms } from './network/network-trouble.js';
 
 export type { RoomsDeps } from './room-state.js';
 
@@ -22,6 +23,9 @@ export type { RoomsDeps } from './room-state.js';
 const PING_EVERY_MS = 10_000;
 
 const { cfMedia: MEDIA } = SDK_EVENTS;
+
+/** What ws reports for a connection that ended without a close frame. */
+const CLOSE_ABNORMAL = 1006;
 
 export class RealtimeRooms {
   private readonly state: RoomState;
@@ -44,6 +48,7 @@ export class RealtimeRooms {
     this.handlers = dispatchTable(this.featureList);
     deps.bus.subscribe((e) => this.onDomainEvent(e));
     deps.onClockChange(() => this.queueExpiryCheck());
+    deps.network.attach(this.networkRooms());
   }
 
   /** How many transports, producers and consumers the media room holds open. */
@@ -126,18 +131,23 @@ export class RealtimeRooms {
     if (old && old.participantId === claims.participantId) {
       // The SDK reconnecting names the same peer: the newer socket takes the page's place in the
       // room, and the participant does not leave the meeting (nobody else hears of it). Its media
-      // stays: the SDK keeps its transports across a reconnect and publishes on them again.
+      // stays: the SDK keeps its transports across a reconnect and publishes on them again. A page
+      // whose socket was lost comes back this way within its reconnect window.
       room.delete(old);
       old.close(CLOSE.replaced, 'Another socket connected as this peer');
       peer.roomJoined = old.roomJoined;
       peer.mediaJoined = old.mediaJoined;
+      if (old.lost) this.returned(old);
     } else if (old) {
       this.drop(old, CLOSE.replaced, 'Another socket connected as this peer');
     }
+    // A lost page of the participant under another peer id is not coming back as itself: it goes
+    // (the participant leaves, unless this page is already in), and this page joins anew.
+    for (const lost of [...room].filter((p) => p.lost && p.participantId === claims.participantId && p.peerId !== peerId)) this.drop(lost, null, null);
     this.roomOf(claims.meetingId).add(peer);
     this.ping ??= setInterval(() => this.pingAll(), PING_EVERY_MS).unref();
     ws.on('message', (data, isBinary) => void this.onFrame(peer, data, isBinary));
-    ws.on('close', () => this.drop(peer, null, null));
+    ws.on('close', (code: number) => this.socketClosed(peer, code));
     ws.on('error', (err) => {
       if (peer.once('socket-error')) this.deps.logger.info({ err: err.message, peer: peerId }, 'SDK socket error');
     });
@@ -163,6 +173,80 @@ export class RealtimeRooms {
     for (const f of this.featureList) f.onOrgReset?.(orgId);
   }
 
+  /**
+   * A page's socket closed. One the page closed (1000, or 1001 as a tab closes) leaves the meeting
+   * now; one lost without a word (no close frame: a failed network, a dropped connection) while in
+   * the meeting keeps its participant there for the reconnect window, in case it comes back.
+   */
+  private socketClosed(peer: Peer, code: number): void {
+    if (!this.state.rooms.get(peer.meetingId)?.has(peer) || peer.lost) return;
+    if (!peer.roomJoined || peer.gone || code === CLOSE.normal || code === CLOSE.goingAway) return this.drop(peer, null, null);
+    const participant = this.deps.participants.find(peer.claims.orgId, peer.participantId);
+    let meeting: Meeting | undefined;
+    try {
+      meeting = this.deps.sessions.locateMeeting(peer.meetingId);
+    } catch {
+      meeting = undefined;
+    }
+    if (!participant || !meeting) return this.drop(peer, null, null);
+    peer.lose();
+    const until = this.deps.network.pageLost(meeting, participant, peer.peerId);
+    this.deps.logger.info(
+      { meeting: peer.meetingId, participant: peer.participantId, peer: peer.peerId, code, until },
+      'SDK socket lost; the page may reconnect',
+    );
+  }
+
+  /** A lost page's socket is back (the same peer reconnected). */
+  private returned(old: Peer): void {
+    const participant = this.deps.participants.find(old.claims.orgId, old.participantId);
+    let meeting: Meeting | undefined;
+    try {
+      meeting = this.deps.sessions.locateMeeting(old.meetingId);
+    } catch {
+      meeting = undefined;
+    }
+    if (participant && meeting) this.deps.network.pageReturned(meeting, participant, old.peerId);
+    this.deps.logger.info({ meeting: old.meetingId, participant: old.participantId, peer: old.peerId }, 'SDK socket back within its reconnect window');
+  }
+
+  /** What the network scenarios do through the rooms: cut sockets, see who is connected, end a reconnect window, shape media. */
+  private networkRooms(): NetworkRooms {
+    const media = this.features.media;
+    const pagesOf = (meetingId: string, participantId: string | null) =>
+      [...this.state.pages(meetingId)].filter((p) => participantId === null || p.participantId === participantId);
+    return {
+      cutSockets: (meetingId, participantId) => {
+        const live = pagesOf(meetingId, participantId).filter((p) => !p.gone);
+        // Lost at once, as the server of a failed network would find it: the answer already says so.
+        for (const p of live) {
+          p.cut();
+          this.socketClosed(p, CLOSE_ABNORMAL);
+        }
+        return live.length;
+      },
+      connectionOf: (meetingId, participantId) => {
+        const pages = pagesOf(meetingId, participantId);
+        if (pages.some((p) => !p.gone)) return 'connected';
+        return pages.some((p) => p.lost) ? 'reconnecting' : 'none';
+      },
+      windowEnded: (meetingId, peerId) => {
+        const lost = pagesOf(meetingId, null).find((p) => p.lost && p.peerId === peerId);
+        if (!lost) return;
+        this.deps.logger.info(
+          { meeting: meetingId, participant: lost.participantId, peer: peerId },
+          'SDK socket lost and not back within its reconnect window; the page left',
+        );
+        this.drop(lost, null, null);
+      },
+      mediaParticipants: (meetingId) => media.participantsWithMedia(meetingId),
+      mediaOf: (meetingId, participantId) => media.mediaOf(meetingId, participantId),
+      relink: (meetingId, participantId) => media.relink(meetingId, participantId),
+      cutPaths: (meetingId, participantId) => media.cutPaths(meetingId, participantId),
+      restorePaths: (ids) => media.restorePaths(ids),
+    };
+  }
+
   private roomOf(meetingId: string): Set<Peer> {
     let room = this.state.rooms.get(meetingId);
     if (!room) this.state.rooms.set(meetingId, (room = new Set()));
@@ -180,6 +264,7 @@ export class RealtimeRooms {
   private drop(peer: Peer, code: number | null, reason: string | null, depart = true): void {
     const room = this.state.rooms.get(peer.meetingId);
     if (!room?.delete(peer)) return;
+    if (peer.lost) this.deps.network.pageForgotten(peer.meetingId, peer.peerId);
     if (code !== null) peer.close(code, reason ?? '');
     peer.closed();
     for (const f of this.featureList) f.onPeerGone?.(peer, depart);

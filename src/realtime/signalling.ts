@@ -10,9 +10,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../core/clock.js';
+import type { Scheduler } from '../core/scheduler.js';
 import type { Logger } from '../logger.js';
 import type { ParticipantClaims } from '../domain/participants/participant-tokens.js';
-import type { Livestream, Participant } from '../domain/models.js';
+import type { Livestream, Organization, Participant } from '../domain/models.js';
+import { NetworkTrouble, type NetworkView } from './network/network-trouble.js';
+import type { ScenarioRequest } from './network/network-conditions.js';
 import type { MediaListening } from './media/media-network.js';
 import type { BotMediaWish, MediaCounts, MediaKind } from './media/media-types.js';
 import type { RealtimeRooms, RoomsDeps } from './rooms.js';
@@ -42,6 +45,14 @@ export interface SignallingServer {
   botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>>;
   /** Whether a participant is in a meeting through a page (false before the first socket). */
   hasPage(meetingId: string, participantId: string): boolean;
+  /**
+   * Network trouble on demand: sets a scenario on a meeting (participantId null) or a participant
+   * in it (a signalling socket dropped or refused, media cut, lost, delayed or capped), or clears
+   * them; answers what is in force afterwards. Refused with an ApiError, nothing applied.
+   */
+  setNetwork(meetingId: string, participantId: string | null, request: ScenarioRequest): NetworkView;
+  /** What the network scenarios do to a meeting, or to a participant in it, now; and how their pages' sockets stand. */
+  network(meetingId: string, participantId: string | null): NetworkView;
   /** What a livestream with real media serves to its viewers (undefined: none is being made). */
   livestreamPlayback(livestreamId: string): LivestreamPlayback | undefined;
   /** An encoder pushes to a livestream (its key checked): where its stream goes; undefined when livestreams are simulated or the emulator stops. */
@@ -57,10 +68,16 @@ export const MAX_FRAME_BYTES = 256 * 1024;
 const CLOSE_RESET = 4000;
 const RESET_REASON = 'The emulator was reset; join again';
 
-export type SignallingDeps = RoomsDeps & {
+export type SignallingDeps = Omit<RoomsDeps, 'network'> & {
   logger: Logger;
   clock: Clock;
+  /** Where a network scenario's end and a lost page's reconnect window fall due. */
+  scheduler: Scheduler;
   verifyToken(token: string, now: number): Promise<ParticipantClaims>;
+  /** The organization a meeting is in (the live feed names it). */
+  organization(orgId: string): Organization;
+  /** Who is in a meeting now. */
+  presentIn(meetingId: string): Participant[];
 };
 
 interface Admission {
@@ -83,8 +100,22 @@ const STATUS_TEXT = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
 /** SDK peer ids are UUIDs (a reconnecting SDK may append a suffix); anything else is refused before it names a peer. */
 const PEER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
-export function createSignallingServer(deps: SignallingDeps): SignallingServer {
+export function createSignallingServer(signallingDeps: SignallingDeps): SignallingServer {
+  // The network scenarios exist before any socket: a test may set one on a meeting no page has joined yet.
+  const network = new NetworkTrouble({
+    clock: signallingDeps.clock,
+    scheduler: signallingDeps.scheduler,
+    bus: signallingDeps.bus,
+    logger: signallingDeps.logger,
+    locateMeeting: (id) => signallingDeps.sessions.locateMeeting(id),
+    findParticipant: (orgId, id) => signallingDeps.participants.find(orgId, id),
+    organization: (orgId) => signallingDeps.organization(orgId),
+    presentIn: (id) => signallingDeps.presentIn(id),
+  });
+  const deps: SignallingDeps & RoomsDeps = { ...signallingDeps, network };
   let loaded: Promise<{ wss: WebSocketServer; rooms: RealtimeRooms }> | undefined;
+  /** The refusals of a network outage, logged once per participant until their outage ends. */
+  const outageLogged = new Set<string>();
   /** The rooms once loaded, for what is asked synchronously (counts). */
   let ready: RealtimeRooms | undefined;
   let closed = false;
@@ -142,6 +173,17 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
           const admission = await admit(req);
           const { wss, rooms } = await load();
           if (closed || socket.destroyed) return socket.destroy();
+          // A network outage (a network scenario): the connection is dropped without an answer,
+          // as an unreachable network would drop it, and the SDK counts a failed attempt.
+          const { meetingId, participantId } = admission.claims;
+          if (network.refuses(meetingId, participantId)) {
+            if (!outageLogged.has(participantId)) {
+              outageLogged.add(participantId);
+              deps.logger.info({ meeting: meetingId, participant: participantId }, 'SDK socket refused: a network outage is in force');
+            }
+            return socket.destroy();
+          }
+          outageLogged.delete(participantId);
           // The room's own checks (the participant and meeting still exist) come first, so a
           // refused peer never sees a socket open and close.
           const refusal = rooms.refusal(admission.claims);
@@ -169,9 +211,12 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
       await Promise.all([rooms.closeMedia(), new Promise<void>((resolve) => wss.close(() => resolve()))]);
     },
     reset() {
+      network.reset();
+      outageLogged.clear();
       void loaded?.then(({ rooms }) => rooms.closeAll(CLOSE_RESET, RESET_REASON, false));
     },
     resetOrg(orgId) {
+      network.resetOrg(orgId);
       void loaded?.then(({ rooms }) => rooms.closeOrg(orgId, CLOSE_RESET, RESET_REASON));
     },
     mediaCounts() {
@@ -196,6 +241,12 @@ export function createSignallingServer(deps: SignallingDeps): SignallingServer {
     },
     hasPage(meetingId, participantId) {
       return ready?.hasPage(meetingId, participantId) ?? false;
+    },
+    setNetwork(meetingId, participantId, request) {
+      return network.apply(meetingId, participantId, request);
+    },
+    network(meetingId, participantId) {
+      return network.view(meetingId, participantId);
     },
     livestreamPlayback(livestreamId) {
       return ready?.livestreamPlayback(livestreamId);

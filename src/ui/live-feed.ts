@@ -89,6 +89,15 @@ function domainData(e: DomainEvent): Record<string, unknown> {
       return { ...base, participant_id: e.participant.id, name: e.participant.name, change: e.change, by: e.by };
     case 'breakout.roomsChanged':
       return { ...base, change: e.change, room_ids: e.rooms.map((r) => r.id) };
+    case 'network.changed':
+      return {
+        ...base,
+        participant_id: e.participant?.id ?? null,
+        name: e.participant?.name ?? null,
+        change: e.change,
+        scenario: e.scenario,
+        detail: e.detail,
+      };
     case 'breakout.moved':
       return { ...base, destination_id: e.destination.id, moves: e.transfers.map((t) => ({ from: t.from.id, to: t.to.id })) };
   }

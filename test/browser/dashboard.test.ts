@@ -14,6 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
+import { PageSockets } from '../helpers/sdk-socket.js';
 import { addPerson, addPreset, restOf } from '../helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -266,6 +267,48 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     expect(await (await fetch(`${emu.url}${href!}`)).text()).toBe('action items');
     await page.getByRole('heading', { name: 'Polls' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(IMAGES, 'dashboard-polls-chat.png'), fullPage: false });
+  }, 60_000);
+
+  it('sets a network scenario from its form, shows it in force, a lost page as reconnecting, and clears them', async () => {
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bad network' });
+    const [pia, robo] = [await addPerson(emu, meeting.id, 'Pia'), await addPerson(emu, meeting.id, 'Robo')];
+    await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${robo.id}/join`, { method: 'POST' });
+    // Pia's page: a socket that speaks as the SDK does.
+    const sockets = new PageSockets();
+    try {
+      const pageSocket = await sockets.open(emu.url, meeting.id, pia);
+      await pageSocket.joinRoom(pia);
+      await page.getByRole('button', { name: 'Meetings' }).click();
+      await page.locator(`[data-meeting-id="${meeting.id}"]`).getByRole('button', { name: 'Open meeting Bad network' }).click();
+      const form = page.getByTestId('network-form');
+      const table = page.getByTestId('network');
+      await table.locator('tr', { hasText: 'Pia' }).getByTestId('connection').filter({ hasText: 'connected' }).waitFor(WAIT);
+
+      await form.getByLabel('For', { exact: true }).selectOption({ label: 'Robo' });
+      await form.getByLabel('Scenario').selectOption('loss');
+      await form.getByLabel('Loss (%)').fill('20');
+      await form.getByLabel('Direction').selectOption('up');
+      await form.getByRole('button', { name: 'Apply' }).click();
+      await table.locator('tr', { hasText: 'Robo' }).filter({ hasText: 'loss 20% up' }).filter({ hasText: '20% lost' }).waitFor(WAIT);
+
+      await form.getByLabel('For', { exact: true }).selectOption({ label: 'Pia' });
+      await form.getByLabel('Scenario').selectOption('signal-drop');
+      await form.getByRole('button', { name: 'Apply' }).click();
+      await table.locator('tr', { hasText: 'Pia' }).getByTestId('connection').filter({ hasText: 'reconnecting, present until' }).waitFor(WAIT);
+      expect((await pageSocket.closed).code).toBe(1006);
+      await page.getByTestId('timeline').scrollIntoViewIfNeeded();
+      await shot('dashboard-network');
+
+      await page.getByRole('button', { name: 'Clear every scenario' }).click();
+      await table.locator('tr', { hasText: 'Robo' }).filter({ hasText: 'clear' }).waitFor(WAIT);
+      // The window ends on the emulator's clock: Pia counts as left.
+      await page.getByRole('button', { name: 'Advance the clock 1 min' }).click();
+      await table.locator('tr', { hasText: 'Pia' }).waitFor({ state: 'detached', timeout: WAIT.timeout });
+      const presence = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/presence`)).json()) as { participants: { name: string }[] };
+      expect(presence.participants.map((p) => p.name)).toEqual(['Robo']);
+    } finally {
+      sockets.terminate();
+    }
   }, 60_000);
 
   it('logged no console error and sent no request to another origin', () => {

@@ -57,9 +57,15 @@ export interface Connection {
   offered: string[];
 }
 
-/** A page of `frontend` joined as `p` with `sdk`: init() with the camera and microphone as asked, then join(). */
-export async function joinPage(sdk: Sdk, frontend: Frontend, p: { name: string; token: string }, media: { audio: boolean; video: boolean }): Promise<Page> {
-  const page = await frontend.open(p, KEEP_PEER_CONNECTIONS);
+/** A page of `frontend` joined as `p` with `sdk`: init() with the camera and microphone as asked, then join(); `options` as Frontend.open takes them. */
+export async function joinPage(
+  sdk: Sdk,
+  frontend: Frontend,
+  p: { name: string; token: string },
+  media: { audio: boolean; video: boolean },
+  options: { fakeClock?: boolean } = {},
+): Promise<Page> {
+  const page = await frontend.open(p, KEEP_PEER_CONNECTIONS, options);
   await page.evaluate(
     async ({ token, base, global, media }) => {
       const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };

@@ -101,9 +101,12 @@ export async function openKit(
     viewport?: { width: number; height: number };
     /** The SDK's `defaults`: the camera and microphone at init() (both off unless asked). */
     media?: { audio: boolean; video: boolean };
+    /** The page's timers on Playwright's clock, installed before it loads (a test may skip an SDK's waits). */
+    fakeClock?: boolean;
   },
 ): Promise<{ page: Page; offline: Offline; errors: string[] }> {
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+  if (options.fakeClock) await page.clock.install();
   const offline: Offline = { blocked: [] };
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

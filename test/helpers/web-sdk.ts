@@ -80,11 +80,16 @@ export class Frontend {
     }
   }
 
-  /** A new page on the frontend's origin, for `who` (named in what it throws); `initScript` runs in it before any of its own. */
-  async open(who: { name: string }, initScript?: string): Promise<Page> {
+  /**
+   * A new page on the frontend's origin, for `who` (named in what it throws); `initScript` runs in it
+   * before any of its own. `fakeClock`: the page's timers run on Playwright's clock (installed before
+   * it loads, flowing as real time until a test moves it), so that a test can skip an SDK's waits.
+   */
+  async open(who: { name: string }, initScript?: string, options: { fakeClock?: boolean } = {}): Promise<Page> {
     const page = await this.browser.newPage();
     this.opened.push(page);
     page.on('pageerror', (e) => this.pageErrors.push(`${who.name}: ${e.message}`));
+    if (options.fakeClock) await page.clock.install();
     if (initScript !== undefined) await page.addInitScript(initScript);
     await page.goto(this.url);
     return page;

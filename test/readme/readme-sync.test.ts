@@ -25,6 +25,14 @@ describe('README', () => {
   });
 });
 
+describe('docs/bad-network.md', () => {
+  it('shows its end-to-end test exactly as test/readme/bad-network-example.test.ts runs it', () => {
+    const page = readFileSync(path.join(root, 'docs', 'bad-network.md'), 'utf8');
+    const example = readFileSync(path.join(root, 'test', 'readme', 'bad-network-example.test.ts'), 'utf8');
+    expect(page).toContain('```ts\n' + example + '```');
+  });
+});
+
 describe('docs/running.md', () => {
   it.each(OPTIONS.map((o) => [o.flag, o.env]))('documents %s / %s in the configuration table', (flag, env) => {
     expect(running).toMatch(new RegExp(`\\| \`${flag}\` \\| \`${env}\` \\|`));

@@ -9,6 +9,7 @@ import { TransportClosed, Unserved } from '../unserved.js';
 import type { MediaListening } from './media-network.js';
 import type {
   Direction,
+  LinkConditions,
   LivestreamSpec,
   ProducerInfo,
   RecorderClock,
@@ -84,6 +85,13 @@ export interface MediaEngine {
   onTransportFailed(listener: (transportId: string) => void): void;
   /** `listener` is told when the plane's process died, with every transport and track it carried. */
   onPlaneLost(listener: () => void): void;
+  /**
+   * Sets the network between a participant and the plane (network scenarios) on one of its
+   * transports, or on a bot's clip (by the bot's key, also before it publishes); null: a clear one.
+   */
+  shape(id: string, link: LinkConditions | null): void;
+  /** `listener` is told each transport whose cut path the page left for a new one (it restarted ICE). */
+  onPathRecovered(listener: (transportId: string) => void): void;
   /** Closes everything (a reset). */
   reset(): void;
   /** Closes everything and ends the plane (the emulator's stop). */
@@ -115,6 +123,7 @@ const ENGINE_OP_NAMES = [
   'stopRecorder',
   'cancelRecorder',
   'recorderStatus',
+  'shape',
   'startLivestream',
   'feedLivestream',
   'stopLivestream',
@@ -143,6 +152,7 @@ export interface PlaneLogLine {
 export type EngineReply =
   | { id: number; value?: unknown; error?: { name: string; message: string }; holds: EngineHolds }
   | { failed: string }
+  | { recovered: string }
   | { recorder: RecorderEvent; holds: EngineHolds }
   | { log: PlaneLogLine }
   | { listening: MediaListening | null };

@@ -15,6 +15,8 @@ export class TransportEntry {
     readonly id: string,
     readonly direction: Direction,
     private readonly engine: MediaEngine,
+    /** Told once it closes, whichever way. */
+    private readonly onClose: (id: string) => void = () => undefined,
   ) {}
 
   get isClosed(): boolean {
@@ -25,6 +27,7 @@ export class TransportEntry {
     if (this.closed) return;
     this.closed = true;
     this.engine.closeTransport(this.id);
+    this.onClose(this.id);
   }
 }
 

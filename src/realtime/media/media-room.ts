@@ -25,7 +25,17 @@ import { mediaView, type PeerView } from '../room-views.js';
 import { BotMedia } from './bot-media.js';
 import type { MediaEngine } from './engine.js';
 import type { MediaListening } from './media-network.js';
-import type { BotMediaWish, Direction, MediaCounts, MediaKind, ProducerInfo, RoomScene, SceneTile } from './media-types.js';
+import {
+  CLEAR_PATH as CLEAR,
+  type BotMediaWish,
+  type Direction,
+  type LinkConditions,
+  type MediaCounts,
+  type MediaKind,
+  type ProducerInfo,
+  type RoomScene,
+  type SceneTile,
+} from './media-types.js';
 import { ConsumerEntry, MediaLedger, ProducerEntry, TransportEntry, type PeerMedia } from './ledger.js';
 
 const { cfMedia: MEDIA } = SDK_EVENTS;
@@ -79,6 +89,8 @@ export class MediaRoomFeature implements RoomFeature {
   private readonly trackListeners: Array<(meetingId: string) => void> = [];
   /** Meeting → its active speaker, and when it last changed. */
   private readonly speakers = new Map<string, { peerId: string; at: number }>();
+  /** Transports whose path a media-drop cut, until the page replaces them (or restarts ICE). */
+  private readonly cutTransports = new Set<string>();
 
   readonly handlers: ReadonlyArray<readonly [number, Handler]> = [
     [MEDIA.joinRoom, (p, id) => this.joinMediaRoom(p, id)],
@@ -101,6 +113,71 @@ export class MediaRoomFeature implements RoomFeature {
     this.engine = options.engine;
     this.engine.onTransportFailed((transportId) => this.transportFailed(transportId));
     this.engine.onPlaneLost(() => this.planeLost());
+    this.engine.onPathRecovered((transportId) => this.pathRecovered(transportId));
+  }
+
+  // --- the network between the participants and the plane (network scenarios) ---------------------
+
+  /** The participants of a meeting whose media is in the room: pages with transports, bots with a clip. */
+  participantsWithMedia(meetingId: string): string[] {
+    const out = new Set<string>();
+    for (const page of this.state.pages(meetingId)) if (this.ledger.find(meetingId, page.peerId)) out.add(page.participantId);
+    for (const bot of this.bots.values()) if (bot.meetingId === meetingId) out.add(bot.participantId);
+    return [...out];
+  }
+
+  /** What carries a participant's media: their page's transports, their clip, or nothing. */
+  mediaOf(meetingId: string, participantId: string): 'page' | 'bot' | null {
+    if (this.transportsOf(meetingId, participantId).length > 0) return 'page';
+    return this.bots.has(botKey(meetingId, participantId)) ? 'bot' : null;
+  }
+
+  /** Shapes a participant's media by the link the network scenarios give them now (on each transport, and their clip). */
+  relink(meetingId: string, participantId: string): void {
+    const link = this.state.deps.network.linkOf(meetingId, participantId);
+    for (const t of this.transportsOf(meetingId, participantId)) this.shape(t.id, link);
+    this.engine.shape(botKey(meetingId, participantId), link);
+  }
+
+  /** Cuts the paths of a participant's pages' transports (a media-drop): their ids. Each stays cut until replaced. */
+  cutPaths(meetingId: string, participantId: string): string[] {
+    const ids = this.transportsOf(meetingId, participantId).map((t) => t.id);
+    const link = this.state.deps.network.linkOf(meetingId, participantId);
+    for (const id of ids) {
+      this.cutTransports.add(id);
+      this.shape(id, link);
+    }
+    return ids;
+  }
+
+  /** Lifts the cut of these transports (the media-drop was cleared before the page rebuilt them). */
+  restorePaths(ids: readonly string[]): void {
+    for (const id of ids) {
+      if (!this.cutTransports.delete(id)) continue;
+      const held = this.ledger.holderOf(id);
+      const participantId = held && [...this.state.pages(held.media.meetingId)].find((p) => p.peerId === held.media.peerId)?.participantId;
+      this.shape(id, participantId ? this.state.deps.network.linkOf(held.media.meetingId, participantId) : null);
+    }
+  }
+
+  private shape(transportId: string, link: LinkConditions | null): void {
+    const cut = this.cutTransports.has(transportId) ? 'path' : (link?.cut ?? 'none');
+    this.engine.shape(transportId, link || cut !== 'none' ? { up: link?.up ?? CLEAR, down: link?.down ?? CLEAR, cut } : null);
+  }
+
+  private transportsOf(meetingId: string, participantId: string): TransportEntry[] {
+    const out: TransportEntry[] = [];
+    for (const page of this.state.pages(meetingId)) {
+      if (page.participantId !== participantId) continue;
+      const media = this.ledger.find(meetingId, page.peerId);
+      for (const t of [media?.transports.send, media?.transports.recv]) if (t && !t.isClosed) out.push(t);
+    }
+    return out;
+  }
+
+  /** A transport a media-drop cut is gone or on a new path: the drop may be over. */
+  private pathRecovered(transportId: string): void {
+    if (this.cutTransports.delete(transportId)) this.state.deps.network.pathRecovered(transportId);
   }
 
   /** How many transports, producers and consumers are open. */
@@ -186,6 +263,7 @@ export class MediaRoomFeature implements RoomFeature {
     this.bots.clear();
     this.ledger.releaseAll();
     this.speakers.clear();
+    this.cutTransports.clear();
   }
 
   /** An organization's reset: its bots stop (its pages are dropped by the rooms). */
@@ -208,6 +286,8 @@ export class MediaRoomFeature implements RoomFeature {
     }
     const { created, toggled } = await bot.apply(wish);
     if (this.bots.get(key) !== bot) return { audio: false, video: false };
+    // The clip goes through the bot's network (the plane may have started with this clip).
+    if (created.length > 0) this.engine.shape(bot.key, this.state.deps.network.linkOf(participant.meetingId, participant.id));
     const media = this.ledger.peer(participant.meetingId, participant.id);
     for (const p of created) {
       media.producers.set(p.id, p);
@@ -274,9 +354,11 @@ export class MediaRoomFeature implements RoomFeature {
   private async openTransport(peer: Peer, id: string, direction: Direction, offer: string, target: number): Promise<void> {
     // The page may have gone while an earlier transport of this direction was opened.
     if (peer.gone) return;
-    const transport = new TransportEntry(this.state.newId(), direction, this.engine);
+    const transport = new TransportEntry(this.state.newId(), direction, this.engine, (id) => this.pathRecovered(id));
     const answer = await this.engine.openTransport(transport.id, direction, offer);
     if (peer.gone) return transport.close();
+    const link = this.state.deps.network.linkOf(peer.meetingId, peer.participantId);
+    if (link) this.shape(transport.id, link);
     // A second transport of one direction replaces the first (the SDK rebuilds a failed one).
     const media = this.ledger.peer(peer.meetingId, peer.peerId);
     for (const p of media.closeTransport(direction))

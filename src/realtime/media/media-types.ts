@@ -142,6 +142,31 @@ export interface PlaneLogger {
   error(fields: object, message: string): void;
 }
 
+// --- the network between a participant and the media plane (the control API's network scenarios) ---
+
+/** What the network does to one direction of a participant's media. */
+export interface PathConditions {
+  /** Each packet is lost with this chance (percent). */
+  lossPercent: number;
+  /** Each packet is held this long (ms). */
+  latencyMs: number;
+  /** Packets leave no faster than this (kbit/s); what would wait in the queue past its limit is dropped. Null: no cap. */
+  bandwidthKbps: number | null;
+}
+
+/**
+ * A participant's link to the media plane: `up` carries what they publish, `down` what they
+ * receive. `cut`: their media's paths are gone (nothing passes either way): `path` until the page
+ * restarts ICE on the transport (a new path), `all` until told otherwise.
+ */
+export interface LinkConditions {
+  up: PathConditions;
+  down: PathConditions;
+  cut: 'none' | 'path' | 'all';
+}
+
+export const CLEAR_PATH: PathConditions = Object.freeze({ lossPercent: 0, latencyMs: 0, bandwidthKbps: null });
+
 // --- livestreams: HLS made by the media plane -----------------------------------------------------
 
 /**

@@ -17,6 +17,7 @@ import { TransportClosed } from '../unserved.js';
 import { revived, type ConsumerOrder, type EngineCall, type EngineHolds, type EngineOp, type EngineReply, type MediaEngine } from './engine.js';
 import type {
   Direction,
+  LinkConditions,
   LivestreamSpec,
   ProducerInfo,
   RecorderClock,
@@ -43,6 +44,7 @@ export class ProcessMediaEngine implements MediaEngine {
   private seq = 0;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   private readonly failedListeners: Array<(id: string) => void> = [];
+  private readonly recoveredListeners: Array<(id: string) => void> = [];
   private readonly lostListeners: Array<() => void> = [];
   private readonly recorderListeners: Array<(event: RecorderEvent) => void> = [];
   /** Children let go or killed that have not exited yet: the emulator's stop waits for them. */
@@ -157,6 +159,14 @@ export class ProcessMediaEngine implements MediaEngine {
     this.lostListeners.push(listener);
   }
 
+  shape(id: string, link: LinkConditions | null): void {
+    this.tell('shape', [id, link]);
+  }
+
+  onPathRecovered(listener: (transportId: string) => void): void {
+    this.recoveredListeners.push(listener);
+  }
+
   reset(): void {
     void this.end();
   }
@@ -213,6 +223,10 @@ export class ProcessMediaEngine implements MediaEngine {
     if (child !== this.child) return;
     if ('failed' in msg) {
       for (const listener of this.failedListeners) listener(msg.failed);
+      return;
+    }
+    if ('recovered' in msg) {
+      for (const listener of this.recoveredListeners) listener(msg.recovered);
       return;
     }
     if ('log' in msg) {

@@ -210,3 +210,41 @@ export interface SessionActivity {
   /** Messages the session keeps; the dashboard shows the newest. */
   chat_total: number;
 }
+
+/** One direction of a participant's media on the media plane, as the network scenarios make it. */
+export interface NetworkPath {
+  loss_percent: number;
+  latency_ms: number;
+  bandwidth_kbps: number | null;
+}
+
+/** A network scenario in force (GET /_emulator/meetings/{id}/network). */
+export interface NetworkScenario {
+  id: number;
+  scenario: 'signal-outage' | 'media-drop' | 'loss' | 'latency' | 'bandwidth';
+  participant_id: string | null;
+  direction: 'up' | 'down' | 'both' | null;
+  percent: number | null;
+  ms: number | null;
+  kbps: number | null;
+  seconds: number | null;
+  started_at: string;
+  ends_at: string | null;
+  paths_cut: number | null;
+}
+
+/** A meeting's network: its own scenarios, and each participant's connection, scenarios and media link. */
+export interface MeetingNetwork {
+  meeting_id: string;
+  scenarios: NetworkScenario[];
+  participants: Array<{
+    participant_id: string;
+    custom_participant_id: string;
+    name: string | null;
+    preset_name: string;
+    connection: 'connected' | 'reconnecting' | 'none';
+    leaves_at: string | null;
+    scenarios: NetworkScenario[];
+    link: { up: NetworkPath; down: NetworkPath; media: 'flowing' | 'cut' };
+  }>;
+}

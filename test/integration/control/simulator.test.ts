@@ -118,6 +118,7 @@ describe('the control API groups in the served OpenAPI document', () => {
       'Control: faults',
       'Control: journal',
       'Control: lifecycles',
+      'Control: network',
       'Control: products',
       'Control: simulator',
       'Control: state',

@@ -5,8 +5,9 @@
 // a bot's player stops with its last track.
 import { Unserved } from '../../unserved.js';
 import type { ClipPlayer } from './clip-player.js';
-import type { MediaKind, ProducerInfo } from '../media-types.js';
+import type { LinkConditions, MediaKind, ProducerInfo } from '../media-types.js';
 import { loadClip, type Clip } from './clip.js';
+import { TransportLink } from './link-shaper.js';
 import { Producer } from './producer.js';
 import { loadWerift } from './transport.js';
 
@@ -19,12 +20,23 @@ export class BotClip {
   private player: ClipPlayer | undefined;
   private starting: Promise<ClipPlayer> | undefined;
   private stopped = false;
+  /** The network between the bot and the plane (network scenarios): its clip's packets pass it on their way to the viewers. */
+  private readonly link: TransportLink;
 
   constructor(
     private readonly clip: () => Promise<Clip>,
     /** Told when the bot's last track closed (its player has stopped). */
     private readonly onEmpty: () => void,
-  ) {}
+    /** Seeds its network's losses. */
+    seed = 'bot',
+  ) {
+    this.link = new TransportLink(seed);
+  }
+
+  /** The network its clip goes through (what the bot publishes is its `up`; a cut path stays cut until lifted). */
+  setLink(link: LinkConditions | null): void {
+    this.link.set(link && { ...link, cut: link.cut === 'none' ? 'none' : 'all' });
+  }
 
   /** Publishes one kind of the clip, playing, as the producer `info` names. */
   async track(info: ProducerInfo): Promise<Producer> {
@@ -47,6 +59,7 @@ export class BotClip {
     this.stopped = true;
     for (const p of [...this.producers.values()]) p.close();
     this.player?.stop();
+    this.link.close();
   }
 
   private onProducerClosed(kind: MediaKind): void {
@@ -55,13 +68,14 @@ export class BotClip {
     if (this.producers.size === 0) {
       this.stopped = true;
       this.player?.stop();
+      this.link.close();
       this.onEmpty();
     }
   }
 
   private started(): Promise<ClipPlayer> {
     this.starting ??= Promise.all([import('./clip-player.js'), this.clip(), loadWerift()]).then(([{ ClipPlayer }, clip, werift]) => {
-      const player = new ClipPlayer(clip, werift, (kind, packet) => this.producers.get(kind)?.deliver(packet));
+      const player = new ClipPlayer(clip, werift, (kind, packet) => this.link.inbound(packet.serializeSize, () => this.producers.get(kind)?.deliver(packet)));
       player.setPaused('audio', true);
       player.setPaused('video', true);
       player.start();

@@ -63,8 +63,9 @@ export class Consumer {
     this.transceiver.sender.stop();
   }
 
+  /** The layer to forward: the one asked for, or the best below it among those the publisher still sends. */
   private chosenLayer(): string {
-    return chooseLayer(this.producer.layers, this.preferred);
+    return chooseLayer(this.producer.liveLayers(), this.preferred);
   }
 
   private forward(packet: RtpPacket, layer: string): void {

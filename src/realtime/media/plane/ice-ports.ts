@@ -33,6 +33,7 @@ import net from 'node:net';
 import type { Address, Candidate, Connection, Message, Protocol } from 'werift';
 import { realNow, realSleep } from '../../../core/clock.js';
 import { bareAddress, candidateAddresses, type MediaListening, type MediaNetwork } from '../media-network.js';
+import type { TransportLink } from './link-shaper.js';
 import type { Werift } from './transport.js';
 
 /** A TCP connection must prove which transport it is for (a verified binding request) within this long (real ms). */
@@ -128,19 +129,21 @@ class Endpoint {
     readonly ports: IcePorts,
     readonly agent: AgentInternals,
     readonly udpPort: UdpPort,
+    /** The network between the page and the plane (network scenarios): what goes out passes it, and what comes in. */
+    readonly link: TransportLink,
   ) {
     const w = ports.werift;
     this.udp = new PortProtocol(
       w,
       'stun',
-      (data, [host, port]) => udpPort.send(data, host, port),
+      (data, [host, port]) => link.outbound(data.length, () => udpPort.send(data, host, port)),
       () => this.close(),
     );
     this.tcp = ports.hasTcp
       ? new PortProtocol(
           w,
           'tcp',
-          (data, [host, port]) => this.sendTcp(data, key(host, port)),
+          (data, [host, port]) => link.outbound(data.length, () => this.sendTcp(data, key(host, port))),
           () => this.close(),
         )
       : undefined;
@@ -259,13 +262,20 @@ export class UdpPort {
         this.routes.set(from, hit.endpoint);
         hit.endpoint.addresses.add(from);
       }
-      hit.endpoint.checked(hit.message, hit.endpoint.udp, host, port);
-      hit.endpoint.udp.onRequestReceived.execute(hit.message, [host, port], data);
+      const { endpoint, message } = hit;
+      if (!endpoint.link.admitsCheck(hit.ufrag)) return;
+      endpoint.link.inbound(data.length, () => {
+        if (endpoint.isClosed) return;
+        endpoint.checked(message, endpoint.udp, host, port);
+        endpoint.udp.onRequestReceived.execute(message, [host, port], data);
+      });
       return;
     }
     const endpoint = this.routes.get(from);
     if (!endpoint) return this.ports.dropped(`${host}:${port}`, 'udp');
-    endpoint.udp.onDataReceived.execute(data);
+    endpoint.link.inbound(data.length, () => {
+      if (!endpoint.isClosed) endpoint.udp.onDataReceived.execute(data);
+    });
   }
 }
 
@@ -337,14 +347,20 @@ class TcpPort {
             endpoint.connections.get(from)?.destroy();
             endpoint.connections.set(from, socket);
           }
-          if (endpoint.tcp) {
-            endpoint.checked(hit.message, endpoint.tcp, host, port);
-            endpoint.tcp.onRequestReceived.execute(hit.message, [host, port], frame);
-          }
+          const tied = endpoint;
+          if (tied.tcp && tied.link.admitsCheck(hit.ufrag))
+            tied.link.inbound(frame.length, () => {
+              if (tied.isClosed || !tied.tcp) return;
+              tied.checked(hit.message, tied.tcp, host, port);
+              tied.tcp.onRequestReceived.execute(hit.message, [host, port], frame);
+            });
           continue;
         }
         if (!endpoint) return refuse();
-        endpoint.tcp?.onDataReceived.execute(frame);
+        const tied = endpoint;
+        tied.link.inbound(frame.length, () => {
+          if (!tied.isClosed) tied.tcp?.onDataReceived.execute(frame);
+        });
       }
     });
     socket.on('error', () => undefined);
@@ -434,13 +450,13 @@ export class IcePorts {
    * opening sockets of its own (werift gathers when the local description is set: each answer and
    * offer, and after an ICE restart with the new ufrag).
    */
-  adopt(connection: Connection, udp: UdpPort): void {
+  adopt(connection: Connection, udp: UdpPort, link: TransportLink): void {
     const agent = connection as unknown as AgentInternals;
     if (this.endpoints.has(agent) || agent.localCandidatesStart) return;
     agent.gatherCandidates = async () => {
       if (!agent.localCandidatesStart) {
         agent.localCandidatesStart = true;
-        const endpoint = this.endpointOf(agent, udp);
+        const endpoint = this.endpointOf(agent, udp, link);
         this.index(endpoint, agent.localUsername);
         for (const candidate of this.candidatesOf(endpoint)) agent.appendLocalCandidate(candidate);
         agent.localCandidatesEnd = true;
@@ -450,7 +466,7 @@ export class IcePorts {
   }
 
   /** The transport a STUN binding request is for, once its MESSAGE-INTEGRITY checks out with that transport's password (among `among`, if given). */
-  identify(data: Buffer, among: ReadonlySet<Endpoint> | undefined): { endpoint: Endpoint; message: Message } | undefined {
+  identify(data: Buffer, among: ReadonlySet<Endpoint> | undefined): { endpoint: Endpoint; message: Message; ufrag: string } | undefined {
     const w = this.werift;
     const message = w.parseMessage(data);
     if (!message || message.messageClass !== w.classes.REQUEST || message.messageMethod !== w.methods.BINDING) return undefined;
@@ -461,7 +477,7 @@ export class IcePorts {
       if (among && !among.has(endpoint)) continue;
       const password = endpoint.passwordOf(ufrag);
       const verified = password === undefined ? undefined : w.parseMessage(data, Buffer.from(password, 'utf8'));
-      if (verified) return { endpoint, message: verified };
+      if (verified) return { endpoint, message: verified, ufrag };
     }
     return undefined;
   }
@@ -496,6 +512,7 @@ export class IcePorts {
 
   private index(endpoint: Endpoint, ufrag: string): void {
     endpoint.ufrags.add(ufrag);
+    endpoint.link.answersTo(ufrag);
     let set = this.byUfrag.get(ufrag);
     if (!set) this.byUfrag.set(ufrag, (set = new Set()));
     set.add(endpoint);
@@ -528,11 +545,11 @@ export class IcePorts {
   }
 
   /** The transport's place here, made at its first gathering on the socket it claimed. */
-  private endpointOf(agent: AgentInternals, udp: UdpPort): Endpoint {
+  private endpointOf(agent: AgentInternals, udp: UdpPort, link: TransportLink): Endpoint {
     const known = this.endpoints.get(agent);
     if (known) return known;
     if (this.closed) throw new Error('the media ports are closed');
-    const endpoint = new Endpoint(this, agent, udp);
+    const endpoint = new Endpoint(this, agent, udp, link);
     udp.members.add(endpoint);
     this.endpoints.set(agent, endpoint);
     for (const protocol of [endpoint.udp, endpoint.tcp]) {

@@ -6,6 +6,7 @@ import { TransportClosed, Unserved } from '../../unserved.js';
 import type { ConsumerOrder, EngineHolds, MediaEngine } from '../engine.js';
 import type {
   Direction,
+  LinkConditions,
   LivestreamSpec,
   PlaneLogger,
   ProducerInfo,
@@ -39,6 +40,9 @@ export class LocalMediaEngine implements MediaEngine {
   private readonly bots = new Map<string, BotClip>();
   private readonly clip = clipOnce();
   private readonly failedListeners: Array<(id: string) => void> = [];
+  private readonly recoveredListeners: Array<(id: string) => void> = [];
+  /** The network of each bot's clip, by the bot's key (set before or after it publishes). */
+  private readonly botLinks = new Map<string, LinkConditions>();
   private readonly recorderListeners: Array<(event: RecorderEvent) => void> = [];
   private readonly recorder: Recorder;
   private readonly livestreams: PlaneLivestreams;
@@ -73,7 +77,14 @@ export class LocalMediaEngine implements MediaEngine {
     const ports = await this.acquirePorts();
     let opened;
     try {
-      opened = await WebRtcTransport.open(id, direction, offer, ports, () => this.failedListeners.forEach((l) => l(id)));
+      opened = await WebRtcTransport.open(
+        id,
+        direction,
+        offer,
+        ports,
+        () => this.failedListeners.forEach((l) => l(id)),
+        () => this.recoveredListeners.forEach((l) => l(id)),
+      );
     } catch (err) {
       this.releasePorts();
       if (err instanceof TransportClosed) throw err;
@@ -113,7 +124,10 @@ export class LocalMediaEngine implements MediaEngine {
 
   async botTrack(botId: string, info: ProducerInfo): Promise<void> {
     let bot = this.bots.get(botId);
-    if (!bot) this.bots.set(botId, (bot = new BotClip(this.clip, () => this.bots.delete(botId))));
+    if (!bot) {
+      this.bots.set(botId, (bot = new BotClip(this.clip, () => this.bots.delete(botId), botId)));
+      bot.setLink(this.botLinks.get(botId) ?? null);
+    }
     this.producers.set(info.id, await bot.track(info));
   }
 
@@ -209,11 +223,25 @@ export class LocalMediaEngine implements MediaEngine {
   /** The plane in this process dies only with the emulator: nothing to tell. */
   onPlaneLost(): void {}
 
+  shape(id: string, link: LinkConditions | null): void {
+    const transport = this.transports.get(id);
+    if (transport) return transport.link.set(link);
+    // A bot's key: kept for its clip, which may start later.
+    if (link) this.botLinks.set(id, link);
+    else this.botLinks.delete(id);
+    this.bots.get(id)?.setLink(link);
+  }
+
+  onPathRecovered(listener: (transportId: string) => void): void {
+    this.recoveredListeners.push(listener);
+  }
+
   reset(): void {
     this.livestreams.reset();
     this.recorder.reset();
     for (const bot of [...this.bots.values()]) bot.stop();
     this.bots.clear();
+    this.botLinks.clear();
     for (const id of [...this.transports.keys()]) this.closeTransport(id);
     for (const id of [...this.producers.keys()]) this.closeProducer(id);
     this.consumers.clear();

@@ -33,6 +33,7 @@ async function serve({ id, op, args }: EngineCall): Promise<void> {
 }
 
 engine.onTransportFailed((failed) => reply({ failed }));
+engine.onPathRecovered((recovered) => reply({ recovered }));
 engine.onRecorderEvent((recorder) => reply({ recorder, holds: engine.holds() }));
 process.on('message', (msg: EngineCall) => void serve(msg));
 // The emulator let it go, or is gone: the sockets and memory go with the process, and its encoders with it.

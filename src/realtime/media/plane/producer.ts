@@ -19,6 +19,13 @@ export type RtpListener = (packet: RtpPacket, layer: string) => void;
 
 /** A viewer's decoder asks again after a lost keyframe; the publisher hears at most this often per layer (real ms). */
 const KEYFRAME_REQUEST_GAP_MS = 300;
+/**
+ * A simulcast layer that sent nothing for this long is no longer sent (the publisher dropped it:
+ * its bandwidth estimate fell, or its camera got smaller), so viewers take another (real ms).
+ */
+export const LAYER_IDLE_MS = 1_000;
+/** How often the layers still sent are counted again (real ms). */
+const LIVE_LAYERS_EVERY_MS = 200;
 
 export class Producer extends PublishedTrack {
   private readonly listeners = new Set<RtpListener>();
@@ -26,6 +33,10 @@ export class Producer extends PublishedTrack {
   private readonly lastKeyframeRequest = new Map<string, number>();
   /** The simulcast layers seen so far ('' for a single stream). */
   readonly layers = new Set<string>();
+  /** When each layer last sent a packet (real ms). */
+  private readonly lastSeen = new Map<string, number>();
+  private live = new Set<string>();
+  private liveCountedAt = -Infinity;
 
   constructor(
     info: ProducerInfo,
@@ -39,8 +50,27 @@ export class Producer extends PublishedTrack {
   /** A packet from the publisher: every consumer gets it, unless the producer is paused. */
   deliver(packet: RtpPacket, layer = ''): void {
     this.layers.add(layer);
+    if (this.info.kind === 'video') {
+      this.lastSeen.set(layer, this.now());
+      if (!this.live.has(layer)) this.liveCountedAt = -Infinity;
+    }
     if (this.paused || this.closed) return;
     for (const listener of this.listeners) listener(packet, layer);
+  }
+
+  /**
+   * The layers the publisher still sends (each sent within the last LAYER_IDLE_MS); all seen so
+   * far while none is (a paused camera), or while it sends one stream.
+   */
+  liveLayers(): ReadonlySet<string> {
+    if (this.layers.size <= 1) return this.layers;
+    const now = this.now();
+    if (now - this.liveCountedAt >= LIVE_LAYERS_EVERY_MS) {
+      this.liveCountedAt = now;
+      const live = new Set([...this.lastSeen].filter(([, at]) => now - at < LAYER_IDLE_MS).map(([layer]) => layer));
+      this.live = live.size > 0 ? live : new Set(this.layers);
+    }
+    return this.live;
   }
 
   subscribe(listener: RtpListener): () => void {

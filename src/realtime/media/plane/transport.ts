@@ -14,6 +14,7 @@ import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { TransportClosed } from '../../unserved.js';
 import type { Direction } from '../media-types.js';
 import type { IcePorts, UdpPort } from './ice-ports.js';
+import { TransportLink } from './link-shaper.js';
 
 export type Werift = typeof import('werift');
 
@@ -40,7 +41,7 @@ export function loadWerift(): Promise<Werift> {
  * offer in which one number means two things. werift numbers its own from 96 and 1, so the numbers
  * are taken from that offer.
  */
-function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts, udp: UdpPort): RTCPeerConnection {
+function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts, udp: UdpPort, link: TransportLink): RTCPeerConnection {
   const numbers = sdpNumbers(offerSdp);
   // A codec the offer lacks (the Dyte SDK's first offer has no audio section) takes a number the
   // offer does not use, so that the bundle never gives one number two codecs.
@@ -67,7 +68,7 @@ function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts, udp: Ud
     if (id !== undefined) ext.id = id;
   }
   routeFeedbackToSenders(w, pc);
-  gatherOn(pc, ports, udp);
+  gatherOn(pc, ports, udp, link);
   return pc;
 }
 
@@ -82,11 +83,11 @@ interface SecureTransports {
  * each is handed to them before its first gathering (werift makes an agent per transport it needs,
  * when a description names it).
  */
-function gatherOn(pc: RTCPeerConnection, ports: IcePorts, udp: UdpPort): void {
+function gatherOn(pc: RTCPeerConnection, ports: IcePorts, udp: UdpPort, link: TransportLink): void {
   const manager = (pc as unknown as { secureManager: SecureTransports }).secureManager;
   const gather = manager.gatherCandidates.bind(manager);
   manager.gatherCandidates = (remoteIsBundled) => {
-    for (const transport of manager.iceTransports) ports.adopt(transport.connection, udp);
+    for (const transport of manager.iceTransports) ports.adopt(transport.connection, udp, link);
     return gather(remoteIsBundled);
   };
 }
@@ -147,13 +148,16 @@ export class WebRtcTransport {
     readonly direction: Direction,
     readonly werift: Werift,
     readonly pc: RTCPeerConnection,
+    /** The network between the page and the plane (network scenarios). */
+    readonly link: TransportLink,
     /** Gives back the UDP socket the transport claimed (a port of a range), even if it never gathered on it. */
     private readonly release: () => void,
   ) {}
 
   /**
    * Opens a transport with the page's first offer and answers it. `onFailed` is told once when
-   * ICE or DTLS fails for good (the page went away without a word).
+   * ICE or DTLS fails for good (the page went away without a word); `onRecovered` when the page
+   * restarts ICE on a transport whose path was cut (network scenarios).
    */
   static async open(
     id: string,
@@ -161,10 +165,12 @@ export class WebRtcTransport {
     offerSdp: string,
     ports: IcePorts,
     onFailed: () => void,
+    onRecovered: () => void = () => undefined,
   ): Promise<{ transport: WebRtcTransport; answer: string }> {
     const w = await loadWerift();
     const udp = await ports.claim();
-    const transport = new WebRtcTransport(id, direction, w, newPeerConnection(w, offerSdp, ports, udp), () => ports.release(udp));
+    const link = new TransportLink(id, onRecovered);
+    const transport = new WebRtcTransport(id, direction, w, newPeerConnection(w, offerSdp, ports, udp, link), link, () => ports.release(udp));
     transport.pc.connectionStateChange.subscribe((state) => {
       if (state !== 'failed' || transport.closed || transport.failing) return;
       transport.failing = setTimeout(() => {
@@ -220,6 +226,7 @@ export class WebRtcTransport {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.failing);
+    this.link.close();
     void this.pc.close().catch(() => undefined);
     this.release();
   }

@@ -9,6 +9,7 @@ import { copy, shortId, time } from '../format';
 import { act, getState, openMeeting, setState, type State } from '../store';
 import type { ChatEntry, Livestream, Meeting, Participant, Poll, Recording, SessionActivity, StorageUpload, SessionSummary, Waiting } from '../types';
 import { HlsPlayer, RecordingPlayer } from './players';
+import { Network } from './network';
 import { Timeline } from './timeline';
 
 const PRESETS = ['group_call_host', 'group_call_participant', 'webinar_presenter', 'webinar_viewer', 'livestream_host', 'livestream_viewer'];
@@ -620,6 +621,7 @@ function MeetingDetail({ meeting, s }: { meeting: Meeting; s: State }) {
       <${Sessions} meeting=${meeting} />
       <${BreakoutRooms} meeting=${meeting} s=${s} />
       <${Participants} meeting=${meeting} tokens=${s.tokens} />
+      <${Network} meeting=${meeting} events=${s.events} />
       <${WaitingRoom} meeting=${meeting} />
       <${Polls} activity=${activity} meeting=${meeting} s=${s} />
       <${Chat} activity=${activity} meeting=${meeting} s=${s} />

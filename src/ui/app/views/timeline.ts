@@ -67,8 +67,18 @@ export function lanesOf(meeting: Meeting, events: FeedEvent[], deliveries: Deliv
     sessions.push({ from: meeting.session.started_at, to: meeting.session.ended_at, label: 'session', tone: 'go' });
   lanes.push({ name: 'Sessions', spans: sessions });
 
+  // The network scenarios set on the whole meeting, as marks on a lane of their own.
+  const networkMark = (e: FeedEvent) => ({
+    at: String(e.data.at),
+    label: `network ${String(e.data.change)}: ${String(e.data.detail ?? e.data.scenario ?? '')}`,
+    tone: e.data.change === 'ended' || e.data.change === 'returned' ? 'done' : 'bad',
+  });
+  const meetingNetwork = mine.filter((e) => e.data.type === 'network.changed' && e.data.participant_id === null);
+  if (meetingNetwork.length > 0) lanes.push({ name: 'Network', spans: [], marks: meetingNetwork.map(networkMark) });
+
   for (const p of meeting.participants) {
     const spans: Span[] = [];
+    const marks: NonNullable<Lane['marks']> = [];
     for (const e of mine) {
       if (e.data.participant_id !== p.id) continue;
       if (e.data.type === 'participant.joined') spans.push({ from: String(e.data.at), to: null, label: 'present', tone: 'go' });
@@ -77,9 +87,21 @@ export function lanesOf(meeting: Meeting, events: FeedEvent[], deliveries: Deliv
         if (last && last.to === null) last.to = String(e.data.at);
         else spans.push({ from: String(e.data.joined_at), to: String(e.data.at), label: 'present', tone: 'go' });
       }
+      // A page whose socket was lost: present, reconnecting, until it is back or counts as left.
+      if (e.data.type === 'network.changed') {
+        if (e.data.change === 'lost') {
+          const last = spans[spans.length - 1];
+          if (last && last.to === null) last.to = String(e.data.at);
+          spans.push({ from: String(e.data.at), to: null, label: 'reconnecting', tone: 'wait' });
+        } else if (e.data.change === 'returned') {
+          const last = spans[spans.length - 1];
+          if (last && last.to === null) last.to = String(e.data.at);
+          spans.push({ from: String(e.data.at), to: null, label: 'present', tone: 'go' });
+        } else marks.push(networkMark(e));
+      }
     }
     if (p.joined_at && !spans.some((s) => s.from === p.joined_at)) spans.push({ from: p.joined_at, to: null, label: 'present', tone: 'go' });
-    lanes.push({ name: p.name ?? p.custom_participant_id, spans });
+    lanes.push({ name: p.name ?? p.custom_participant_id, spans, marks });
   }
 
   for (const r of meeting.recordings) {
