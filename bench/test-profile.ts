@@ -27,14 +27,20 @@ const { values } = parseArgs({
   },
 });
 
-const report = JSON.parse(readFileSync(values.report!, 'utf8')) as Report;
+const report = JSON.parse(readFileSync(values.report, 'utf8')) as Report;
 const root = process.cwd() + path.sep;
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 const files = report.testResults.map((f) => {
   const inTests = f.assertionResults.reduce((sum, t) => sum + (t.duration ?? 0), 0);
   const wall = f.endTime - f.startTime;
-  return { name: f.name.startsWith(root) ? f.name.slice(root.length) : f.name, tests: f.assertionResults.length, wall, inTests, outside: Math.max(0, wall - inTests) };
+  return {
+    name: f.name.startsWith(root) ? f.name.slice(root.length) : f.name,
+    tests: f.assertionResults.length,
+    wall,
+    inTests,
+    outside: Math.max(0, wall - inTests),
+  };
 });
 files.sort((a, b) => b.wall - a.wall);
 

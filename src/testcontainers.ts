@@ -285,12 +285,7 @@ export class StartedMeetingsEmulatorContainer extends AbstractStartedContainer {
   readonly rtmpsPort: number | null;
   readonly rtmpPort: number | null;
 
-  constructor(
-    started: StartedTestContainer,
-    orgId: string,
-    apiKey: string,
-    ports: { mediaPort: number; rtmpPort: number | null; rtmpsPort: number | null },
-  ) {
+  constructor(started: StartedTestContainer, orgId: string, apiKey: string, ports: { mediaPort: number; rtmpPort: number | null; rtmpsPort: number | null }) {
     super(started);
     this.mediaPort = ports.mediaPort;
     this.rtmpPort = ports.rtmpPort;

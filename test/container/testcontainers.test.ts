@@ -122,34 +122,38 @@ if (engineMissing && inCi) {
 
     // An encoder on this machine pushes through the published ingest port: the livestream's
     // ingest_server names that port, and the push makes the livestream LIVE.
-    it.skipIf(!hasFfmpeg && !inCi)("an encoder pushes to a livestream's ingest through the published RTMP port, and it goes LIVE", async () => {
-      const e = emu!;
-      expect(e.rtmpsPort).toEqual(expect.any(Number));
-      const made = await restOf(e)<{ id: string; ingest_server: string; stream_key: string }>('POST', '/v2/livestreams', { name: 'from-an-encoder' });
-      // Its host is the emulator's public URL's (localhost in the image), its port the published one.
-      const ingest = new URL(made.ingest_server);
-      expect([ingest.protocol, ingest.port, ingest.pathname]).toEqual(['rtmps:', String(e.rtmpsPort), '/app/']);
-      const encoder = spawn(
-        'ffmpeg',
-        [
-          ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=0x3366CC:s=320x180:r=25'],
-          ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'flv'],
-          `rtmp://${ingest.hostname}:${e.rtmpPort}/app/${made.stream_key}`,
-        ],
-        { stdio: 'ignore' },
-      );
-      try {
-        const status = await readUntil(
-          async () => (await restOf(e)<{ livestream: { status: string } }>('GET', `/v2/livestreams/${made.id}`)).livestream.status,
-          (s) => s === 'LIVE',
-          MEDIA_WAIT_MS,
-          200,
+    it.skipIf(!hasFfmpeg && !inCi)(
+      "an encoder pushes to a livestream's ingest through the published RTMP port, and it goes LIVE",
+      async () => {
+        const e = emu!;
+        expect(e.rtmpsPort).toEqual(expect.any(Number));
+        const made = await restOf(e)<{ id: string; ingest_server: string; stream_key: string }>('POST', '/v2/livestreams', { name: 'from-an-encoder' });
+        // Its host is the emulator's public URL's (localhost in the image), its port the published one.
+        const ingest = new URL(made.ingest_server);
+        expect([ingest.protocol, ingest.port, ingest.pathname]).toEqual(['rtmps:', String(e.rtmpsPort), '/app/']);
+        const encoder = spawn(
+          'ffmpeg',
+          [
+            ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=0x3366CC:s=320x180:r=25'],
+            ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'flv'],
+            `rtmp://${ingest.hostname}:${e.rtmpPort}/app/${made.stream_key}`,
+          ],
+          { stdio: 'ignore' },
         );
-        expect(status).toBe('LIVE');
-      } finally {
-        encoder.kill('SIGKILL');
-      }
-    }, 2 * MEDIA_WAIT_MS);
+        try {
+          const status = await readUntil(
+            async () => (await restOf(e)<{ livestream: { status: string } }>('GET', `/v2/livestreams/${made.id}`)).livestream.status,
+            (s) => s === 'LIVE',
+            MEDIA_WAIT_MS,
+            200,
+          );
+          expect(status).toBe('LIVE');
+        } finally {
+          encoder.kill('SIGKILL');
+        }
+      },
+      2 * MEDIA_WAIT_MS,
+    );
 
     it('records on the manual clock moved by advance(), and reset() forgets the meeting', async () => {
       const e = emu!;
