@@ -12,7 +12,7 @@ import { silentLogger, createLogger } from './logger.js';
 import { listenEmulator } from './runtime.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
 import { deliveryDto } from './http/control/delivery-view.js';
-import { networkBody, networkDto, type networkSchema } from './http/control/network.routes.js';
+import { networkBody, networkDto, type networkSchema } from './http/control/network-view.js';
 import { parseWith } from './http/validation.js';
 import type { DeliveryFilter } from './webhooks/outbox.js';
 import type { z } from 'zod';
