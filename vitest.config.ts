@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -13,6 +14,11 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    // vitest's default is one worker fewer than the cores: a single file at a time on two cores. The
+    // browser and media files spend much of their time waiting on Chromium, ffmpeg and the media
+    // plane, so two files side by side take about 60 % of the time there (bench/TEST-SUITE.md); a
+    // third made the browser tests miss their waits on such a machine.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Tests drive time with the manual clock; these timeouts only guard against hangs.
     testTimeout: 20_000,
     hookTimeout: 20_000,
