@@ -184,18 +184,24 @@ describe.skipIf(!browsers).each(KITS)('$name: captions', (kit) => {
       await control(`/meetings/${meeting.id}/participants/${zed.id}/join`);
       const { page } = await openKit(browser, kit, pagesUrl, { token: ada.token, base: new URL(emu.tlsUrl!).host, showSetupScreen: false });
       await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
-      if (kit.prefix === 'dyte') {
-        // The captions: their toggle is in the control bar's "more" menu for a participant whose preset
-        // transcribes. (RealtimeKit's kit has the same toggle, but in this version a click on it leaves its
-        // caption view's state off: its transcript panel below is what shows the lines there.)
-        await page.locator(`${p}-more-toggle`).first().click();
-        await page.locator(`${p}-caption-toggle`).first().click();
-      }
+      // The captions: their toggle is in the control bar's "more" menu for a participant whose preset
+      // transcribes. Dyte's meeting starts with them off, and a click turns them on; RealtimeKit's starts
+      // with them on for such a participant (its meeting sets the captions' state from the permission
+      // transcriptionEnabled as it gets the meeting), so its toggle offers to turn them off, and a click
+      // there would hide them.
+      const startsOn = kit.prefix === 'rtk';
+      await page.locator(`${p}-more-toggle`).first().click();
+      const toggle = page.locator(`${p}-caption-toggle`).first();
+      await toggle
+        .getByText(startsOn ? 'Turn off Transcripts' : 'Turn on Transcripts')
+        .first()
+        .waitFor({ state: 'visible', timeout: WAIT });
+      if (startsOn) await page.locator(`${p}-more-toggle`).first().click();
+      else await toggle.click();
+      await toggle.waitFor({ state: 'hidden', timeout: WAIT });
       await control(`/meetings/${meeting.id}/participants/${zed.id}/transcript`, { text: 'Captions are on' });
-      if (kit.prefix === 'dyte') {
-        await page.locator(`${p}-transcripts`).getByText('Captions are on').first().waitFor({ state: 'visible', timeout: WAIT });
-        await page.locator(`${p}-transcripts`).getByText('Zed').first().waitFor({ state: 'visible', timeout: WAIT });
-      }
+      await page.locator(`${p}-transcripts`).getByText('Captions are on').first().waitFor({ state: 'visible', timeout: WAIT });
+      await page.locator(`${p}-transcripts`).getByText('Zed').first().waitFor({ state: 'visible', timeout: WAIT });
       // The AI panel's transcript view: the line, under the speaker's name.
       await page.locator(`${p}-ai-toggle`).first().click();
       const panel = page.locator(`${p}-ai-transcriptions`);
