@@ -587,6 +587,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
     browser = await launchTrusting(emu.url);
   }, 60_000);
 
+  // Each test's page goes with it: the outage test's page is still leaving, on its own clock, when the next test starts.
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close().catch(() => undefined);
+  });
+
   afterAll(async () => {
     for (const page of opened) await page.close().catch(() => undefined);
     await browser?.close();

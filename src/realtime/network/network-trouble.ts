@@ -177,9 +177,12 @@ export class NetworkTrouble {
 
   /** A page's socket was lost: its participant stays for the reconnect window; answers when it ends. */
   pageLost(meeting: Meeting, participant: Participant, peerId: string): number {
-    const at = this.deps.clock.now() + RECONNECT_WINDOW_MS;
+    // One reading of the clock: on a fast real clock two readings a millisecond apart are many
+    // emulated ones, and the loss's time must be the window's start.
+    const now = this.deps.clock.now();
+    const at = now + RECONNECT_WINDOW_MS;
     this.deps.scheduler.schedule(RECONNECT_WINDOW_END, { orgId: meeting.orgId, meetingId: meeting.id, participantId: participant.id, peerId }, at);
-    this.tell(meeting, participant, 'lost', null, `reconnecting until ${toIso(at)}`);
+    this.tell(meeting, participant, 'lost', null, `reconnecting until ${toIso(at)}`, now);
     return at;
   }
 
@@ -338,10 +341,17 @@ export class NetworkTrouble {
     };
   }
 
-  private tell(meeting: Meeting, participant: Participant | null, change: NetworkChange, scenario: ScenarioName | null, detail: string | null): void {
+  private tell(
+    meeting: Meeting,
+    participant: Participant | null,
+    change: NetworkChange,
+    scenario: ScenarioName | null,
+    detail: string | null,
+    at = this.deps.clock.now(),
+  ): void {
     this.deps.bus.publish({
       type: 'network.changed',
-      at: this.deps.clock.now(),
+      at,
       org: this.deps.organization(meeting.orgId),
       meeting,
       participant,
