@@ -18,6 +18,8 @@ import { RecordingEvicted, RecordingFailed, RecordingFiles } from '../../src/dom
 import { DEFAULT_AUDIO, DEFAULT_VIDEO } from '../../src/domain/recordings/recording-config.js';
 import { mediaFilesIn } from '../../src/domain/media/media-links.js';
 import { PACKAGE_ROOT } from '../../src/core/package-info.js';
+import { FfmpegProcess } from '../../src/realtime/media/plane/recorder/ffmpeg-process.js';
+import { withFfmpeg } from '../helpers/media-probe.js';
 
 describe('where the tiles go (1280 × 720, 8 px apart and around)', () => {
   const keys = (n: number) => Array.from({ length: n }, (_, i) => `p${i}`);
@@ -269,5 +271,37 @@ describe("recordings' files on disk", () => {
     expect(() => files.fileFor(rec('new'), 'new.mp4')).toThrow(RecordingEvicted);
     expect(stopped).toEqual(['live']);
     files.close();
+  });
+});
+
+describe.runIf(withFfmpeg)("an ffmpeg's input pipe, full", () => {
+  it('writes made while it is full share one wait for its room, which ends false once the process is gone', async () => {
+    // 320 × 180 I420 frames, read at one a second: the pipe is soon full.
+    const ffmpeg = new FfmpegProcess('ffmpeg', [
+      '-re',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-video_size',
+      '320x180',
+      '-framerate',
+      '1',
+      '-i',
+      'pipe:0',
+      '-f',
+      'null',
+      '-',
+    ]);
+    const frame = Buffer.alloc(320 * 180 * 1.5, 16);
+    const waits = Array.from({ length: 30 }, () => ffmpeg.write(frame));
+    // The first writes may go straight into the pipe; from the first that finds it full on, one wait.
+    const pending = waits.filter((w) => w instanceof Promise);
+    expect(pending.length).toBeGreaterThan(20);
+    expect(new Set(pending).size).toBe(1);
+    expect(ffmpeg.writable).toBe(false);
+    ffmpeg.kill();
+    await ffmpeg.exited;
+    expect(await pending[0]).toBe(false);
   });
 });

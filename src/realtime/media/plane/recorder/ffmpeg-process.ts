@@ -29,6 +29,8 @@ export class FfmpegProcess {
   private stderr = '';
   private ended = false;
   private failedWrite: Error | undefined;
+  /** The wait for the input pipe's room, while it is full. */
+  private roomAgain: Promise<boolean> | undefined;
   readonly exited: Promise<FfmpegExit>;
 
   constructor(ffmpeg: string, args: readonly string[]) {
@@ -64,19 +66,25 @@ export class FfmpegProcess {
     return !this.ended && this.failedWrite === undefined && !this.child.stdin.writableNeedDrain;
   }
 
-  /** Writes to its input; resolves at once, or once the pipe has room again. False once it can take nothing more. */
+  /**
+   * Writes to its input; resolves at once, or once the pipe has room again. False once it can take
+   * nothing more. Writes made while the pipe is full share one wait for its room (a frame is
+   * written in several pieces, and each piece waiting on its own piled listeners on the pipe).
+   */
   write(bytes: Buffer): boolean | Promise<boolean> {
     if (this.ended || this.failedWrite || this.child.stdin.destroyed) return false;
     if (this.child.stdin.write(bytes)) return true;
-    return new Promise((resolve) => {
+    this.roomAgain ??= new Promise((resolve) => {
       const done = () => {
         this.child.stdin.off('drain', done);
         this.child.stdin.off('close', done);
+        this.roomAgain = undefined;
         resolve(!this.failedWrite && !this.ended);
       };
       this.child.stdin.on('drain', done);
       this.child.stdin.on('close', done);
     });
+    return this.roomAgain;
   }
 
   /** Ends its input: it finishes what it has and exits. */
