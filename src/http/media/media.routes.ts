@@ -78,8 +78,13 @@ async function sendFile(req: Request, res: Response, content: Promise<Buffer>, c
 }
 
 function sendPlaylist(res: Response, body: string): undefined {
+  return sendFresh(res, 'application/vnd.apple.mpegurl', body);
+}
+
+/** A text made on each request (a playlist, a live transcript): never cached, its length said. */
+export function sendFresh(res: Response, contentType: string, body: string): undefined {
   res.status(200);
-  res.setHeader('content-type', 'application/vnd.apple.mpegurl');
+  res.setHeader('content-type', contentType);
   res.setHeader('cache-control', 'no-cache');
   res.setHeader('content-length', String(Buffer.byteLength(body)));
   res.end(body);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { SessionFileKind } from '../../domain/sessions/session-files.js';
 import { SESSION_FILE_NAMES, activeTranscriptPath, sessionFilePath } from '../../domain/sessions/session-files.js';
 import { route } from '../route.js';
-import { checkLink, signedQuery } from './media.routes.js';
+import { checkLink, sendFresh, signedQuery } from './media.routes.js';
 
 const FILES: Record<SessionFileKind, { summary: string; contentType: string }> = {
   chat: { summary: "A session's chat messages (the chat_download_url): CSV", contentType: 'text/csv' },
@@ -63,13 +63,7 @@ const activeTranscriptRoute = route({
   },
   handler: ({ deps, params, query, res }) => {
     checkLink(deps, activeTranscriptPath(params.session_id), query);
-    const body = deps.services.sessionHistory.activeTranscriptContent(params.session_id);
-    res.status(200);
-    res.setHeader('content-type', 'text/csv; charset=utf-8');
-    res.setHeader('cache-control', 'no-cache');
-    res.setHeader('content-length', String(Buffer.byteLength(body)));
-    res.end(body);
-    return undefined;
+    return sendFresh(res, 'text/csv; charset=utf-8', deps.services.sessionHistory.activeTranscriptContent(params.session_id));
   },
 });
 
