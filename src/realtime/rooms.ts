@@ -92,9 +92,10 @@ export class RealtimeRooms {
   }
 
   /** Releases all media and ends the media plane (the emulator's stop); resolves once its process has exited. */
-  closeMedia(): Promise<void> {
+  async closeMedia(): Promise<void> {
     this.features.livestreams.onReset();
-    return this.features.media.close();
+    await this.features.media.close();
+    await this.features.livestreams.removed();
   }
 
   /** Turns a scripted participant's camera or microphone on or off (the sample clip). */

@@ -2,7 +2,7 @@
 // (/proc/<pid>/fd), looked up in the kernel's tables of its network namespace
 // (/proc/<pid>/net/{udp,udp6,tcp,tcp6}). What the tests of the media plane read to say where its
 // sockets are bound, whatever the plane itself reports.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export interface ProcSocket {
   protocol: 'udp' | 'tcp';
@@ -74,4 +74,23 @@ export function socketsOf(pid: number): ProcSocket[] {
     }
   }
   return out;
+}
+
+/** The ffmpeg processes on the machine that name `dir` in their arguments (the ones writing into it), by pid. */
+export function ffmpegsWritingTo(dir: string): number[] {
+  const pids: number[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if ((cmd.startsWith('ffmpeg\0') || cmd.includes('/ffmpeg\0')) && cmd.includes(dir)) pids.push(Number(pid));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** Whether a process is still there (running, or dead and not yet reaped by its parent). */
+export function processExists(pid: number): boolean {
+  return existsSync(`/proc/${pid}`);
 }

@@ -77,8 +77,8 @@ export interface MediaEngine {
   startLivestream(spec: LivestreamSpec, scene: RoomScene | null): Promise<void>;
   /** An encoder's bytes (FLV) for a livestream packaged from them. */
   feedLivestream(id: string, bytes: Uint8Array): void;
-  /** Ends a livestream's packaging now. */
-  stopLivestream(id: string): void;
+  /** Ends a livestream's packaging now; answers once its packager has exited (nothing more is written to its folder). */
+  stopLivestream(id: string): Promise<void>;
   /** `listener` is told how far each recording got, and of a recording (or a livestream's packaging, by its id) that failed. */
   onRecorderEvent(listener: (event: RecorderEvent) => void): void;
   /** `listener` is told each transport that failed for good (ICE or DTLS). */

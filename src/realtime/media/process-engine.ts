@@ -143,8 +143,8 @@ export class ProcessMediaEngine implements MediaEngine {
     this.tell('feedLivestream', [id, bytes]);
   }
 
-  stopLivestream(id: string): void {
-    this.tell('stopLivestream', [id]);
+  stopLivestream(id: string): Promise<void> {
+    return this.told('stopLivestream', [id]);
   }
 
   onRecorderEvent(listener: (event: RecorderEvent) => void): void {
@@ -189,10 +189,18 @@ export class ProcessMediaEngine implements MediaEngine {
 
   /** A call whose answer nobody waits for (a close, a pause): with no child there is nothing to tell. */
   private tell(op: EngineOp, args: unknown[]): void {
-    if (!this.child) return;
-    this.call(op, args).catch((err: Error) => {
-      if (!(err instanceof TransportClosed)) this.logger.warn({ err, op }, 'media plane call failed');
-    });
+    void this.told(op, args);
+  }
+
+  /** A call that answers nothing but when it is done (or the plane is gone, which ends what it held); it never fails. */
+  private told(op: EngineOp, args: unknown[]): Promise<void> {
+    if (!this.child) return Promise.resolve();
+    return this.call(op, args).then(
+      () => undefined,
+      (err: Error) => {
+        if (!(err instanceof TransportClosed)) this.logger.warn({ err, op }, 'media plane call failed');
+      },
+    );
   }
 
   private start(): ChildProcess {

@@ -8,8 +8,10 @@
 // segments on, so its playlist stays one live playlist, with a discontinuity where a run starts.
 //
 // The folder goes with the livestream's stop or failure, an organization's reset, a reset and the
-// emulator's stop; so do the packagers, and the encoders' connections.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+// emulator's stop; so do the packagers, and the encoders' connections. A folder is removed once its
+// packager has exited (one still running could write a last segment into it after), so each
+// livestream's folder has a name of its own, one a new folder for the same livestream never takes.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DomainEvent } from '../../domain/events.js';
@@ -61,6 +63,8 @@ interface Feed {
   current: Run | undefined;
   /** The playlist last served, while a new run has none yet. */
   lastPlaylist: string | undefined;
+  /** Resolves once the packagers of the runs stopped so far have exited. */
+  stopped: Promise<void>;
 }
 
 /** What the media routes serve of a livestream with real media. */
@@ -75,6 +79,8 @@ export class RoomLivestreamsFeature implements RoomFeature {
   readonly handlers = [];
   private readonly feeds = new Map<string, Feed>();
   private root: string | undefined;
+  /** Folders waiting for their packager's exit to be removed. */
+  private readonly removing = new Set<Promise<void>>();
 
   constructor(
     private readonly state: RoomState,
@@ -130,8 +136,14 @@ export class RoomLivestreamsFeature implements RoomFeature {
   /** The engine is reset with the media room: every packager is gone; the connections and folders go too. */
   onReset(): void {
     for (const feed of [...this.feeds.values()]) this.close(feed, 'The emulator was reset');
-    if (this.root) rmSync(this.root, { recursive: true, force: true });
+    const root = this.root;
     this.root = undefined;
+    if (root) this.remove(root, Promise.all(this.removing));
+  }
+
+  /** Resolves once every folder of a stopped livestream is removed (the emulator's stop waits for it). */
+  async removed(): Promise<void> {
+    while (this.removing.size > 0) await Promise.all(this.removing);
   }
 
   onOrgReset(orgId: string): void {
@@ -181,9 +193,8 @@ export class RoomLivestreamsFeature implements RoomFeature {
     let feed = this.feeds.get(l.id);
     if (!feed) {
       this.root ??= mkdtempSync(path.join(os.tmpdir(), 'meetings-emulator-livestreams-'));
-      const dir = path.join(this.root, l.id);
-      mkdirSync(dir, { recursive: true });
-      feed = { livestream: l, dir, runs: 0, nextSegment: 0, current: undefined, lastPlaylist: undefined };
+      const dir = mkdtempSync(path.join(this.root, `${l.id}-`));
+      feed = { livestream: l, dir, runs: 0, nextSegment: 0, current: undefined, lastPlaylist: undefined, stopped: Promise.resolve() };
       this.feeds.set(l.id, feed);
     }
     return feed;
@@ -250,14 +261,24 @@ export class RoomLivestreamsFeature implements RoomFeature {
     }
     feed.nextSegment = Math.max(feed.nextSegment, highestSegmentOnDisk(feed.dir) + 1);
     if (feed.livestream.meetingId !== null) this.scenes.unwatch(feed.livestream.meetingId, run.id);
-    this.media.engine.stopLivestream(run.id);
+    const exited = this.media.engine.stopLivestream(run.id);
+    feed.stopped = Promise.all([feed.stopped, exited]).then(() => undefined);
     if (reason !== undefined) run.connection?.end(reason);
   }
 
   private close(feed: Feed, reason: string): void {
     this.stopRun(feed, reason);
     this.feeds.delete(feed.livestream.id);
-    rmSync(feed.dir, { recursive: true, force: true });
+    this.remove(feed.dir, feed.stopped);
+  }
+
+  /** Removes a folder once `after` (its packager's exit) has come. */
+  private remove(dir: string, after: Promise<unknown>): void {
+    const done: Promise<void> = after
+      .then(() => rmSync(dir, { recursive: true, force: true }))
+      .catch((err: Error) => this.state.deps.logger.warn({ err, dir }, "livestream: a stopped livestream's folder could not be removed"))
+      .finally(() => this.removing.delete(done));
+    this.removing.add(done);
   }
 
   private failed(feed: Feed, reason: string): void {

@@ -4,13 +4,13 @@
 // (TCP sockets on the ingest's port), the HLS files on disk; and the encoders pushing are let go (their
 // ffmpeg exits). A media and network test: real ffmpeg, real ports on 127.0.0.1, real time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { withFfmpeg } from '../../helpers/media-probe.js';
-import { socketsOf } from '../../helpers/proc-sockets.js';
+import { ffmpegsWritingTo, socketsOf } from '../../helpers/proc-sockets.js';
 import { readUntil, restOf } from '../../helpers/web-sdk.js';
 
 let emu: RunningEmulator | undefined;
@@ -24,28 +24,32 @@ afterEach(async () => {
 
 /** The packagers: ffmpeg processes whose output is one of this emulator's livestream folders. */
 function packagers(root: string | undefined): number {
-  if (!root) return 0;
-  let n = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmd.startsWith('ffmpeg') || cmd.includes('/ffmpeg\0')) if (cmd.includes(root)) n++;
-    } catch {
-      // Gone meanwhile.
-    }
+  return root ? ffmpegsWritingTo(root).length : 0;
+}
+
+/** Entries of a folder (none once it is gone). */
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
-  return n;
 }
 
 /**
- * This emulator's livestream folder (the one holding these livestreams' folders: other test files
- * running beside this one make theirs in the same temporary directory), and the files in it.
+ * This emulator's livestream folder (the one holding these livestreams' folders, each named after
+ * its livestream: other test files running beside this one make theirs in the same temporary
+ * directory), and the files in them.
  */
 function roots(ids: string[]): { root: string | undefined; files: number } {
-  const made = readdirSync(tmpdir()).filter((d) => d.startsWith('meetings-emulator-livestreams-') && ids.some((id) => existsSync(path.join(tmpdir(), d, id))));
+  const ours = (root: string) => entries(root).filter((d) => ids.some((id) => d.startsWith(`${id}-`)));
+  const made = entries(tmpdir())
+    .filter((d) => d.startsWith('meetings-emulator-livestreams-'))
+    .map((d) => path.join(tmpdir(), d))
+    .filter((root) => ours(root).length > 0);
   let files = 0;
-  for (const d of made) for (const sub of readdirSync(path.join(tmpdir(), d))) files += readdirSync(path.join(tmpdir(), d, sub)).length;
-  return { root: made[0] && path.join(tmpdir(), made[0]), files };
+  for (const root of made) for (const sub of ours(root)) files += entries(path.join(root, sub)).length;
+  return { root: made[0], files };
 }
 
 function ingestSockets(e: RunningEmulator): number {

@@ -208,8 +208,8 @@ export class LocalMediaEngine implements MediaEngine {
     this.livestreams.feed(id, bytes);
   }
 
-  stopLivestream(id: string): void {
-    this.livestreams.stop(id);
+  stopLivestream(id: string): Promise<void> {
+    return this.livestreams.stop(id);
   }
 
   onRecorderEvent(listener: (event: RecorderEvent) => void): void {

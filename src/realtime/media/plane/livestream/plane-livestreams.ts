@@ -47,7 +47,8 @@ export function encoderLivestreamArgs(spec: LivestreamSpec): string[] {
 }
 
 interface Packager {
-  stop(): void;
+  /** Ends it now; answers once its ffmpeg has exited. */
+  stop(): Promise<void>;
 }
 
 /** A livestream of the room: the composite's picture at the asked size and its mix, on a timeline of real time. */
@@ -69,8 +70,9 @@ class RoomLivestream implements CompositeOutput, Packager {
     this.encoder.write(Math.floor(t.now - this.startedAt), () => t.picture(width, height).data, t.mix());
   }
 
-  stop(): void {
+  stop(): Promise<void> {
     this.encoder.cancel();
+    return this.encoder.exited;
   }
 }
 
@@ -90,9 +92,10 @@ class EncoderLivestream implements Packager {
     if (!this.stopped) void this.process.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
 
-  stop(): void {
+  stop(): Promise<void> {
     this.stopped = true;
     this.process.kill();
+    return this.process.exited.then(() => undefined);
   }
 }
 
@@ -114,11 +117,11 @@ export class PlaneLivestreams {
   }
 
   async start(spec: LivestreamSpec, scene: RoomScene | null): Promise<void> {
-    this.stop(spec.id);
+    void this.stop(spec.id);
     const failed = (reason: string) => {
       if (!this.running.has(spec.id)) return;
       this.ctx.logger.error({ livestream: spec.id, reason }, 'livestream: the packaging failed');
-      this.stop(spec.id);
+      void this.stop(spec.id);
       this.ctx.events({ id: spec.id, failed: reason });
     };
     if (spec.source.kind === 'encoder') {
@@ -131,7 +134,7 @@ export class PlaneLivestreams {
     try {
       await this.ctx.recorder.attach(scene ?? { meetingId: source.meetingId, tiles: [], pinned: [] }, spec.ffmpeg, output);
     } catch (err) {
-      this.stop(spec.id);
+      void this.stop(spec.id);
       throw err;
     }
     // Stopped while the composite was being made.
@@ -143,15 +146,16 @@ export class PlaneLivestreams {
     if (packager instanceof EncoderLivestream) packager.feed(bytes);
   }
 
-  stop(id: string): void {
+  /** Ends a livestream's packaging; answers once its packager has exited. */
+  stop(id: string): Promise<void> {
     const run = this.running.get(id);
-    if (!run) return;
+    if (!run) return Promise.resolve();
     this.running.delete(id);
     if (run.output && run.meetingId) this.ctx.recorder.detach(run.meetingId, run.output);
-    run.packager.stop();
+    return run.packager.stop();
   }
 
   reset(): void {
-    for (const id of [...this.running.keys()]) this.stop(id);
+    for (const id of [...this.running.keys()]) void this.stop(id);
   }
 }

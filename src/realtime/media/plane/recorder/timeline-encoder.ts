@@ -145,6 +145,11 @@ export class TimelineEncoder {
     this.process.kill();
   }
 
+  /** Resolves once its ffmpeg has exited. */
+  get exited(): Promise<void> {
+    return this.process.exited.then(() => undefined);
+  }
+
   private writePicture(ms: number, data: Uint8Array): void {
     this.videoMs = ms;
     this.writer.frame(this.videoTrack!, ms, Buffer.from(data.buffer, data.byteOffset, data.byteLength), true);
