@@ -27,13 +27,20 @@ const cache = new WeakMap<Express, Promise<{ ops: Map<string, Operation[]>; ajv:
 const sharedAjv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 const compiled = new Map<string, ValidateFunction>();
 
+// The same schema object (one document read once) finds its validator without being written out again.
+const bySchema = new WeakMap<object, ValidateFunction>();
+
 function validatorFor(schema: unknown): ValidateFunction {
+  const object = typeof schema === 'object' && schema !== null ? schema : undefined;
+  const known = object && bySchema.get(object);
+  if (known) return known;
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
     validate = sharedAjv.compile(schema as object);
     compiled.set(key, validate);
   }
+  if (object) bySchema.set(object, validate);
   return validate;
 }
 
