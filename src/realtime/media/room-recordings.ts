@@ -49,6 +49,8 @@ interface Active {
   started: Promise<boolean>;
   /** The timeline last sent, and when (real ms): the plane moves it on by itself from there. */
   sent: { clock: RecorderClock; at: number } | undefined;
+  /** What was recorded goes (the recording failed, its organization was reset): a start still on its way is not made. */
+  dropped: boolean;
 }
 
 /** A timeline that strays this far (ms) from where the plane would have moved it is sent again (a real clock set forward). */
@@ -119,6 +121,7 @@ export class RoomRecordingsFeature implements RoomFeature {
 
   /** The engine is reset with the media room; what was recorded goes with the recordings' files. */
   onReset(): void {
+    for (const active of this.active.values()) active.dropped = true;
     this.active.clear();
   }
 
@@ -131,7 +134,9 @@ export class RoomRecordingsFeature implements RoomFeature {
     const r = active.recording;
     this.active.delete(r.id);
     this.scenes.unwatch(r.meetingId, r.id);
-    if (cancel) this.media.engine.cancelRecorder(r.id);
+    if (!cancel) return;
+    active.dropped = true;
+    this.media.engine.cancelRecorder(r.id);
   }
 
   private recordingChanged(r: Recording): void {
@@ -150,9 +155,9 @@ export class RoomRecordingsFeature implements RoomFeature {
   /** Starts the recorder of a recording that began RECORDING. */
   private begin(r: Recording): void {
     if (!this.files.real) return;
-    const active: Active = { recording: r, started: Promise.resolve(false), sent: undefined };
+    const active: Active = { recording: r, started: Promise.resolve(false), sent: undefined, dropped: false };
     active.started = this.start(active).then(
-      () => true,
+      (made) => made,
       (err: Error) => {
         // Let go meanwhile (a reset, the emulator's stop): the recording is not this recorder's to fail.
         if (this.active.get(r.id) === active) this.failed(active.recording, `The recorder could not start: ${err.message}`);
@@ -162,7 +167,12 @@ export class RoomRecordingsFeature implements RoomFeature {
     this.active.set(r.id, active);
   }
 
-  private async start(active: Active): Promise<void> {
+  /**
+   * Starts the plane's recorder; false when the recording was dropped first. A stop that comes
+   * before the recorder is up (the manual clock moved and the recording stopped in one go) still
+   * has it made: the stop waits for it, and it finishes the files at the stop's recorded time.
+   */
+  private async start(active: Active): Promise<boolean> {
     const r = active.recording;
     const dir = await this.files.begin(r);
     const formats = recordingFormats(r, true);
@@ -186,11 +196,16 @@ export class RoomRecordingsFeature implements RoomFeature {
         path: formats.audio && names.audio ? path.join(dir, fileNameOnDisk(names.audio)) : null,
       },
     };
-    // Stopped or gone meanwhile: nothing to start.
-    if (this.active.get(r.id) !== active) return;
+    if (active.dropped) return false;
     await this.media.engine.startRecorder(spec, this.scenes.sceneOf(r.meetingId), this.clockOf(active.recording));
+    // Dropped while the plane was starting it: the cancel may have come before the recorder was there.
+    if (active.dropped) {
+      this.media.engine.cancelRecorder(r.id);
+      return false;
+    }
     if (this.active.get(r.id) === active) this.scenes.watch(r.meetingId, r.id);
     this.sendClock(active);
+    return true;
   }
 
   private async watermarkFile(r: Recording, dir: string): Promise<RecorderSpec['video']['watermark']> {
@@ -208,6 +223,8 @@ export class RoomRecordingsFeature implements RoomFeature {
 
   /** The stop: the recorder finishes the files at the recording's recorded time, and the files are complete. */
   private async finish(active: Active, r: Recording): Promise<void> {
+    // A recorder still starting starts at the stop's timeline.
+    active.recording = r;
     this.let(active, false);
     if (!(await active.started)) return this.files.failed(r.id, 'The recorder never started');
     try {

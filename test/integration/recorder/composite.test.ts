@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { loudness, probe, withFfmpeg } from '../../helpers/media-probe.js';
-import { RecorderWorld, showsClip, showsNameTile, type Box } from '../../helpers/recorder.js';
+import { SYSTEM_CALLER } from '../../../src/domain/recordings/recordings.service.js';
+import { layoutTiles } from '../../../src/realtime/media/plane/recorder/layout.js';
+import { RecorderWorld, showsClip, showsNameTile, type Box, type RecordingDto } from '../../helpers/recorder.js';
 
 let emu: RunningEmulator;
 let w: RecorderWorld;
@@ -116,6 +118,26 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
     expect(showsNameTile(video.file, 10, TWO[1]!)).toBe(true);
     // Nobody spoke: digital silence.
     expect(loudness(video.file).maxDb).toBeLessThan(-80);
+  });
+
+  it('stopped before its recorder is up (the whole minute in one go on the manual clock): UPLOADED, the file as long as recording_duration', async () => {
+    const meetingId = await w.meeting('At once');
+    await w.bot(meetingId, 'Ada');
+    const started = await w.rest<RecordingDto>('POST', '/v2/recordings', { meeting_id: meetingId });
+    // The recorder joins, a minute passes and the recording stops, in one step of this process: the
+    // recorder's start (a folder made, the plane asked) has not run a step when the stop comes.
+    const { deps } = emu;
+    deps.scheduler.advanceTo(deps.clock.now() + 3_000);
+    deps.scheduler.advanceTo(deps.clock.now() + 60_000);
+    expect(deps.services.recordings.act(emu.orgId, started.id, 'stop', SYSTEM_CALLER).status).toBe('UPLOADING');
+    await emu.advance(10 * 60_000);
+    const done = await w.recording(started.id);
+    expect(done.status, JSON.stringify(done)).toBe('UPLOADED');
+    expect(done.recording_duration).toBe(60);
+    const video = await w.download(done.download_url!);
+    expect(Math.abs(Number(probe(video.file).format.duration) - 60)).toBeLessThanOrEqual(1);
+    // One tile, the grid's whole picture: Ada's name, her camera off.
+    expect(showsNameTile(video.file, 30, layoutTiles(1280, 720, { people: ['ada'], screens: [], pinned: [] }).get('ada')!)).toBe(true);
   });
 
   it('stops by itself at max_seconds, the file as long as that', async () => {
