@@ -648,11 +648,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
       const indicator = tile.locator(`${p}-network-indicator`).filter({ has: page.locator(`${p}-icon`) });
       // Nothing wrong: scores of 10 come, and no indicator shows.
       const roboPeer = robo.id;
-      await readUntil(
+      const scored = await readUntil(
         () => told(page),
         (t) => t.scores.some((s) => s.participantId === roboPeer && s.kind === 'video'),
         2 * WAIT,
       );
+      expect(
+        scored.scores.some((s) => s.participantId === roboPeer && s.kind === 'video'),
+        `Robo's video scored on the page (what it was told: ${JSON.stringify({ scores: scored.scores.slice(-6), self: scored.self.length, media: scored.media, socket: scored.socket })})`,
+      ).toBe(true);
       expect(await indicator.count()).toBe(0);
       await network(emu, meetingId, robo.id, { scenario: 'loss', percent: 40 });
       // The kit draws bars for a score of 6 or less: with this loss that takes Robo's picture
