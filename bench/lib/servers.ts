@@ -94,6 +94,8 @@ export interface SpawnSpec {
   port?: number;
   healthPath?: string;
   timeoutMs?: number;
+  /** Called with every whole line the child writes to stderr. */
+  onStderr?: (line: string) => void;
 }
 
 /** Whether `pid` holds the listening socket on `port` (Linux /proc): not some other process. */
@@ -152,8 +154,14 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
       }
     }
   });
+  let stderrBuffered = '';
   child.stderr.on('data', (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-4000);
+    const text = chunk.toString('utf8');
+    output = (output + text).slice(-4000);
+    if (!spec.onStderr) return;
+    const lines = (stderrBuffered + text).split('\n');
+    stderrBuffered = lines.pop()!;
+    for (const line of lines) spec.onStderr(line);
   });
   // 'close', not 'exit': it comes after the child's output has been read to the end.
   const exited = new Promise<number | null>((resolve) =>
