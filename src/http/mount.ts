@@ -8,7 +8,7 @@ import { authenticate, hasOrg } from './auth.js';
 import { fromBodyParserError } from './errors.js';
 import { readPlainJson } from './json-body.js';
 import { LIMITS } from './limits.js';
-import type { Reply } from './route.js';
+import { JsonText, type Reply } from './route.js';
 import { decodeParams, resolvedOf, type RouteTable } from './route-table.js';
 import { parseWith } from './validation.js';
 
@@ -101,7 +101,7 @@ export function send(res: Response, reply: Reply): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body);
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(text));
   res.end(text);

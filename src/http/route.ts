@@ -1,6 +1,7 @@
 // A route is one declaration: path, auth, the schemas of its params, query and body, its
 // responses, and its handler. The same declaration routes the request (route-table.ts),
 // validates it, and produces the served OpenAPI document: one schema, many uses.
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Deps } from '../container.js';
@@ -23,8 +24,30 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface Reply {
   status: number;
+  /** Serialized as JSON, unless it is a JsonText already. */
   body?: unknown;
   headers?: Record<string, string>;
+}
+
+/** A JSON body serialized once, for an answer that never changes (the OpenAPI document, a megabyte): sent as it is. */
+export class JsonText {
+  private tag: string | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** A strong ETag of the text (a client that has it asks with If-None-Match and is answered 304). */
+  get etag(): string {
+    return (this.tag ??= `"${createHash('sha256').update(this.text).digest('base64url')}"`);
+  }
+
+  /** Whether an If-None-Match header names this text (or any: `*`); weak tags compare as strong ones here. */
+  matches(ifNoneMatch: string | undefined): boolean {
+    if (!ifNoneMatch) return false;
+    return ifNoneMatch.split(',').some((t) => {
+      const tag = t.trim().replace(/^W\//, '');
+      return tag === '*' || tag === this.etag;
+    });
+  }
 }
 
 export interface HandlerContext<P, Q, B> {

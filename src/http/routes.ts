@@ -1,6 +1,6 @@
 // The route table: every route the emulator serves, in one list (mounting and OpenAPI).
 import { buildOpenApi } from './openapi.js';
-import type { AnyRoute } from './route.js';
+import { JsonText, type AnyRoute } from './route.js';
 import { clockRoutes } from './control/clock.routes.js';
 import { observabilityRoutes } from './control/observability.routes.js';
 import { tenancyRoutes } from './control/tenancy.routes.js';
@@ -36,8 +36,13 @@ import { sdkRoutes } from '../realtime/sdk-api.routes.js';
 import { chatFileRoutes } from '../realtime/chat-files.routes.js';
 import { tlsRoutes } from '../realtime/tls.routes.js';
 
+/**
+ * The served OpenAPI document's text, by public URL: the same code makes the same routes, so the
+ * same document; the emulators of one process (a test suite's) serialize its megabyte once.
+ */
+const documents = new Map<string, JsonText>();
+
 export function allRoutes(publicUrl: string): AnyRoute[] {
-  let document: unknown;
   const routes: AnyRoute[] = [
     ...meetingRoutes,
     ...participantRoutes,
@@ -72,7 +77,11 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...tlsRoutes,
     ...sdkRoutes,
     ...chatFileRoutes,
-    openApiRoute(() => (document ??= buildOpenApi(routes, publicUrl))),
+    openApiRoute(() => {
+      let text = documents.get(publicUrl);
+      if (!text) documents.set(publicUrl, (text = new JsonText(JSON.stringify(buildOpenApi(routes, publicUrl)))));
+      return text;
+    }),
   ];
   // Every v2 route above also answers under the RealtimeKit prefix: derived here, from the list
   // as it stands, so a v2 route added to it has its twin without a word more.

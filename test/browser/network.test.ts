@@ -441,18 +441,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
         (twoSeconds) => (twoSeconds * 8) / 2 / 1000 < CAP,
         3 * WAIT,
       );
+      // Five seconds of what Ada sends and what Bob receives, side by side.
       const layers = await a.evaluate<{ rid: string; bytes: number; width: number }[]>(OUTBOUND);
-      if (layers.length > 1) {
-        const top = layers.find((l) => l.rid === 'f');
-        const later = await (async () => {
-          await new Promise((r) => setTimeout(r, 3_000));
-          return a.evaluate<{ rid: string; bytes: number; width: number }[]>(OUTBOUND);
-        })();
-        expect(later.find((l) => l.rid === 'f')?.bytes ?? 0, 'the top layer no longer sends').toBeLessThan((top?.bytes ?? 0) + 5_000);
-      }
       const first = (await inbound(b, 'Ada'))!.video!;
       await new Promise((r) => setTimeout(r, 5_000));
       const second = (await inbound(b, 'Ada'))!.video!;
+      if (layers.length > 1) {
+        const top = layers.find((l) => l.rid === 'f');
+        const later = await a.evaluate<{ rid: string; bytes: number; width: number }[]>(OUTBOUND);
+        expect(later.find((l) => l.rid === 'f')?.bytes ?? 0, 'the top layer no longer sends').toBeLessThan((top?.bytes ?? 0) + 5_000);
+      }
       const kbps = ((second.bytes - first.bytes) * 8) / (second.at - first.at);
       expect(kbps).toBeLessThan(CAP);
       expect(second.frames, 'the video still plays').toBeGreaterThan(first.frames);
@@ -657,7 +655,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
       );
       expect(await indicator.count()).toBe(0);
       await network(emu, meetingId, robo.id, { scenario: 'loss', percent: 40 });
-      await indicator.first().waitFor({ state: 'visible', timeout: 3 * WAIT });
+      // The kit draws bars for a score of 6 or less: with this loss that takes Robo's picture
+      // decoding under 8 frames a second (the SDK's score); what the page scored says which it was.
+      await indicator
+        .first()
+        .waitFor({ state: 'visible', timeout: 3 * WAIT })
+        .catch(async (err: Error) => {
+          const last = (await told(page)).scores.filter((s) => s.participantId === roboPeer).slice(-6);
+          throw new Error(`${err.message}\nRobo's last scores on the page: ${JSON.stringify(last)}`);
+        });
       const poor = (await told(page)).scores.filter((s) => s.participantId === roboPeer && s.kind === 'video').at(-1)!;
       expect(poor.score).toBeLessThanOrEqual(7);
       mkdirSync(IMAGES, { recursive: true });

@@ -27,13 +27,20 @@ const cache = new WeakMap<Express, Promise<{ ops: Map<string, Operation[]>; ajv:
 const sharedAjv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 const compiled = new Map<string, ValidateFunction>();
 
+// The same schema object (one document read once) finds its validator without being written out again.
+const bySchema = new WeakMap<object, ValidateFunction>();
+
 function validatorFor(schema: unknown): ValidateFunction {
+  const object = typeof schema === 'object' && schema !== null ? schema : undefined;
+  const known = object && bySchema.get(object);
+  if (known) return known;
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
     validate = sharedAjv.compile(schema as object);
     compiled.set(key, validate);
   }
+  if (object) bySchema.set(object, validate);
   return validate;
 }
 
@@ -135,22 +142,40 @@ const DELIBERATE_DEPARTURES: ReadonlyArray<{ why: string; applies: (path: string
   },
 ];
 
+/**
+ * The operations of the served documents, by their ETag: the apps of a suite serve a handful of
+ * documents (their public URL is in them), about a megabyte each to fetch and parse, so an app
+ * that serves a document already read answers 304 to If-None-Match.
+ */
+const opsByTag = new Map<string, Map<string, Operation[]>>();
+
+function operationsOf(doc: Doc): Map<string, Operation[]> {
+  const ops = new Map<string, Operation[]>();
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    const template = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+    for (const [method, op] of Object.entries(methods)) {
+      const list = ops.get(method) ?? [];
+      list.push({ path, template, responses: op.responses });
+      ops.set(method, list);
+    }
+  }
+  return ops;
+}
+
 async function load(app: Express) {
   let loaded = cache.get(app);
   if (!loaded) {
     loaded = (async () => {
-      const res = await request(app).get('/_emulator/openapi.json');
+      const get = request(app).get('/_emulator/openapi.json');
+      const res = await (opsByTag.size > 0 ? get.set('if-none-match', [...opsByTag.keys()].join(', ')) : get);
+      const tag: string | undefined = res.headers.etag;
+      if (!tag) throw new Error(`openapi.json answered ${res.status} without an ETag`);
+      const known = opsByTag.get(tag);
+      if (res.status === 304 && known) return { ops: known, ajv: sharedAjv };
       if (res.status !== 200) throw new Error(`openapi.json answered ${res.status}`);
-      const doc = res.body as Doc;
-      const ops = new Map<string, Operation[]>();
-      for (const [path, methods] of Object.entries(doc.paths)) {
-        const template = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
-        for (const [method, op] of Object.entries(methods)) {
-          const list = ops.get(method) ?? [];
-          list.push({ path, template, responses: op.responses });
-          ops.set(method, list);
-        }
-      }
+      const ops = operationsOf(res.body as Doc);
+      if (opsByTag.size >= 8) opsByTag.delete(opsByTag.keys().next().value!);
+      opsByTag.set(tag, ops);
       return { ops, ajv: sharedAjv };
     })();
     cache.set(app, loaded);

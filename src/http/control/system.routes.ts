@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clockView } from '../../core/clock.js';
 import { VERSION } from '../../core/package-info.js';
 import type { Deps } from '../../container.js';
-import { route } from '../route.js';
+import { route, type JsonText } from '../route.js';
 import { mediaNetworkOf, plannedListening, type MediaListening } from '../../realtime/media/media-network.js';
 import { ingestServers, type Config } from '../../config.js';
 
@@ -183,7 +183,7 @@ export const systemRoutes = [
 ];
 
 /** The document is built once from the whole route table (app.ts) and served as is. */
-export function openApiRoute(document: () => unknown) {
+export function openApiRoute(document: () => JsonText) {
   return route({
     method: 'get',
     path: '/_emulator/openapi.json',
@@ -191,7 +191,14 @@ export function openApiRoute(document: () => unknown) {
     auth: 'none',
     tag: 'Control: system',
     summary: 'This OpenAPI 3.1 document',
-    responses: { 200: { description: 'OpenAPI 3.1', schema: () => z.looseObject({ openapi: z.string() }) } },
-    handler: () => ({ status: 200, body: document() }),
+    responses: {
+      200: { description: 'OpenAPI 3.1 (with an ETag)', schema: () => z.looseObject({ openapi: z.string() }) },
+      304: { description: "Not modified: If-None-Match named this document's ETag" },
+    },
+    handler: ({ req }) => {
+      const doc = document();
+      const headers = { etag: doc.etag };
+      return doc.matches(req.headers['if-none-match']) ? { status: 304, headers } : { status: 200, body: doc, headers };
+    },
   });
 }

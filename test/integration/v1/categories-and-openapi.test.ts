@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { fixtures, makeTestApp } from '../../helpers/test-app.js';
 import { BEARER, PREFIXES, validProduct } from '../../helpers/v1-helpers.js';
@@ -117,5 +118,24 @@ describe('the served OpenAPI document covers v1', () => {
     const { api } = makeTestApp();
     const doc = (await api.get('/_emulator/openapi.json').expect(200)).body;
     expect(doc.paths['/_emulator/categories'].get.responses['200'].content['application/json'].schema.type).toBe('array');
+  });
+});
+
+describe('the served OpenAPI document is cacheable', () => {
+  it('has a strong ETag; If-None-Match naming it (alone, in a list, weak, or *) answers 304 without a body, another tag the document', async () => {
+    const { app } = makeTestApp();
+    const first = await request(app).get('/_emulator/openapi.json').expect(200);
+    const tag = first.headers.etag as string;
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    for (const asked of [tag, `"other", ${tag}`, `W/${tag}`, '*']) {
+      const again = await request(app).get('/_emulator/openapi.json').set('if-none-match', asked);
+      expect(again.status, asked).toBe(304);
+      expect(again.text, asked).toBeFalsy();
+      expect(again.headers.etag).toBe(tag);
+    }
+    const other = await request(app).get('/_emulator/openapi.json').set('if-none-match', '"other"').expect(200);
+    expect(other.body).toEqual(first.body);
+    // Another emulator with the same public URL serves the same document, under the same tag.
+    expect((await request(makeTestApp().app).get('/_emulator/openapi.json')).headers.etag).toBe(tag);
   });
 });
