@@ -163,7 +163,8 @@ function ensureBuilt(): void {
 function prepareBaseline(ref: string): void {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-baseline-'));
   log(`building baseline ${ref} in ${dir} ...`);
-  const tar = execFileSync('git', ['archive', '--format=tar', ref, '--', 'src', 'fixtures', 'package.json', 'tsconfig.json', 'tsconfig.build.json'], {
+  const parts = ['src', 'fixtures', 'scripts', 'container', 'proto', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+  const tar = execFileSync('git', ['archive', '--format=tar', ref, '--', ...parts], {
     cwd: ROOT,
     maxBuffer: 1 << 30,
   });
@@ -177,6 +178,14 @@ function prepareBaseline(ref: string): void {
   } catch (err) {
     if (!existsSync(path.join(dir, 'dist', 'src', 'server.js'))) throw err;
     warn(`baseline ${ref}: tsc reported errors; measured the emitted dist/ as is`);
+  }
+  // REF's bin too, bundled as its own build bundles it, so that both sides run as users run them.
+  if (existsSync(path.join(dir, 'scripts', 'build.mjs'))) {
+    try {
+      execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch {
+      warn(`baseline ${ref}: its bin could not be bundled; measured dist/src/server.js`);
+    }
   }
   baseline.ref = execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
   baseline.dir = dir;

@@ -7,12 +7,13 @@
 //
 //   node container/warm-up.mjs [bin]   (default: dist/bin/meetings-emulator.js of the working directory)
 import { spawn } from 'node:child_process';
+import { get } from 'node:http';
 import path from 'node:path';
 import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
-/** Starts `bin` on a free loopback port, stops it once it listens (or after 30 s), and resolves. */
+/** Starts `bin` on a free loopback port, asks it for its health once it listens, stops it (or after 30 s), and resolves. */
 export function warmUp(bin, cwd = path.resolve(path.dirname(bin), '..', '..')) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], {
@@ -20,9 +21,15 @@ export function warmUp(bin, cwd = path.resolve(path.dirname(bin), '..', '..')) {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let out = '';
+    let asked = false;
     child.stdout.setEncoding('utf8').on('data', (d) => {
       out += d;
-      if (out.includes('listening on')) child.kill('SIGTERM');
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (!url || asked) return;
+      asked = true;
+      // The first request too (the health check every waiting client makes): the cache then holds
+      // what answering costs to compile, not only what starting does.
+      get(`${url}/_emulator/health`, (res) => res.resume().on('end', () => child.kill('SIGTERM'))).on('error', () => child.kill('SIGTERM'));
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     child.once('exit', () => {

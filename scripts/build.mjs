@@ -108,6 +108,41 @@ module.exports = { then: (resolve, reject) => loaded.then(resolve, reject) };`,
 };
 
 /**
+ * Packages that Express and its middleware require when they load, but that only some answers use:
+ * mime-types (with mime-db, about 2 MB of JSON made into lookup tables) for res.type() and
+ * res.json(), http-errors for the errors body-parser and send raise. The emulator writes its own
+ * answers, so a start and its first requests need neither. Inside the bundle each require() of
+ * one gets a stand-in that loads the package the first time anything of it is used.
+ */
+export const ON_FIRST_USE = ['mime-types', 'http-errors'];
+const onFirstUse = {
+  name: 'on-first-use',
+  setup(build) {
+    const filter = new RegExp(`^(${ON_FIRST_USE.join('|')})$`);
+    build.onResolve({ filter }, async (args) => {
+      if (args.kind !== 'require-call' || args.pluginData?.real) return undefined;
+      const real = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { real: true } });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'on-first-use' };
+    });
+    // Both packages export a function or an object of functions: a function stand-in, forwarding
+    // calls, `new`, and reads of its properties.
+    build.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
+      contents: `let loaded;
+const load = () => (loaded ??= require(${JSON.stringify(args.path)}));
+module.exports = new Proxy(function () {}, {
+  apply: (_, self, args) => Reflect.apply(load(), self, args),
+  construct: (_, args) => Reflect.construct(load(), args),
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+});`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The packages of features a start does not use unless they are switched on and used (the web
  * SDK's signalling socket, media and certificates; the clients of the clouds recordings are uploaded to). They stay out of the bundle: installed with
  * the package (they are dependencies; the image keeps them), required from node_modules the first
@@ -143,6 +178,40 @@ export function eagerOnDemandChain(metafile, entry) {
   return null;
 }
 
+/**
+ * esbuild's options for the command line's bundle, written to `outfile`. bench/startup.ts builds
+ * the same bundle with one more plugin (what each module costs to evaluate at a start).
+ */
+export function commandLineBuild(outfile, plugins = []) {
+  return {
+    absWorkingDir: ROOT,
+    entryPoints: ['src/server.ts'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    // CommonJS, for vm.Script and its code cache (see scripts/launcher.mjs).
+    format: 'cjs',
+    target: 'node20',
+    // Non-ASCII characters escaped (esbuild's default, stated): the launcher reads the file as latin1, the fastest decoding.
+    charset: 'ascii',
+    // Names stay, so that a CPU profile of the bin reads.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // The licence notices of the bundled packages stay, at the end of the file.
+    legalComments: 'eof',
+    plugins: [jsonAsString, esModuleImport, onFirstUse, ...plugins],
+    external: ON_DEMAND.flatMap((name) => [name, `${name}/*`]),
+    // import() of an on-demand package becomes a require() when it runs: vm.Script (see
+    // scripts/launcher.mjs) has no module loader for an import() of its own (one given to it does
+    // not survive the code cache). werift is the exception (esModuleImport).
+    supported: { 'dynamic-import': false },
+    metafile: true,
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'warning',
+  };
+}
+
 export async function bundle() {
   const hash = inputsHash();
   const { build } = await import('esbuild');
@@ -151,33 +220,7 @@ export async function bundle() {
   // leave a half-written file for the other to run.
   const tmp = `${CODE}.${process.pid}.tmp`;
   try {
-    const { metafile } = await build({
-      absWorkingDir: ROOT,
-      entryPoints: ['src/server.ts'],
-      outfile: tmp,
-      bundle: true,
-      platform: 'node',
-      // CommonJS, for vm.Script and its code cache (see scripts/launcher.mjs).
-      format: 'cjs',
-      target: 'node20',
-      // Non-ASCII characters escaped (esbuild's default, stated): the launcher reads the file as latin1, the fastest decoding.
-      charset: 'ascii',
-      // Names stay, so that a CPU profile of the bin reads.
-      minifyWhitespace: true,
-      minifySyntax: true,
-      // The licence notices of the bundled packages stay, at the end of the file.
-      legalComments: 'eof',
-      plugins: [jsonAsString, esModuleImport],
-      external: ON_DEMAND.flatMap((name) => [name, `${name}/*`]),
-      // import() of an on-demand package becomes a require() when it runs: vm.Script (see
-      // scripts/launcher.mjs) has no module loader for an import() of its own (one given to it does
-      // not survive the code cache). werift is the exception (esModuleImport).
-      supported: { 'dynamic-import': false },
-      metafile: true,
-      define: { 'import.meta.url': '__bundleUrl' },
-      banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-      logLevel: 'warning',
-    });
+    const { metafile } = await build(commandLineBuild(tmp));
     const chain = eagerOnDemandChain(metafile, 'src/server.ts');
     if (chain) {
       throw new Error(`${chain.at(-1)} would be loaded at every start (${chain.join(' → ')}): import it with import() where the feature that needs it starts`);

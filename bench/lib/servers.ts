@@ -2,7 +2,7 @@
 // generator runs in the bench process): the emulator's bin, the bare node:http ceiling, Prism,
 // and the in-process host used for growth. Every child is tracked and killed on exit.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -94,6 +94,8 @@ export interface SpawnSpec {
   port?: number;
   healthPath?: string;
   timeoutMs?: number;
+  /** Called with every whole line the child writes to stderr. */
+  onStderr?: (line: string) => void;
 }
 
 /** Whether `pid` holds the listening socket on `port` (Linux /proc): not some other process. */
@@ -152,8 +154,14 @@ export async function startProcess(spec: SpawnSpec): Promise<Running> {
       }
     }
   });
+  let stderrBuffered = '';
   child.stderr.on('data', (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-4000);
+    const text = chunk.toString('utf8');
+    output = (output + text).slice(-4000);
+    if (!spec.onStderr) return;
+    const lines = (stderrBuffered + text).split('\n');
+    stderrBuffered = lines.pop()!;
+    for (const line of lines) spec.onStderr(line);
   });
   // 'close', not 'exit': it comes after the child's output has been read to the end.
   const exited = new Promise<number | null>((resolve) =>
@@ -247,8 +255,12 @@ export function commandOf(kind: ServerKind, port: number | string, opts: ServerO
       return { args, display: `node bench/ceiling-server.mjs --port ${port}` };
     }
     case 'baseline': {
-      const args = [path.join(baseline.dir ?? '<baseline>', 'dist', 'src', 'server.js'), '--port', String(port), '--log-level', 'warn', ...(opts.flags ?? [])];
-      return { args, display: `node <${baseline.ref ?? 'baseline'}>/dist/src/server.js ${args.slice(1).join(' ')}` };
+      // Its bin when it was bundled (as the emulator's side runs), else its compiled command line. No
+      // listener on a fixed port (TLS, RTMP): the emulator's side holds those while both run.
+      const bin = path.join(baseline.dir ?? '<baseline>', 'dist', 'bin', 'meetings-emulator.js');
+      const entry = existsSync(bin) ? bin : path.join(baseline.dir ?? '<baseline>', 'dist', 'src', 'server.js');
+      const args = [entry, '--port', String(port), '--tls-port', '0', '--rtmp-port', '0', '--rtmps-port', '0', '--log-level', 'warn', ...(opts.flags ?? [])];
+      return { args, display: `node <${baseline.ref ?? 'baseline'}>/${path.relative(baseline.dir ?? '', entry)} ${args.slice(1).join(' ')}` };
     }
     case 'express': {
       const args = [EXPRESS_NAIVE, '--port', String(port)];

@@ -24,6 +24,16 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   return out;
 }
 
+/** Response schemas given as functions, built once each: the route modules are constants, and so are their functions. */
+const responseSchemas = new WeakMap<() => z.ZodType, z.ZodType>();
+
+function responseSchema(schema: z.ZodType | (() => z.ZodType)): z.ZodType {
+  if (typeof schema !== 'function') return schema;
+  let built = responseSchemas.get(schema);
+  if (!built) responseSchemas.set(schema, (built = schema()));
+  return built;
+}
+
 function errorSchemaFor(api: Api): z.ZodType {
   if (api === 'realtimekit') return realtimeKitErrorSchema;
   // Stryker disable next-line ConditionalExpression,EqualityOperator: controlErrorSchema is v1ErrorSchema, the same object, so either branch documents the same schema.
@@ -94,7 +104,7 @@ function operation(r: AnyRoute): Json {
       responses[String(status)] = {
         description: spec.description,
         content: {
-          [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') },
+          [spec.contentType ?? 'application/json']: { schema: jsonSchema(responseSchema(spec.schema), 'output') },
           ...Object.fromEntries((spec.alsoAs ?? []).map((type) => [type, {}])),
         },
       };

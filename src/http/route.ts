@@ -62,7 +62,12 @@ export interface HandlerContext<P, Q, B> {
 
 export interface ResponseSpec {
   description: string;
-  schema?: z.ZodType;
+  /**
+   * The answer's schema, for the served OpenAPI document only (answers are not validated). The
+   * route modules give a function, called when the document is first built: building zod schemas
+   * is most of what loading them costs, and a start should not pay for a document it may never serve.
+   */
+  schema?: z.ZodType | (() => z.ZodType);
   /** Default application/json. */
   contentType?: string;
   /** Other media types the same answer is given in, by content negotiation (documented without a schema). */

@@ -42,7 +42,7 @@ export const breakoutRoomRoutes = [
     tag: TAG,
     summary: "A meeting's family: its parent and open breakout rooms, with who is in each",
     params: meetingParams,
-    responses: { 200: { description: 'The family', schema: familySchema } },
+    responses: { 200: { description: 'The family', schema: () => familySchema } },
     handler: ({ deps, params }) => {
       const { connectedMeetings } = deps.services;
       return { status: 200, body: familyDto(connectedMeetings.family(params.meeting_id), (m) => connectedMeetings.present(m)) };
@@ -62,7 +62,7 @@ export const breakoutRoomRoutes = [
         .min(1)
         .max(MAX_BREAKOUT_ROOMS),
     }),
-    responses: { 201: { description: 'The rooms opened', schema: z.object({ rooms: z.array(roomSchema) }) }, ...refused },
+    responses: { 201: { description: 'The rooms opened', schema: () => z.object({ rooms: z.array(roomSchema) }) }, ...refused },
     handler: ({ deps, params, body }) => ({
       status: 201,
       body: {
@@ -84,7 +84,7 @@ export const breakoutRoomRoutes = [
     summary: 'Renames an open breakout room (every page of the family hears it)',
     params: z.object({ meeting_id: z.uuid(), room_id: z.uuid() }),
     body: z.strictObject({ title }),
-    responses: { 200: { description: 'The room', schema: roomSchema }, ...refused },
+    responses: { 200: { description: 'The room', schema: () => roomSchema }, ...refused },
     handler: ({ deps, params, body }) => ({ status: 200, body: room(deps.services.connectedMeetings.rename(params.meeting_id, params.room_id, body.title)) }),
   }),
   route({
@@ -107,16 +107,17 @@ export const breakoutRoomRoutes = [
     responses: {
       200: {
         description: 'Each move: the participant in the source and the same person in the destination',
-        schema: z.object({
-          moves: z.array(
-            z.object({
-              participant_id: z.uuid(),
-              destination_participant_id: z.uuid(),
-              custom_participant_id: z.string(),
-              moved_by: z.enum(['page', 'emulator']).meta({ description: 'page: the page was told and moves by itself; emulator: moved already' }),
-            }),
-          ),
-        }),
+        schema: () =>
+          z.object({
+            moves: z.array(
+              z.object({
+                participant_id: z.uuid(),
+                destination_participant_id: z.uuid(),
+                custom_participant_id: z.string(),
+                moved_by: z.enum(['page', 'emulator']).meta({ description: 'page: the page was told and moves by itself; emulator: moved already' }),
+              }),
+            ),
+          }),
       },
       ...refused,
     },
@@ -149,7 +150,7 @@ export const breakoutRoomRoutes = [
     summary: 'Closes breakout rooms: whoever is still in one is moved back to the parent first; the rooms become INACTIVE',
     params: meetingParams,
     body: z.strictObject({ room_ids: z.array(z.uuid()).min(1).max(MAX_BREAKOUT_ROOMS) }),
-    responses: { 200: { description: 'The rooms closed', schema: z.object({ rooms: z.array(roomSchema) }) }, ...refused },
+    responses: { 200: { description: 'The rooms closed', schema: () => z.object({ rooms: z.array(roomSchema) }) }, ...refused },
     handler: ({ deps, params, body }) => ({ status: 200, body: { rooms: deps.services.connectedMeetings.close(params.meeting_id, body.room_ids).map(room) } }),
   }),
 ];

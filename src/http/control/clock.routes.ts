@@ -22,7 +22,7 @@ export const clockRoutes = [
     auth: 'none',
     tag: 'Control: clock',
     summary: 'The emulated time and the clock mode',
-    responses: { 200: { description: 'The clock', schema: clockSchema } },
+    responses: { 200: { description: 'The clock', schema: () => clockSchema } },
     handler: ({ deps }) => ({ status: 200, body: clockDto(deps) }),
   }),
   route({
@@ -35,7 +35,7 @@ export const clockRoutes = [
     description:
       'Answers once every recording whose upload came due is UPLOADED or ERRORED (its files complete and delivered), so a test finds it so as soon as the answer arrives.',
     body: z.object({ ms: z.number().int().min(0).max(MAX_ADVANCE_MS) }),
-    responses: { 200: { description: 'The new time and how many jobs ran', schema: advanceResultSchema } },
+    responses: { 200: { description: 'The new time and how many jobs ran', schema: () => advanceResultSchema } },
     handler: async ({ deps, body }) => {
       const jobsRun = deps.scheduler.advanceTo(deps.clock.now() + body.ms);
       await deps.services.recordings.delivery.idle();
@@ -51,7 +51,7 @@ export const clockRoutes = [
     summary: 'Set the clock to a later time (forward only), running every job that falls due',
     description: 'Answers once every recording whose upload came due is UPLOADED or ERRORED, as an advance does.',
     body: z.object({ now: isoInstant }),
-    responses: { 200: { description: 'The new time and how many jobs ran', schema: advanceResultSchema } },
+    responses: { 200: { description: 'The new time and how many jobs ran', schema: () => advanceResultSchema } },
     handler: async ({ deps, body }) => {
       const target = Date.parse(body.now);
       if (target < deps.clock.now()) throw errors.validation(`"now" must not be before the current time ${toIso(deps.clock.now())}`);

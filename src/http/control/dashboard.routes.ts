@@ -330,7 +330,7 @@ export const dashboardRoutes = [
     tag: TAG,
     summary: 'Landing page: links to the dashboard, the OpenAPI document and the docs (HTML for browsers, JSON when Accept asks for it)',
     responses: {
-      200: { description: 'Where everything is (JSON); browsers get the same as a page (text/html)', schema: summarySchema, alsoAs: ['text/html'] },
+      200: { description: 'Where everything is (JSON); browsers get the same as a page (text/html)', schema: () => summarySchema, alsoAs: ['text/html'] },
     },
     handler: ({ deps, req, res }) => {
       if (req.accepts(['json', 'html']) === 'json') return { status: 200, body: summary(deps) };
@@ -418,7 +418,7 @@ export const dashboardRoutes = [
     tag: TAG,
     summary: `An organization (with its account), its webhooks and newest meetings (up to ${OVERVIEW_MEETINGS}) with their participants (presence, no tokens), current session, every session (counts only), recordings and livestreams (no stream keys)`,
     params: z.object({ id: z.uuid() }),
-    responses: { 200: { description: 'The overview', schema: overviewSchema }, 404: { description: 'No such organization' } },
+    responses: { 200: { description: 'The overview', schema: () => overviewSchema }, 404: { description: 'No such organization' } },
     handler: ({ deps, params }) => ({ status: 200, body: overview(deps, params.id) }),
   }),
   route({
@@ -430,7 +430,7 @@ export const dashboardRoutes = [
     summary: 'The request every attempt of a delivery sends: URL, headers (dyte-signature included) and the raw body, to verify the signature',
     params: z.object({ id: z.uuid() }),
     responses: {
-      200: { description: 'The request', schema: z.object({ url: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }) },
+      200: { description: 'The request', schema: () => z.object({ url: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }) },
       404: { description: 'No such delivery' },
     },
     handler: async ({ deps, params }) => {

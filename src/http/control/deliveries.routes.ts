@@ -45,7 +45,7 @@ export const deliveryRoutes = [
     summary: 'The webhook delivery log, newest first (filters webhook_id, event, status, org_id)',
     description: 'Bounded (--delivery-log-size): delivered records go first, then failed ones; pending records are never dropped.',
     query: listQuery,
-    responses: { 200: { description: 'Deliveries and how many match the filters', schema: deliveryListSchema } },
+    responses: { 200: { description: 'Deliveries and how many match the filters', schema: () => deliveryListSchema } },
     handler: async ({ deps, query }) => {
       if (query.wait === 'true') await settle(deps);
       const { items, total } = deps.webhooks.outbox.list(
@@ -63,7 +63,7 @@ export const deliveryRoutes = [
     tag: 'Control: webhooks',
     summary: 'One delivery with its attempts',
     params: idParams,
-    responses: { 200: { description: 'The delivery', schema: deliverySchema } },
+    responses: { 200: { description: 'The delivery', schema: () => deliverySchema } },
     handler: ({ deps, params }) => {
       const d = deps.webhooks.outbox.get(params.id);
       if (!d) throw errors.notFound('delivery', params.id);
@@ -81,7 +81,7 @@ export const deliveryRoutes = [
       'Delivered or failed: one extra attempt whose outcome becomes the status. Pending: its next retry, brought forward. 409 while an attempt is in flight.',
     params: idParams,
     responses: {
-      200: { description: 'The delivery with the new attempt', schema: deliverySchema },
+      200: { description: 'The delivery with the new attempt', schema: () => deliverySchema },
       409: { description: 'An attempt of this delivery is in flight' },
     },
     handler: async ({ deps, params }) => ({ status: 200, body: deliveryDto(await deps.webhooks.outbox.redeliver(params.id)) }),
@@ -96,10 +96,11 @@ export const deliveryRoutes = [
     responses: {
       200: {
         description: 'The webhook signing key',
-        schema: z.object({
-          public_key: z.string(),
-          keys: z.array(z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') })),
-        }),
+        schema: () =>
+          z.object({
+            public_key: z.string(),
+            keys: z.array(z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') })),
+          }),
       },
     },
     handler: ({ deps }) => ({ status: 200, body: deps.webhooks.signer.document() }),

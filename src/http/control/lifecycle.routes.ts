@@ -134,7 +134,7 @@ export const lifecycleRoutes = [
     params: z.object({ id: z.uuid() }),
     body: forceRecordingBody,
     responses: {
-      200: { description: 'The recording (v2 shape) after the move', schema: recordingSchema },
+      200: { description: 'The recording (v2 shape) after the move', schema: () => recordingSchema },
       409: { description: 'The transition table forbids this move' },
     },
     handler: async ({ deps, params, body }) => {
@@ -157,7 +157,7 @@ export const lifecycleRoutes = [
       'While the recording is being made (RECORDING or PAUSED, with --recordings real and ffmpeg found). A test on the manual clock waits here until the tracks it wants in the file have pictures (`decoded` > 0), then advances the clock: the span it jumps shows the room as it stood. 404 when no recorder runs for it.',
     params: z.object({ id: z.uuid() }),
     responses: {
-      200: { description: 'The recorder', schema: recorderSchema },
+      200: { description: 'The recorder', schema: () => recorderSchema },
       404: { description: 'No recording with that id, or no recorder runs for it now' },
     },
     handler: async ({ deps, params }) => {
@@ -199,7 +199,7 @@ export const lifecycleRoutes = [
     params: z.object({ id: z.uuid() }),
     body: forceLivestreamBody,
     responses: {
-      200: { description: 'The livestream (v2 shape) after the move', schema: livestreamSchema },
+      200: { description: 'The livestream (v2 shape) after the move', schema: () => livestreamSchema },
       409: { description: 'The transition table forbids this move' },
     },
     handler: ({ deps, params, body }) => {
@@ -216,7 +216,7 @@ export const lifecycleRoutes = [
     tag: TAG,
     summary: "A meeting's session and who is in it (scripted participants)",
     params: z.object({ meeting_id: z.uuid() }),
-    responses: { 200: { description: 'The presence', schema: presenceSchema } },
+    responses: { 200: { description: 'The presence', schema: () => presenceSchema } },
     handler: ({ deps, params }) => ({ status: 200, body: presenceDto(deps.services.sessions.presence(params.meeting_id)) }),
   }),
   route({
@@ -232,8 +232,8 @@ export const lifecycleRoutes = [
     params: participantParams,
     body: joinBody,
     responses: {
-      200: { description: 'The presence after the join', schema: presenceSchema },
-      202: { description: 'The participant waits in the waiting room', schema: waitingRoomSchema },
+      200: { description: 'The presence after the join', schema: () => presenceSchema },
+      202: { description: 'The participant waits in the waiting room', schema: () => waitingRoomSchema },
       409: {
         description:
           'The participant is already in the meeting, the meeting is INACTIVE, or media was asked for with media off or that their preset may not publish (or only from the stage, where they do not stand on joining)',
@@ -265,7 +265,7 @@ export const lifecycleRoutes = [
     params: participantParams,
     body: botMediaBody,
     responses: {
-      200: { description: 'What is on afterwards', schema: botMediaSchema },
+      200: { description: 'What is on afterwards', schema: () => botMediaSchema },
       409: {
         description:
           'The participant is not in the meeting, their preset may not publish (or only from the stage, and they are off it), or media is off (--media off)',
@@ -286,7 +286,7 @@ export const lifecycleRoutes = [
       'A participant leaves (the last leave ends the session; an active recording stops 60 s later with ALL_PEERS_LEFT unless someone rejoins), or stops waiting in the waiting room',
     params: participantParams,
     responses: {
-      200: { description: 'The presence after the leave', schema: presenceSchema },
+      200: { description: 'The presence after the leave', schema: () => presenceSchema },
       409: { description: 'The participant is neither in the meeting nor waiting' },
     },
     handler: ({ deps, params }) => {

@@ -29,7 +29,7 @@ export const networkRoutes = [
     tag: TAG,
     summary: 'The network scenarios in force in a meeting, and how each participant’s pages and media stand',
     params: meetingParams,
-    responses: { 200: { description: 'The meeting’s network', schema: networkSchema }, 404: refusals[404] },
+    responses: { 200: { description: 'The meeting’s network', schema: () => networkSchema }, 404: refusals[404] },
     handler: ({ deps, params }) => ({ status: 200, body: networkDto(deps.signalling.network(params.meeting_id, null)) }),
   }),
   route({
@@ -42,7 +42,7 @@ export const networkRoutes = [
       'Network trouble for everyone in a meeting: {"scenario": signal-drop | signal-outage | media-drop | loss | latency | bandwidth | clear, …}; lasts until cleared, or for seconds',
     params: meetingParams,
     body: networkBody,
-    responses: { 200: { description: 'The meeting’s network afterwards', schema: networkSchema }, ...refusals },
+    responses: { 200: { description: 'The meeting’s network afterwards', schema: () => networkSchema }, ...refusals },
     handler: ({ deps, params, body }) => ({ status: 200, body: networkDto(deps.signalling.setNetwork(params.meeting_id, null, body)) }),
   }),
   route({
@@ -53,7 +53,7 @@ export const networkRoutes = [
     tag: TAG,
     summary: 'The network scenarios that apply to a participant (the meeting’s and their own), their media’s link and their pages’ connection',
     params: participantParams,
-    responses: { 200: { description: 'The participant’s network', schema: networkSchema }, 404: refusals[404] },
+    responses: { 200: { description: 'The participant’s network', schema: () => networkSchema }, 404: refusals[404] },
     handler: ({ deps, params }) => ({ status: 200, body: networkDto(deps.signalling.network(params.meeting_id, params.participant_id)) }),
   }),
   route({
@@ -66,7 +66,7 @@ export const networkRoutes = [
       'Network trouble for one participant’s page (or a bot’s clip): drop or refuse its socket, cut its media, or lose, delay or cap its media per direction; clear',
     params: participantParams,
     body: networkBody,
-    responses: { 200: { description: 'The participant’s network afterwards', schema: networkSchema }, ...refusals },
+    responses: { 200: { description: 'The participant’s network afterwards', schema: () => networkSchema }, ...refusals },
     handler: ({ deps, params, body }) => ({
       status: 200,
       body: networkDto(deps.signalling.setNetwork(params.meeting_id, params.participant_id, body)),

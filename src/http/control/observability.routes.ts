@@ -70,7 +70,7 @@ export const observabilityRoutes = [
       status: z.coerce.number().int().min(0).max(599).optional(),
       limit: z.coerce.number().int().min(1).max(1_000_000).optional(),
     }),
-    responses: { 200: { description: 'Journal entries', schema: z.array(journalEntrySchema) } },
+    responses: { 200: { description: 'Journal entries', schema: () => z.array(journalEntrySchema) } },
     handler: ({ deps, query }) => ({
       status: 200,
       body: deps.journal.list({ method: query.method?.toUpperCase(), pathPrefix: query.path_prefix, status: query.status }, query.limit),
@@ -98,7 +98,7 @@ export const observabilityRoutes = [
     summary:
       'Add a fault rule: matching API requests answer `status` in the API’s own error shape, wait `delay_ms`, or lose their connection (`drop`), `count` times (default 1)',
     body: faultBody,
-    responses: { 201: { description: 'The rule', schema: faultRuleSchema } },
+    responses: { 201: { description: 'The rule', schema: () => faultRuleSchema } },
     handler: ({ deps, body }) => ({ status: 201, body: deps.faults.add(body) }),
   }),
   route({
@@ -108,7 +108,7 @@ export const observabilityRoutes = [
     auth: 'none',
     tag: 'Control: faults',
     summary: 'The fault rules still armed',
-    responses: { 200: { description: 'Rules', schema: z.array(faultRuleSchema) } },
+    responses: { 200: { description: 'Rules', schema: () => z.array(faultRuleSchema) } },
     handler: ({ deps }) => ({ status: 200, body: deps.faults.list() }),
   }),
   route({

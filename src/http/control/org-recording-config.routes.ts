@@ -31,7 +31,7 @@ export const orgRecordingConfigRoutes = [
     tag: 'Control: tenancy',
     summary: "An organization's stored recording config (production's developer portal setting), without storage secrets",
     params,
-    responses: { 200: { description: 'The stored config', schema: answer }, ...notFound },
+    responses: { 200: { description: 'The stored config', schema: () => answer }, ...notFound },
     handler: ({ deps, params }) => {
       return { status: 200, body: { recording_config: deps.services.recordings.orgRecordingConfig(existing(deps, params.id)) } };
     },
@@ -46,7 +46,7 @@ export const orgRecordingConfigRoutes = [
       "Set an organization's stored recording config (a recording_config as meetings take it; storage secrets are kept in memory only): the lowest level of the precedence order, below the meeting's and the start request's",
     params,
     body: recordingConfigBody,
-    responses: { 200: { description: 'The stored config, without storage secrets', schema: answer }, ...notFound },
+    responses: { 200: { description: 'The stored config, without storage secrets', schema: () => answer }, ...notFound },
     handler: ({ deps, params, body }) => {
       const orgId = existing(deps, params.id);
       const secrets = takeRecordingConfigSecrets(body);
@@ -61,7 +61,7 @@ export const orgRecordingConfigRoutes = [
     tag: 'Control: tenancy',
     summary: "Remove an organization's stored recording config (and its storage secrets)",
     params,
-    responses: { 200: { description: 'None is set any more', schema: answer }, ...notFound },
+    responses: { 200: { description: 'None is set any more', schema: () => answer }, ...notFound },
     handler: ({ deps, params }) => {
       return { status: 200, body: { recording_config: deps.services.recordings.setOrgRecordingConfig(existing(deps, params.id), null, undefined) } };
     },

@@ -110,15 +110,16 @@ export const sessionActivityRoutes = [
     responses: {
       200: {
         description: 'The message as kept',
-        schema: z.object({
-          id: z.uuid(),
-          session_id: z.uuid(),
-          participant_id: z.uuid(),
-          display_name: z.string().nullable(),
-          message: z.string(),
-          to: z.array(z.uuid()).meta({ description: 'Whom a private message is for (the sender aside); empty for everyone' }),
-          created_at: isoTime,
-        }),
+        schema: () =>
+          z.object({
+            id: z.uuid(),
+            session_id: z.uuid(),
+            participant_id: z.uuid(),
+            display_name: z.string().nullable(),
+            message: z.string(),
+            to: z.array(z.uuid()).meta({ description: 'Whom a private message is for (the sender aside); empty for everyone' }),
+            created_at: isoTime,
+          }),
       },
       403: { description: "The participant's preset may not send it (permissions.chat)" },
       404: { description: 'No such meeting or participant, or a recipient who is not a participant of the meeting' },
@@ -172,7 +173,7 @@ export const sessionActivityRoutes = [
         .meta({ description: 'Participant ids, comma-separated: a private message to them (each in the meeting)' }),
     }),
     responses: {
-      200: { description: 'The message as kept', schema: chatEntrySchema },
+      200: { description: 'The message as kept', schema: () => chatEntrySchema },
       400: { description: 'No name, an empty body, or a Content-Type over 255 characters' },
       403: { description: "The participant's preset may not send files (permissions.chat)" },
       404: { description: 'No such meeting or participant, or a recipient who is not a participant of the meeting' },
@@ -221,14 +222,15 @@ export const sessionActivityRoutes = [
     responses: {
       200: {
         description: 'The transcript line as kept',
-        schema: z.object({
-          session_id: z.uuid(),
-          participant_id: z.uuid(),
-          name: z.string().nullable(),
-          text: z.string(),
-          timestamp: isoTime,
-          live: z.boolean().meta({ description: "Whether the meeting's pages heard it as it was said (the speaker's preset has transcription_enabled)" }),
-        }),
+        schema: () =>
+          z.object({
+            session_id: z.uuid(),
+            participant_id: z.uuid(),
+            name: z.string().nullable(),
+            text: z.string(),
+            timestamp: isoTime,
+            live: z.boolean().meta({ description: "Whether the meeting's pages heard it as it was said (the speaker's preset has transcription_enabled)" }),
+          }),
       },
       ...conflict,
       429: { description: 'The participant said more than 10 lines within one second of the emulator clock (retry-after: 1)' },
@@ -261,7 +263,7 @@ export const sessionActivityRoutes = [
     params: participantParams.extend({ poll_id: z.string().min(1).max(100) }),
     body: z.strictObject({ option: z.number().int().min(0).meta({ description: "The option's index, from 0" }) }),
     responses: {
-      200: { description: 'The poll with the vote counted, as production shows a poll', schema: pollSchema },
+      200: { description: 'The poll with the vote counted, as production shows a poll', schema: () => pollSchema },
       400: { description: 'The poll has no such option' },
       403: { description: "The participant's preset may not vote (permissions.polls.can_vote)" },
       404: { description: 'No such meeting, participant, or poll in the LIVE session' },
@@ -284,7 +286,7 @@ export const sessionActivityRoutes = [
     summary: "The polls of the meeting's current session (or its last one), with their votes, as production shows a poll",
     params: z.object({ meeting_id: z.uuid() }),
     responses: {
-      200: { description: 'The session and its polls, oldest first', schema: z.object({ session_id: z.uuid(), polls: z.array(pollSchema) }) },
+      200: { description: 'The session and its polls, oldest first', schema: () => z.object({ session_id: z.uuid(), polls: z.array(pollSchema) }) },
       404: { description: 'No such meeting, or it never had a session' },
     },
     handler: ({ deps, params }) => {
@@ -316,11 +318,12 @@ export const sessionActivityRoutes = [
     responses: {
       200: {
         description: 'The session and its newest messages, oldest first',
-        schema: z.object({
-          session_id: z.uuid(),
-          total: z.number().int().meta({ description: 'Messages the session keeps' }),
-          messages: z.array(chatEntrySchema),
-        }),
+        schema: () =>
+          z.object({
+            session_id: z.uuid(),
+            total: z.number().int().meta({ description: 'Messages the session keeps' }),
+            messages: z.array(chatEntrySchema),
+          }),
       },
       404: { description: 'No such meeting, or it never had a session' },
     },

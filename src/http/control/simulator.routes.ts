@@ -82,7 +82,7 @@ export const simulatorRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "The simulator's policy: modes, delays, failure injection",
-    responses: { 200: { description: 'The policy', schema: simulatorPolicySchema } },
+    responses: { 200: { description: 'The policy', schema: () => simulatorPolicySchema } },
     handler: ({ deps }) => ({ status: 200, body: simulatorPolicyDto(deps.simulator.policy) }),
   }),
   route({
@@ -95,7 +95,7 @@ export const simulatorRoutes = [
     description:
       'Switching a resource to manual cancels its pending simulated steps; switching back to auto re-arms every resource waiting on the simulator with the full delay from now. Changed delays apply to steps scheduled afterwards.',
     body: simulatorPatchBody,
-    responses: { 200: { description: 'The policy after the merge', schema: simulatorPolicySchema } },
+    responses: { 200: { description: 'The policy after the merge', schema: () => simulatorPolicySchema } },
     handler: ({ deps, body }) => ({ status: 200, body: simulatorPolicyDto(deps.simulator.update(simulatorPatchFrom(body), deps.clock.now())) }),
   }),
 ];

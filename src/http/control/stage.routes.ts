@@ -56,7 +56,7 @@ export const stageRoutes = [
     tag: TAG,
     summary: "Who stands where on a meeting's stage: ON_STAGE, OFF_STAGE, REQUESTED_TO_JOIN_STAGE, ACCEPTED_TO_JOIN_STAGE",
     params: z.object({ meeting_id: z.uuid() }),
-    responses: { 200: { description: 'The stage', schema: stageSchema } },
+    responses: { 200: { description: 'The stage', schema: () => stageSchema } },
     handler: ({ deps, params }) => ({ status: 200, body: stageDto(params.meeting_id, deps.services.stage.standings(params.meeting_id)) }),
   }),
   route({
@@ -70,7 +70,7 @@ export const stageRoutes = [
     params: z.object({ meeting_id: z.uuid(), participant_id: z.uuid() }),
     body: moveBody,
     responses: {
-      200: { description: 'The stage afterwards', schema: stageSchema },
+      200: { description: 'The stage afterwards', schema: () => stageSchema },
       403: { description: "The host bot's preset may not manage the stage" },
       404: { description: 'No such meeting' },
       409: { description: 'The move is not open to them now (not in the meeting, no stage, not let on, …); nothing changed' },

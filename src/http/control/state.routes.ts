@@ -15,7 +15,7 @@ export const stateRoutes = [
     tag: 'Control: state',
     summary:
       'Export everything (organizations with their API keys, presets, resources, pending jobs and deliveries, the clock, the id position, the simulator policy, the signing keys) as a fixtures document; storage secrets are never part of it',
-    responses: { 200: { description: 'The state document', schema: stateDocumentSchema } },
+    responses: { 200: { description: 'The state document', schema: () => stateDocumentSchema } },
     handler: ({ deps }) => ({ status: 200, body: deps.state.export() }),
   }),
   route({
@@ -27,7 +27,7 @@ export const stateRoutes = [
     summary: 'Import a state document (as GET exports it, or any fixtures file): it replaces all state; up to 64 MiB',
     body: z.unknown(),
     largeBody: true,
-    responses: { 200: { description: 'Imported', schema: z.object({ status: z.literal('imported'), organizations: z.number().int() }) } },
+    responses: { 200: { description: 'Imported', schema: () => z.object({ status: z.literal('imported'), organizations: z.number().int() }) } },
     handler: ({ deps, body }) => {
       let doc;
       try {

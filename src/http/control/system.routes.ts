@@ -132,7 +132,7 @@ export const systemRoutes = [
     auth: 'none',
     tag: 'Control: system',
     summary: 'Health: 200 once fixtures are loaded',
-    responses: { 200: { description: 'Healthy', schema: healthSchema } },
+    responses: { 200: { description: 'Healthy', schema: () => healthSchema } },
     handler: ({ deps }) => ({
       status: 200,
       body: {
@@ -172,9 +172,10 @@ export const systemRoutes = [
     responses: {
       200: {
         description: 'JWKS',
-        schema: z.object({
-          keys: z.array(z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') })),
-        }),
+        schema: () =>
+          z.object({
+            keys: z.array(z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') })),
+          }),
       },
     },
     handler: ({ deps }) => ({ status: 200, body: deps.services.participants.tokens.jwks() }),
@@ -191,7 +192,7 @@ export function openApiRoute(document: () => JsonText) {
     tag: 'Control: system',
     summary: 'This OpenAPI 3.1 document',
     responses: {
-      200: { description: 'OpenAPI 3.1 (with an ETag)', schema: z.looseObject({ openapi: z.string() }) },
+      200: { description: 'OpenAPI 3.1 (with an ETag)', schema: () => z.looseObject({ openapi: z.string() }) },
       304: { description: "Not modified: If-None-Match named this document's ETag" },
     },
     handler: ({ req }) => {

@@ -24,7 +24,7 @@ export const tenancyRoutes = [
         .optional(),
     }),
     responses: {
-      201: { description: 'The organization with its API key', schema: createdOrgSchema },
+      201: { description: 'The organization with its API key', schema: () => createdOrgSchema },
       404: { description: 'No account with that id' },
     },
     handler: ({ deps, body }) => {
@@ -39,7 +39,7 @@ export const tenancyRoutes = [
     auth: 'none',
     tag: 'Control: tenancy',
     summary: 'List organizations (without their API keys), with the account each belongs to',
-    responses: { 200: { description: 'Organizations', schema: z.array(orgSchema) } },
+    responses: { 200: { description: 'Organizations', schema: () => z.array(orgSchema) } },
     handler: ({ deps }) => ({
       status: 200,
       body: deps.services.organizations.list().map((o) => ({ id: o.id, name: o.name, account_id: deps.services.accounts.accountOf(o.id) })),
@@ -53,7 +53,7 @@ export const tenancyRoutes = [
     tag: 'Control: tenancy',
     summary: 'Return one organization to its fixture state (a created one to empty); other organizations are untouched',
     params: z.object({ id: z.uuid() }),
-    responses: { 200: { description: 'The organization', schema: orgSchema } },
+    responses: { 200: { description: 'The organization', schema: () => orgSchema } },
     handler: ({ deps, params }) => {
       const org = deps.services.organizations.reset(params.id);
       if (!org) throw errors.notFound('organization', params.id);
@@ -67,7 +67,7 @@ export const tenancyRoutes = [
     auth: 'none',
     tag: 'Control: tenancy',
     summary: 'Return everything to the fixtures: organizations, resources, clock, ids, jobs, deliveries, journal, faults',
-    responses: { 200: { description: 'Reset done', schema: z.object({ status: z.literal('reset') }) } },
+    responses: { 200: { description: 'Reset done', schema: () => z.object({ status: z.literal('reset') }) } },
     handler: ({ deps }) => {
       deps.reset();
       return { status: 200, body: { status: 'reset' as const } };

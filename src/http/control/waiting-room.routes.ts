@@ -55,7 +55,7 @@ function decisionRoute(verb: 'admit' | 'reject') {
     params: z.object({ meeting_id: z.uuid() }),
     body: decisionBody,
     responses: {
-      200: { description: 'The waiting room afterwards', schema: waitingRoomSchema },
+      200: { description: 'The waiting room afterwards', schema: () => waitingRoomSchema },
       403: { description: "`by`'s preset may not accept waiting requests" },
       404: { description: 'No such meeting, or `by` is no participant of it' },
       409: { description: 'Someone named does not wait in this meeting, or `by` is not in the meeting; nothing changed' },
@@ -78,7 +78,7 @@ export const waitingRoomRoutes = [
     tag: TAG,
     summary: "Who waits in a meeting's waiting room (pages and scripted participants)",
     params: z.object({ meeting_id: z.uuid() }),
-    responses: { 200: { description: 'The waiting room', schema: waitingRoomSchema } },
+    responses: { 200: { description: 'The waiting room', schema: () => waitingRoomSchema } },
     handler: ({ deps, params }) => ({ status: 200, body: waitingRoomDto(params.meeting_id, deps.services.waitingRoom.list(params.meeting_id)) }),
   }),
   decisionRoute('admit'),

@@ -69,7 +69,7 @@ const appRoutes: AnyRoute[] = [
     summary: "The account's apps (each one of the emulator's organizations)",
     params: accountParams,
     query: appsQuery,
-    responses: { 200: { description: 'A page of apps', schema: pagedEnvelope(appSchema) } },
+    responses: { 200: { description: 'A page of apps', schema: () => pagedEnvelope(appSchema) } },
     handler: ({ deps, auth, query }) => {
       const apps = deps.services.accounts.apps(accountOf(auth));
       const needle = query.search?.toLowerCase();
@@ -87,7 +87,7 @@ const appRoutes: AnyRoute[] = [
     summary: 'Create an app: a new organization of the account, with the default presets',
     params: accountParams,
     body: z.object({ name: z.string().min(1).max(200) }),
-    responses: { 201: { description: 'The app', schema: envelope(z.object({ app: appSchema })) } },
+    responses: { 201: { description: 'The app', schema: () => envelope(z.object({ app: appSchema })) } },
     handler: ({ deps, auth, body }) => {
       const app = deps.services.accounts.createApp(body.name, accountOf(auth));
       return ok({ app: appDto(app) }, 201);

@@ -26,7 +26,7 @@ export const activeSessionRoutes = [
     tag: TAG,
     summary: "Fetch a meeting's LIVE session",
     params: meetingParams,
-    responses: { 200: { description: 'The session', schema: envelope(sessionSchema) }, ...noActiveSession },
+    responses: { 200: { description: 'The session', schema: () => envelope(sessionSchema) }, ...noActiveSession },
     handler: ({ deps, auth, params }) => {
       const { sessionHistory } = deps.services;
       const s = sessionHistory.active(orgOf(auth).id, params.meeting_id);
@@ -45,7 +45,7 @@ export const activeSessionRoutes = [
     responses: {
       200: {
         description: 'The kicked participants',
-        schema: envelope(z.object({ action: z.literal('kick'), participants: z.array(kickedParticipantSchema) })),
+        schema: () => envelope(z.object({ action: z.literal('kick'), participants: z.array(kickedParticipantSchema) })),
       },
       404: { description: 'No LIVE session, or an id names nobody in it ("No user found with id …"); nobody is kicked' },
     },
@@ -63,7 +63,10 @@ export const activeSessionRoutes = [
     summary: 'Kick everyone: the session ends (meeting.ended with reason HOST_ENDED_MEETING)',
     params: meetingParams,
     responses: {
-      200: { description: 'How many were kicked', schema: envelope(z.object({ action: z.literal('kick-all'), kicked_participants_count: z.number().int() })) },
+      200: {
+        description: 'How many were kicked',
+        schema: () => envelope(z.object({ action: z.literal('kick-all'), kicked_participants_count: z.number().int() })),
+      },
       ...noActiveSession,
     },
     handler: ({ deps, auth, params }) =>
@@ -79,7 +82,10 @@ export const activeSessionRoutes = [
     params: meetingParams,
     body: participantSelectorBody,
     responses: {
-      200: { description: 'The muted participants', schema: envelope(z.object({ action: z.literal('mute'), participants: z.array(kickedParticipantSchema) })) },
+      200: {
+        description: 'The muted participants',
+        schema: () => envelope(z.object({ action: z.literal('mute'), participants: z.array(kickedParticipantSchema) })),
+      },
       404: { description: 'No LIVE session, or an id names nobody in it ("No user found with id …"); nobody is muted' },
     },
     handler: ({ deps, auth, params, body }) => {
@@ -101,7 +107,10 @@ export const activeSessionRoutes = [
     params: meetingParams,
     body: muteAllBody,
     responses: {
-      200: { description: 'How many were muted', schema: envelope(z.object({ action: z.literal('mute-all'), muted_participants_count: z.number().int() })) },
+      200: {
+        description: 'How many were muted',
+        schema: () => envelope(z.object({ action: z.literal('mute-all'), muted_participants_count: z.number().int() })),
+      },
       ...noActiveSession,
     },
     handler: ({ deps, auth, params, body }) =>
@@ -117,7 +126,7 @@ export const activeSessionRoutes = [
     params: meetingParams,
     body: pollBody,
     responses: {
-      201: { description: 'The poll', schema: envelope(z.object({ action: z.literal('create-poll'), poll: pollSchema })) },
+      201: { description: 'The poll', schema: () => envelope(z.object({ action: z.literal('create-poll'), poll: pollSchema })) },
       ...noActiveSession,
       409: { description: 'The session already has the most polls one session keeps' },
     },

@@ -28,7 +28,7 @@ export const participantRoutes = [
     params: meetingParams,
     body: addParticipantBody,
     responses: {
-      201: { description: 'The participant with its token', schema: envelope(participantWithTokenSchema) },
+      201: { description: 'The participant with its token', schema: () => envelope(participantWithTokenSchema) },
       409: { description: 'The meeting is INACTIVE' },
     },
     handler: async ({ deps, auth, params, body }) => {
@@ -50,7 +50,7 @@ export const participantRoutes = [
     summary: "Fetch a meeting's participants (in the order they were added)",
     params: meetingParams,
     query: pageQuery,
-    responses: { 200: { description: 'A page of participants (no tokens)', schema: pagedEnvelope(participantSchema) } },
+    responses: { 200: { description: 'A page of participants (no tokens)', schema: () => pagedEnvelope(participantSchema) } },
     handler: ({ deps, auth, params, query }) =>
       paged(deps.services.participants.list(orgOf(auth).id, params.meeting_id, { page: query.page_no, perPage: query.per_page }), participantDto),
   }),
@@ -62,7 +62,7 @@ export const participantRoutes = [
     tag: 'Participants',
     summary: 'Fetch a participant',
     params: participantParams,
-    responses: { 200: { description: 'The participant (no token)', schema: envelope(participantSchema) } },
+    responses: { 200: { description: 'The participant (no token)', schema: () => envelope(participantSchema) } },
     handler: ({ deps, auth, params }) => ok(participantDto(deps.services.participants.get(orgOf(auth).id, params.meeting_id, params.participant_id))),
   }),
   route({
@@ -74,7 +74,7 @@ export const participantRoutes = [
     summary: 'Edit a participant; the answer carries a fresh token',
     params: participantParams,
     body: editParticipantBody,
-    responses: { 200: { description: 'The participant with a fresh token', schema: envelope(participantWithTokenSchema) } },
+    responses: { 200: { description: 'The participant with a fresh token', schema: () => envelope(participantWithTokenSchema) } },
     handler: async ({ deps, auth, params, body }) => {
       const { participant, token } = await deps.services.participants.update(orgOf(auth).id, params.meeting_id, params.participant_id, {
         name: body.name,
@@ -93,7 +93,7 @@ export const participantRoutes = [
     tag: 'Participants',
     summary: 'Remove a participant; its tokens stop working',
     params: participantParams,
-    responses: { 200: { description: 'The removed participant', schema: envelope(removedParticipantSchema) } },
+    responses: { 200: { description: 'The removed participant', schema: () => envelope(removedParticipantSchema) } },
     handler: ({ deps, auth, params }) => ok(removedParticipantDto(deps.services.participants.remove(orgOf(auth).id, params.meeting_id, params.participant_id))),
   }),
   route({
@@ -104,7 +104,7 @@ export const participantRoutes = [
     tag: 'Participants',
     summary: 'Issue a fresh token for a participant',
     params: participantParams,
-    responses: { 200: { description: 'A new token', schema: envelope(z.object({ token: z.string() })) } },
+    responses: { 200: { description: 'A new token', schema: () => envelope(z.object({ token: z.string() })) } },
     handler: async ({ deps, auth, params }) =>
       ok({ token: await deps.services.participants.newToken(orgOf(auth).id, params.meeting_id, params.participant_id) }),
   }),

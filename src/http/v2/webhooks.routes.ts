@@ -85,7 +85,7 @@ export const webhookRoutes = [
     summary: 'Register a webhook',
     description: `At most ${LIMITS.webhooksPerOrganization} webhooks per organization (400 beyond); one webhook per url (409).`,
     body: webhookBody,
-    responses: { 201: { description: 'The webhook', schema: envelope(webhookSchema) }, ...urlTaken },
+    responses: { 201: { description: 'The webhook', schema: () => envelope(webhookSchema) }, ...urlTaken },
     handler: ({ deps, auth, body }) =>
       ok(webhookDto(deps.services.webhooks.create(orgOf(auth).id, { ...toInput(body), registeredThrough: callerApi(auth) })), 201),
   }),
@@ -96,7 +96,7 @@ export const webhookRoutes = [
     auth: 'basic',
     tag: 'Webhooks',
     summary: "Fetch all of the organization's webhooks (in creation order, not paged)",
-    responses: { 200: { description: 'The webhooks', schema: envelope(z.array(webhookSchema)) } },
+    responses: { 200: { description: 'The webhooks', schema: () => envelope(z.array(webhookSchema)) } },
     handler: ({ deps, auth }) => ok(deps.services.webhooks.list(orgOf(auth).id).map(webhookDto)),
   }),
   route({
@@ -107,7 +107,7 @@ export const webhookRoutes = [
     tag: 'Webhooks',
     summary: 'Fetch a webhook',
     params: idParams,
-    responses: { 200: { description: 'The webhook', schema: envelope(webhookSchema) } },
+    responses: { 200: { description: 'The webhook', schema: () => envelope(webhookSchema) } },
     handler: ({ deps, auth, params }) => ok(webhookDto(deps.services.webhooks.get(orgOf(auth).id, params.id))),
   }),
   route({
@@ -119,7 +119,7 @@ export const webhookRoutes = [
     summary: 'Replace a webhook (name, url and events required; enabled back to true when absent)',
     params: idParams,
     body: webhookBody,
-    responses: { 200: { description: 'The replaced webhook', schema: envelope(webhookSchema) }, ...urlTaken },
+    responses: { 200: { description: 'The replaced webhook', schema: () => envelope(webhookSchema) }, ...urlTaken },
     handler: ({ deps, auth, params, body }) => ok(webhookDto(deps.services.webhooks.replace(orgOf(auth).id, params.id, toInput(body)))),
   }),
   route({
@@ -131,7 +131,7 @@ export const webhookRoutes = [
     summary: 'Update a webhook (only the given fields)',
     params: idParams,
     body: webhookPatchBody,
-    responses: { 200: { description: 'The updated webhook', schema: envelope(webhookSchema) }, ...urlTaken },
+    responses: { 200: { description: 'The updated webhook', schema: () => envelope(webhookSchema) }, ...urlTaken },
     handler: ({ deps, auth, params, body }) => ok(webhookDto(deps.services.webhooks.update(orgOf(auth).id, params.id, body))),
   }),
   route({
@@ -142,7 +142,7 @@ export const webhookRoutes = [
     tag: 'Webhooks',
     summary: 'Delete a webhook; answers the deleted webhook',
     params: idParams,
-    responses: { 200: { description: 'The deleted webhook', schema: envelope(webhookSchema) } },
+    responses: { 200: { description: 'The deleted webhook', schema: () => envelope(webhookSchema) } },
     handler: ({ deps, auth, params }) => ok(webhookDto(deps.services.webhooks.remove(orgOf(auth).id, params.id))),
   }),
 ];
