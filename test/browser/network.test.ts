@@ -201,6 +201,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
   // whatever their network did to them (a leak of the shaped paths would show here).
   afterEach(async () => {
     await frontend?.closePages();
+    // A page closed while the machine is busy may go without a close frame: the emulator counts it
+    // lost and keeps its participant until the reconnect window ends, on the emulator's clock.
+    await emu?.advance(WINDOW_MS);
     const held = () =>
       fetch(`${emu.url}/_emulator/health`).then(
         async (r) => ((await r.json()) as { media: { transports: number; producers: number; consumers: number } }).media,
