@@ -1,6 +1,7 @@
 // The media plane in a process of its own: the same engine (LocalMediaEngine) behind an IPC
-// channel, in a child started with the first transport or bot track and ended as soon as it holds
-// nothing. werift's endpoints, every packet buffer and the crypto of each stream live and die
+// channel, in a child started with the first transport or bot track (or ahead of a page's first
+// transport: warm(), when the page joins the media room) and ended as soon as it holds nothing.
+// werift's endpoints, every packet buffer and the crypto of each stream live and die
 // there: glibc keeps the heap a busy room grew, fragmented, for the life of the process that grew
 // it, so a room's memory goes back to the system only with the process that carried it.
 //
@@ -52,6 +53,8 @@ export class ProcessMediaEngine implements MediaEngine {
 
   /** Where the child's sockets listen, as it last told (null while it has none open, or no child runs). */
   private current: MediaListening | null = null;
+  /** A child started by warm() that no transport has used yet: kept while it holds nothing, until cool() or its first use. */
+  private warming = false;
 
   constructor(
     private readonly logger: Logger,
@@ -65,6 +68,19 @@ export class ProcessMediaEngine implements MediaEngine {
 
   get listening(): MediaListening | null {
     return this.child ? this.current : null;
+  }
+
+  warm(): Promise<void> {
+    if (this.child) return Promise.resolve();
+    this.warming = true;
+    return this.call<void>('warm', [], true).catch(() => undefined);
+  }
+
+  cool(): void {
+    if (!this.warming) return;
+    this.warming = false;
+    // Its answer carries what the child holds: one that holds nothing is let go.
+    this.tell('warm', []);
   }
 
   openTransport(id: string, direction: Direction, offer: string): Promise<string> {
@@ -178,6 +194,8 @@ export class ProcessMediaEngine implements MediaEngine {
   /** Sends a call; only a call that opens something starts a child (the others have nothing to act on without one). */
   private call<T>(op: EngineOp, args: unknown[], starts = false): Promise<T> {
     if (!this.child && !starts) return Promise.reject(new TransportClosed());
+    // A warmed child is used: from now on it ends once it holds nothing, as any.
+    if (op !== 'warm') this.warming = false;
     const child = (this.child ??= this.start());
     // Stryker disable next-line UpdateOperator: any number not used before names the call.
     const id = ++this.seq;
@@ -219,6 +237,7 @@ export class ProcessMediaEngine implements MediaEngine {
       if (child !== this.child) return;
       this.logger.error({ code, signal }, 'media plane process ended unexpectedly; its transports are failed');
       this.child = undefined;
+      this.warming = false;
       killGroup(child);
       this.rejectPending();
       for (const listener of this.lostListeners) listener();
@@ -260,6 +279,7 @@ export class ProcessMediaEngine implements MediaEngine {
 
   /** Lets the child go once it holds nothing and no call is on its way. */
   private letGoWhenIdle(child: ChildProcess, holds: EngineHolds): void {
+    if (this.warming) return;
     const { transports, producers, consumers, recordings, livestreams = 0 } = holds;
     if (this.pending.size === 0 && transports + producers + consumers + recordings + livestreams === 0) {
       this.logger.debug({ pid: child.pid }, 'media plane process holds nothing; ended');
@@ -279,6 +299,7 @@ export class ProcessMediaEngine implements MediaEngine {
   private async end(): Promise<void> {
     const child = this.child;
     this.child = undefined;
+    this.warming = false;
     this.rejectPending();
     if (child) {
       this.ended(child);
