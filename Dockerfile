@@ -4,6 +4,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` builds, and the sources are not here yet; the build is the step below.
 RUN npm ci --ignore-scripts --no-audit --no-fund
+# The patches to dependencies (patches/, made with patch-package), which `postinstall` applies
+# elsewhere: the install above runs no scripts.
+COPY patches ./patches
+RUN node patches/apply-patches.mjs
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs scripts/build-ui.mjs scripts/content-hash.mjs scripts/launcher.mjs ./scripts/
 COPY container/warm-up.mjs ./container/

@@ -16,13 +16,11 @@
 // Run from the built package (npm run build: dist/src), as the emulator runs:
 //
 //   nice -n 10 npx tsx bench/media-network.ts [--rounds 3] [--seconds 8] [--rate 200] [--runs 7] [--only forwarding|first-frame] [--write]
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
-import type { MediaEngine } from '../src/realtime/media/engine.js';
 import type { MediaNetwork } from '../src/realtime/media/media-network.js';
-import type { ProducerInfo } from '../src/realtime/media/media-types.js';
+import { forwardingRound, sleep, type Forwarding } from './lib/forwarding.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,113 +39,8 @@ const RATE = Number(args.rate);
 const VIEWERS = Number(args.viewers);
 const RUNS = Number(args.runs);
 
-const dist = new URL('../dist/src/realtime/media/', import.meta.url);
-const { ProcessMediaEngine } = (await import(new URL('process-engine.js', dist).href)) as typeof import('../src/realtime/media/process-engine.js');
-const quiet = { debug() {}, info() {}, warn: console.warn, error: console.error } as unknown as ConstructorParameters<typeof ProcessMediaEngine>[0];
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.9) - 1)]!;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `ok()` holds, at most `ms`. */
-async function until(ok: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!ok()) {
-    if (performance.now() > deadline) throw new Error('timed out');
-    await sleep(20);
-  }
-}
-
-/** A process's CPU time so far, in ms (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** A page's transport as the SDK opens one: an offer with an audio and a video section, answered by the engine. */
-async function openPage(engine: MediaEngine, id: string, direction: 'send' | 'recv'): Promise<RTCPeerConnection> {
-  const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle' });
-  pc.addTransceiver('audio', { direction: 'sendonly' });
-  pc.addTransceiver('video', { direction: 'sendonly' });
-  await pc.setLocalDescription(await pc.createOffer());
-  await pc.setRemoteDescription({ type: 'answer', sdp: await engine.openTransport(id, direction, pc.localDescription!.sdp) });
-  return pc;
-}
-
-interface Forwarding {
-  cpuPerSecond: number;
-  cpuPerThousand: number;
-  delivered: number;
-}
-
-/** One round: a publisher and VIEWERS receivers on a fresh plane placed as `network`; SECONDS of RATE packets a second. */
-async function forwardingRound(network: MediaNetwork, round: string): Promise<Forwarding> {
-  const engine = new ProcessMediaEngine(quiet, network);
-  const pcs: RTCPeerConnection[] = [];
-  try {
-    const publisher = await openPage(engine, `pub-${round}`, 'send');
-    pcs.push(publisher);
-    const track = new MediaStreamTrack({ kind: 'video' });
-    const transceiver = publisher.addTransceiver(track, { direction: 'sendonly' });
-    await publisher.setLocalDescription(await publisher.createOffer());
-    const info: ProducerInfo = {
-      id: `cam-${round}`,
-      peerId: 'publisher',
-      participantId: 'publisher',
-      kind: 'video',
-      screenShare: false,
-      appData: '{}',
-      mimeType: 'video/VP8',
-      transportId: `pub-${round}`,
-    };
-    await publisher.setRemoteDescription({ type: 'answer', sdp: await engine.produce(info, false, publisher.localDescription!.sdp, transceiver.mid!) });
-    let received = 0;
-    for (let i = 0; i < VIEWERS; i++) {
-      const id = `view-${round}-${i}`;
-      const viewer = await openPage(engine, id, 'recv');
-      pcs.push(viewer);
-      viewer.onTrack.subscribe((t) => t.onReceiveRtp.subscribe(() => received++));
-      const { offer } = await engine.consume(id, [{ consumerId: `c-${round}-${i}`, producerId: info.id, layer: 'f' }]);
-      await viewer.setRemoteDescription({ type: 'offer', sdp: offer });
-      await viewer.setLocalDescription(await viewer.createAnswer());
-      await engine.accept(id, viewer.localDescription!.sdp);
-    }
-    await until(() => pcs.every((pc) => pc.connectionState === 'connected'));
-    const payloadType = Number(/^a=rtpmap:(\d+) VP8\//m.exec(publisher.localDescription!.sdp)![1]);
-    // VP8 payload descriptor (S bit, partition 0) and 1000 bytes: a keyframe-sized packet of a 1–2 Mbit/s camera.
-    const payload = Buffer.concat([Buffer.from([0x10]), Buffer.alloc(1000, 0x5a)]);
-    let seq = 0;
-    const send = (n: number) => {
-      for (let i = 0; i < n; i++) {
-        seq++;
-        track.writeRtp(new RtpPacket(new RtpHeader({ payloadType, sequenceNumber: seq & 0xffff, timestamp: seq * 450, ssrc: 0x1234, marker: true }), payload));
-      }
-    };
-    // A second of warm-up, then the measured spell.
-    for (let t = 0; t < 10; t++) {
-      send(RATE / 10);
-      await sleep(100);
-    }
-    const pid = engine.pid!;
-    const cpu0 = cpuMs(pid);
-    const sent0 = seq;
-    const start = performance.now();
-    for (let tick = 1; performance.now() - start < SECONDS * 1000; tick++) {
-      send(Math.round((tick * RATE) / 10) - Math.round(((tick - 1) * RATE) / 10));
-      const next = start + tick * 100;
-      await sleep(Math.max(0, next - performance.now()));
-    }
-    const seconds = (performance.now() - start) / 1000;
-    const cpu = cpuMs(pid) - cpu0;
-    const due = (seq - sent0) * VIEWERS;
-    // What was still on its way arrives; then every packet sent, warm-up too, is counted at the pages.
-    await sleep(500);
-    return { cpuPerSecond: cpu / seconds, cpuPerThousand: (cpu / due) * 1000, delivered: received / (seq * VIEWERS) };
-  } finally {
-    for (const pc of pcs) await pc.close().catch(() => undefined);
-    await engine.close();
-  }
-}
 
 async function forwarding(): Promise<string[]> {
   const modes: [string, MediaNetwork][] = [
@@ -157,7 +50,7 @@ async function forwarding(): Promise<string[]> {
   const results = new Map<string, Forwarding[]>(modes.map(([name]) => [name, []]));
   for (let r = 0; r < ROUNDS; r++)
     for (const [name, network] of r % 2 === 0 ? modes : [...modes].reverse()) {
-      const f = await forwardingRound(network, `${r}-${results.get(name)!.length}`);
+      const f = await forwardingRound(network, `${r}-${results.get(name)!.length}`, { seconds: SECONDS, rate: RATE, viewers: VIEWERS });
       results.get(name)!.push(f);
       console.error(
         `forwarding round ${r + 1}, ${name}: ${f.cpuPerSecond.toFixed(0)} ms CPU/s, ${f.cpuPerThousand.toFixed(1)} ms per 1000 packets, ${(f.delivered * 100).toFixed(1)}% delivered`,
@@ -237,7 +130,6 @@ async function firstFrame(): Promise<string[]> {
   ];
 }
 
-if (!existsSync(new URL('process-engine.js', dist))) throw new Error('run npm run build first: this benchmark runs the built media plane');
 const out = [
   '# The media network: benchmark results',
   '',

@@ -1,10 +1,15 @@
 // What the media plane's own process costs a room's first transport: the time from the
-// emulator's call to the SDP answer, for a fresh plane (a child process started by the call, the
-// default) and for the plane in this process (--media-plane inline, werift already loaded), each
-// run `--runs` times. The first transport after an idle spell pays the child's start; the next one
-// does not (both shown). Run from the built package (npm run build: dist/src), as the emulator runs.
+// emulator's call to the SDP answer, for a fresh plane (a child process started by the call), for a
+// plane warmed first (as the emulator does when a page joins the media room, before its SDK asks for
+// a transport: warm() starts the child and has it load werift; the time that takes is shown apart,
+// with the warmed idle plane's memory, the price of warming it) and for the plane in this process
+// (--media-plane inline, werift already loaded), each run `--runs` times, the modes in turn. The
+// first transport after an idle spell pays the child's start unless it was warmed; the next one does
+// not (both shown). Run from the built package (npm run build: dist/src), as the emulator runs.
 //
 //   npx tsx bench/media-plane-start.ts [--runs 5]
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { RTCPeerConnection } from 'werift';
 import type { MediaEngine } from '../src/realtime/media/engine.js';
@@ -38,19 +43,48 @@ async function timed(engine: MediaEngine, id: string): Promise<number> {
 /** As the emulator runs by default: on the loopback, one port the system picks. */
 const NETWORK: MediaNetwork = { host: '127.0.0.1', ports: 0, announce: undefined };
 
+/** A process's resident and private memory, MB (/proc/<pid>/smaps_rollup: RSS, and the private pages, which go back to the system when it exits). */
+function memoryOf(pid: number): { rss: number; private: number } {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+  return { rss: kb('Rss') / 1024, private: (kb('Private_Clean') + kb('Private_Dirty')) / 1024 };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-for (const [name, make] of [
-  ['process (default)', () => new ProcessMediaEngine(quiet, NETWORK)],
-  ['inline', () => new LocalMediaEngine(undefined, NETWORK)],
-] as const) {
-  const first: number[] = [];
-  const second: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const engine = make();
-    first.push(await timed(engine, `a${i}`));
-    second.push(await timed(engine, `b${i}`));
+const modes = [
+  { name: 'process, cold (a fresh plane started by the call)', make: () => new ProcessMediaEngine(quiet, NETWORK), warm: false },
+  { name: "process, warmed first (warm() at the media room's join)", make: () => new ProcessMediaEngine(quiet, NETWORK), warm: true },
+  { name: 'inline', make: () => new LocalMediaEngine(undefined, NETWORK), warm: false },
+] as const;
+const results = new Map<string, { first: number[]; second: number[]; warming: number[]; rss: number[]; private: number[] }>(
+  modes.map((m) => [m.name, { first: [], second: [], warming: [], rss: [], private: [] }]),
+);
+for (let i = 0; i < RUNS; i++)
+  for (const mode of i % 2 === 0 ? modes : [...modes].reverse()) {
+    const r = results.get(mode.name)!;
+    const engine = mode.make();
+    if (mode.warm) {
+      const t0 = performance.now();
+      await engine.warm();
+      r.warming.push(Math.round(performance.now() - t0));
+      const m = memoryOf(engine.pid!);
+      r.rss.push(Math.round(m.rss));
+      r.private.push(Math.round(m.private));
+    }
+    r.first.push(await timed(engine, `a${i}`));
+    r.second.push(await timed(engine, `b${i}`));
     await engine.close();
   }
-  console.log(`${name}: first transport ${first.join(', ')} ms (median ${median(first)}); second ${second.join(', ')} ms (median ${median(second)})`);
+for (const [name, r] of results) {
+  console.log(`${name}: first transport ${r.first.join(', ')} ms (median ${median(r.first)}); second ${r.second.join(', ')} ms (median ${median(r.second)})`);
+  if (r.warming.length > 0)
+    console.log(
+      `  warming it took ${r.warming.join(', ')} ms (median ${median(r.warming)}); the warmed idle plane: RSS ${median(r.rss)} MB, of it private ${median(r.private)} MB (medians)`,
+    );
 }
+console.log(
+  `load average at the end: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 process.exit(0);

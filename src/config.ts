@@ -60,7 +60,7 @@ export interface Config {
   media: 'on' | 'off';
   /**
    * Where the media plane runs (the WebRTC endpoints, the forwarding, the bots' clips): in a process
-   * of its own, started with the first transport and ended when the last closes, so that the memory
+   * of its own, started when a page joins a media room (before its first transport) and ended when the last transport closes, so that the memory
    * a room used goes back to the system (process); or in the emulator's own process (inline).
    */
   mediaPlane: 'process' | 'inline';
@@ -390,7 +390,7 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     env: 'EMULATOR_MEDIA_PLANE',
     defaultText: 'process',
     description:
-      "process: the media plane (WebRTC endpoints, forwarding, bots' clips) runs in a child process started with the first transport and ended when the last closes, so a room's memory goes back to the system; inline: in the emulator's own process.",
+      "process: the media plane (WebRTC endpoints, forwarding, bots' clips) runs in a child process started when a page joins a media room (before its first transport) and ended when the last transport closes, so a room's memory goes back to the system; inline: in the emulator's own process.",
     parse: oneOf(['process', 'inline'] as const),
   },
   {

@@ -62,6 +62,7 @@ const PACKAGE_IMAGE_FILES: readonly (readonly [from: string, to: string])[] = [
   ['dist/ui', 'dist/ui'],
   ['fixtures', 'fixtures'],
   ['proto', 'proto'],
+  ['patches', 'patches'],
 ];
 
 /** Where a fixtures file given to withFixtures() lands in the container. */

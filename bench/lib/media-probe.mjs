@@ -1,7 +1,9 @@
 /* global process, setInterval, clearInterval */
 // Preloaded into the processes the media benchmark measures (node --expose-gc --import this file:
-// the emulator, and the werift-only relay it is compared with), spawned with an IPC channel. The
-// bench asks, the process answers:
+// the emulator, and the werift-only relay it is compared with), spawned with an IPC channel; or,
+// with MEDIA_PROBE_DIR set, into a process whose channel is someone else's (the media plane's, by
+// bench/media-plane-memory.ts), asked through files in that folder and SIGUSR2. The bench asks, the
+// process answers:
 //
 // - {probe: 'memory'}: a full garbage collection first (twice: what a finalizer freed goes in the
 //   second), then RSS, the V8 heap and its spaces, so that a reading is what the process keeps
@@ -15,7 +17,7 @@
 // - {probe: 'snapshot', file}: a heap snapshot written to `file` (after a collection);
 // - {probe: 'profile-start'} / {probe: 'profile-stop', file}: a CPU profile between the two, written
 //   to `file` (a .cpuprofile for Chrome DevTools, speedscope or bench/lib/profile.ts).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -166,20 +168,33 @@ async function profileStop(file) {
   return { file };
 }
 
-if (process.send) {
+async function answer(msg) {
+  if (msg.probe === 'memory') return memory(msg.gc !== false);
+  if (msg.probe === 'loop-start') return loopStart();
+  if (msg.probe === 'loop-stop') return loopStop();
+  if (msg.probe === 'snapshot') {
+    globalThis.gc();
+    return { file: v8.writeHeapSnapshot(msg.file) };
+  }
+  if (msg.probe === 'profile-start') return await profileStart();
+  if (msg.probe === 'profile-stop') return await profileStop(msg.file);
+  return { error: `unknown probe ${msg.probe}` };
+}
+
+if (process.env.MEDIA_PROBE_DIR) {
+  // A process whose IPC channel belongs to someone else (the media plane's, to the emulator): the
+  // bench writes its question to ask.json in that folder and sends SIGUSR2; the answer is written
+  // to answer.json.
+  const dir = process.env.MEDIA_PROBE_DIR;
+  process.on('SIGUSR2', async () => {
+    const msg = JSON.parse(readFileSync(`${dir}/ask.json`, 'utf8'));
+    writeFileSync(`${dir}/answer.json.tmp`, JSON.stringify({ probe: msg.probe, id: msg.id, ...(await answer(msg)) }));
+    renameSync(`${dir}/answer.json.tmp`, `${dir}/answer.json`);
+  });
+} else if (process.send) {
   process.on('message', async (msg) => {
     if (!msg || typeof msg.probe !== 'string') return;
-    let answer;
-    if (msg.probe === 'memory') answer = memory(msg.gc !== false);
-    else if (msg.probe === 'loop-start') answer = loopStart();
-    else if (msg.probe === 'loop-stop') answer = loopStop();
-    else if (msg.probe === 'snapshot') {
-      globalThis.gc();
-      answer = { file: v8.writeHeapSnapshot(msg.file) };
-    } else if (msg.probe === 'profile-start') answer = await profileStart();
-    else if (msg.probe === 'profile-stop') answer = await profileStop(msg.file);
-    else answer = { error: `unknown probe ${msg.probe}` };
-    process.send({ probe: msg.probe, id: msg.id, ...answer });
+    process.send({ probe: msg.probe, id: msg.id, ...(await answer(msg)) });
   });
   // The channel must not keep the process alive by itself.
   process.channel?.unref();

@@ -9,7 +9,7 @@
 // Offline on the host: the tarball is unpacked, not installed, and its dependencies are links to
 // ours. (Building the image installs the production dependencies inside it, from the registry.)
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +81,9 @@ describe('the packed package', () => {
       'container/warm-up.mjs',
       'dist/container/package.json',
       'dist/container/package-lock.json',
+      // Its patch to werift (made with patch-package) and the script that applies it, at install and in its image.
+      'patches/werift+0.24.4.patch',
+      'patches/apply-patches.mjs',
     ])
       expect(packed).toContain(file);
     expect(packed.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
@@ -103,6 +106,30 @@ describe('the packed package', () => {
     expect(Object.fromEntries(Object.entries(lock.packages).filter(([where]) => where !== ''))).toEqual(production);
     expect(Object.keys(production)).toContain('node_modules/express');
     expect(Object.keys(lock.packages)).not.toContain('node_modules/typescript');
+  });
+
+  it("its patch to werift applies where an install puts werift: next to the package, in the project's node_modules", () => {
+    // Copies, not links: the patch is taken out of and put back into this werift, never ours.
+    const project = path.join(tmp, 'hoisted');
+    const modules = path.join(project, 'node_modules');
+    mkdirSync(modules, { recursive: true });
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'hoisted', private: true }));
+    cpSync(pkg, path.join(modules, 'meetings-emulator'), { recursive: true, filter: (from) => !from.startsWith(path.join(pkg, 'node_modules')) });
+    cpSync(path.join(ROOT, 'node_modules', 'werift'), path.join(modules, 'werift'), { recursive: true });
+    linkPackages(modules, ['patch-package']);
+    const cipher = path.join(modules, 'werift', 'lib', 'index.mjs');
+    const run = (args: string[], cwd: string) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60_000 });
+    const reverse = run(
+      [path.join(ROOT, 'node_modules', 'patch-package', 'index.js'), '--reverse', '--patch-dir', 'node_modules/meetings-emulator/patches'],
+      project,
+    );
+    expect(reverse.status, reverse.stdout + reverse.stderr).toBe(0);
+    expect(readFileSync(cipher, 'utf8')).not.toContain('AesCmKeystream');
+    // As npm runs `postinstall`: in the package's folder.
+    const applied = run(['patches/apply-patches.mjs'], path.join(modules, 'meetings-emulator'));
+    expect(applied.status, applied.stdout + applied.stderr).toBe(0);
+    expect(readFileSync(cipher, 'utf8')).toContain('AesCmKeystream');
+    expect(readFileSync(cipher, 'utf8')).toBe(readFileSync(path.join(ROOT, 'node_modules', 'werift', 'lib', 'index.mjs'), 'utf8'));
   });
 
   it('its bin runs on its own: the bundle needs no node_modules', () => {
@@ -193,6 +220,9 @@ try {
   // What the image holds: the warmed code cache, the docs pages, and no compiler, sources or dev dependency.
   const probe = await emu.exec(['node', '-e', "const fs = require('fs'); console.log(JSON.stringify(['dist/bin/emulator.cjs.cache', 'docs/running.md', 'node_modules/express', 'node_modules/typescript', 'node_modules/vitest', 'src', 'dist/src', 'tsconfig.json'].filter((f) => fs.existsSync(f))))"]);
   out.files = JSON.parse(probe.stdout.trim());
+  // The package's patch to werift, applied in the image's build (its install runs no scripts).
+  const werift = await emu.exec(['node', '-e', "console.log(require('fs').readFileSync('node_modules/werift/lib/index.mjs', 'utf8').includes('AesCmKeystream'))"]);
+  out.weriftPatched = werift.stdout.trim() === 'true';
   out.user = (await emu.exec(['id', '-u'])).stdout.trim();
 } finally {
   await emu.stop();
@@ -236,6 +266,7 @@ if (engineMissing && inCi) {
           meeting: { created: 201, read: 200, title: 'From the package' },
           clock: '2026-01-01T00:00:01.500Z',
           files: ['dist/bin/emulator.cjs.cache', 'docs/running.md', 'node_modules/express'],
+          weriftPatched: true,
           user: '1000',
         });
       },

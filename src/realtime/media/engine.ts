@@ -40,6 +40,15 @@ export interface EngineHolds {
 }
 
 export interface MediaEngine {
+  /**
+   * A page joined the media room: its transports are on their way. The plane gets ready for them
+   * (its process started and werift loaded) while the page prepares its offers, so that the first
+   * transport does not wait for that. Answers once it is ready (it never fails: the transport that
+   * follows reports what went wrong).
+   */
+  warm(): Promise<void>;
+  /** The pages that warmed the plane are gone: one that holds nothing may end, as it would after its last transport. */
+  cool(): void;
   /** Opens an endpoint with the page's first offer; answers the SDP answer. */
   openTransport(id: string, direction: Direction, offer: string): Promise<string>;
   /** Answers an offer of the page on its transport (a produce, a close, a renegotiation). */
@@ -106,6 +115,7 @@ export interface MediaEngine {
 
 /** The engine's operations the child serves, by name (the rest of the interface stays in the emulator). */
 const ENGINE_OP_NAMES = [
+  'warm',
   'openTransport',
   'answer',
   'accept',

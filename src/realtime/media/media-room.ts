@@ -91,6 +91,8 @@ export class MediaRoomFeature implements RoomFeature {
   private readonly speakers = new Map<string, { peerId: string; at: number }>();
   /** Transports whose path a media-drop cut, until the page replaces them (or restarts ICE). */
   private readonly cutTransports = new Set<string>();
+  /** Pages (by meeting and peer) that joined the media room and have not asked for a transport yet: the plane is warmed for them. */
+  private readonly awaited = new Set<string>();
 
   readonly handlers: ReadonlyArray<readonly [number, Handler]> = [
     [MEDIA.joinRoom, (p, id) => this.joinMediaRoom(p, id)],
@@ -264,6 +266,7 @@ export class MediaRoomFeature implements RoomFeature {
     this.ledger.releaseAll();
     this.speakers.clear();
     this.cutTransports.clear();
+    this.awaited.clear();
   }
 
   /** An organization's reset: its bots stop (its pages are dropped by the rooms). */
@@ -338,10 +341,16 @@ export class MediaRoomFeature implements RoomFeature {
   private joinMediaRoom(peer: Peer, id: string): void {
     const media = this.ledger.find(peer.meetingId, peer.peerId);
     for (const p of [...(media?.producers.values() ?? [])]) this.endProducer(peer.meetingId, media!, p);
+    // The page's transports follow once its SDK has made its offers: the plane starts meanwhile.
+    if (this.options.enabled) {
+      this.awaited.add(botKey(peer.meetingId, peer.peerId));
+      void this.engine.warm();
+    }
     peer.send(MEDIA.joinRoom, id, 'media.edge.PeerJoinResponse');
   }
 
   private async createTransport(peer: Peer, id: string, payload: Uint8Array): Promise<void> {
+    this.awaited.delete(botKey(peer.meetingId, peer.peerId));
     const request = decodeAs<{ consuming: boolean; description?: Description }>('media.CreateTransportRequest', payload);
     const offer = request.description?.sdp;
     if (!offer) throw new Unserved('A transport needs an SDP offer');
@@ -672,6 +681,8 @@ export class MediaRoomFeature implements RoomFeature {
 
   private releasePeer(meetingId: string, peerId: string): void {
     const key = botKey(meetingId, peerId);
+    // The last page the plane was warmed for left before asking for a transport: a plane that holds nothing may end.
+    if (this.awaited.delete(key) && this.awaited.size === 0) this.engine.cool();
     this.bots.get(key)?.stop();
     this.bots.delete(key);
     this.ledger.release(meetingId, peerId);

@@ -1,6 +1,7 @@
 // The media plane in a process of its own: the same engine (LocalMediaEngine) behind an IPC
-// channel, in a child started with the first transport or bot track and ended as soon as it holds
-// nothing. werift's endpoints, every packet buffer and the crypto of each stream live and die
+// channel, in a child started with the first transport or bot track (or ahead of a page's first
+// transport: warm(), when the page joins the media room) and ended as soon as it holds nothing.
+// werift's endpoints, every packet buffer and the crypto of each stream live and die
 // there: glibc keeps the heap a busy room grew, fragmented, for the life of the process that grew
 // it, so a room's memory goes back to the system only with the process that carried it.
 //
@@ -30,13 +31,24 @@ import type {
 import type { MediaListening, MediaNetwork } from './media-network.js';
 
 /**
+ * V8's young generation in the plane's process capped at 1 MB a semi-space (its default grows to 16
+ * under allocation): forwarding allocates a few short-lived objects per packet, and with the default
+ * V8 grew the young generation to its maximum under a room's traffic and kept it. Measured with a
+ * room of six pages (bench/media-plane-memory.ts --room 6): 1.0 MB per open transport instead of
+ * 2.9, the plane with one transport at 66 MB of RSS instead of 79, and no more CPU per forwarded
+ * packet within the noise (bench/MEDIA-PLANE.md).
+ */
+const PLANE_V8_FLAGS = ['--max-semi-space-size=1'];
+
+/**
  * The child's entry: the bundled one next to the bundled command line, the compiled one below this
  * module, or, from the sources (the tests), the TypeScript one run through tsx.
  */
 function planeEntry(): { file: string; execArgv: string[] } {
   const dir = path.dirname(fileURLToPath(import.meta.url));
-  for (const file of [path.join(dir, 'media-plane.mjs'), path.join(dir, 'plane', 'plane-process.js')]) if (existsSync(file)) return { file, execArgv: [] };
-  return { file: path.join(dir, 'plane', 'plane-process.ts'), execArgv: ['--import', 'tsx'] };
+  for (const file of [path.join(dir, 'media-plane.mjs'), path.join(dir, 'plane', 'plane-process.js')])
+    if (existsSync(file)) return { file, execArgv: PLANE_V8_FLAGS };
+  return { file: path.join(dir, 'plane', 'plane-process.ts'), execArgv: [...PLANE_V8_FLAGS, '--import', 'tsx'] };
 }
 
 export class ProcessMediaEngine implements MediaEngine {
@@ -52,6 +64,8 @@ export class ProcessMediaEngine implements MediaEngine {
 
   /** Where the child's sockets listen, as it last told (null while it has none open, or no child runs). */
   private current: MediaListening | null = null;
+  /** A child started by warm() that no transport has used yet: kept while it holds nothing, until cool() or its first use. */
+  private warming = false;
 
   constructor(
     private readonly logger: Logger,
@@ -65,6 +79,19 @@ export class ProcessMediaEngine implements MediaEngine {
 
   get listening(): MediaListening | null {
     return this.child ? this.current : null;
+  }
+
+  warm(): Promise<void> {
+    if (this.child) return Promise.resolve();
+    this.warming = true;
+    return this.call<void>('warm', [], true).catch(() => undefined);
+  }
+
+  cool(): void {
+    if (!this.warming) return;
+    this.warming = false;
+    // Its answer carries what the child holds: one that holds nothing is let go.
+    this.tell('warm', []);
   }
 
   openTransport(id: string, direction: Direction, offer: string): Promise<string> {
@@ -178,6 +205,8 @@ export class ProcessMediaEngine implements MediaEngine {
   /** Sends a call; only a call that opens something starts a child (the others have nothing to act on without one). */
   private call<T>(op: EngineOp, args: unknown[], starts = false): Promise<T> {
     if (!this.child && !starts) return Promise.reject(new TransportClosed());
+    // A warmed child is used: from now on it ends once it holds nothing, as any.
+    if (op !== 'warm') this.warming = false;
     const child = (this.child ??= this.start());
     // Stryker disable next-line UpdateOperator: any number not used before names the call.
     const id = ++this.seq;
@@ -219,6 +248,7 @@ export class ProcessMediaEngine implements MediaEngine {
       if (child !== this.child) return;
       this.logger.error({ code, signal }, 'media plane process ended unexpectedly; its transports are failed');
       this.child = undefined;
+      this.warming = false;
       killGroup(child);
       this.rejectPending();
       for (const listener of this.lostListeners) listener();
@@ -260,6 +290,7 @@ export class ProcessMediaEngine implements MediaEngine {
 
   /** Lets the child go once it holds nothing and no call is on its way. */
   private letGoWhenIdle(child: ChildProcess, holds: EngineHolds): void {
+    if (this.warming) return;
     const { transports, producers, consumers, recordings, livestreams = 0 } = holds;
     if (this.pending.size === 0 && transports + producers + consumers + recordings + livestreams === 0) {
       this.logger.debug({ pid: child.pid }, 'media plane process holds nothing; ended');
@@ -279,6 +310,7 @@ export class ProcessMediaEngine implements MediaEngine {
   private async end(): Promise<void> {
     const child = this.child;
     this.child = undefined;
+    this.warming = false;
     this.rejectPending();
     if (child) {
       this.ended(child);

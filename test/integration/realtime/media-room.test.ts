@@ -873,6 +873,34 @@ describe("the media plane's own process (--media-plane process, the default)", (
     expect(alive(next!)).toBe(false);
   });
 
+  it('is started when a page joins the media room, ahead of its first transport, which it carries; a page that leaves before asking for one lets it end', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
+    const ada = await page(m, 'Ada');
+    // In the meeting's room, not yet in its media room: no plane.
+    expect((await plane()).plane_pid).toBeNull();
+    await ada.joinMedia(m, 'Ada');
+    const { plane_pid: warmed } = await plane();
+    expect(warmed).toEqual(expect.any(Number));
+    expect(alive(warmed!)).toBe(true);
+    expect(await counts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    await produce(ada, await transport(ada, false), 'video');
+    expect(await counts()).toEqual({ transports: 1, producers: 1, consumers: 0 });
+    expect((await plane()).plane_pid).toBe(warmed);
+    await ada.close();
+    expect(await eventually(plane, (p) => p.plane_pid === null)).toEqual({ plane: 'process', plane_pid: null });
+    expect(await exited(warmed!)).toBe(true);
+
+    const bob = await page(m, 'Bob');
+    await bob.joinMedia(m, 'Bob');
+    const { plane_pid: pid } = await plane();
+    expect(pid).toEqual(expect.any(Number));
+    expect(pid).not.toBe(warmed);
+    await bob.close();
+    expect(await eventually(plane, (p) => p.plane_pid === null)).toEqual({ plane: 'process', plane_pid: null });
+    expect(await exited(pid!)).toBe(true);
+  });
+
   it("a bot's clip runs in the plane's process too, which ends with the bot's leave", async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;

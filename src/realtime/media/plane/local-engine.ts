@@ -73,6 +73,13 @@ export class LocalMediaEngine implements MediaEngine {
     return this.current;
   }
 
+  /** werift loaded and compiled before the first transport needs it (in the plane's process, what its start is mostly made of). */
+  async warm(): Promise<void> {
+    await loadWerift().catch(() => undefined);
+  }
+
+  cool(): void {}
+
   async openTransport(id: string, direction: Direction, offer: string): Promise<string> {
     const ports = await this.acquirePorts();
     let opened;
