@@ -38,9 +38,21 @@ import { tlsRoutes } from '../realtime/tls.routes.js';
 
 /**
  * The served OpenAPI document's text, by public URL: the same code makes the same routes, so the
- * same document; the emulators of one process (a test suite's) serialize its megabyte once.
+ * same document; the emulators of one process (a test suite's) serialize its megabyte once. A few
+ * URLs are kept, the least recently served going first: emulators started on ports of their own
+ * each have a URL of their own, and a megabyte each would otherwise stay for the process's life.
  */
 const documents = new Map<string, JsonText>();
+const DOCUMENTS_KEPT = 4;
+
+function documentFor(publicUrl: string, build: () => unknown): JsonText {
+  let text = documents.get(publicUrl);
+  if (text) documents.delete(publicUrl);
+  else text = new JsonText(JSON.stringify(build()));
+  documents.set(publicUrl, text);
+  if (documents.size > DOCUMENTS_KEPT) documents.delete(documents.keys().next().value!);
+  return text;
+}
 
 export function allRoutes(publicUrl: string): AnyRoute[] {
   const routes: AnyRoute[] = [
@@ -77,11 +89,7 @@ export function allRoutes(publicUrl: string): AnyRoute[] {
     ...tlsRoutes,
     ...sdkRoutes,
     ...chatFileRoutes,
-    openApiRoute(() => {
-      let text = documents.get(publicUrl);
-      if (!text) documents.set(publicUrl, (text = new JsonText(JSON.stringify(buildOpenApi(routes, publicUrl)))));
-      return text;
-    }),
+    openApiRoute(() => documentFor(publicUrl, () => buildOpenApi(routes, publicUrl))),
   ];
   // Every v2 route above also answers under the RealtimeKit prefix: derived here, from the list
   // as it stands, so a v2 route added to it has its twin without a word more.
