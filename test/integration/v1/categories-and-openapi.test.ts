@@ -135,6 +135,11 @@ describe('the served OpenAPI document is cacheable', () => {
     }
     const other = await request(app).get('/_emulator/openapi.json').set('if-none-match', '"other"').expect(200);
     expect(other.body).toEqual(first.body);
+    // Only a leading W/ marks a weak tag: the same letters inside a tag make another tag.
+    await request(app)
+      .get('/_emulator/openapi.json')
+      .set('if-none-match', `${tag.slice(0, 5)}W/${tag.slice(5)}`)
+      .expect(200);
     // Another emulator with the same public URL serves the same document, under the same tag.
     expect((await request(makeTestApp().app).get('/_emulator/openapi.json')).headers.etag).toBe(tag);
   });
