@@ -10,16 +10,23 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { joinPage } from '../helpers/page-media.js';
-import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
+import {
+  CHROMIUM,
+  SDKS,
+  Frontend,
+  addPerson,
+  addPreset,
+  mediaHeld,
+  readUntil,
+  releasedAfterClose,
+  restOf,
+  type MediaHeld,
+  type Person,
+  type Sdk,
+} from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/web-sdk.ts, not here. */
 const WAIT = 30_000;
-
-interface MediaCounts {
-  transports: number;
-  producers: number;
-  consumers: number;
-}
 
 /**
  * What one page sees of another participant (by name), read in the page. Passed as a string: the
@@ -100,15 +107,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     expect(later?.[key]?.frames, `${name}'s ${key} keeps decoding`).toBeGreaterThan(first![key]!.frames + 5);
   }
 
-  async function health(): Promise<MediaCounts> {
-    const h = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: MediaCounts & { mode: string } };
-    return { transports: h.media.transports, producers: h.media.producers, consumers: h.media.consumers };
-  }
+  const health = (): Promise<MediaHeld> => mediaHeld(emu);
 
   /** Closes the pages and waits until the emulator has released what they held. */
   async function closeAll(...open: Page[]): Promise<void> {
     for (const page of open) if (!page.isClosed()) await page.close();
-    await readUntil(health, (h) => h.transports === 0, WAIT);
+    await releasedAfterClose(emu, WAIT);
   }
 
   beforeAll(async () => {
@@ -120,7 +124,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
   afterEach(async () => {
     await frontend?.closePages();
     await closeAll();
-  });
+  }, 2 * WAIT);
 
   afterAll(async () => {
     await frontend?.close();

@@ -26,7 +26,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../src/index.js';
 import { joinPage } from '../helpers/page-media.js';
 import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
-import { CHROMIUM, SDKS, Frontend, addPerson, launchTrusting, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, launchTrusting, readUntil, releasedAfterClose, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
 
 const IMAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
 
@@ -201,15 +201,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
   // whatever their network did to them (a leak of the shaped paths would show here).
   afterEach(async () => {
     await frontend?.closePages();
-    // A page closed while the machine is busy may go without a close frame: the emulator counts it
-    // lost and keeps its participant until the reconnect window ends, on the emulator's clock.
-    await emu?.advance(WINDOW_MS);
-    const held = () =>
-      fetch(`${emu.url}/_emulator/health`).then(
-        async (r) => ((await r.json()) as { media: { transports: number; producers: number; consumers: number } }).media,
-      );
-    const idle = await readUntil(held, (h) => h.transports + h.producers + h.consumers === 0, WAIT);
-    expect(idle).toMatchObject({ transports: 0, producers: 0, consumers: 0 });
+    expect(await releasedAfterClose(emu, WAIT)).toEqual({ transports: 0, producers: 0, consumers: 0 });
   }, 2 * WAIT);
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { RECONNECT_WINDOW_MS } from '../../src/realtime/network/network-trouble.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -120,6 +121,38 @@ export async function readUntil<T>(read: () => Promise<T>, ok: (value: T) => boo
     if (ok(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/** What the emulator's media holds: its health answer's open transports, published tracks and received tracks. */
+export interface MediaHeld {
+  transports: number;
+  producers: number;
+  consumers: number;
+}
+
+/** What the emulator's media holds now. */
+export async function mediaHeld(emu: { url: string }): Promise<MediaHeld> {
+  const { media } = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: MediaHeld };
+  return { transports: media.transports, producers: media.producers, consumers: media.consumers };
+}
+
+/**
+ * Once a test's pages are closed: what the emulator's media still holds when it holds nothing, or
+ * after `waitMs` (for the test to show). A page closed on a busy machine can go without a close
+ * frame; the emulator then keeps its participant, and what its page held, for the reconnect window,
+ * which starts when the emulator notices the socket gone, a moment after the page closed. So each
+ * reading first moves the emulator's clock past that window: however late the loss is noticed, the
+ * reading after it finds the window over.
+ */
+export function releasedAfterClose(emu: { url: string; advance(ms: number): Promise<void> }, waitMs: number): Promise<MediaHeld> {
+  return readUntil(
+    async () => {
+      await emu.advance(RECONNECT_WINDOW_MS);
+      return mediaHeld(emu);
+    },
+    (h) => h.transports + h.producers + h.consumers === 0,
+    waitMs,
+  );
 }
 
 /**
