@@ -12,8 +12,34 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
+    projects: [
+      {
+        // The unit, integration, property and scenario files each start what they need (an emulator
+        // in process, a receiver) and end it, and leave no module state behind: one worker runs them
+        // one after another in the same module graph instead of importing the emulator anew for each
+        // file (a third of their time; bench/TEST-SUITE.md). A spy a file forgets is restored for it.
+        extends: true,
+        test: {
+          name: 'in-process',
+          include: ['test/{unit,integration,property,scenarios}/**/*.test.ts'],
+          isolate: false,
+          restoreMocks: true,
+          unstubEnvs: true,
+          unstubGlobals: true,
+        },
+      },
+      {
+        // The browser, media, command-line, container and package files start processes, browsers
+        // and images of their own, and some read the process's environment as they load: each is
+        // imported afresh.
+        extends: true,
+        test: {
+          name: 'processes',
+          include: ['test/{browser,cli,container,install,readme}/**/*.test.ts'],
+        },
+      },
+    ],
     // vitest's default is one worker fewer than the cores: a single file at a time on two cores. The
     // browser and media files spend much of their time waiting on Chromium, ffmpeg and the media
     // plane, so two files side by side take about 60 % of the time there (bench/TEST-SUITE.md); a
