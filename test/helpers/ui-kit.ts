@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { SDKS, type Sdk } from './web-sdk.js';
+import { SDKS, watchCallStats, type Sdk } from './web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -110,6 +110,7 @@ export async function openKit(
   const offline: Offline = { blocked: [] };
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  watchCallStats(page);
   const pageOrigin = new URL(pageUrl).origin;
   await page.route(
     (url) => url.origin !== pageOrigin && url.hostname !== '127.0.0.1' && !url.hostname.endsWith('localhost'),

@@ -50,6 +50,25 @@ export async function launchTrusting(emulatorUrl: string, args: readonly string[
   });
 }
 
+/** The pages whose SDK has sent its call statistics (realtimekit's collector at `da-collector.<base>`). */
+const callStatsSenders = new WeakSet<Page>();
+
+/**
+ * Notes, from the page's first request on, when its SDK sends its call statistics: realtimekit's
+ * start once it has fetched the ICE servers and the location service (beside its join), and send
+ * their first message as they start. The pages of Frontend and of the UI kits are watched.
+ */
+export function watchCallStats(page: Page): void {
+  page.on('request', (r) => {
+    if (new URL(r.url()).hostname.startsWith('da-collector.')) callStatsSenders.add(page);
+  });
+}
+
+/** Whether the page's SDK has sent its call statistics yet (watchCallStats). */
+export function sentCallStats(page: Page): boolean {
+  return callStatsSenders.has(page);
+}
+
 /**
  * A frontend under test with one SDK: its origin (servePages), a Chromium that trusts the emulator
  * (launchTrusting), and the pages a test opens there, with what each of them threw.
@@ -90,6 +109,7 @@ export class Frontend {
     const page = await this.browser.newPage();
     this.opened.push(page);
     page.on('pageerror', (e) => this.pageErrors.push(`${who.name}: ${e.message}`));
+    watchCallStats(page);
     if (options.fakeClock) await page.clock.install();
     if (initScript !== undefined) await page.addInitScript(initScript);
     await page.goto(this.url);
