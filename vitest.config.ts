@@ -1,6 +1,21 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * vitest's own order (the files of one project after another's, by the projects' names; the slowest
+ * first within each, by the last run's times or, on a fresh clone, by size), except that the files
+ * with fresh modules come first: they hold the longest files (the browser tests, minutes each), which
+ * must start at once for the two workers to end together.
+ */
+class FreshModulesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const fresh = (f: TestSpecification) => f.project.config.isolate !== false;
+    return [...sorted.filter(fresh), ...sorted.filter((f) => !fresh(f))];
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -13,6 +28,7 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
+    sequence: { sequencer: FreshModulesFirst },
     projects: [
       {
         // The unit, integration, property and scenario files each start what they need (an emulator
