@@ -8,6 +8,7 @@ import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { loudness, probe, withFfmpeg } from '../../helpers/media-probe.js';
 import { SYSTEM_CALLER } from '../../../src/domain/recordings/recordings.service.js';
 import { layoutTiles } from '../../../src/realtime/media/plane/recorder/layout.js';
+import { readUntil } from '../../helpers/web-sdk.js';
 import { RecorderWorld, showsClip, showsNameTile, type Box, type RecordingDto } from '../../helpers/recorder.js';
 
 let emu: RunningEmulator;
@@ -153,4 +154,22 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
     const video = await w.download(done.download_url!);
     expect(Math.abs(Number(probe(video.file).format.duration) - 60)).toBeLessThanOrEqual(1);
   });
+  // Last in the file: each resets what the tests before it made.
+  it.each(['a reset of the emulator', "a reset of the recording's organization"])(
+    'dropped by %s before its recorder is up: no recorder is made, and the media plane, holding nothing, ends',
+    async (how) => {
+      const meetingId = await w.meeting('Dropped at once');
+      await w.bot(meetingId, 'Ada');
+      await w.rest<RecordingDto>('POST', '/v2/recordings', { meeting_id: meetingId });
+      // The recorder's start begins (a folder made, then the plane asked); the reset comes before it has run a step.
+      const { deps } = emu;
+      deps.scheduler.advanceTo(deps.clock.now() + 3_000);
+      if (how.includes('emulator')) await emu.reset();
+      else expect((await fetch(`${emu.url}/_emulator/orgs/${emu.orgId}/reset`, { method: 'POST' })).status).toBe(200);
+      // A recorder made after all would hold the plane's process for good.
+      const plane = async () => ((await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { plane_pid: number | null } }).media.plane_pid;
+      expect(await readUntil(plane, (pid) => pid === null, 30_000)).toBeNull();
+      expect(deps.services.recordings.files.recording).toBe(0);
+    },
+  );
 });
