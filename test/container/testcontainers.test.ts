@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GenericContainer, Wait } from 'testcontainers';
 import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer, type StartedMeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
 import { engineMissing, inCi } from '../helpers/docker-engine.js';
 import { decodingVideos, joinPage } from '../helpers/page-media.js';
@@ -118,6 +119,57 @@ if (engineMissing && inCi) {
         }
       },
       4 * MEDIA_WAIT_MS,
+    );
+
+    // The image alone, as `docker run -p 4700:4700 -p 4443:4443 -p 4710:4710/udp -p 4710:4710/tcp`
+    // starts it (the HTTP and TLS ports here on free ports of this machine): no setting of the
+    // module's, the image's own media port and announced address, and a page on this machine gets media.
+    it.skipIf(!existsSync(CHROMIUM) && !inCi)(
+      "the image's own media defaults with plain port mapping: media on 4710, 127.0.0.1 announced, and a page on this machine decodes a bot's video",
+      async () => {
+        const started = await new GenericContainer(DEFAULT_BUILT_IMAGE)
+          // podman lists every port the image exposes among the bindings Testcontainers waits for: the ingest ports go on free ones.
+          .withExposedPorts(4700, 4443, 1935, 1936, { container: 4710, host: 4710, protocol: 'udp' }, { container: 4710, host: 4710 })
+          .withWaitStrategy(Wait.forHttp('/_emulator/health', 4700).forStatusCode(200))
+          .withStartupTimeout(120_000)
+          .start();
+        const e = {
+          url: `http://${started.getHost()}:${started.getMappedPort(4700)}`,
+          // The SDK's hosts are subdomains of its base, so the base is a name: localhost, as the docs' docker run gives it.
+          tlsUrl: `https://localhost:${started.getMappedPort(4443)}`,
+          authHeader: `Basic ${Buffer.from(`${ORG_ID}:${API_KEY}`).toString('base64')}`,
+        };
+        const sdk = SDKS[0];
+        let frontend: Frontend | undefined;
+        try {
+          const health = (await (await fetch(`${e.url}/_emulator/health`)).json()) as { media: { listening: Record<string, unknown> } };
+          expect(health.media.listening).toEqual({
+            address: '0.0.0.0',
+            candidates: ['127.0.0.1'],
+            udp_port: 4710,
+            udp_port_range: null,
+            tcp_port: 4710,
+            open: false,
+          });
+          frontend = await Frontend.start(sdk, e);
+          const meeting = await restOf(e)<{ id: string }>('POST', '/v2/meetings', { title: 'The image as docker run starts it' });
+          const [ada, bot] = [await addPerson(e, meeting.id, 'Ada'), await addPerson(e, meeting.id, 'Bot')];
+          const a = await joinPage(sdk, frontend, ada, { audio: false, video: false });
+          const joined = await fetch(`${e.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/join`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ media: { video: true } }),
+          });
+          expect(joined.status).toBe(200);
+          // The bot's clip is 320×180.
+          expect((await decodingVideos(a, 1, MEDIA_WAIT_MS)).map((v) => [v.width, v.height])).toEqual([[320, 180]]);
+          expect(frontend.pageErrors).toEqual([]);
+        } finally {
+          await frontend?.close();
+          await started.stop();
+        }
+      },
+      4 * MEDIA_WAIT_MS + 120_000,
     );
 
     // An encoder on this machine pushes through the published ingest port: the livestream's
