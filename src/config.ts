@@ -100,8 +100,9 @@ export interface Config {
   mediaAnnounce: string | undefined;
   /**
    * Where recordings go that ask for an app's own storage (storage_config): an S3-compatible
-   * server per S3 type, Azure's blob service, the SFTP hosts the emulator may connect to. A type
-   * without one is never sent anywhere.
+   * server per S3 type, Azure's blob service, the SFTP hosts other than this machine's loopback
+   * the emulator may connect to. An S3 or Azure type without one is never sent anywhere; an SFTP
+   * config naming this machine's loopback always is.
    */
   storageEndpoints: StorageEndpoints;
   /** An upload to an app's storage that has not finished within this many ms fails. */
@@ -475,9 +476,9 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     flag: '--storage-endpoint',
     env: 'EMULATOR_STORAGE_ENDPOINTS',
     repeatable: true,
-    defaultText: 'none (nothing is uploaded)',
+    defaultText: "none (only SFTP to this machine's loopback is sent)",
     description:
-      'Where recordings with a storage_config are uploaded: TYPE=URL, repeatable (env: comma-separated). aws=URL and digitalocean=URL: an S3-compatible server (MinIO, LocalStack; path-style); azure=URL: the blob service with the account in its path (Azurite: http://127.0.0.1:10000/devstoreaccount1); sftp=HOST: a host other than this machine an SFTP config may name (* for any). A type without one is never sent anywhere.',
+      "Where recordings with a storage_config are uploaded: TYPE=URL, repeatable (env: comma-separated). aws=URL and digitalocean=URL: an S3-compatible server (MinIO, LocalStack; path-style); azure=URL: the blob service with the account in its path (Azurite: http://127.0.0.1:10000/devstoreaccount1); sftp=HOST: a host other than this machine an SFTP config may name (* for any). An SFTP config naming this machine's loopback (localhost, 127.x.x.x, ::1) is always sent; aws, digitalocean and azure without an endpoint are never sent anywhere.",
     parse: storageEndpoints,
   },
   {

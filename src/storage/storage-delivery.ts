@@ -1,7 +1,8 @@
 // The delivery step that sends a recording's files to the app's own storage (its storage_config),
 // before UPLOADED is announced: the video file, and the separate audio file where the recording
-// exports one, each at `path` under its own name. Where the emulator was given no endpoint for
-// the config's type, nothing is sent anywhere (the dashboard says why) and the recording
+// exports one, each at `path` under its own name. Where the emulator may not send the config
+// (no endpoint for an S3 or Azure type, an SFTP host other than this machine's loopback that was
+// not allowed, gcs), nothing is sent anywhere (the dashboard says why) and the recording
 // completes as before. A refusal, a missing bucket, a host that is not there or a timeout end
 // the recording ERRORED with the reason; every upload is a request journal entry of its own.
 import type { StorageEndpoints } from '../config.js';
