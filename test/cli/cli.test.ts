@@ -221,6 +221,13 @@ describe('meetings-emulator CLI', () => {
     });
     await running.stop('SIGTERM');
 
+    // An endpoint with credentials in its URL is refused before anything listens, and the refusal does not quote them.
+    const refused = runCli(['--port', '0', '--storage-endpoint', 'aws=http://AKIAZQ:ZQsecret@127.0.0.1:9000']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(
+      'meetings-emulator: --storage-endpoint aws= must not carry credentials (user:password@ in the URL): it would be shown on the start line, in health and in the request journal; the storage_config signs every upload with its own credentials\n',
+    );
+
     running = await startCli([], {
       EMULATOR_STORAGE_ENDPOINTS: 'aws=http://minio:9000,digitalocean=http://minio:9001,azure=http://azurite:10000/devstoreaccount1,sftp=*',
     });
