@@ -4,9 +4,10 @@
 // webhook goes out, so a test can tell the file was there before the webhook said so.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
-import { BASIC, makeTestApp, type TestApp } from './test-app.js';
+import { BASIC, ORG_ID, makeTestApp, type TestApp } from './test-app.js';
 
 /** The bundled sample files every recording holds here (the tests run without a recorder). */
 export const SAMPLE_VIDEO = readFileSync(path.join(import.meta.dirname, '../../fixtures/media/recording.mp4'));
@@ -59,4 +60,48 @@ export async function recordThroughUpload(w: StorageWorld, start: Record<string,
   await t.deps.webhooks.outbox.idle();
   const got = await t.api.get(`/v2/recordings/${id}`).set('Authorization', BASIC).expect(200);
   return got.body.data;
+}
+
+/**
+ * A recording whose upload failed, as its user sees it everywhere they look: ERRORED with no
+ * download link; the dashboard's overview gives its reason, matching `reason`, and shows its
+ * upload failed with the same reason; the request journal's entry of the failed file has that
+ * reason and the storage's HTTP status (`status`: 0 where none came, and for SFTP); the webhook
+ * delivery log's ERRORED delivery says it in its note, and no webhook said UPLOADED.
+ */
+export async function expectUploadFailureShown(
+  w: StorageWorld,
+  r: Record<string, unknown> & { id: string; status: string },
+  reason: RegExp,
+  status: number,
+): Promise<void> {
+  const { api } = w.t;
+  expect(r.status).toBe('ERRORED');
+  expect(r.download_url).toBeNull();
+  const overview = (await api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body as {
+    meetings: { recordings: { id: string; error_reason: string | null; storage_upload: { outcome: string; reason: string | null } | null }[] }[];
+  };
+  const shown = overview.meetings.flatMap((m) => m.recordings).find((x) => x.id === r.id)!;
+  expect(shown.error_reason).toMatch(reason);
+  expect(shown.storage_upload?.outcome).toBe('failed');
+  expect(shown.storage_upload?.reason).toBe(shown.error_reason);
+
+  const journal = (await api.get('/_emulator/requests?method=PUT').expect(200)).body as {
+    status: number;
+    upload?: { recording_id: string; outcome: string; error: string | null };
+  }[];
+  const entries = journal.filter((e) => e.upload?.recording_id === r.id);
+  // The files are sent one after the other, and the first refusal ends the upload: one entry, failed.
+  expect(entries).toHaveLength(1);
+  expect(entries[0]!.upload).toMatchObject({ outcome: 'failed', error: shown.error_reason });
+  expect(entries[0]!.status).toBe(status);
+
+  const deliveries = (await api.get('/_emulator/webhooks/deliveries?event=recording.statusUpdate').expect(200)).body.deliveries as {
+    note: string | null;
+    payload: { recording: { id: string; status: string } };
+  }[];
+  const mine = deliveries.filter((d) => d.payload.recording.id === r.id);
+  const errored = mine.find((d) => d.payload.recording.status === 'ERRORED');
+  expect(errored?.note).toBe(`Recording ERRORED: ${shown.error_reason}`);
+  expect(mine.some((d) => d.payload.recording.status === 'UPLOADED')).toBe(false);
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIC, ORG_ID } from '../../helpers/test-app.js';
 import { refusingPort, S3_ACCESS_KEY, S3_SECRET, startS3, startSilentServer, type S3Server } from '../../helpers/storage-servers.js';
-import { recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
+import { expectUploadFailureShown, recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
 
 let s3: S3Server;
 beforeAll(async () => {
@@ -108,38 +108,20 @@ describe('uploads to an S3-compatible server', () => {
   ])('%s ends the recording ERRORED, saying why everywhere a user looks', async (_what, extra, reason) => {
     const w = await storageWorld({ storageEndpoints: { aws: s3.url, sftpHosts: [] } }, async () => undefined);
     const r = await recordThroughUpload(w, { storage_config: aws(extra) });
-    expect(r.status).toBe('ERRORED');
-    expect(r.download_url).toBeNull();
-    const overview = (await w.t.api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body;
-    const shown = overview.meetings[0].recordings.find((x: { id: string }) => x.id === r.id);
-    expect(shown.error_reason).toMatch(reason);
-    expect(shown.storage_upload.outcome).toBe('failed');
-    expect(shown.storage_upload.reason).toBe(shown.error_reason);
-    const journal = (await w.t.api.get('/_emulator/requests?method=PUT').expect(200)).body;
-    const entry = journal.find((e: { upload?: { recording_id: string } }) => e.upload?.recording_id === r.id);
-    expect(entry.upload.outcome).toBe('failed');
-    expect(entry.upload.error).toBe(shown.error_reason);
-    expect(entry.status).toBe(reason.source.includes('403') ? 403 : 404);
-    const deliveries = (await w.t.api.get('/_emulator/webhooks/deliveries?event=recording.statusUpdate').expect(200)).body.deliveries;
-    const errored = deliveries.find((d: { payload: { recording: { status: string } } }) => d.payload.recording.status === 'ERRORED');
-    expect(errored.note).toBe(`Recording ERRORED: ${shown.error_reason}`);
-    // The webhook never said UPLOADED.
-    expect(deliveries.some((d: { payload: { recording: { status: string } } }) => d.payload.recording.status === 'UPLOADED')).toBe(false);
+    await expectUploadFailureShown(w, r, reason, reason.source.includes('403') ? 403 : 404);
   });
 
   it('a host that refuses the connection, and one that never answers, end it ERRORED', async () => {
     const port = await refusingPort();
     const refused = await storageWorld({ storageEndpoints: { aws: `http://127.0.0.1:${port}`, sftpHosts: [] } }, async () => undefined);
     const r1 = await recordThroughUpload(refused, { storage_config: aws() });
-    expect(r1.status).toBe('ERRORED');
-    expect(refused.t.deps.storage.uploadOf(r1.id)?.reason).toMatch(/failed: .*ECONNREFUSED/);
+    await expectUploadFailureShown(refused, r1, /failed: .*ECONNREFUSED/, 0);
 
     const silent = await startSilentServer();
     try {
       const hung = await storageWorld({ storageEndpoints: { aws: silent.url, sftpHosts: [] }, storageTimeoutMs: 300 }, async () => undefined);
       const r2 = await recordThroughUpload(hung, { storage_config: aws() });
-      expect(r2.status).toBe('ERRORED');
-      expect(hung.t.deps.storage.uploadOf(r2.id)?.reason).toMatch(/failed: no answer within 300 ms \(--storage-timeout-ms\)$/);
+      await expectUploadFailureShown(hung, r2, /failed: no answer within 300 ms \(--storage-timeout-ms\)$/, 0);
     } finally {
       await silent.close();
     }
