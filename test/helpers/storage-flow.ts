@@ -105,3 +105,73 @@ export async function expectUploadFailureShown(
   expect(errored?.note).toBe(`Recording ERRORED: ${shown.error_reason}`);
   expect(mine.some((d) => d.payload.recording.status === 'UPLOADED')).toBe(false);
 }
+
+export type ConfigLevel = 'organization' | 'meeting' | 'start';
+
+/** A storage as the precedence test uses it: each level's config puts files in a place of its own. */
+export interface LevelStorage {
+  /** A level's storage_config: its own bucket (or container) and path, with the right credentials or wrong ones. */
+  config(level: ConfigLevel, credentials: 'right' | 'wrong'): Record<string, unknown>;
+  /** The bytes of a file at the place of a level's config, or undefined when there is none. */
+  read(level: ConfigLevel, name: string): Promise<Buffer | undefined>;
+  /** How the storage's refusal of the wrong credentials ends the recording's reason. */
+  refusal: RegExp;
+}
+
+/**
+ * The precedence of production's recording config hierarchy, for one storage: the organization's
+ * stored config decides the bucket, path and credentials of a recording that sets none; a
+ * meeting's config wins over it, and the start request's over both. Whose credentials were used is
+ * told by wrong ones at one level: the upload fails exactly where that level's config is the one
+ * that applies.
+ */
+export async function expectLevelsDecide(w: StorageWorld, s: LevelStorage): Promise<void> {
+  const { api, deps } = w.t;
+  const setOrg = async (credentials: 'right' | 'wrong') => {
+    const put = await api
+      .put(`/_emulator/orgs/${ORG_ID}/recording-config`)
+      .send({ file_name_prefix: 'org', storage_config: s.config('organization', credentials) })
+      .expect(200);
+    // Kept without its credentials.
+    const kept = put.body.recording_config.storage_config as Record<string, unknown>;
+    for (const secret of ['access_key', 'secret', 'secret_key', 'password', 'private_key']) expect(kept).not.toHaveProperty(secret);
+  };
+  const file = (r: Record<string, unknown>) => String(r.output_file_name);
+
+  // The organization's config alone: its bucket, path and credentials.
+  await setOrg('right');
+  const first = await recordThroughUpload(w, {});
+  expect(first.status).toBe('UPLOADED');
+  expect(first.output_file_name).toMatch(/^org_/);
+  expect((await s.read('organization', file(first)))?.equals(SAMPLE_VIDEO)).toBe(true);
+  // With wrong credentials there, the upload signs with them and is refused.
+  await setOrg('wrong');
+  const second = await recordThroughUpload(w, {});
+  expect(second.status).toBe('ERRORED');
+  expect(deps.storage.uploadOf(second.id)?.reason).toMatch(s.refusal);
+
+  // A meeting's config wins over the organization's wrong one: its place, its own credentials.
+  const meeting = await api
+    .post('/v2/meetings')
+    .set('Authorization', BASIC)
+    .send({ title: 'Own storage', recording_config: { storage_config: s.config('meeting', 'right') } })
+    .expect(201);
+  const onMeeting = { ...w, meetingId: meeting.body.data.id as string };
+  const third = await recordThroughUpload(onMeeting, {});
+  expect(third.status).toBe('UPLOADED');
+  // The prefix the meeting does not set still comes from the organization.
+  expect(third.output_file_name).toMatch(/^org_/);
+  expect((await s.read('meeting', file(third)))?.equals(SAMPLE_VIDEO)).toBe(true);
+  expect(await s.read('organization', file(third))).toBeUndefined();
+
+  // The start request's config wins over the meeting's right one: with wrong credentials it fails...
+  const fourth = await recordThroughUpload(onMeeting, { storage_config: s.config('start', 'wrong') });
+  expect(fourth.status).toBe('ERRORED');
+  expect(deps.storage.uploadOf(fourth.id)?.reason).toMatch(s.refusal);
+  expect(await s.read('meeting', file(fourth))).toBeUndefined();
+  // ...and with right ones the file goes to its place, and nowhere else.
+  const fifth = await recordThroughUpload(onMeeting, { storage_config: s.config('start', 'right') });
+  expect(fifth.status).toBe('UPLOADED');
+  expect((await s.read('start', file(fifth)))?.equals(SAMPLE_VIDEO)).toBe(true);
+  expect(await s.read('meeting', file(fifth))).toBeUndefined();
+}

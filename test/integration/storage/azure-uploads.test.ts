@@ -4,12 +4,21 @@
 // why in the dashboard's overview, the request journal and the webhook delivery log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AZURE_ACCOUNT, AZURE_KEY, startAzurite, type AzureServer } from '../../helpers/storage-servers.js';
-import { expectUploadFailureShown, recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
+import {
+  expectLevelsDecide,
+  expectUploadFailureShown,
+  recordThroughUpload,
+  SAMPLE_AUDIO,
+  SAMPLE_VIDEO,
+  storageWorld,
+  type ConfigLevel,
+} from '../../helpers/storage-flow.js';
 
 let azure: AzureServer;
 beforeAll(async () => {
   azure = await startAzurite();
   await azure.createContainer('recordings');
+  await azure.createContainer('archive');
 }, 60_000);
 afterAll(async () => {
   await azure?.close();
@@ -63,5 +72,27 @@ describe('uploads to an Azure blob service', () => {
     const w = await storageWorld({ storageEndpoints: { azure: azure.url, sftpHosts: [] } }, async () => undefined);
     const r = await recordThroughUpload(w, { storage_config: { type: 'azure', bucket: 'no-such-container', access_key: AZURE_ACCOUNT, secret: AZURE_KEY } });
     await expectUploadFailureShown(w, r, /failed: ContainerNotFound: .+ \(HTTP 404\)$/, 404);
+  });
+});
+
+describe("the organization's stored config and the levels above it", () => {
+  it("a recording takes the organization's container, path and account; the meeting's config overrides them, and the start request's overrides both", async () => {
+    const w = await storageWorld({ storageEndpoints: { azure: azure.url, sftpHosts: [] } }, async () => undefined);
+    const place: Record<ConfigLevel, { bucket: string; path: string }> = {
+      organization: { bucket: 'archive', path: 'org-level' },
+      meeting: { bucket: 'recordings', path: 'meeting-level' },
+      start: { bucket: 'archive', path: 'start-level' },
+    };
+    const wrongKey = Buffer.from('not the account key, base64 all the same').toString('base64');
+    await expectLevelsDecide(w, {
+      config: (level, credentials) => ({
+        type: 'azure',
+        ...place[level],
+        access_key: AZURE_ACCOUNT,
+        secret: credentials === 'right' ? AZURE_KEY : wrongKey,
+      }),
+      read: (level, name) => azure.get(place[level].bucket, `${place[level].path}/${name}`),
+      refusal: /failed: AuthorizationFailure: .+ \(HTTP 403\)$/,
+    });
   });
 });

@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIC, ORG_ID } from '../../helpers/test-app.js';
 import { refusingPort, S3_ACCESS_KEY, S3_SECRET, startS3, startSilentServer, type S3Server } from '../../helpers/storage-servers.js';
-import { expectUploadFailureShown, recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
+import {
+  expectLevelsDecide,
+  expectUploadFailureShown,
+  recordThroughUpload,
+  SAMPLE_AUDIO,
+  SAMPLE_VIDEO,
+  storageWorld,
+  type ConfigLevel,
+} from '../../helpers/storage-flow.js';
 
 let s3: S3Server;
 beforeAll(async () => {
@@ -136,6 +144,23 @@ describe('uploads to an S3-compatible server', () => {
     expect(w.t.deps.storage.uploadOf(r.id)).toMatchObject({
       outcome: 'not_sent',
       reason: 'No endpoint for aws: give one with --storage-endpoint aws=URL (an S3-compatible or blob service)',
+    });
+  });
+});
+
+describe("the organization's stored config and the levels above it", () => {
+  it("a recording takes the organization's bucket, path and credentials; the meeting's config overrides them, and the start request's overrides both", async () => {
+    const w = await storageWorld({ storageEndpoints: { aws: s3.url, sftpHosts: [] } }, async () => undefined);
+    // Each level its own bucket and folder; s3rver refuses an access key it does not know.
+    const place: Record<ConfigLevel, { bucket: string; path: string }> = {
+      organization: { bucket: 'spaces', path: 'org-level' },
+      meeting: { bucket: 'recordings', path: 'meeting-level' },
+      start: { bucket: 'spaces', path: 'start-level' },
+    };
+    await expectLevelsDecide(w, {
+      config: (level, credentials) => aws({ ...place[level], ...(credentials === 'wrong' ? { access_key: 'NOT-A-KEY' } : {}) }),
+      read: (level, name) => s3.get(place[level].bucket, `${place[level].path}/${name}`),
+      refusal: /failed: InvalidAccessKeyId: .+ \(HTTP 403\)$/,
     });
   });
 });
