@@ -52,7 +52,7 @@ export interface StorageDeliveryOptions {
   journal: RequestJournal;
   clock: Clock;
   logger?: Logger;
-  /** Told whenever an upload's state changes (the dashboard's live feed). */
+  /** Told whenever an upload's state changes: the dashboard's live feed (an `upload` event). */
   onChanged?: (u: StorageUpload) => void;
 }
 

@@ -400,9 +400,9 @@ export const dashboardRoutes = [
     api: 'control',
     auth: 'none',
     tag: TAG,
-    summary: 'Live events as server-sent events: domain events, webhook deliveries and their attempts, clock moves, requests',
+    summary: "Live events as server-sent events: domain events, webhook deliveries and their attempts, recordings' uploads to storage, clock moves, requests",
     description:
-      'Events `domain`, `delivery`, `clock`, `request` and `reset`, each with an increasing `id` and a JSON `data` line; first a `hello` with the clock. ' +
+      'Events `domain`, `delivery`, `upload`, `clock`, `request` and `reset`, each with an increasing `id` and a JSON `data` line; first a `hello` with the clock. ' +
       'The recent history (not requests) is replayed first: all of it, or what follows `Last-Event-ID` (or `since`). The stream ends when the emulator shuts down.',
     query: z.object({
       since: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Replay only events after this id' }),

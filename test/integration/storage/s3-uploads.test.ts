@@ -2,7 +2,8 @@
 // (s3rver, started here on the loopback) at path/output_file_name, before the UPLOADED webhook;
 // a refusal, a missing bucket, a refusing host and a timeout end the recording ERRORED, saying why
 // in the dashboard's overview, the request journal and the webhook delivery log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FeedMessage, LiveFeed } from '../../../src/ui/live-feed.js';
 import { BASIC, ORG_ID } from '../../helpers/test-app.js';
 import { refusingPort, S3_ACCESS_KEY, S3_SECRET, startS3, startSilentServer, type S3Server } from '../../helpers/storage-servers.js';
 import {
@@ -162,5 +163,87 @@ describe("the organization's stored config and the levels above it", () => {
       read: (level, name) => s3.get(place[level].bucket, `${place[level].path}/${name}`),
       refusal: /failed: InvalidAccessKeyId: .+ \(HTTP 403\)$/,
     });
+  });
+});
+
+/** Resolves with the first message of the feed, from now on, that `match` accepts. */
+function heard(feed: LiveFeed, match: (m: FeedMessage) => boolean): Promise<FeedMessage> {
+  return new Promise((resolve) => {
+    const unsubscribe = feed.subscribe({
+      send: (m) => {
+        if (!match(m)) return;
+        unsubscribe();
+        resolve(m);
+      },
+      end: () => undefined,
+    });
+  });
+}
+
+describe("the dashboard's live feed", () => {
+  let silent: Awaited<ReturnType<typeof startSilentServer>> | undefined;
+  // Ended after the test whatever happened in it: a hung upload then fails, and the advance waiting for it answers.
+  afterEach(async () => {
+    await silent?.close();
+    silent = undefined;
+  });
+
+  it("hears each upload's start and outcome, before the status change it brings, with no location or credential", async () => {
+    const w = await storageWorld({ storageEndpoints: { aws: s3.url, sftpHosts: [] } }, async () => undefined);
+    const ok = await recordThroughUpload(w, { storage_config: aws() });
+    const refused = await recordThroughUpload(w, { storage_config: aws({ access_key: 'NOT-A-KEY' }) });
+    const about = (id: string) =>
+      w.t.deps.feed
+        .since(0)
+        .filter((m) => m.data.recording_id === id && (m.kind === 'upload' || m.data.type === 'recording.statusChanged'))
+        .map((m) => (m.kind === 'upload' ? m.data : `status ${String(m.data.status)}`));
+    const upload = (id: string, outcome: string, reason: string | null) => ({ org_id: ORG_ID, recording_id: id, storage_type: 'aws', outcome, reason });
+    expect(about(ok.id)).toEqual([
+      'status INVOKED',
+      'status RECORDING',
+      'status UPLOADING',
+      upload(ok.id, 'uploading', null),
+      upload(ok.id, 'uploaded', null),
+      'status UPLOADED',
+    ]);
+    const reason = w.t.deps.storage.uploadOf(refused.id)!.reason!;
+    expect(reason).toMatch(/InvalidAccessKeyId/);
+    expect(about(refused.id).slice(3)).toEqual([upload(refused.id, 'uploading', null), upload(refused.id, 'failed', reason), 'status ERRORED']);
+  });
+
+  it('hears the end of an upload that goes on after its recording was forced to ERRORED (no status change follows it)', async () => {
+    silent = await startSilentServer();
+    const w = await storageWorld({ storageEndpoints: { aws: silent.url, sftpHosts: [] } }, async () => undefined);
+    const { api, deps } = w.t;
+    const started = await api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: w.meetingId, storage_config: aws() }).expect(200);
+    const id = started.body.data.id as string;
+    await api.post('/_emulator/clock/advance').send({ ms: 3_000 }).expect(200);
+    await api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
+    // The upload begins and hangs: the server takes the connection and never answers.
+    const uploading = heard(deps.feed, (m) => m.kind === 'upload' && m.data.outcome === 'uploading');
+    const advanced = api
+      .post('/_emulator/clock/advance')
+      .send({ ms: 60_000 })
+      .then((r) => r.status);
+    await uploading;
+    const errored = heard(deps.feed, (m) => m.data.type === 'recording.statusChanged' && m.data.status === 'ERRORED');
+    const forced = api
+      .post(`/_emulator/recordings/${id}/transition`)
+      .send({ to: 'ERRORED', reason: 'forced' })
+      .then((r) => r.status);
+    const forcedAt = (await errored).id;
+    expect(deps.storage.uploadOf(id)?.outcome).toBe('uploading');
+    // Now the storage goes away: the upload fails, long after the recording's last status change.
+    const ended = heard(deps.feed, (m) => m.kind === 'upload' && m.data.outcome === 'failed');
+    await silent.close();
+    const end = await ended;
+    expect(end.id).toBeGreaterThan(forcedAt);
+    expect(end.data).toMatchObject({ recording_id: id, outcome: 'failed' });
+    expect(await Promise.all([advanced, forced])).toEqual([200, 200]);
+    const overview = (await api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body;
+    const shown = overview.meetings[0].recordings.find((x: { id: string }) => x.id === id);
+    expect(shown).toMatchObject({ status: 'ERRORED', error_reason: 'forced', storage_upload: { outcome: 'failed' } });
+    // Nothing else told of it: no status change after the forced one.
+    expect(deps.feed.since(forcedAt).filter((m) => m.data.type === 'recording.statusChanged')).toEqual([]);
   });
 });
