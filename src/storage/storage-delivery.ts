@@ -164,6 +164,8 @@ export class StorageDelivery implements DeliveryStep {
     // What the storage said is scrubbed of the credentials; where the file went is the emulator's own
     // endpoint (an Azure account name in its path is the user's, given on the command line).
     const reason = clip(file ? `Upload of ${file.name} to ${file.location} failed: ${scrubbed(what, secrets)}` : scrubbed(what, secrets), REASON_MAX);
+    // The files after the one that failed are never sent (nor any, when the upload could not begin).
+    for (const f of upload.files) if (f.outcome === 'uploading') f.outcome = 'not_sent';
     upload.outcome = 'failed';
     upload.reason = reason;
     upload.endedAt = this.opts.clock.now();

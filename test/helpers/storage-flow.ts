@@ -79,12 +79,23 @@ export async function expectUploadFailureShown(
   expect(r.status).toBe('ERRORED');
   expect(r.download_url).toBeNull();
   const overview = (await api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body as {
-    meetings: { recordings: { id: string; error_reason: string | null; storage_upload: { outcome: string; reason: string | null } | null }[] }[];
+    meetings: {
+      recordings: {
+        id: string;
+        error_reason: string | null;
+        storage_upload: { outcome: string; reason: string | null; files: { name: string; outcome: string }[] } | null;
+      }[];
+    }[];
   };
   const shown = overview.meetings.flatMap((m) => m.recordings).find((x) => x.id === r.id)!;
   expect(shown.error_reason).toMatch(reason);
   expect(shown.storage_upload?.outcome).toBe('failed');
   expect(shown.storage_upload?.reason).toBe(shown.error_reason);
+  // The video file failed; the audio file after it was never sent, and is not shown as still uploading.
+  expect(shown.storage_upload?.files.map((f) => [f.name.slice(-4), f.outcome])).toEqual([
+    ['.mp4', 'failed'],
+    ['.m4a', 'not_sent'],
+  ]);
 
   const journal = (await api.get('/_emulator/requests?method=PUT').expect(200)).body as {
     status: number;

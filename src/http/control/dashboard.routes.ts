@@ -232,7 +232,9 @@ const storageUploadSchema = z.object({
       bytes: z.number().int(),
       key: z.string().meta({ description: "The object's key in the bucket, or the path on the SFTP host" }),
       location: z.string().meta({ description: 'The endpoint, bucket and key; or sftp://user@host:port/path' }),
-      outcome: uploadOutcome,
+      outcome: uploadOutcome.meta({
+        description: 'not_sent: the upload ended before this file was sent (an earlier file failed, or the upload could not begin)',
+      }),
     }),
   ),
 });

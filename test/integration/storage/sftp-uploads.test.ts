@@ -186,5 +186,7 @@ describe("the organization's stored config and the levels above it", () => {
     expect(t.deps.storage.uploadOf(r.id)?.reason).toBe(
       'The storage credentials of this recording are gone: they are kept in memory only and never exported, so a recording loaded from a saved state cannot be uploaded to its storage_config (start it again with its credentials)',
     );
+    // Neither file was sent, and neither is shown as still uploading.
+    expect(t.deps.storage.uploadOf(r.id)?.files.map((f) => f.outcome)).toEqual(['not_sent', 'not_sent']);
   });
 });
