@@ -3,7 +3,7 @@
 // a meeting made through the REST API appear, drive a recording from the buttons to UPLOADED and
 // play it, look at its webhook delivery and redeliver it, play a LIVE livestream, let in or turn
 // away who waits in a waiting room, see who stands on a webinar's stage, read a session's polls
-// and chat (its images shown). Along the way:
+// and chat (its images shown), follow a page's network trouble on the timeline. Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
 // go to docs/images/, where docs/dashboard.md shows them.
 import { execFileSync } from 'node:child_process';
@@ -296,11 +296,28 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
       await form.getByRole('button', { name: 'Apply' }).click();
       await table.locator('tr', { hasText: 'Pia' }).getByTestId('connection').filter({ hasText: 'reconnecting, present until' }).waitFor(WAIT);
       expect((await pageSocket.closed).code).toBe(1006);
-      await page.getByTestId('timeline').scrollIntoViewIfNeeded();
+      // The timeline: Pia's lane shows her present, then reconnecting until now; each scenario is a mark on its participant's lane.
+      const timeline = page.getByTestId('timeline');
+      const lane = (name: string) => timeline.locator('g.lane', { has: page.locator('text.lane-name', { hasText: new RegExp(`^${name}$`) }) });
+      const spans = (name: string) => lane(name).locator('rect.span > title').allTextContents();
+      const marks = (name: string) => lane(name).locator('circle.mark > title').allTextContents();
+      await expect
+        .poll(() => spans('Pia'), WAIT)
+        .toEqual([expect.stringMatching(/^present: \d.+ UTC → \d.+ UTC$/), expect.stringMatching(/^reconnecting: \d.+ UTC → now$/)]);
+      await expect(marks('Pia')).resolves.toEqual([expect.stringMatching(/^network applied: 1 socket dropped at \d.+ UTC$/)]);
+      await expect(spans('Robo')).resolves.toEqual([expect.stringMatching(/^present: \d.+ UTC → now$/)]);
+      await expect(marks('Robo')).resolves.toEqual([expect.stringMatching(/^network applied: loss 20% up at \d.+ UTC$/)]);
+      await timeline.scrollIntoViewIfNeeded();
       await shot('dashboard-network');
 
       await page.getByRole('button', { name: 'Clear every scenario' }).click();
       await table.locator('tr', { hasText: 'Robo' }).filter({ hasText: 'clear' }).waitFor(WAIT);
+      // Cleared for the whole meeting: a mark on the meeting's own Network lane; the loss that ended, one on Robo's.
+      await expect.poll(() => marks('Network'), WAIT).toEqual([expect.stringMatching(/^network applied: 1 ended at \d.+ UTC$/)]);
+      await expect(marks('Robo')).resolves.toEqual([
+        expect.stringMatching(/^network applied: loss 20% up at \d.+ UTC$/),
+        expect.stringMatching(/^network ended: loss 20% up .+ at \d.+ UTC$/),
+      ]);
       // The window ends on the emulator's clock: Pia counts as left.
       await page.getByRole('button', { name: 'Advance the clock 1 min' }).click();
       await table.locator('tr', { hasText: 'Pia' }).waitFor({ state: 'detached', timeout: WAIT.timeout });
