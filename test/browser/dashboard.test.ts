@@ -1,7 +1,7 @@
 // The dashboard in a real browser: Debian's Chromium, headless, driven by playwright-core
 // against a listening emulator (127.0.0.1, port 0, manual clock). What a person would do: watch
 // a meeting made through the REST API appear, drive a recording from the buttons to UPLOADED and
-// play it, look at its webhook delivery and redeliver it, play a LIVE livestream, let in or turn
+// play it, look at its webhook delivery and redeliver it, play a LIVE livestream and stop it, let in or turn
 // away who waits in a waiting room, see who stands on a webinar's stage, read a session's polls
 // and chat (its images shown), follow a page's network trouble on the timeline. Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
@@ -160,13 +160,31 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await shot('dashboard-journal');
   }, 90_000);
 
-  it('plays a LIVE livestream in the HLS player', async () => {
+  it('plays a LIVE livestream in the HLS player, and stops it with its button', async () => {
     await page.getByRole('button', { name: 'Meetings' }).click();
     const detail = page.getByTestId('meeting-detail');
     await detail.getByRole('button', { name: 'Create livestream' }).click();
     await detail.getByTestId('livestream-status').waitFor(WAIT);
     await page.getByRole('button', { name: 'Advance the clock 10 s' }).click();
     await detail.getByTestId('livestream-status').filter({ hasText: 'LIVE' }).waitFor(WAIT);
+    await canPlay('[data-testid="livestream-player"]');
+
+    const card = detail.locator('[data-livestream-id]');
+    await expect(card.count()).resolves.toBe(1);
+    const id = (await card.getAttribute('data-livestream-id'))!;
+    await card.getByRole('button', { name: 'Stop livestream' }).click();
+    // The API says it stopped; the view shows it so, without its Stop button and its player.
+    await card.getByTestId('livestream-status').filter({ hasText: 'OFFLINE' }).waitFor(WAIT);
+    await expect(rest<{ livestream: { status: string } }>('GET', `/v2/livestreams/${id}`)).resolves.toMatchObject({ livestream: { id, status: 'OFFLINE' } });
+    await expect(card.getByRole('button', { name: 'Stop livestream' }).count()).resolves.toBe(0);
+    await expect(card.getByTestId('livestream-player').count()).resolves.toBe(0);
+
+    // Another one goes LIVE, so that the views after this one show a livestream playing.
+    await detail.getByRole('button', { name: 'Create livestream' }).click();
+    const next = detail.locator(`[data-livestream-id]:not([data-livestream-id="${id}"])`);
+    await next.getByTestId('livestream-status').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Advance the clock 10 s' }).click();
+    await next.getByTestId('livestream-status').filter({ hasText: 'LIVE' }).waitFor(WAIT);
     await canPlay('[data-testid="livestream-player"]');
   }, 60_000);
 
