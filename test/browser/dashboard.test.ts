@@ -3,7 +3,8 @@
 // a meeting made through the REST API appear, drive a recording from the buttons to UPLOADED and
 // play it, look at its webhook delivery and redeliver it, play a LIVE livestream and stop it, let in or turn
 // away who waits in a waiting room, see who stands on a webinar's stage, read a session's polls
-// and chat (its images shown), follow a page's network trouble on the timeline. Along the way:
+// and chat (its images shown), follow a page's network trouble on the timeline, see where
+// recordings went in the app's own storage. Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
 // go to docs/images/, where docs/dashboard.md shows them.
 import { execFileSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 import { PageSockets } from '../helpers/sdk-socket.js';
+import { S3_ACCESS_KEY, S3_SECRET, startS3, type S3Server } from '../helpers/storage-servers.js';
 import { addPerson, addPreset, restOf } from '../helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -27,6 +29,8 @@ const WAIT = { timeout: 15_000 };
 
 let emu: RunningEmulator;
 let receiver: Receiver;
+/** An S3-compatible server the emulator uploads recordings to (the storage tests' own). */
+let s3: S3Server;
 let browser: Browser;
 let page: Page;
 const consoleErrors: string[] = [];
@@ -62,7 +66,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     // The dashboard is served from its build (dist/ui); rebuilt here only when its sources changed.
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-ui.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit', timeout: 120_000 });
     receiver = await Receiver.start();
-    emu = await startEmulator({ seed: 'dashboard', clock: 'manual', logLevel: 'silent' });
+    s3 = await startS3(['recordings']);
+    emu = await startEmulator({ seed: 'dashboard', clock: 'manual', logLevel: 'silent', storageEndpoints: { aws: s3.url } });
     await rest('POST', '/v2/webhooks', { name: 'demo receiver', url: receiver.url(), events: ['recording.statusUpdate', 'meeting.started'] });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
@@ -85,6 +90,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await browser?.close();
     await emu?.close();
     await receiver?.close();
+    await s3?.close();
   });
 
   it('shows a meeting created through the REST API without a reload', async () => {
@@ -344,6 +350,50 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     } finally {
       sockets.terminate();
     }
+  }, 60_000);
+
+  it("shows where each recording went in the app's own storage and how the upload ended: delivered, and refused", async () => {
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Own bucket' });
+    const config = (accessKey: string) => ({ type: 'aws', bucket: 'recordings', region: 'us-east-1', path: 'calls', access_key: accessKey, secret: S3_SECRET });
+    type Started = { id: string; output_file_name: string };
+    const delivered = await rest<Started>('POST', '/v2/recordings', { meeting_id: meeting.id, storage_config: config(S3_ACCESS_KEY) });
+    const refused = await rest<Started>('POST', '/v2/recordings', {
+      meeting_id: meeting.id,
+      allow_multiple_recordings: true,
+      storage_config: config('NOT-A-KEY-zq'),
+    });
+    await emu.advance(3_000);
+    for (const r of [delivered, refused]) await rest('PUT', `/v2/recordings/${r.id}`, { action: 'stop' });
+    await emu.advance(60_000);
+    const video = await s3.get('recordings', `calls/${delivered.output_file_name}`);
+    const audioName = delivered.output_file_name.replace(/\.mp4$/, '.m4a');
+    const audio = await s3.get('recordings', `calls/${audioName}`);
+    expect(video && audio).toBeTruthy();
+
+    await page.getByRole('button', { name: 'Meetings' }).click();
+    await page.locator(`[data-meeting-id="${meeting.id}"]`).getByRole('button', { name: 'Open meeting Own bucket' }).click();
+    const upload = (id: string) => page.locator(`[data-recording-id="${id}"]`).getByTestId('storage-upload');
+    // Delivered: the bucket and key of each file, its size and its outcome.
+    await upload(delivered.id).filter({ hasText: 'uploaded' }).waitFor(WAIT);
+    await expect(upload(delivered.id).locator('p').textContent()).resolves.toMatch(/^\s*Storage \(aws\):\s*uploaded\s*$/);
+    await expect(upload(delivered.id).locator('li').allTextContents()).resolves.toEqual([
+      `${s3.url}/recordings/calls/${delivered.output_file_name} · ${video!.length} bytes · uploaded`,
+      `${s3.url}/recordings/calls/${audioName} · ${audio!.length} bytes · uploaded`,
+    ]);
+    // Refused: where it was going, failed; the file after it never sent; the recording's reason beside it.
+    const card = page.locator(`[data-recording-id="${refused.id}"]`);
+    await card.getByTestId('recording-status').filter({ hasText: 'ERRORED' }).waitFor(WAIT);
+    await expect(upload(refused.id).locator('p').textContent()).resolves.toMatch(/^\s*Storage \(aws\):\s*failed\s*$/);
+    await expect(upload(refused.id).locator('li').allTextContents()).resolves.toEqual([
+      expect.stringMatching(new RegExp(`^${s3.url}/recordings/calls/${refused.output_file_name} · \\d+ bytes · failed$`)),
+      expect.stringMatching(new RegExp(`^${s3.url}/recordings/calls/${refused.output_file_name.replace(/\.mp4$/, '.m4a')} · \\d+ bytes · not sent$`)),
+    ]);
+    await expect(card.getByTestId('recording-error').textContent()).resolves.toMatch(
+      new RegExp(
+        `^Upload of ${refused.output_file_name} to ${s3.url}/recordings/calls/${refused.output_file_name} failed: InvalidAccessKeyId: .+ \\(HTTP 403\\)$`,
+      ),
+    );
+    expect(await page.content()).not.toContain('NOT-A-KEY-zq');
   }, 60_000);
 
   it('logged no console error and sent no request to another origin', () => {
