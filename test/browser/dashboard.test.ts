@@ -4,7 +4,7 @@
 // play it, look at its webhook delivery and redeliver it, play a LIVE livestream and stop it, let in or turn
 // away who waits in a waiting room, see who stands on a webinar's stage, read a session's polls
 // and chat (its images shown), follow a page's network trouble on the timeline, see where
-// recordings went in the app's own storage. Along the way:
+// recordings went in the app's own storage, have a participant say a line. Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
 // go to docs/images/, where docs/dashboard.md shows them.
 import { execFileSync } from 'node:child_process';
@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { decode } from '../../src/realtime/protocol/codec.js';
+import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 import { PageSockets } from '../helpers/sdk-socket.js';
 import { S3_ACCESS_KEY, S3_SECRET, startS3, type S3Server } from '../helpers/storage-servers.js';
@@ -394,6 +396,54 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
       ),
     );
     expect(await page.content()).not.toContain('NOT-A-KEY-zq');
+  }, 60_000);
+
+  it("says a participant's line from the dashboard's Say form: kept in the session's transcript, and heard live by a page", async () => {
+    await addPreset(emu, 'transcribed_host', 'group_call_host', { transcription_enabled: true });
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Standup' });
+    const [zed, bob] = [await addPerson(emu, meeting.id, 'Zed', 'transcribed_host'), await addPerson(emu, meeting.id, 'Bob')];
+    const sockets = new PageSockets();
+    try {
+      // Bob's page: a socket that speaks as the SDK does. Zed is a scripted participant.
+      const bobPage = await sockets.open(emu.url, meeting.id, bob);
+      await bobPage.joinRoom(bob);
+      expect((await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${zed.id}/join`, { method: 'POST' })).status).toBe(200);
+
+      await page.getByRole('button', { name: 'Meetings' }).click();
+      await page.locator(`[data-meeting-id="${meeting.id}"]`).getByRole('button', { name: 'Open meeting Standup' }).click();
+      const line = page.getByLabel('A line for Zed to say');
+      await line.fill('Good morning team');
+      await page.getByRole('button', { name: 'Say it as Zed' }).click();
+      // Said: the form is empty again, and the session counts one transcript line.
+      await expect.poll(() => line.inputValue(), WAIT).toBe('');
+      await expect.poll(() => page.locator(`[data-testid="sessions"] tbody tr`).first().locator('td').nth(6).textContent(), WAIT).toBe('1');
+
+      // The session's transcript, through the REST API (CSV, CRLF lines): Zed's line.
+      const { sessions } = await rest<{ sessions: { id: string }[] }>('GET', `/v2/sessions?associated_id=${meeting.id}`);
+      expect(sessions).toHaveLength(1);
+      const link = await rest<{ transcript_download_url: string }>('GET', `/v2/sessions/${sessions[0]!.id}/transcript`);
+      const csv = await (await fetch(link.transcript_download_url)).text();
+      expect(csv.trim().split('\r\n')).toEqual([
+        'Timestamp,Participant ID,User ID,Custom Participant ID,Participant Name,Transcript',
+        expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z,${zed.id},${zed.id},zed,Zed,Good morning team$`)),
+      ]);
+      // Bob's page heard it live (Zed's preset transcribes), the final line after its partials.
+      const heard = () =>
+        bobPage.frames
+          .filter((f) => f.event === SDK_EVENTS.room.transcript)
+          .map((f) => decode('socket.ai.MeetingTranscript', f.payload) as unknown as { transcript: string; is_partial: boolean });
+      await expect
+        .poll(
+          () =>
+            heard()
+              .filter((h) => !h.is_partial)
+              .map((h) => h.transcript.split(',').at(-1)),
+          WAIT,
+        )
+        .toEqual(['Good morning team']);
+    } finally {
+      sockets.terminate();
+    }
   }, 60_000);
 
   it('logged no console error and sent no request to another origin', () => {
