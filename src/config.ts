@@ -100,8 +100,9 @@ export interface Config {
   mediaAnnounce: string | undefined;
   /**
    * Where recordings go that ask for an app's own storage (storage_config): an S3-compatible
-   * server per S3 type, Azure's blob service, the SFTP hosts the emulator may connect to. A type
-   * without one is never sent anywhere.
+   * server per S3 type, Azure's blob service, the SFTP hosts other than this machine's loopback
+   * the emulator may connect to. An S3 or Azure type without one is never sent anywhere; an SFTP
+   * config naming this machine's loopback always is.
    */
   storageEndpoints: StorageEndpoints;
   /** An upload to an app's storage that has not finished within this many ms fails. */
@@ -203,6 +204,27 @@ function urlList(raw: string): readonly string[] {
 const ENDPOINT_TYPES = ['aws', 'digitalocean', 'azure', 'sftp'] as const;
 
 /**
+ * A storage endpoint's URL, without credentials: the start line, health, the request journal and
+ * the dashboard show it as given, so a user:password in it, or a query string (an Azure SAS token),
+ * would be shown everywhere. The storage_config's own credentials sign every upload. The refusal
+ * never quotes the URL: what is wrong with it is a secret.
+ */
+function endpointUrl(type: string, raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  const shown = 'it would be shown on the start line, in health and in the request journal; the storage_config signs every upload with its own credentials';
+  if (url ? url.username !== '' || url.password !== '' : raw.includes('@'))
+    throw new ConfigError(`${type}= must not carry credentials (user:password@ in the URL): ${shown}`);
+  if (url ? url.search !== '' || url.hash !== '' || raw.includes('?') : /[?#]/.test(raw))
+    throw new ConfigError(`${type}= must not carry a query string or fragment (a SAS token is a credential): ${shown}`);
+  return httpUrl(raw);
+}
+
+/**
  * `TYPE=URL` entries, comma-separated: an http(s) URL for aws, digitalocean and azure (once each),
  * a host name or address for sftp (any number, `*` for any host).
  */
@@ -227,10 +249,24 @@ export function storageEndpoints(raw: string): StorageEndpoints {
     }
     const key = type as 'aws' | 'digitalocean' | 'azure';
     if (out[key] !== undefined) throw new ConfigError(`names ${type} twice`);
-    out[key] = httpUrl(value);
+    out[key] = endpointUrl(type, value);
   }
   out.sftpHosts = Object.freeze([...new Set(sftpHosts)]);
   return Object.freeze(out);
+}
+
+/** Why endpoints given in code (startEmulator's storageEndpoints) cannot be used, as the option would say it; undefined when they can. */
+export function storageEndpointsProblem(e: StorageEndpoints): string | undefined {
+  try {
+    for (const type of ['aws', 'digitalocean', 'azure'] as const) {
+      const url = e[type];
+      if (url !== undefined) endpointUrl(type, url);
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) return err.message;
+    throw err;
+  }
+  return undefined;
 }
 
 function nonEmpty(raw: string): string {
@@ -475,9 +511,9 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     flag: '--storage-endpoint',
     env: 'EMULATOR_STORAGE_ENDPOINTS',
     repeatable: true,
-    defaultText: 'none (nothing is uploaded)',
+    defaultText: "none (only SFTP to this machine's loopback is sent)",
     description:
-      'Where recordings with a storage_config are uploaded: TYPE=URL, repeatable (env: comma-separated). aws=URL and digitalocean=URL: an S3-compatible server (MinIO, LocalStack; path-style); azure=URL: the blob service with the account in its path (Azurite: http://127.0.0.1:10000/devstoreaccount1); sftp=HOST: a host other than this machine an SFTP config may name (* for any). A type without one is never sent anywhere.',
+      "Where recordings with a storage_config are uploaded: TYPE=URL, repeatable (env: comma-separated). aws=URL and digitalocean=URL: an S3-compatible server (MinIO, LocalStack; path-style); azure=URL: the blob service with the account in its path (Azurite: http://127.0.0.1:10000/devstoreaccount1); a URL carries no credentials (no user:password@, no query string such as a SAS token): the storage_config's own sign every upload; sftp=HOST: a host other than this machine an SFTP config may name (* for any). An SFTP config naming this machine's loopback (localhost, 127.x.x.x, ::1) is always sent; aws, digitalocean and azure without an endpoint are never sent anywhere.",
     parse: storageEndpoints,
   },
   {

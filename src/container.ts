@@ -289,6 +289,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     journal,
     clock,
     logger,
+    onChanged: (u) => feed.upload(u),
   });
   recordings.delivery.addStep(storage);
   const faults = new FaultRules();

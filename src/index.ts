@@ -6,7 +6,7 @@
 //   await emu.close();
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp as createExpressApp } from './app.js';
-import { defaultConfig, type Config } from './config.js';
+import { defaultConfig, storageEndpointsProblem, type Config } from './config.js';
 import type { Deps } from './container.js';
 import { silentLogger, createLogger } from './logger.js';
 import { listenEmulator } from './runtime.js';
@@ -124,6 +124,8 @@ function toConfig(options: StartOptions): { config: Config; fixtures: Fixtures }
   const clock = rest.clock ?? 'manual';
   const start = typeof startTime === 'string' ? Date.parse(startTime) : startTime;
   if (start !== undefined && Number.isNaN(start)) throw new Error(`startTime must be an ISO time, got ${String(startTime)}`);
+  const endpoints = rest.storageEndpoints && storageEndpointsProblem(rest.storageEndpoints);
+  if (endpoints) throw new Error(`storageEndpoints: ${endpoints}`);
   const config = defaultConfig({
     logLevel: 'silent',
     ...rest,

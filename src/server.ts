@@ -72,11 +72,19 @@ function ingestLine(ingest: { rtmps: string | null; rtmp: string | null }): stri
   return parts.length > 0 ? parts.join(', ') : 'off (--rtmps-port, --rtmp-port)';
 }
 
-/** Where recordings with a storage_config go, on the start line. */
+/**
+ * Where recordings with a storage_config go, on the start line: the endpoint of each S3 or Azure
+ * type given one, the SFTP hosts (this machine's loopback always, others once allowed), and the
+ * types that are not sent anywhere.
+ */
 function storageLine(e: StorageEndpoints): string {
-  const parts = (['aws', 'digitalocean', 'azure'] as const).filter((t) => e[t]).map((t) => `${t}=${e[t]}`);
-  if (e.sftpHosts?.length) parts.push(`sftp=${e.sftpHosts.join(',')}`);
-  return parts.length > 0 ? parts.join(', ') : 'none (recordings with a storage_config are not sent anywhere; --storage-endpoint TYPE=URL)';
+  const types = ['aws', 'digitalocean', 'azure'] as const;
+  const parts = types.filter((t) => e[t]).map((t) => `${t}=${e[t]}`);
+  const hosts = e.sftpHosts ?? [];
+  parts.push(hosts.includes('*') ? 'sftp=any host' : `sftp=this machine's loopback${hosts.length > 0 ? ` and ${hosts.join(', ')}` : ''}`);
+  const unsent = types.filter((t) => !e[t]);
+  const line = parts.join(', ');
+  return unsent.length > 0 ? `${line}; ${unsent.join(', ')} not sent anywhere (--storage-endpoint TYPE=URL)` : line;
 }
 
 main().catch((err: unknown) => {

@@ -2,7 +2,8 @@
 // auth (the schema's auth_method; with KEY, `password` is the private key's passphrase), makes
 // the folders of `path` as needed and writes the file. The host's key is not checked: the hosts
 // an emulator meets are test servers whose keys are made afresh (the emulator connects only to
-// the hosts --storage-endpoint sftp=HOST allows). The client is loaded on the first upload.
+// this machine's loopback and to the hosts --storage-endpoint sftp=HOST allows). The client is
+// loaded on the first upload.
 import type { ConnectConfig, SFTPWrapper } from 'ssh2';
 import path from 'node:path';
 import { firstLine, UploadFailed, type StorageUploader, type UploadTarget } from './storage-uploader.js';

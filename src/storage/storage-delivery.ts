@@ -1,7 +1,8 @@
 // The delivery step that sends a recording's files to the app's own storage (its storage_config),
 // before UPLOADED is announced: the video file, and the separate audio file where the recording
-// exports one, each at `path` under its own name. Where the emulator was given no endpoint for
-// the config's type, nothing is sent anywhere (the dashboard says why) and the recording
+// exports one, each at `path` under its own name. Where the emulator may not send the config
+// (no endpoint for an S3 or Azure type, an SFTP host other than this machine's loopback that was
+// not allowed, gcs), nothing is sent anywhere (the dashboard says why) and the recording
 // completes as before. A refusal, a missing bucket, a host that is not there or a timeout end
 // the recording ERRORED with the reason; every upload is a request journal entry of its own.
 import type { StorageEndpoints } from '../config.js';
@@ -51,7 +52,7 @@ export interface StorageDeliveryOptions {
   journal: RequestJournal;
   clock: Clock;
   logger?: Logger;
-  /** Told whenever an upload's state changes (the dashboard's live feed). */
+  /** Told whenever an upload's state changes: the dashboard's live feed (an `upload` event). */
   onChanged?: (u: StorageUpload) => void;
 }
 
@@ -163,6 +164,8 @@ export class StorageDelivery implements DeliveryStep {
     // What the storage said is scrubbed of the credentials; where the file went is the emulator's own
     // endpoint (an Azure account name in its path is the user's, given on the command line).
     const reason = clip(file ? `Upload of ${file.name} to ${file.location} failed: ${scrubbed(what, secrets)}` : scrubbed(what, secrets), REASON_MAX);
+    // The files after the one that failed are never sent (nor any, when the upload could not begin).
+    for (const f of upload.files) if (f.outcome === 'uploading') f.outcome = 'not_sent';
     upload.outcome = 'failed';
     upload.reason = reason;
     upload.endedAt = this.opts.clock.now();

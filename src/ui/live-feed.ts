@@ -1,5 +1,6 @@
 // What the dashboard watches: one ordered stream of what happens inside the emulator — domain
-// events, webhook deliveries and their attempts, clock moves, requests to the emulated APIs —
+// events, webhook deliveries and their attempts, recordings' uploads to their app's storage, clock
+// moves, requests to the emulated APIs —
 // served as server-sent events (GET /_emulator/events). Every event gets the next number of a
 // counter, so a client that reconnects with Last-Event-ID misses nothing the ring still holds.
 //
@@ -11,12 +12,13 @@ import type { EventBus } from '../core/events.js';
 import type { Scheduler } from '../core/scheduler.js';
 import type { DomainEvent } from '../domain/events.js';
 import { attemptDto } from '../http/control/delivery-view.js';
+import type { StorageUpload } from '../storage/storage-delivery.js';
 import type { Delivery } from '../webhooks/outbox.js';
 
 /** How many events the ring keeps for late or reconnecting clients. */
 const FEED_HISTORY = 5_000;
 
-export type FeedKind = 'domain' | 'delivery' | 'clock' | 'request' | 'reset';
+export type FeedKind = 'domain' | 'delivery' | 'upload' | 'clock' | 'request' | 'reset';
 
 export interface FeedMessage {
   /** Increasing, never reused (a reset does not start it over), the SSE `id`. */
@@ -194,6 +196,15 @@ export class LiveFeed {
   /** A delivery was made, or one of its attempts ended. */
   delivery(d: Delivery): void {
     this.publish('delivery', deliveryData(d));
+  }
+
+  /**
+   * A recording's upload to its app's storage began, ended, or was not sent. Its end is told even
+   * when no status change follows (a recording forced to ERRORED while its upload ran). Ids, the
+   * outcome and its reason only: never where the files went, nor a credential.
+   */
+  upload(u: StorageUpload): void {
+    this.publish('upload', { org_id: u.orgId, recording_id: u.recordingId, storage_type: u.type, outcome: u.outcome, reason: u.reason });
   }
 
   /** A request ended. Told to those listening now only: the journal keeps requests, the ring does not. */

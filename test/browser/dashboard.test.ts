@@ -1,9 +1,10 @@
 // The dashboard in a real browser: Debian's Chromium, headless, driven by playwright-core
 // against a listening emulator (127.0.0.1, port 0, manual clock). What a person would do: watch
 // a meeting made through the REST API appear, drive a recording from the buttons to UPLOADED and
-// play it, look at its webhook delivery and redeliver it, play a LIVE livestream, let in or turn
+// play it, look at its webhook delivery and redeliver it, play a LIVE livestream and stop it, let in or turn
 // away who waits in a waiting room, see who stands on a webinar's stage, read a session's polls
-// and chat (its images shown). Along the way:
+// and chat (its images shown), follow a page's network trouble on the timeline, see where
+// recordings went in the app's own storage, have a participant say a line. Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
 // go to docs/images/, where docs/dashboard.md shows them.
 import { execFileSync } from 'node:child_process';
@@ -13,8 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { decode } from '../../src/realtime/protocol/codec.js';
+import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 import { PageSockets } from '../helpers/sdk-socket.js';
+import { S3_ACCESS_KEY, S3_SECRET, startS3, type S3Server } from '../helpers/storage-servers.js';
 import { addPerson, addPreset, restOf } from '../helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -27,6 +31,8 @@ const WAIT = { timeout: 15_000 };
 
 let emu: RunningEmulator;
 let receiver: Receiver;
+/** An S3-compatible server the emulator uploads recordings to (the storage tests' own). */
+let s3: S3Server;
 let browser: Browser;
 let page: Page;
 const consoleErrors: string[] = [];
@@ -62,7 +68,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     // The dashboard is served from its build (dist/ui); rebuilt here only when its sources changed.
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-ui.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit', timeout: 120_000 });
     receiver = await Receiver.start();
-    emu = await startEmulator({ seed: 'dashboard', clock: 'manual', logLevel: 'silent' });
+    s3 = await startS3(['recordings']);
+    emu = await startEmulator({ seed: 'dashboard', clock: 'manual', logLevel: 'silent', storageEndpoints: { aws: s3.url } });
     await rest('POST', '/v2/webhooks', { name: 'demo receiver', url: receiver.url(), events: ['recording.statusUpdate', 'meeting.started'] });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
@@ -85,6 +92,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await browser?.close();
     await emu?.close();
     await receiver?.close();
+    await s3?.close();
   });
 
   it('shows a meeting created through the REST API without a reload', async () => {
@@ -160,13 +168,31 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await shot('dashboard-journal');
   }, 90_000);
 
-  it('plays a LIVE livestream in the HLS player', async () => {
+  it('plays a LIVE livestream in the HLS player, and stops it with its button', async () => {
     await page.getByRole('button', { name: 'Meetings' }).click();
     const detail = page.getByTestId('meeting-detail');
     await detail.getByRole('button', { name: 'Create livestream' }).click();
     await detail.getByTestId('livestream-status').waitFor(WAIT);
     await page.getByRole('button', { name: 'Advance the clock 10 s' }).click();
     await detail.getByTestId('livestream-status').filter({ hasText: 'LIVE' }).waitFor(WAIT);
+    await canPlay('[data-testid="livestream-player"]');
+
+    const card = detail.locator('[data-livestream-id]');
+    await expect(card.count()).resolves.toBe(1);
+    const id = (await card.getAttribute('data-livestream-id'))!;
+    await card.getByRole('button', { name: 'Stop livestream' }).click();
+    // The API says it stopped; the view shows it so, without its Stop button and its player.
+    await card.getByTestId('livestream-status').filter({ hasText: 'OFFLINE' }).waitFor(WAIT);
+    await expect(rest<{ livestream: { status: string } }>('GET', `/v2/livestreams/${id}`)).resolves.toMatchObject({ livestream: { id, status: 'OFFLINE' } });
+    await expect(card.getByRole('button', { name: 'Stop livestream' }).count()).resolves.toBe(0);
+    await expect(card.getByTestId('livestream-player').count()).resolves.toBe(0);
+
+    // Another one goes LIVE, so that the views after this one show a livestream playing.
+    await detail.getByRole('button', { name: 'Create livestream' }).click();
+    const next = detail.locator(`[data-livestream-id]:not([data-livestream-id="${id}"])`);
+    await next.getByTestId('livestream-status').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Advance the clock 10 s' }).click();
+    await next.getByTestId('livestream-status').filter({ hasText: 'LIVE' }).waitFor(WAIT);
     await canPlay('[data-testid="livestream-player"]');
   }, 60_000);
 
@@ -296,16 +322,125 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
       await form.getByRole('button', { name: 'Apply' }).click();
       await table.locator('tr', { hasText: 'Pia' }).getByTestId('connection').filter({ hasText: 'reconnecting, present until' }).waitFor(WAIT);
       expect((await pageSocket.closed).code).toBe(1006);
-      await page.getByTestId('timeline').scrollIntoViewIfNeeded();
+      // The timeline: Pia's lane shows her present, then reconnecting until now; each scenario is a mark on its participant's lane.
+      const timeline = page.getByTestId('timeline');
+      const lane = (name: string) => timeline.locator('g.lane', { has: page.locator('text.lane-name', { hasText: new RegExp(`^${name}$`) }) });
+      const spans = (name: string) => lane(name).locator('rect.span > title').allTextContents();
+      const marks = (name: string) => lane(name).locator('circle.mark > title').allTextContents();
+      await expect
+        .poll(() => spans('Pia'), WAIT)
+        .toEqual([expect.stringMatching(/^present: \d.+ UTC → \d.+ UTC$/), expect.stringMatching(/^reconnecting: \d.+ UTC → now$/)]);
+      await expect(marks('Pia')).resolves.toEqual([expect.stringMatching(/^network applied: 1 socket dropped at \d.+ UTC$/)]);
+      await expect(spans('Robo')).resolves.toEqual([expect.stringMatching(/^present: \d.+ UTC → now$/)]);
+      await expect(marks('Robo')).resolves.toEqual([expect.stringMatching(/^network applied: loss 20% up at \d.+ UTC$/)]);
+      await timeline.scrollIntoViewIfNeeded();
       await shot('dashboard-network');
 
       await page.getByRole('button', { name: 'Clear every scenario' }).click();
       await table.locator('tr', { hasText: 'Robo' }).filter({ hasText: 'clear' }).waitFor(WAIT);
+      // Cleared for the whole meeting: a mark on the meeting's own Network lane; the loss that ended, one on Robo's.
+      await expect.poll(() => marks('Network'), WAIT).toEqual([expect.stringMatching(/^network applied: 1 ended at \d.+ UTC$/)]);
+      await expect(marks('Robo')).resolves.toEqual([
+        expect.stringMatching(/^network applied: loss 20% up at \d.+ UTC$/),
+        expect.stringMatching(/^network ended: loss 20% up .+ at \d.+ UTC$/),
+      ]);
       // The window ends on the emulator's clock: Pia counts as left.
       await page.getByRole('button', { name: 'Advance the clock 1 min' }).click();
       await table.locator('tr', { hasText: 'Pia' }).waitFor({ state: 'detached', timeout: WAIT.timeout });
       const presence = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/presence`)).json()) as { participants: { name: string }[] };
       expect(presence.participants.map((p) => p.name)).toEqual(['Robo']);
+    } finally {
+      sockets.terminate();
+    }
+  }, 60_000);
+
+  it("shows where each recording went in the app's own storage and how the upload ended: delivered, and refused", async () => {
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Own bucket' });
+    const config = (accessKey: string) => ({ type: 'aws', bucket: 'recordings', region: 'us-east-1', path: 'calls', access_key: accessKey, secret: S3_SECRET });
+    type Started = { id: string; output_file_name: string };
+    const delivered = await rest<Started>('POST', '/v2/recordings', { meeting_id: meeting.id, storage_config: config(S3_ACCESS_KEY) });
+    const refused = await rest<Started>('POST', '/v2/recordings', {
+      meeting_id: meeting.id,
+      allow_multiple_recordings: true,
+      storage_config: config('NOT-A-KEY-zq'),
+    });
+    await emu.advance(3_000);
+    for (const r of [delivered, refused]) await rest('PUT', `/v2/recordings/${r.id}`, { action: 'stop' });
+    await emu.advance(60_000);
+    const video = await s3.get('recordings', `calls/${delivered.output_file_name}`);
+    const audioName = delivered.output_file_name.replace(/\.mp4$/, '.m4a');
+    const audio = await s3.get('recordings', `calls/${audioName}`);
+    expect(video && audio).toBeTruthy();
+
+    await page.getByRole('button', { name: 'Meetings' }).click();
+    await page.locator(`[data-meeting-id="${meeting.id}"]`).getByRole('button', { name: 'Open meeting Own bucket' }).click();
+    const upload = (id: string) => page.locator(`[data-recording-id="${id}"]`).getByTestId('storage-upload');
+    // Delivered: the bucket and key of each file, its size and its outcome.
+    await upload(delivered.id).filter({ hasText: 'uploaded' }).waitFor(WAIT);
+    await expect(upload(delivered.id).locator('p').textContent()).resolves.toMatch(/^\s*Storage \(aws\):\s*uploaded\s*$/);
+    await expect(upload(delivered.id).locator('li').allTextContents()).resolves.toEqual([
+      `${s3.url}/recordings/calls/${delivered.output_file_name} · ${video!.length} bytes · uploaded`,
+      `${s3.url}/recordings/calls/${audioName} · ${audio!.length} bytes · uploaded`,
+    ]);
+    // Refused: where it was going, failed; the file after it never sent; the recording's reason beside it.
+    const card = page.locator(`[data-recording-id="${refused.id}"]`);
+    await card.getByTestId('recording-status').filter({ hasText: 'ERRORED' }).waitFor(WAIT);
+    await expect(upload(refused.id).locator('p').textContent()).resolves.toMatch(/^\s*Storage \(aws\):\s*failed\s*$/);
+    await expect(upload(refused.id).locator('li').allTextContents()).resolves.toEqual([
+      expect.stringMatching(new RegExp(`^${s3.url}/recordings/calls/${refused.output_file_name} · \\d+ bytes · failed$`)),
+      expect.stringMatching(new RegExp(`^${s3.url}/recordings/calls/${refused.output_file_name.replace(/\.mp4$/, '.m4a')} · \\d+ bytes · not sent$`)),
+    ]);
+    await expect(card.getByTestId('recording-error').textContent()).resolves.toMatch(
+      new RegExp(
+        `^Upload of ${refused.output_file_name} to ${s3.url}/recordings/calls/${refused.output_file_name} failed: InvalidAccessKeyId: .+ \\(HTTP 403\\)$`,
+      ),
+    );
+    expect(await page.content()).not.toContain('NOT-A-KEY-zq');
+  }, 60_000);
+
+  it("says a participant's line from the dashboard's Say form: kept in the session's transcript, and heard live by a page", async () => {
+    await addPreset(emu, 'transcribed_host', 'group_call_host', { transcription_enabled: true });
+    const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Standup' });
+    const [zed, bob] = [await addPerson(emu, meeting.id, 'Zed', 'transcribed_host'), await addPerson(emu, meeting.id, 'Bob')];
+    const sockets = new PageSockets();
+    try {
+      // Bob's page: a socket that speaks as the SDK does. Zed is a scripted participant.
+      const bobPage = await sockets.open(emu.url, meeting.id, bob);
+      await bobPage.joinRoom(bob);
+      expect((await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${zed.id}/join`, { method: 'POST' })).status).toBe(200);
+
+      await page.getByRole('button', { name: 'Meetings' }).click();
+      await page.locator(`[data-meeting-id="${meeting.id}"]`).getByRole('button', { name: 'Open meeting Standup' }).click();
+      const line = page.getByLabel('A line for Zed to say');
+      await line.fill('Good morning team');
+      await page.getByRole('button', { name: 'Say it as Zed' }).click();
+      // Said: the form is empty again, and the session counts one transcript line.
+      await expect.poll(() => line.inputValue(), WAIT).toBe('');
+      await expect.poll(() => page.locator(`[data-testid="sessions"] tbody tr`).first().locator('td').nth(6).textContent(), WAIT).toBe('1');
+
+      // The session's transcript, through the REST API (CSV, CRLF lines): Zed's line.
+      const { sessions } = await rest<{ sessions: { id: string }[] }>('GET', `/v2/sessions?associated_id=${meeting.id}`);
+      expect(sessions).toHaveLength(1);
+      const link = await rest<{ transcript_download_url: string }>('GET', `/v2/sessions/${sessions[0]!.id}/transcript`);
+      const csv = await (await fetch(link.transcript_download_url)).text();
+      expect(csv.trim().split('\r\n')).toEqual([
+        'Timestamp,Participant ID,User ID,Custom Participant ID,Participant Name,Transcript',
+        expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z,${zed.id},${zed.id},zed,Zed,Good morning team$`)),
+      ]);
+      // Bob's page heard it live (Zed's preset transcribes), the final line after its partials.
+      const heard = () =>
+        bobPage.frames
+          .filter((f) => f.event === SDK_EVENTS.room.transcript)
+          .map((f) => decode('socket.ai.MeetingTranscript', f.payload) as unknown as { transcript: string; is_partial: boolean });
+      await expect
+        .poll(
+          () =>
+            heard()
+              .filter((h) => !h.is_partial)
+              .map((h) => h.transcript.split(',').at(-1)),
+          WAIT,
+        )
+        .toEqual(['Good morning team']);
     } finally {
       sockets.terminate();
     }

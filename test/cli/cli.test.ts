@@ -200,6 +200,44 @@ describe('meetings-emulator CLI', () => {
     running = undefined;
   });
 
+  it("says in its start lines and health where recordings with a storage_config go: SFTP to this machine's loopback always, other SFTP hosts once allowed, other types with an endpoint", async () => {
+    running = await startCli([]);
+    expect(running.stdout()).toContain(
+      "  storage uploads: sftp=this machine's loopback; aws, digitalocean, azure not sent anywhere (--storage-endpoint TYPE=URL)\n",
+    );
+    const none = (await (await fetch(`${running.url}/_emulator/health`)).json()) as { storage: unknown };
+    expect(none.storage).toEqual({ endpoints: { aws: null, digitalocean: null, azure: null }, sftp_hosts: [], uploads_in_flight: 0 });
+    await running.stop('SIGTERM');
+
+    running = await startCli(['--storage-endpoint', 'aws=http://127.0.0.1:9000/', '--storage-endpoint', 'sftp=files.example.test']);
+    expect(running.stdout()).toContain(
+      "  storage uploads: aws=http://127.0.0.1:9000, sftp=this machine's loopback and files.example.test; digitalocean, azure not sent anywhere (--storage-endpoint TYPE=URL)\n",
+    );
+    const some = (await (await fetch(`${running.url}/_emulator/health`)).json()) as { storage: unknown };
+    expect(some.storage).toEqual({
+      endpoints: { aws: 'http://127.0.0.1:9000', digitalocean: null, azure: null },
+      sftp_hosts: ['files.example.test'],
+      uploads_in_flight: 0,
+    });
+    await running.stop('SIGTERM');
+
+    // An endpoint with credentials in its URL is refused before anything listens, and the refusal does not quote them.
+    const refused = runCli(['--port', '0', '--storage-endpoint', 'aws=http://AKIAZQ:ZQsecret@127.0.0.1:9000']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(
+      'meetings-emulator: --storage-endpoint aws= must not carry credentials (user:password@ in the URL): it would be shown on the start line, in health and in the request journal; the storage_config signs every upload with its own credentials\n',
+    );
+
+    running = await startCli([], {
+      EMULATOR_STORAGE_ENDPOINTS: 'aws=http://minio:9000,digitalocean=http://minio:9001,azure=http://azurite:10000/devstoreaccount1,sftp=*',
+    });
+    expect(running.stdout()).toContain(
+      '  storage uploads: aws=http://minio:9000, digitalocean=http://minio:9001, azure=http://azurite:10000/devstoreaccount1, sftp=any host\n',
+    );
+    await running.stop('SIGTERM');
+    running = undefined;
+  });
+
   it('logs JSON lines to a pipe, and readable lines with --log-format pretty (the format a terminal gets)', async () => {
     running = await startCli(['--clock', 'manual', '--seed', 'cli-log']);
     expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);

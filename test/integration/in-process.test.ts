@@ -86,6 +86,25 @@ describe('startEmulator', () => {
     }
   });
 
+  it('refuses storage endpoints with credentials in their URL, without quoting them; health shows the endpoints it was given as given', async () => {
+    await expect(startEmulator({ storageEndpoints: { azure: 'http://127.0.0.1:10000/devstoreaccount1?sv=2024-11-04&sig=ZQsasSignature' } })).rejects.toThrow(
+      /^storageEndpoints: azure= must not carry a query string or fragment \(a SAS token is a credential\): it would be shown on the start line, in health and in the request journal; the storage_config signs every upload with its own credentials$/,
+    );
+    const refused = await startEmulator({ storageEndpoints: { aws: 'http://AKIAZQ:ZQsecret@127.0.0.1:9000' } }).then(
+      () => 'started',
+      (err: Error) => err.message,
+    );
+    expect(refused).toMatch(/^storageEndpoints: aws= must not carry credentials \(user:password@ in the URL\)/);
+    expect(refused).not.toContain('ZQsecret');
+    emu = await startEmulator({ storageEndpoints: { aws: 'http://127.0.0.1:9000', azure: 'http://127.0.0.1:10000/devstoreaccount1', sftpHosts: [] } });
+    const health = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { storage: unknown };
+    expect(health.storage).toEqual({
+      endpoints: { aws: 'http://127.0.0.1:9000', digitalocean: null, azure: 'http://127.0.0.1:10000/devstoreaccount1' },
+      sftp_hosts: [],
+      uploads_in_flight: 0,
+    });
+  });
+
   it('deliveries() waits for in-flight webhook attempts and lists them', async () => {
     const received: string[] = [];
     const receiver = createServer((req, res) => {

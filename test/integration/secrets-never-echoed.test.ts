@@ -17,7 +17,7 @@ import { BASIC, ORG_ID, START, fixtures, makeTestApp, validatingApi, type Api } 
 import { refusingPort } from '../helpers/storage-servers.js';
 import { createMeeting } from '../helpers/builders.js';
 
-/** The write-only fields of a storage config, as production documents them (secret_key: the seed's spelling). */
+/** The write-only fields of a storage config, as production documents them (secret_key: the spelling of production's recording guides; its API schema says secret). */
 const SECRET_FIELDS = ['access_key', 'secret_key', 'secret', 'password', 'private_key'];
 
 const routeName = (r: { method: string; path: string }) => `${r.method} ${r.path}`;

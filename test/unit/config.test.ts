@@ -7,6 +7,7 @@ import {
   helpText,
   manualClockStart,
   parseConfig,
+  storageEndpointsProblem,
   tlsUrl,
   withListenPort,
   type Config,
@@ -344,5 +345,37 @@ describe('--storage-endpoint', () => {
     [['--storage-timeout-ms', '0'], '--storage-timeout-ms must be between 1 and 3600000, got 0'],
   ])('%j is refused: %s', (argv, why) => {
     expect(reason(argv)).toBe(why);
+  });
+
+  const shown = 'it would be shown on the start line, in health and in the request journal; the storage_config signs every upload with its own credentials';
+  it.each([
+    ['aws=http://AKIAZQ:wJalrZQsecret@127.0.0.1:9000', 'aws= must not carry credentials (user:password@ in the URL)', ['AKIAZQ', 'wJalrZQsecret']],
+    ['digitalocean=https://DOZQKEY@minio.test', 'digitalocean= must not carry credentials (user:password@ in the URL)', ['DOZQKEY']],
+    // Not a URL at all, and still not quoted: the part after the @ may be a password.
+    ['aws=http://user:zq pass@', 'aws= must not carry credentials (user:password@ in the URL)', ['zq pass']],
+    [
+      'azure=http://127.0.0.1:10000/devstoreaccount1?sv=2024-11-04&sig=ZQsasSignature',
+      'azure= must not carry a query string or fragment (a SAS token is a credential)',
+      ['ZQsasSignature', 'sv=2024'],
+    ],
+    ['aws=http://127.0.0.1:9000/?', 'aws= must not carry a query string or fragment (a SAS token is a credential)', []],
+    ['aws=http://127.0.0.1:9000/#ZQfragment', 'aws= must not carry a query string or fragment (a SAS token is a credential)', ['ZQfragment']],
+  ])('an endpoint URL with credentials, %s, is refused without quoting them', (entry, why, secrets) => {
+    const fromFlag = reason(['--storage-endpoint', entry]);
+    expect(fromFlag).toBe(`--storage-endpoint ${why}: ${shown}`);
+    const fromEnv = reason([], { EMULATOR_STORAGE_ENDPOINTS: entry });
+    expect(fromEnv).toBe(`EMULATOR_STORAGE_ENDPOINTS ${why}: ${shown}`);
+    for (const secret of secrets) expect(fromFlag + fromEnv).not.toContain(secret);
+  });
+
+  it('endpoints given in code are checked the same way', () => {
+    expect(storageEndpointsProblem({ aws: 'http://127.0.0.1:9000', azure: 'http://127.0.0.1:10000/devstoreaccount1', sftpHosts: ['*'] })).toBeUndefined();
+    expect(storageEndpointsProblem({})).toBeUndefined();
+    expect(storageEndpointsProblem({ azure: 'http://127.0.0.1:10000/devstoreaccount1?sig=ZQsasSignature' })).toBe(
+      `azure= must not carry a query string or fragment (a SAS token is a credential): ${shown}`,
+    );
+    expect(storageEndpointsProblem({ digitalocean: 'http://key:ZQsecret@minio:9000' })).toBe(
+      `digitalocean= must not carry credentials (user:password@ in the URL): ${shown}`,
+    );
   });
 });

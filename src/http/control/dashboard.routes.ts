@@ -232,7 +232,9 @@ const storageUploadSchema = z.object({
       bytes: z.number().int(),
       key: z.string().meta({ description: "The object's key in the bucket, or the path on the SFTP host" }),
       location: z.string().meta({ description: 'The endpoint, bucket and key; or sftp://user@host:port/path' }),
-      outcome: uploadOutcome,
+      outcome: uploadOutcome.meta({
+        description: 'not_sent: the upload ended before this file was sent (an earlier file failed, or the upload could not begin)',
+      }),
     }),
   ),
 });
@@ -400,9 +402,9 @@ export const dashboardRoutes = [
     api: 'control',
     auth: 'none',
     tag: TAG,
-    summary: 'Live events as server-sent events: domain events, webhook deliveries and their attempts, clock moves, requests',
+    summary: "Live events as server-sent events: domain events, webhook deliveries and their attempts, recordings' uploads to storage, clock moves, requests",
     description:
-      'Events `domain`, `delivery`, `clock`, `request` and `reset`, each with an increasing `id` and a JSON `data` line; first a `hello` with the clock. ' +
+      'Events `domain`, `delivery`, `upload`, `clock`, `request` and `reset`, each with an increasing `id` and a JSON `data` line; first a `hello` with the clock. ' +
       'The recent history (not requests) is replayed first: all of it, or what follows `Last-Event-ID` (or `since`). The stream ends when the emulator shuts down.',
     query: z.object({
       since: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Replay only events after this id' }),

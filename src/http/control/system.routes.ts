@@ -93,7 +93,7 @@ const healthSchema = z.object({
     })
     .meta({
       description:
-        'Where recordings with a storage_config are uploaded (--storage-endpoint): a type without an endpoint, or an SFTP host not listed, is never sent anything; and the uploads running now',
+        "Where recordings with a storage_config are uploaded (--storage-endpoint): aws, digitalocean and azure only to their endpoint (null: never sent anything); SFTP to this machine's loopback always, and to another host only when sftp_hosts lists it (or *); and the uploads running now",
     }),
 });
 

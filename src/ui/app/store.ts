@@ -206,7 +206,7 @@ export function connect(): EventSource {
     if (restarted) forgetKeys();
     void refresh();
   });
-  for (const kind of ['domain', 'delivery', 'clock', 'request', 'reset'] as const) {
+  for (const kind of ['domain', 'delivery', 'upload', 'clock', 'request', 'reset'] as const) {
     source.addEventListener(kind, (e) => {
       const m = e as MessageEvent<string>;
       take({ id: Number(m.lastEventId), kind, data: JSON.parse(m.data) as FeedEvent['data'] });

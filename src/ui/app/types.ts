@@ -170,7 +170,7 @@ export interface FaultRule {
 /** One message of GET /_emulator/events. */
 export interface FeedEvent {
   id: number;
-  kind: 'domain' | 'delivery' | 'clock' | 'request' | 'reset';
+  kind: 'domain' | 'delivery' | 'upload' | 'clock' | 'request' | 'reset';
   data: Record<string, unknown> & { type?: string; at?: string; org_id?: string | null; meeting_id?: string | null };
 }
 

@@ -2,10 +2,19 @@
 // (s3rver, started here on the loopback) at path/output_file_name, before the UPLOADED webhook;
 // a refusal, a missing bucket, a refusing host and a timeout end the recording ERRORED, saying why
 // in the dashboard's overview, the request journal and the webhook delivery log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FeedMessage, LiveFeed } from '../../../src/ui/live-feed.js';
 import { BASIC, ORG_ID } from '../../helpers/test-app.js';
 import { refusingPort, S3_ACCESS_KEY, S3_SECRET, startS3, startSilentServer, type S3Server } from '../../helpers/storage-servers.js';
-import { recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
+import {
+  expectLevelsDecide,
+  expectUploadFailureShown,
+  recordThroughUpload,
+  SAMPLE_AUDIO,
+  SAMPLE_VIDEO,
+  storageWorld,
+  type ConfigLevel,
+} from '../../helpers/storage-flow.js';
 
 let s3: S3Server;
 beforeAll(async () => {
@@ -108,38 +117,20 @@ describe('uploads to an S3-compatible server', () => {
   ])('%s ends the recording ERRORED, saying why everywhere a user looks', async (_what, extra, reason) => {
     const w = await storageWorld({ storageEndpoints: { aws: s3.url, sftpHosts: [] } }, async () => undefined);
     const r = await recordThroughUpload(w, { storage_config: aws(extra) });
-    expect(r.status).toBe('ERRORED');
-    expect(r.download_url).toBeNull();
-    const overview = (await w.t.api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body;
-    const shown = overview.meetings[0].recordings.find((x: { id: string }) => x.id === r.id);
-    expect(shown.error_reason).toMatch(reason);
-    expect(shown.storage_upload.outcome).toBe('failed');
-    expect(shown.storage_upload.reason).toBe(shown.error_reason);
-    const journal = (await w.t.api.get('/_emulator/requests?method=PUT').expect(200)).body;
-    const entry = journal.find((e: { upload?: { recording_id: string } }) => e.upload?.recording_id === r.id);
-    expect(entry.upload.outcome).toBe('failed');
-    expect(entry.upload.error).toBe(shown.error_reason);
-    expect(entry.status).toBe(reason.source.includes('403') ? 403 : 404);
-    const deliveries = (await w.t.api.get('/_emulator/webhooks/deliveries?event=recording.statusUpdate').expect(200)).body.deliveries;
-    const errored = deliveries.find((d: { payload: { recording: { status: string } } }) => d.payload.recording.status === 'ERRORED');
-    expect(errored.note).toBe(`Recording ERRORED: ${shown.error_reason}`);
-    // The webhook never said UPLOADED.
-    expect(deliveries.some((d: { payload: { recording: { status: string } } }) => d.payload.recording.status === 'UPLOADED')).toBe(false);
+    await expectUploadFailureShown(w, r, reason, reason.source.includes('403') ? 403 : 404);
   });
 
   it('a host that refuses the connection, and one that never answers, end it ERRORED', async () => {
     const port = await refusingPort();
     const refused = await storageWorld({ storageEndpoints: { aws: `http://127.0.0.1:${port}`, sftpHosts: [] } }, async () => undefined);
     const r1 = await recordThroughUpload(refused, { storage_config: aws() });
-    expect(r1.status).toBe('ERRORED');
-    expect(refused.t.deps.storage.uploadOf(r1.id)?.reason).toMatch(/failed: .*ECONNREFUSED/);
+    await expectUploadFailureShown(refused, r1, /failed: .*ECONNREFUSED/, 0);
 
     const silent = await startSilentServer();
     try {
       const hung = await storageWorld({ storageEndpoints: { aws: silent.url, sftpHosts: [] }, storageTimeoutMs: 300 }, async () => undefined);
       const r2 = await recordThroughUpload(hung, { storage_config: aws() });
-      expect(r2.status).toBe('ERRORED');
-      expect(hung.t.deps.storage.uploadOf(r2.id)?.reason).toMatch(/failed: no answer within 300 ms \(--storage-timeout-ms\)$/);
+      await expectUploadFailureShown(hung, r2, /failed: no answer within 300 ms \(--storage-timeout-ms\)$/, 0);
     } finally {
       await silent.close();
     }
@@ -155,5 +146,104 @@ describe('uploads to an S3-compatible server', () => {
       outcome: 'not_sent',
       reason: 'No endpoint for aws: give one with --storage-endpoint aws=URL (an S3-compatible or blob service)',
     });
+  });
+});
+
+describe("the organization's stored config and the levels above it", () => {
+  it("a recording takes the organization's bucket, path and credentials; the meeting's config overrides them, and the start request's overrides both", async () => {
+    const w = await storageWorld({ storageEndpoints: { aws: s3.url, sftpHosts: [] } }, async () => undefined);
+    // Each level its own bucket and folder; s3rver refuses an access key it does not know.
+    const place: Record<ConfigLevel, { bucket: string; path: string }> = {
+      organization: { bucket: 'spaces', path: 'org-level' },
+      meeting: { bucket: 'recordings', path: 'meeting-level' },
+      start: { bucket: 'spaces', path: 'start-level' },
+    };
+    await expectLevelsDecide(w, {
+      config: (level, credentials) => aws({ ...place[level], ...(credentials === 'wrong' ? { access_key: 'NOT-A-KEY' } : {}) }),
+      read: (level, name) => s3.get(place[level].bucket, `${place[level].path}/${name}`),
+      refusal: /failed: InvalidAccessKeyId: .+ \(HTTP 403\)$/,
+    });
+  });
+});
+
+/** Resolves with the first message of the feed, from now on, that `match` accepts. */
+function heard(feed: LiveFeed, match: (m: FeedMessage) => boolean): Promise<FeedMessage> {
+  return new Promise((resolve) => {
+    const unsubscribe = feed.subscribe({
+      send: (m) => {
+        if (!match(m)) return;
+        unsubscribe();
+        resolve(m);
+      },
+      end: () => undefined,
+    });
+  });
+}
+
+describe("the dashboard's live feed", () => {
+  let silent: Awaited<ReturnType<typeof startSilentServer>> | undefined;
+  // Ended after the test whatever happened in it: a hung upload then fails, and the advance waiting for it answers.
+  afterEach(async () => {
+    await silent?.close();
+    silent = undefined;
+  });
+
+  it("hears each upload's start and outcome, before the status change it brings, with no location or credential", async () => {
+    const w = await storageWorld({ storageEndpoints: { aws: s3.url, sftpHosts: [] } }, async () => undefined);
+    const ok = await recordThroughUpload(w, { storage_config: aws() });
+    const refused = await recordThroughUpload(w, { storage_config: aws({ access_key: 'NOT-A-KEY' }) });
+    const about = (id: string) =>
+      w.t.deps.feed
+        .since(0)
+        .filter((m) => m.data.recording_id === id && (m.kind === 'upload' || m.data.type === 'recording.statusChanged'))
+        .map((m) => (m.kind === 'upload' ? m.data : `status ${String(m.data.status)}`));
+    const upload = (id: string, outcome: string, reason: string | null) => ({ org_id: ORG_ID, recording_id: id, storage_type: 'aws', outcome, reason });
+    expect(about(ok.id)).toEqual([
+      'status INVOKED',
+      'status RECORDING',
+      'status UPLOADING',
+      upload(ok.id, 'uploading', null),
+      upload(ok.id, 'uploaded', null),
+      'status UPLOADED',
+    ]);
+    const reason = w.t.deps.storage.uploadOf(refused.id)!.reason!;
+    expect(reason).toMatch(/InvalidAccessKeyId/);
+    expect(about(refused.id).slice(3)).toEqual([upload(refused.id, 'uploading', null), upload(refused.id, 'failed', reason), 'status ERRORED']);
+  });
+
+  it('hears the end of an upload that goes on after its recording was forced to ERRORED (no status change follows it)', async () => {
+    silent = await startSilentServer();
+    const w = await storageWorld({ storageEndpoints: { aws: silent.url, sftpHosts: [] } }, async () => undefined);
+    const { api, deps } = w.t;
+    const started = await api.post('/v2/recordings').set('Authorization', BASIC).send({ meeting_id: w.meetingId, storage_config: aws() }).expect(200);
+    const id = started.body.data.id as string;
+    await api.post('/_emulator/clock/advance').send({ ms: 3_000 }).expect(200);
+    await api.put(`/v2/recordings/${id}`).set('Authorization', BASIC).send({ action: 'stop' }).expect(200);
+    // The upload begins and hangs: the server takes the connection and never answers.
+    const uploading = heard(deps.feed, (m) => m.kind === 'upload' && m.data.outcome === 'uploading');
+    const advanced = api
+      .post('/_emulator/clock/advance')
+      .send({ ms: 60_000 })
+      .then((r) => r.status);
+    await uploading;
+    const errored = heard(deps.feed, (m) => m.data.type === 'recording.statusChanged' && m.data.status === 'ERRORED');
+    const forced = api
+      .post(`/_emulator/recordings/${id}/transition`)
+      .send({ to: 'ERRORED', reason: 'forced' })
+      .then((r) => r.status);
+    const forcedAt = (await errored).id;
+    expect(deps.storage.uploadOf(id)?.outcome).toBe('uploading');
+    // Now the storage goes away: the upload fails, long after the recording's last status change.
+    const ended = heard(deps.feed, (m) => m.kind === 'upload' && m.data.outcome === 'failed');
+    await silent.close();
+    const end = await ended;
+    expect(end.id).toBeGreaterThan(forcedAt);
+    expect(end.data).toMatchObject({ recording_id: id, outcome: 'failed' });
+    expect(await Promise.all([advanced, forced])).toEqual([200, 200]);
+    const overview = (await api.get(`/_emulator/orgs/${ORG_ID}/overview`).expect(200)).body;
+    const shown = overview.meetings[0].recordings.find((x: { id: string }) => x.id === id);
+    expect(shown).toMatchObject({ status: 'ERRORED', error_reason: 'forced', storage_upload: { outcome: 'failed' } });
+    // Nothing else told of it: no status change after the forced one.
+    expect(deps.feed.since(forcedAt).filter((m) => m.data.type === 'recording.statusChanged')).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 // Recordings with an `sftp` storage_config are written to the host and port the config names
 // (an SFTP server of the ssh2 package, started here on the loopback), with PASSWORD or KEY auth,
 // under `path`, before the UPLOADED webhook; a wrong password or a refusing host ends the
-// recording ERRORED; a host the emulator was not allowed to reach is never contacted.
+// recording ERRORED, saying why in the dashboard's overview, the request journal and the webhook
+// delivery log; a host the emulator was not allowed to reach is never contacted.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusingPort, startSftp, type SftpServer } from '../../helpers/storage-servers.js';
-import { recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
+import { expectUploadFailureShown, recordThroughUpload, SAMPLE_AUDIO, SAMPLE_VIDEO, storageWorld } from '../../helpers/storage-flow.js';
 
 let sftp: SftpServer;
 beforeAll(async () => {
@@ -58,22 +59,23 @@ describe('uploads to an SFTP host', () => {
     expect(onDisk(`keyed/${w.meetingId}_${started}.mp4`)?.equals(SAMPLE_VIDEO)).toBe(true);
   });
 
-  it('a wrong password ends the recording ERRORED, and the password is in no reason', async () => {
+  it('a wrong password ends the recording ERRORED, saying why everywhere a user looks, and the password is in no reason', async () => {
     const w = await storageWorld(allowed(), async () => undefined);
     const r = await recordThroughUpload(w, { storage_config: sftpConfig({ password: 'wrong-password-zq' }) });
-    expect(r.status).toBe('ERRORED');
-    const upload = w.t.deps.storage.uploadOf(r.id)!;
-    expect(upload.reason).toMatch(
+    await expectUploadFailureShown(
+      w,
+      r,
       /^Upload of .+\.mp4 to sftp:\/\/uploader@127\.0\.0\.1:\d+\/~\/.+\.mp4 failed: the SFTP host refused the login \(all configured authentication methods failed\)$/,
+      0,
     );
+    const upload = w.t.deps.storage.uploadOf(r.id)!;
     expect(JSON.stringify(upload)).not.toContain('wrong-password-zq');
   });
 
-  it('a host that refuses the connection ends it ERRORED', async () => {
+  it('a host that refuses the connection ends it ERRORED, saying why everywhere a user looks', async () => {
     const w = await storageWorld(allowed(), async () => undefined);
     const r = await recordThroughUpload(w, { storage_config: sftpConfig({ port: await refusingPort() }) });
-    expect(r.status).toBe('ERRORED');
-    expect(w.t.deps.storage.uploadOf(r.id)?.reason).toMatch(/failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+    await expectUploadFailureShown(w, r, /failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/, 0);
   });
 
   it('a host of another machine the emulator was not allowed to reach is never contacted: the recording completes as before', async () => {
@@ -184,5 +186,7 @@ describe("the organization's stored config and the levels above it", () => {
     expect(t.deps.storage.uploadOf(r.id)?.reason).toBe(
       'The storage credentials of this recording are gone: they are kept in memory only and never exported, so a recording loaded from a saved state cannot be uploaded to its storage_config (start it again with its credentials)',
     );
+    // Neither file was sent, and neither is shown as still uploading.
+    expect(t.deps.storage.uploadOf(r.id)?.files.map((f) => f.outcome)).toEqual(['not_sent', 'not_sent']);
   });
 });

@@ -9,6 +9,8 @@ function summary(kind: string, data: Record<string, unknown>): string {
       return `${String(data.type)}${data.status ? ` → ${String(data.status)}` : ''}`;
     case 'delivery':
       return `${String(data.event)} ${String(data.status)} (${(data.attempts as unknown[]).length} attempts)`;
+    case 'upload':
+      return `${String(data.storage_type)} upload of ${String(data.recording_id)} ${String(data.outcome).replace('_', ' ')}`;
     case 'request':
       return `${String(data.method)} ${String(data.path)} → ${String(data.status)}`;
     case 'clock':
