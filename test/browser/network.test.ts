@@ -10,8 +10,10 @@
 //   them runs the page's timers on Playwright's clock and skips the waits.
 // - On the way back both reset their media; web-core throws an AwaitQueueStoppedError from that reset
 //   (a queued task of the transports it stops), realtimekit keeps its connected transports and fails
-//   to publish its camera again ([ERR1100]: it reads the msid of its offer's last video section, one
-//   Chromium recycled). Both are the SDKs' own doing on a signalling-only reconnect.
+//   to publish its camera again ([ERR1100], thrown while it encodes the produce request, before it is
+//   sent: it takes the msid from its offer's last video section, the old camera's, which Chromium
+//   left rejected when it put the new camera in the first freed section). Both are the SDKs' own
+//   doing on a signalling-only reconnect.
 // - The scores are computed in the page from its own getStats every 7 s. realtimekit's reach the
 //   others' participants; web-core 3.1.11 maps a received track's stats only when the track starts,
 //   before any packet came, and never again: its participants' mediaScoreUpdate never fires, and its
