@@ -114,17 +114,29 @@ interface Inbound {
   audio: Stream | null;
 }
 
-/** The page's own simulcast video, per layer: bytes sent so far and the picture's width. */
+/**
+ * The video the page sends of its own tracks, one entry per encoding (a simulcast layer has its rid;
+ * a single encoding none): bytes sent so far and the picture's width. Sections without a track (the
+ * SDKs keep some for later) are left out.
+ */
 const OUTBOUND = `(async () => {
   const out = [];
   for (const pc of window.__pcs) {
     if (pc.connectionState !== 'connected') continue;
+    const withTrack = new Set(pc.getTransceivers().filter((t) => t.sender.track && t.sender.track.kind === 'video').map((t) => t.mid));
     (await pc.getStats()).forEach((s) => {
-      if (s.type === 'outbound-rtp' && s.kind === 'video' && s.rid) out.push({ rid: s.rid, bytes: s.bytesSent || 0, width: s.frameWidth || 0 });
+      if (s.type === 'outbound-rtp' && s.kind === 'video' && withTrack.has(s.mid)) out.push({ mid: s.mid, rid: s.rid ?? null, bytes: s.bytesSent || 0, width: s.frameWidth || 0 });
     });
   }
   return out;
 })()`;
+
+interface Encoding {
+  mid: string;
+  rid: string | null;
+  bytes: number;
+  width: number;
+}
 
 // Skipped on a machine without Chromium, except in CI (.ci/run installs it there).
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: network trouble on demand', (sdk: Sdk) => {
@@ -451,45 +463,46 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
   );
 
   it(
-    "a bandwidth cap on a page's uplink: its simulcast sender stops its top layer, and the other page receives under the cap",
+    "a bandwidth cap on a page's uplink: its camera, sent as one encoding, falls under the cap, and the other page receives under it; realtimekit scores it so",
     async () => {
       const { meetingId, ada, a, b } = await twoPages('Bandwidth', {}, sdk.global === 'RealtimeKitClient');
       await decodes(b, 'Ada');
+      // Neither SDK sends its camera as simulcast here: web-core only with its enable_cf_simulcast
+      // feature flag (the emulator's flags leave it off), realtimekit only with simulcast in the
+      // preset's video config (the v2 presets have no such field). Each camera section is one encoding.
+      const sent = await a.evaluate<Encoding[]>(OUTBOUND);
+      expect(sent.length, 'the camera is sent').toBeGreaterThan(0);
+      expect(sent.map((e) => e.rid)).toEqual(sent.map(() => null));
       const CAP = 200;
       await net(meetingId, ada.id, { scenario: 'bandwidth', kbps: CAP, direction: 'up' });
-      // Its estimate falls with what the capped link loses: the layers it still sends carry less.
-      await readUntil(
-        async () => {
-          const first = await a.evaluate<{ rid: string; bytes: number }[]>(OUTBOUND);
-          await new Promise((r) => setTimeout(r, 2_000));
-          const second = await a.evaluate<{ rid: string; bytes: number }[]>(OUTBOUND);
-          return second.reduce((sum, l) => sum + l.bytes, 0) - first.reduce((sum, l) => sum + l.bytes, 0);
-        },
-        (twoSeconds) => (twoSeconds * 8) / 2 / 1000 < CAP,
-        3 * WAIT,
-      );
-      // Five seconds of what Ada sends and what Bob receives, side by side.
-      const layers = await a.evaluate<{ rid: string; bytes: number; width: number }[]>(OUTBOUND);
+      const scoredBeforeCap = (await told(b)).scores.length;
+      // Its estimate falls with what the capped link loses: what it sends falls under the cap.
+      const twoSeconds = async () => {
+        const first = await a.evaluate<Encoding[]>(OUTBOUND);
+        await new Promise((r) => setTimeout(r, 2_000));
+        const second = await a.evaluate<Encoding[]>(OUTBOUND);
+        return ((second.reduce((sum, e) => sum + e.bytes, 0) - first.reduce((sum, e) => sum + e.bytes, 0)) * 8) / 2 / 1000;
+      };
+      const sending = await readUntil(twoSeconds, (kbps) => kbps < CAP, 3 * WAIT);
+      expect(sending, 'kbit/s sent').toBeLessThan(CAP);
+      expect(sending, 'kbit/s sent').toBeGreaterThan(0);
+      // Five seconds of what Bob receives.
       const first = (await inbound(b, 'Ada'))!.video!;
       await new Promise((r) => setTimeout(r, 5_000));
       const second = (await inbound(b, 'Ada'))!.video!;
-      if (layers.length > 1) {
-        const top = layers.find((l) => l.rid === 'f');
-        const later = await a.evaluate<{ rid: string; bytes: number; width: number }[]>(OUTBOUND);
-        expect(later.find((l) => l.rid === 'f')?.bytes ?? 0, 'the top layer no longer sends').toBeLessThan((top?.bytes ?? 0) + 5_000);
-      }
       const kbps = ((second.bytes - first.bytes) * 8) / (second.at - first.at);
       expect(kbps).toBeLessThan(CAP);
       expect(second.frames, 'the video still plays').toBeGreaterThan(first.frames);
       if (sdk.global === 'RealtimeKitClient') {
+        // Only scores reported once the cap was in force count (a score covers the 7 s before it).
         const adaPeer = await idSeenBy(b, 'Ada');
         const capped = (s: Told['scores'][number]) => s.participantId === adaPeer && s.kind === 'video' && (s.bitrate ?? Infinity) < CAP * 1000;
         const scores = await readUntil(
           () => told(b),
-          (t) => t.scores.some(capped),
+          (t) => t.scores.slice(scoredBeforeCap).some(capped),
           2 * WAIT,
         );
-        expect(scores.scores.some(capped), JSON.stringify(scores.scores.slice(-6))).toBe(true);
+        expect(scores.scores.slice(scoredBeforeCap).some(capped), JSON.stringify(scores.scores.slice(-6))).toBe(true);
       }
       expect(frontend.pageErrors).toEqual([]);
     },
