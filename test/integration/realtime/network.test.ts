@@ -1,14 +1,16 @@
 // Network trouble on demand (docs/bad-network.md), driven from Node with the SDK's own frames
 // against a listening emulator on the manual clock: a page's signalling socket dropped or refused,
 // the reconnect window a lost page gets before its participant counts as left, and what REST, the
-// webhooks, the other pages and the live feed say meanwhile, and the stage a page finds on its
-// return; the degrading scenarios as the control API shows them; bad input that applies nothing;
-// and nothing left after a reset.
+// webhooks, the other pages, the live feed and the request journal say meanwhile, and the stage a
+// page finds on its return; the degrading scenarios as the control API shows them; bad input that
+// applies nothing; and nothing left after a reset.
 // A network test: real sockets on 127.0.0.1. What the SDKs themselves do is test/browser/network.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import type { ProtoObject } from '../../../src/realtime/protocol/codec.js';
+import type { JournalEntry } from '../../../src/journal/request-journal.js';
+import type { FeedMessage } from '../../../src/ui/live-feed.js';
 import { PageSockets, Refused, SdkSocket } from '../../helpers/sdk-socket.js';
 import { addPerson, addPreset, controlOf } from '../../helpers/web-sdk.js';
 
@@ -294,6 +296,62 @@ describe('signal-drop', () => {
     });
     expect((await network(m, ada.id, { scenario: 'signal-drop' })).status).toBe(409);
     expect(feedNetwork()).toEqual([]);
+  });
+});
+
+describe('the request journal and the live feed', () => {
+  it('the journal holds the REST calls made around a scenario, stamped with the clock and the answers they got; the scenario requests are the control API’s: never journaled, and heard by the live feed', async () => {
+    const heard: FeedMessage[] = [];
+    const unsubscribe = emu.deps.feed.subscribe({ send: (message) => void heard.push(message), end: () => undefined });
+    try {
+      const m = await meeting();
+      const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
+      await joined(ada, m);
+      await joined(bob, m);
+      expect((await fetch(`${emu.url}/_emulator/requests`, { method: 'DELETE' })).status).toBe(204);
+      const from = heard.length;
+
+      expect((await network(m, ada.id, { scenario: 'signal-drop' })).status).toBe(200);
+      expect((await network(m, ada.id, { scenario: 'wifi' })).status).toBe(400);
+      await emu.advance(1_000);
+      // Read while Ada is away, and once her window has ended: Bob alone is left.
+      expect((await rest<{ live_participants: number }>('GET', `/v2/meetings/${m}/active-session`)).data.live_participants).toBe(2);
+      await emu.advance(WINDOW_MS);
+      expect((await rest<{ live_participants: number }>('GET', `/v2/meetings/${m}/active-session`)).data.live_participants).toBe(1);
+      expect((await rest('GET', `/v2/meetings/${m}/participants/${ada.id}`)).status).toBe(200);
+      const read = await networkOf(m, ada.id);
+      expect(read.body.participants[0]).toMatchObject({ connection: 'none' });
+
+      const journal = await control<JournalEntry[]>('GET', '/_emulator/requests');
+      expect(journal.body.map((e) => [e.method, e.path, e.status, e.at, e.org_id, e.deliveries])).toEqual([
+        ['GET', `/v2/meetings/${m}/participants/${ada.id}`, 200, at(1_000 + WINDOW_MS), emu.orgId, []],
+        ['GET', `/v2/meetings/${m}/active-session`, 200, at(1_000 + WINDOW_MS), emu.orgId, []],
+        ['GET', `/v2/meetings/${m}/active-session`, 200, at(1_000), emu.orgId, []],
+      ]);
+      // The live feed (the dashboard's timeline) tells the same story in order: the control API's
+      // scenario requests with their answers (its reads are not news), what the network did, the REST
+      // calls, and Ada's leave when her window ended, between the two reads.
+      const timeline = heard.slice(from).flatMap((msg) => {
+        const d = msg.data;
+        if (msg.kind === 'request') return [`${String(d.api)} ${String(d.method)} ${String(d.path)} ${String(d.status)}`];
+        if (msg.kind === 'domain' && (d.type === 'network.changed' || d.type === 'participant.left'))
+          return [`${String(d.type)} ${String(d.change ?? d.name)} ${String(d.at)}`];
+        return [];
+      });
+      const adaNetwork = `/_emulator/meetings/${m}/participants/${ada.id}/network`;
+      expect(timeline).toEqual([
+        `network.changed lost ${at(0)}`,
+        `network.changed applied ${at(0)}`,
+        `control POST ${adaNetwork} 200`,
+        `control POST ${adaNetwork} 400`,
+        `v2 GET /v2/meetings/${m}/active-session 200`,
+        `participant.left Ada ${at(WINDOW_MS)}`,
+        `v2 GET /v2/meetings/${m}/active-session 200`,
+        `v2 GET /v2/meetings/${m}/participants/${ada.id} 200`,
+      ]);
+    } finally {
+      unsubscribe();
+    }
   });
 });
 
