@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../src/index.js';
 import { socketsOf } from '../helpers/proc-sockets.js';
-import { connections, decoded, decodingVideos, joinPage, type Decoded } from '../helpers/page-media.js';
+import { connections, decoded, decodingVideos, joinPage, transportsBack, type Decoded, type MediaState } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/media-network.ts, not here. */
@@ -181,21 +181,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
       const cut = await framesById(b);
 
       // The SDK tells the page each transport went, then that it is connected again.
-      const statesOf = (states: MediaState[], direction: string) => states.filter((s) => s.transport === direction).map((s) => s.state);
-      const told = await readUntil(
-        () => a.evaluate<MediaState[]>('window.__mediaStates'),
-        (states) =>
-          ['send', 'recv'].every((d) => {
-            const mine = statesOf(states, d);
-            return mine.includes('disconnected') && mine.lastIndexOf('connected') > mine.indexOf('disconnected');
-          }),
-        3 * WAIT,
-      );
-      for (const direction of ['send', 'recv']) {
-        const mine = statesOf(told, direction);
-        expect(mine.indexOf('disconnected'), `${direction}: ${mine.join(' → ')}`).toBeGreaterThanOrEqual(0);
-        expect(mine.lastIndexOf('connected')).toBeGreaterThan(mine.indexOf('disconnected'));
-      }
+      await transportsBack(() => a.evaluate<MediaState[]>('window.__mediaStates'), 3 * WAIT);
       // New transports, not the old ones come back: two new peer connections with ICE credentials of
       // their own at both ends, the old ones closed; every candidate pair of the new ones is TCP.
       const after = await readUntil(
@@ -289,11 +275,6 @@ const RECORD_MEDIA_STATES = `(() => {
   const states = (window.__mediaStates = []);
   window.meeting.meta.on('mediaConnectionUpdate', (s) => states.push({ transport: s.transport, state: s.state }));
 })()`;
-
-interface MediaState {
-  transport: string;
-  state: string;
-}
 
 /** One of the page's peer connections, in the order the SDK made them: its state, the ICE ufrags of its two ends, and (while connected) the protocols of each candidate pair's two ends. */
 interface PeerConnection {
