@@ -89,8 +89,9 @@ export interface Config {
   recordingDiskLimitMb: number;
   /**
    * The media plane's ports: one UDP port (and the TCP port of the same number, for pages that
-   * cannot send UDP) shared by every transport of every room, 0 for one the system picks; or a
-   * range `{ from, to }` that gives each transport a UDP port of its own (TCP on `from`).
+   * cannot send UDP) shared by every transport of every room; 0 for a UDP and a TCP port the system
+   * picks, each on its own; or a range `{ from, to }` that gives each transport a UDP port of its own
+   * (TCP on `from`).
    */
   mediaPort: number | { from: number; to: number };
   /**
@@ -492,9 +493,9 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     key: 'mediaPort',
     flag: '--media-port',
     env: 'EMULATOR_MEDIA_PORT',
-    defaultText: '0 (one the system picks)',
+    defaultText: '0 (the system picks them)',
     description:
-      'UDP port every WebRTC transport shares, on --host (TCP on the same number, for pages that cannot send UDP); 0 picks one; a range from-to gives each transport a UDP port of its own (TCP on from).',
+      'UDP port every WebRTC transport shares, on --host (TCP on the same number, for pages that cannot send UDP); 0 lets the system pick a UDP and a TCP port, each on its own; a range from-to gives each transport a UDP port of its own (TCP on from).',
     parse: portOrRange,
   },
   {

@@ -2,7 +2,8 @@
 // Chromium, against the emulator on the loopback. Every socket of the media plane's process is
 // bound to 127.0.0.1 and every candidate the pages are given names it (read from the SDP the
 // pages hold and from the kernel's socket tables); a browser that may not send UDP gets media over
-// TCP; and with every transport on one port, six pages in two meetings each decode exactly their
+// TCP, and when its media's paths are lost the SDK's own recovery (new transports) comes back over
+// TCP too; and with every transport on one port, six pages in two meetings each decode exactly their
 // own meeting's cameras (the two meetings' browsers have cameras of different shapes).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,14 +13,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { startEmulator, type NetworkState, type RunningEmulator } from '../../src/index.js';
 import { socketsOf } from '../helpers/proc-sockets.js';
-import { connections, decoded, decodingVideos, joinPage, type Decoded } from '../helpers/page-media.js';
+import { connections, decoded, decodingVideos, joinPage, transportsBack, type Decoded, type MediaState } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/media-network.ts, not here. */
 const WAIT = 30_000;
-/** One SDK is enough here: the network under the media is the same for both. */
+/**
+ * One SDK is enough here: the network under the media is the same for both, and so is their recovery
+ * of a lost transport (both bundles stop the transport and set up a new one, 2 s after ICE reports
+ * it disconnected, or at once when it failed).
+ */
 const SDK = SDKS[1];
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the emulator runs', () => {
@@ -143,6 +148,79 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
   );
 
   it(
+    "a browser that may not send UDP, its media paths lost: the SDK's own recovery builds new transports, over TCP again, and the other page decodes the video again",
+    async () => {
+      emu = await startEmulator({ seed: 'media drop over tcp', clock: 'manual', tlsPort: 0 });
+      const frontend = await Frontend.start(SDK, emu, ['--webrtc-ip-handling-policy=disable_non_proxied_udp']);
+      frontends.push(frontend);
+      const meeting = await meetingWith('Ada', 'Bob');
+      const [ada, bob] = meeting.people;
+      const a = await joinPage(SDK, frontend, ada!, { audio: false, video: true });
+      const b = await joinPage(SDK, frontend, bob!, { audio: false, video: false });
+      expect((await decodingVideos(b, 1, WAIT)).length).toBe(1);
+      await a.evaluate(RECORD_MEDIA_STATES);
+      const before = await peerConnections(a);
+      const connected = (pcs: PeerConnection[]) => pcs.filter((pc) => pc.state === 'connected');
+      // Ada's two transports (she sends and receives), each on a TCP path.
+      expect(connected(before)).toHaveLength(2);
+      const bobBefore = connected(await peerConnections(b));
+      expect(bobBefore.length).toBeGreaterThan(0);
+      for (const pc of [...connected(before), ...bobBefore]) {
+        expect(pc.pairs.length).toBeGreaterThan(0);
+        expect(pc.pairs).toEqual(pc.pairs.map(() => ['tcp', 'tcp']));
+      }
+
+      // Her media's paths are lost: nothing passes either way on them, ICE checks included.
+      const res = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${ada!.id}/network`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scenario: 'media-drop' }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as NetworkState).participants[0]!.scenarios).toMatchObject([{ scenario: 'media-drop', paths_cut: 2 }]);
+      const cut = await framesById(b);
+
+      // The SDK tells the page each transport went, then that it is connected again.
+      await transportsBack(() => a.evaluate<MediaState[]>('window.__mediaStates'), 3 * WAIT);
+      // New transports, not the old ones come back: two new peer connections with ICE credentials of
+      // their own at both ends, the old ones closed; every candidate pair of the new ones is TCP.
+      const after = await readUntil(
+        () => peerConnections(a),
+        (pcs) => connected(pcs).length === 2 && connected(pcs).every((pc) => pc.index >= before.length && pc.pairs.length > 0),
+        WAIT,
+      );
+      expect(connected(after).map((pc) => pc.index >= before.length)).toEqual([true, true]);
+      expect(after.slice(0, before.length).map((pc) => pc.state)).toEqual(before.map(() => 'closed'));
+      for (const pc of connected(after)) {
+        expect(before.map((old) => old.localUfrag)).not.toContain(pc.localUfrag);
+        expect(before.map((old) => old.remoteUfrag)).not.toContain(pc.remoteUfrag);
+        expect(pc.pairs.length).toBeGreaterThan(0);
+        expect(pc.pairs).toEqual(pc.pairs.map(() => ['tcp', 'tcp']));
+      }
+      // The emulator saw every path it cut replaced: the drop is over by itself.
+      const network = await readUntil(
+        async () => (await (await fetch(`${emu!.url}/_emulator/meetings/${meeting.id}/participants/${ada!.id}/network`)).json()) as NetworkState,
+        (n) => n.participants[0]!.scenarios.length === 0,
+        WAIT,
+      );
+      expect(network.participants[0]!.link.media).toBe('flowing');
+      // Bob decodes Ada's camera again (on a stream he receives anew, or the one he had), still over TCP.
+      const grown = (now: Record<string, number>) => Math.max(0, ...Object.entries(now).map(([id, frames]) => frames - (cut[id] ?? 0)));
+      const resumed = await readUntil(
+        () => framesById(b),
+        (now) => grown(now) > 30,
+        WAIT,
+      );
+      expect(grown(resumed)).toBeGreaterThan(30);
+      const bobs = connected(await peerConnections(b));
+      expect(bobs.length).toBeGreaterThan(0);
+      for (const pc of bobs) expect(pc.pairs).toEqual(pc.pairs.map(() => ['tcp', 'tcp']));
+      expect(frontend.pageErrors).toEqual([]);
+    },
+    6 * WAIT,
+  );
+
+  it(
     'one port for every transport: six pages in two meetings each decode the two other cameras of their own meeting and nothing of the other',
     async () => {
       const port = await freePort();
@@ -191,6 +269,52 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
     6 * WAIT,
   );
 });
+
+/** Records what the SDK tells the page of its media transports (meeting.meta mediaConnectionUpdate), from now on. */
+const RECORD_MEDIA_STATES = `(() => {
+  const states = (window.__mediaStates = []);
+  window.meeting.meta.on('mediaConnectionUpdate', (s) => states.push({ transport: s.transport, state: s.state }));
+})()`;
+
+/** One of the page's peer connections, in the order the SDK made them: its state, the ICE ufrags of its two ends, and (while connected) the protocols of each candidate pair's two ends. */
+interface PeerConnection {
+  index: number;
+  state: string;
+  localUfrag: string | null;
+  remoteUfrag: string | null;
+  pairs: [string, string][];
+}
+
+const PEER_CONNECTIONS = `(async () => {
+  const ufrag = (sdp) => ((sdp || '').match(/a=ice-ufrag:(\\S+)/) || [])[1] || null;
+  const out = [];
+  for (const [index, pc] of window.__pcs.entries()) {
+    const pairs = [];
+    if (pc.connectionState === 'connected') {
+      const stats = new Map();
+      (await pc.getStats()).forEach((s) => stats.set(s.id, s));
+      for (const s of stats.values())
+        if (s.type === 'candidate-pair') pairs.push([stats.get(s.localCandidateId)?.protocol, stats.get(s.remoteCandidateId)?.protocol]);
+    }
+    out.push({ index, state: pc.connectionState, localUfrag: ufrag(pc.localDescription?.sdp), remoteUfrag: ufrag(pc.remoteDescription?.sdp), pairs });
+  }
+  return out;
+})()`;
+
+const peerConnections = (page: Page): Promise<PeerConnection[]> => page.evaluate<PeerConnection[]>(PEER_CONNECTIONS);
+
+/** The frames decoded so far of each video stream the page receives, by its peer connection and stats id. */
+const framesById = (page: Page): Promise<Record<string, number>> =>
+  page.evaluate<Record<string, number>>(`(async () => {
+    const out = {};
+    for (const [index, pc] of window.__pcs.entries()) {
+      if (pc.connectionState === 'closed') continue;
+      (await pc.getStats()).forEach((s) => {
+        if (s.type === 'inbound-rtp' && s.kind === 'video') out[index + ' ' + s.id] = s.framesDecoded || 0;
+      });
+    }
+    return out;
+  })()`);
 
 /** A port free for both UDP and TCP on the loopback (the media port is both). */
 async function freePort(): Promise<number> {

@@ -10,8 +10,10 @@
 //   them runs the page's timers on Playwright's clock and skips the waits.
 // - On the way back both reset their media; web-core throws an AwaitQueueStoppedError from that reset
 //   (a queued task of the transports it stops), realtimekit keeps its connected transports and fails
-//   to publish its camera again ([ERR1100]: it reads the msid of its offer's last video section, one
-//   Chromium recycled). Both are the SDKs' own doing on a signalling-only reconnect.
+//   to publish its camera again ([ERR1100], thrown while it encodes the produce request, before it is
+//   sent: it takes the msid from its offer's last video section, the old camera's, which Chromium
+//   left rejected when it put the new camera in the first freed section). Both are the SDKs' own
+//   doing on a signalling-only reconnect.
 // - The scores are computed in the page from its own getStats every 7 s. realtimekit's reach the
 //   others' participants; web-core 3.1.11 maps a received track's stats only when the track starts,
 //   before any packet came, and never again: its participants' mediaScoreUpdate never fires, and its
@@ -24,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../src/index.js';
-import { joinPage } from '../helpers/page-media.js';
+import { joinPage, transportsBack } from '../helpers/page-media.js';
 import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
 import {
   CHROMIUM,
@@ -112,17 +114,29 @@ interface Inbound {
   audio: Stream | null;
 }
 
-/** The page's own simulcast video, per layer: bytes sent so far and the picture's width. */
+/**
+ * The video the page sends of its own tracks, one entry per encoding (a simulcast layer has its rid;
+ * a single encoding none): bytes sent so far and the picture's width. Sections without a track (the
+ * SDKs keep some for later) are left out.
+ */
 const OUTBOUND = `(async () => {
   const out = [];
   for (const pc of window.__pcs) {
     if (pc.connectionState !== 'connected') continue;
+    const withTrack = new Set(pc.getTransceivers().filter((t) => t.sender.track && t.sender.track.kind === 'video').map((t) => t.mid));
     (await pc.getStats()).forEach((s) => {
-      if (s.type === 'outbound-rtp' && s.kind === 'video' && s.rid) out.push({ rid: s.rid, bytes: s.bytesSent || 0, width: s.frameWidth || 0 });
+      if (s.type === 'outbound-rtp' && s.kind === 'video' && withTrack.has(s.mid)) out.push({ mid: s.mid, rid: s.rid ?? null, bytes: s.bytesSent || 0, width: s.frameWidth || 0 });
     });
   }
   return out;
 })()`;
+
+interface Encoding {
+  mid: string;
+  rid: string | null;
+  bytes: number;
+  width: number;
+}
 
 // Skipped on a machine without Chromium, except in CI (.ci/run installs it there).
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: network trouble on demand', (sdk: Sdk) => {
@@ -381,22 +395,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
       const set = await net(meetingId, ada.id, { scenario: 'media-drop' });
       expect(set.participants[0]!.scenarios).toMatchObject([{ scenario: 'media-drop', paths_cut: 2 }]);
       expect(set.participants[0]!.link.media).toBe('cut');
-      // Each transport on its own: disconnected, then connected again (one may come back before the other).
-      const statesOf = (t: Told, direction: string) => t.media.filter((m) => m.transport === direction).map((m) => m.state);
-      const events = await readUntil(
-        () => told(a),
-        (t) =>
-          ['send', 'recv'].every((d) => {
-            const mine = statesOf(t, d);
-            return mine.includes('disconnected') && mine.lastIndexOf('connected') > mine.indexOf('disconnected');
-          }),
-        2 * WAIT,
-      );
-      for (const direction of ['send', 'recv']) {
-        const mine = statesOf(events, direction);
-        expect(mine.indexOf('disconnected'), `${direction}: ${mine.join(' → ')}`).toBeGreaterThanOrEqual(0);
-        expect(mine.lastIndexOf('connected')).toBeGreaterThan(mine.indexOf('disconnected'));
-      }
+      // Each transport on its own: disconnected, then connected again.
+      await transportsBack(async () => (await told(a)).media, 2 * WAIT);
       await decodes(b, 'Ada');
       // Every path it cut is rebuilt: the drop is over by itself.
       const after = await readUntil(
@@ -449,45 +449,46 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
   );
 
   it(
-    "a bandwidth cap on a page's uplink: its simulcast sender stops its top layer, and the other page receives under the cap",
+    "a bandwidth cap on a page's uplink: its camera, sent as one encoding, falls under the cap, and the other page receives under it; realtimekit scores it so",
     async () => {
       const { meetingId, ada, a, b } = await twoPages('Bandwidth', {}, sdk.global === 'RealtimeKitClient');
       await decodes(b, 'Ada');
+      // Neither SDK sends its camera as simulcast here: web-core only with its enable_cf_simulcast
+      // feature flag (the emulator's flags leave it off), realtimekit only with simulcast in the
+      // preset's video config (the v2 presets have no such field). Each camera section is one encoding.
+      const sent = await a.evaluate<Encoding[]>(OUTBOUND);
+      expect(sent.length, 'the camera is sent').toBeGreaterThan(0);
+      expect(sent.map((e) => e.rid)).toEqual(sent.map(() => null));
       const CAP = 200;
       await net(meetingId, ada.id, { scenario: 'bandwidth', kbps: CAP, direction: 'up' });
-      // Its estimate falls with what the capped link loses: the layers it still sends carry less.
-      await readUntil(
-        async () => {
-          const first = await a.evaluate<{ rid: string; bytes: number }[]>(OUTBOUND);
-          await new Promise((r) => setTimeout(r, 2_000));
-          const second = await a.evaluate<{ rid: string; bytes: number }[]>(OUTBOUND);
-          return second.reduce((sum, l) => sum + l.bytes, 0) - first.reduce((sum, l) => sum + l.bytes, 0);
-        },
-        (twoSeconds) => (twoSeconds * 8) / 2 / 1000 < CAP,
-        3 * WAIT,
-      );
-      // Five seconds of what Ada sends and what Bob receives, side by side.
-      const layers = await a.evaluate<{ rid: string; bytes: number; width: number }[]>(OUTBOUND);
+      const scoredBeforeCap = (await told(b)).scores.length;
+      // Its estimate falls with what the capped link loses: what it sends falls under the cap.
+      const twoSeconds = async () => {
+        const first = await a.evaluate<Encoding[]>(OUTBOUND);
+        await new Promise((r) => setTimeout(r, 2_000));
+        const second = await a.evaluate<Encoding[]>(OUTBOUND);
+        return ((second.reduce((sum, e) => sum + e.bytes, 0) - first.reduce((sum, e) => sum + e.bytes, 0)) * 8) / 2 / 1000;
+      };
+      const sending = await readUntil(twoSeconds, (kbps) => kbps < CAP, 3 * WAIT);
+      expect(sending, 'kbit/s sent').toBeLessThan(CAP);
+      expect(sending, 'kbit/s sent').toBeGreaterThan(0);
+      // Five seconds of what Bob receives.
       const first = (await inbound(b, 'Ada'))!.video!;
       await new Promise((r) => setTimeout(r, 5_000));
       const second = (await inbound(b, 'Ada'))!.video!;
-      if (layers.length > 1) {
-        const top = layers.find((l) => l.rid === 'f');
-        const later = await a.evaluate<{ rid: string; bytes: number; width: number }[]>(OUTBOUND);
-        expect(later.find((l) => l.rid === 'f')?.bytes ?? 0, 'the top layer no longer sends').toBeLessThan((top?.bytes ?? 0) + 5_000);
-      }
       const kbps = ((second.bytes - first.bytes) * 8) / (second.at - first.at);
       expect(kbps).toBeLessThan(CAP);
       expect(second.frames, 'the video still plays').toBeGreaterThan(first.frames);
       if (sdk.global === 'RealtimeKitClient') {
+        // Only scores reported once the cap was in force count (a score covers the 7 s before it).
         const adaPeer = await idSeenBy(b, 'Ada');
         const capped = (s: Told['scores'][number]) => s.participantId === adaPeer && s.kind === 'video' && (s.bitrate ?? Infinity) < CAP * 1000;
         const scores = await readUntil(
           () => told(b),
-          (t) => t.scores.some(capped),
+          (t) => t.scores.slice(scoredBeforeCap).some(capped),
           2 * WAIT,
         );
-        expect(scores.scores.some(capped), JSON.stringify(scores.scores.slice(-6))).toBe(true);
+        expect(scores.scores.slice(scoredBeforeCap).some(capped), JSON.stringify(scores.scores.slice(-6))).toBe(true);
       }
       expect(frontend.pageErrors).toEqual([]);
     },
@@ -705,8 +706,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
           const last = (await told(page)).scores.filter((s) => s.participantId === roboPeer).slice(-6);
           throw new Error(`${err.message}\nRobo's last scores on the page: ${JSON.stringify(last)}`);
         });
-      const poor = (await told(page)).scores.filter((s) => s.participantId === roboPeer && s.kind === 'video').at(-1)!;
-      expect(poor.score).toBeLessThanOrEqual(7);
+      // The score the indicator stands for: the last one, once it has been in force long enough for
+      // the kit to draw it (its component renders on the next frame).
+      const roboVideo = async () => (await told(page)).scores.filter((s) => s.participantId === roboPeer && s.kind === 'video');
+      const drawn = await readUntil(
+        async () => {
+          const before = await roboVideo();
+          await new Promise((r) => setTimeout(r, 300));
+          const shown = (await indicator.count()) > 0;
+          const after = await roboVideo();
+          return { shown, settled: after.length === before.length, score: after.at(-1)?.score };
+        },
+        (d) => d.shown && d.settled,
+        WAIT,
+      );
+      expect(drawn).toMatchObject({ shown: true, settled: true });
+      expect(drawn.score).toBeLessThanOrEqual(6);
       mkdirSync(IMAGES, { recursive: true });
       await page.screenshot({ path: path.join(IMAGES, `network-${p}-poor-network.png`) });
       await network(emu, meetingId, robo.id, { scenario: 'clear' });

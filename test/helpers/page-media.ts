@@ -3,6 +3,7 @@
 // the path (UDP or TCP) each connection took with the candidates the emulator offered it. Shared
 // by the browser tests of the media network and the container's.
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { readUntil, type Frontend, type Sdk } from './web-sdk.js';
 
 /** Kept in the page before any script runs: every RTCPeerConnection the SDK makes. */
@@ -89,3 +90,25 @@ export const decodingVideos = (page: Page, n: number, waitMs: number): Promise<D
     (d) => d.length >= n && d.every((v) => v.frames > 5),
     waitMs,
   );
+
+/** What the SDK told the page of one of its media transports (meeting.meta mediaConnectionUpdate). */
+export interface MediaState {
+  transport: string;
+  state: string;
+}
+
+/**
+ * Waits (at most `waitMs`) until the SDK's media events, as `read` answers them in order, show each
+ * transport (send and receive) disconnected and then connected again (one may come back before the
+ * other); asserts it, and answers the events.
+ */
+export async function transportsBack(read: () => Promise<MediaState[]>, waitMs: number): Promise<MediaState[]> {
+  const statesOf = (states: MediaState[], direction: string) => states.filter((s) => s.transport === direction).map((s) => s.state);
+  const back = (states: MediaState[], direction: string) => {
+    const mine = statesOf(states, direction);
+    return mine.includes('disconnected') && mine.lastIndexOf('connected') > mine.indexOf('disconnected');
+  };
+  const states = await readUntil(read, (all) => back(all, 'send') && back(all, 'recv'), waitMs);
+  for (const direction of ['send', 'recv']) expect(back(states, direction), `${direction}: ${statesOf(states, direction).join(' → ')}`).toBe(true);
+  return states;
+}

@@ -11,7 +11,7 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
 
-/** One port for every transport (0: one the system picks), or a range that gives each transport a UDP port of its own. */
+/** One port for every transport, UDP and TCP (0: the system picks the two, each on its own), or a range that gives each transport a UDP port of its own. */
 export type MediaPorts = number | { from: number; to: number };
 
 /** How the media plane is placed on the network (from --host, --media-port and --media-announce). */

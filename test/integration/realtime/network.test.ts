@@ -1,15 +1,23 @@
 // Network trouble on demand (docs/bad-network.md), driven from Node with the SDK's own frames
 // against a listening emulator on the manual clock: a page's signalling socket dropped or refused,
 // the reconnect window a lost page gets before its participant counts as left, and what REST, the
-// webhooks, the other pages and the live feed say meanwhile; the degrading scenarios as the
-// control API shows them; bad input that applies nothing; and nothing left after a reset.
+// webhooks, the other pages, the live feed and the request journal say meanwhile, and the stage a
+// page finds on its return; the degrading scenarios as the control API shows them; bad input that
+// applies nothing; and nothing left after a reset.
 // A network test: real sockets on 127.0.0.1. What the SDKs themselves do is test/browser/network.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../../src/index.js';
 import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
+import type { ProtoObject } from '../../../src/realtime/protocol/codec.js';
+import type { JournalEntry } from '../../../src/journal/request-journal.js';
+import type { FeedMessage } from '../../../src/ui/live-feed.js';
 import { PageSockets, Refused, SdkSocket } from '../../helpers/sdk-socket.js';
+import { addPerson, addPreset, controlOf } from '../../helpers/web-sdk.js';
 
 const { room: ROOM, chat: CHAT } = SDK_EVENTS;
+/** socket.room.StageType */
+const ON_STAGE = 1;
+const OFF_STAGE = 4;
 /** How long a lost page keeps its participant in the meeting (docs/bad-network.md). */
 const WINDOW_MS = 60_000;
 const START = Date.parse('2026-01-01T00:00:00.000Z');
@@ -90,6 +98,11 @@ async function presentIds(m: string): Promise<string[]> {
   return ((await res.json()) as { participants: { id: string }[] }).participants.map((p) => p.id);
 }
 
+async function stageOf(m: string): Promise<Record<string, string>> {
+  const { body } = await controlOf(emu)('GET', `/_emulator/meetings/${m}/stage`);
+  return Object.fromEntries((body.participants as { name: string; status: string }[]).map((p) => [p.name, p.status]));
+}
+
 const webhookEvents = async () => (await emu.deliveries()).map((d) => d.event).reverse();
 
 /** The network events of the live feed (the dashboard's timeline reads them), oldest first. */
@@ -161,6 +174,60 @@ describe('signal-drop', () => {
     ]);
   });
 
+  it('the stage is whole again: who was on it (by preset or let on) is on it, who was off it (a viewer, a presenter who stepped down) is off it; nobody saw a move', async () => {
+    const m = await meeting('Webinar');
+    await addPreset(emu, 'webinar_speaker', 'webinar_viewer', {
+      media: { audio: { can_produce: 'CAN_REQUEST' }, video: { can_produce: 'CAN_REQUEST' }, screenshare: { can_produce: 'NOT_ALLOWED' } },
+    });
+    const people = {
+      hana: await addPerson(emu, m, 'Hana', 'webinar_presenter'),
+      pia: await addPerson(emu, m, 'Pia', 'webinar_presenter'),
+      vic: await addPerson(emu, m, 'Vic', 'webinar_speaker'),
+      walt: await addPerson(emu, m, 'Walt', 'webinar_viewer'),
+    };
+    const pages: Record<string, SdkSocket> = {};
+    for (const [key, p] of Object.entries(people)) {
+      pages[key] = await open(p, m);
+      await pages[key].joinRoom(p);
+      await pages[key].completeJoin();
+    }
+    // Vic is invited and joins; Pia steps down.
+    pages.hana!.fire(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest', { user_ids: [people.vic.id] });
+    await pages.vic!.push(ROOM.grantStageAccess, 'socket.livestreaming.GrantStageAccessRequest');
+    expect(await pages.vic!.request(ROOM.joinStage, null, {}, 'socket.room.PeerStatusUpdate')).toMatchObject({ stage_type: ON_STAGE });
+    expect(
+      await pages.pia!.request(ROOM.leaveStage, 'socket.livestreaming.LeaveStageRequest', { user_ids: [people.pia.id] }, 'socket.room.PeerStatusUpdate'),
+    ).toMatchObject({ stage_type: OFF_STAGE });
+    const stage = { Hana: 'ON_STAGE', Pia: 'OFF_STAGE', Vic: 'ON_STAGE', Walt: 'OFF_STAGE' };
+    expect(await stageOf(m)).toEqual(stage);
+    const moves = pages.hana!.frames.filter((f) => f.event === ROOM.peerStageStatusUpdate).length;
+
+    // Everyone but Hana loses their socket at once, and each page comes back as the same peer.
+    for (const key of ['pia', 'vic', 'walt'] as const) expect((await network(m, people[key].id, { scenario: 'signal-drop' })).status).toBe(200);
+    expect(await stageOf(m)).toEqual(stage);
+    const back: Record<string, ProtoObject> = {};
+    for (const key of ['pia', 'vic', 'walt'] as const) {
+      pages[key] = await open(people[key], m);
+      back[key] = (await pages[key].joinRoom(people[key])).peer as ProtoObject;
+      await pages[key].completeJoin();
+    }
+    // Each page reads its own stage from its join's answer, and the others' from the room's peers.
+    expect([back.pia!.stage_type, back.vic!.stage_type, back.walt!.stage_type]).toEqual([OFF_STAGE, ON_STAGE, OFF_STAGE]);
+    const peers = await pages.walt!.request(ROOM.getRoomPeersInfo, 'socket.room.RoomPeersInfoRequest', {}, 'socket.room.RoomPeersInfoResponse');
+    expect(Object.fromEntries((peers.peers as { peer_id: string; stage_type: number }[]).map((p) => [p.peer_id, p.stage_type]))).toEqual({
+      'peer-hana': ON_STAGE,
+      'peer-pia': OFF_STAGE,
+      'peer-vic': ON_STAGE,
+    });
+    expect(await pages.vic!.request(ROOM.getStagePeers, null, {}, 'socket.livestreaming.GetStagePeersResponse')).toEqual({
+      stage_peers: ['peer-hana', 'peer-vic'],
+    });
+    expect(await stageOf(m)).toEqual(stage);
+    // Hana, who never lost hers, heard of no move.
+    expect(pages.hana!.frames.filter((f) => f.event === ROOM.peerStageStatusUpdate)).toHaveLength(moves);
+    expect((await networkOf(m)).body.participants.map((p) => p.connection)).toEqual(['connected', 'connected', 'connected', 'connected']);
+  });
+
   it('a page not back within the window leaves at its end (webhook, REST, the others); a late return joins anew', async () => {
     const m = await meeting();
     const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
@@ -229,6 +296,62 @@ describe('signal-drop', () => {
     });
     expect((await network(m, ada.id, { scenario: 'signal-drop' })).status).toBe(409);
     expect(feedNetwork()).toEqual([]);
+  });
+});
+
+describe('the request journal and the live feed', () => {
+  it('the journal holds the REST calls made around a scenario, stamped with the clock and the answers they got; the scenario requests are the control API’s: never journaled, and heard by the live feed', async () => {
+    const heard: FeedMessage[] = [];
+    const unsubscribe = emu.deps.feed.subscribe({ send: (message) => void heard.push(message), end: () => undefined });
+    try {
+      const m = await meeting();
+      const [ada, bob] = [await person(m, 'Ada'), await person(m, 'Bob')];
+      await joined(ada, m);
+      await joined(bob, m);
+      expect((await fetch(`${emu.url}/_emulator/requests`, { method: 'DELETE' })).status).toBe(204);
+      const from = heard.length;
+
+      expect((await network(m, ada.id, { scenario: 'signal-drop' })).status).toBe(200);
+      expect((await network(m, ada.id, { scenario: 'wifi' })).status).toBe(400);
+      await emu.advance(1_000);
+      // Read while Ada is away, and once her window has ended: Bob alone is left.
+      expect((await rest<{ live_participants: number }>('GET', `/v2/meetings/${m}/active-session`)).data.live_participants).toBe(2);
+      await emu.advance(WINDOW_MS);
+      expect((await rest<{ live_participants: number }>('GET', `/v2/meetings/${m}/active-session`)).data.live_participants).toBe(1);
+      expect((await rest('GET', `/v2/meetings/${m}/participants/${ada.id}`)).status).toBe(200);
+      const read = await networkOf(m, ada.id);
+      expect(read.body.participants[0]).toMatchObject({ connection: 'none' });
+
+      const journal = await control<JournalEntry[]>('GET', '/_emulator/requests');
+      expect(journal.body.map((e) => [e.method, e.path, e.status, e.at, e.org_id, e.deliveries])).toEqual([
+        ['GET', `/v2/meetings/${m}/participants/${ada.id}`, 200, at(1_000 + WINDOW_MS), emu.orgId, []],
+        ['GET', `/v2/meetings/${m}/active-session`, 200, at(1_000 + WINDOW_MS), emu.orgId, []],
+        ['GET', `/v2/meetings/${m}/active-session`, 200, at(1_000), emu.orgId, []],
+      ]);
+      // The live feed (the dashboard's timeline) tells the same story in order: the control API's
+      // scenario requests with their answers (its reads are not news), what the network did, the REST
+      // calls, and Ada's leave when her window ended, between the two reads.
+      const timeline = heard.slice(from).flatMap((msg) => {
+        const d = msg.data;
+        if (msg.kind === 'request') return [`${String(d.api)} ${String(d.method)} ${String(d.path)} ${String(d.status)}`];
+        if (msg.kind === 'domain' && (d.type === 'network.changed' || d.type === 'participant.left'))
+          return [`${String(d.type)} ${String(d.change ?? d.name)} ${String(d.at)}`];
+        return [];
+      });
+      const adaNetwork = `/_emulator/meetings/${m}/participants/${ada.id}/network`;
+      expect(timeline).toEqual([
+        `network.changed lost ${at(0)}`,
+        `network.changed applied ${at(0)}`,
+        `control POST ${adaNetwork} 200`,
+        `control POST ${adaNetwork} 400`,
+        `v2 GET /v2/meetings/${m}/active-session 200`,
+        `participant.left Ada ${at(WINDOW_MS)}`,
+        `v2 GET /v2/meetings/${m}/active-session 200`,
+        `v2 GET /v2/meetings/${m}/participants/${ada.id} 200`,
+      ]);
+    } finally {
+      unsubscribe();
+    }
   });
 });
 
