@@ -2,7 +2,8 @@
 // emulator's own certificate, or plain RTMP): a livestream made by POST /v2/livestreams goes LIVE when
 // the push's first segment is out (REST and webhook), its viewers see what the encoder sends, a drop
 // makes it IDLE and a new push LIVE again; a meeting's livestream takes an encoder in place of the
-// room; a wrong, disabled or stopped key is refused at the publish and nothing starts. A media and
+// room; viewer_seconds count the HLS clients that fetch the live playlist (the simulator's audience
+// where none did); a wrong, disabled or stopped key is refused at the publish and nothing starts. A media and
 // network test: real ffmpeg pushing to real ports on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,11 @@ interface LivestreamDto {
   ingest_server: string;
   stream_key: string;
   playback_url: string;
+}
+
+interface SessionDto {
+  ingest_seconds: number;
+  viewer_seconds: number;
 }
 
 /** ffmpeg pushing a plain colour and a tone, as the guide's command does; its exit and what it printed. */
@@ -168,6 +174,81 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     // Its packagers and its files are gone (the first test's livestream, IDLE, keeps its last segments for its next push).
     expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
     expect(emu.deps.signalling.livestreamPlayback(l.id)).toBeUndefined();
+  }, 120_000);
+
+  it("viewer_seconds: the HLS clients that fetched the live playlist with their viewer token, on the emulator's clock; a session nobody fetched has the simulator's audience", async () => {
+    const l = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'Watched' });
+    const first = push(`rtmp://127.0.0.1:${emu.deps.config.rtmpPort}/app/${l.stream_key}`);
+    await untilStatus(l.id, 'LIVE');
+    // Two players: each gets its own viewer token from the playback URL.
+    const player = async () => {
+      const master = await (await fetch(l.playback_url)).text();
+      const live = new URL(
+        master.split('\n').find((x) => x.startsWith('live.m3u8?viewer='))!,
+        l.playback_url,
+      );
+      return async () => {
+        const res = await fetch(live);
+        expect(res.status).toBe(200);
+        await res.text();
+      };
+    };
+    const [a, b] = [await player(), await player()];
+    const detail = async () =>
+      (await rest<{ session: SessionDto; sessions: SessionDto[] }>('GET', `/v2/livestreams/${l.id}`)).sessions.map((x) => ({
+        ingest: x.ingest_seconds,
+        viewers: x.viewer_seconds,
+      }));
+
+    // The emulator's clock is manual: the session started at 0 s. A watches from 0 s (fetching at 0,
+    // 4 and 8 s: counted until 10 s after its last fetch, 18 s); B fetches once at 4 s (10 s).
+    await a();
+    await emu.advance(4_000);
+    await a();
+    await b();
+    await emu.advance(4_000);
+    await a();
+    expect(await detail()).toEqual([{ ingest: 8, viewers: 4 + 8 }]);
+    await emu.advance(30_000);
+    expect(await detail()).toEqual([{ ingest: 38, viewers: 18 + 10 }]);
+    // A comes back at 38 s, after its window: a new span, 2 s of it by 40 s.
+    await a();
+    await emu.advance(2_000);
+    expect(await detail()).toEqual([{ ingest: 40, viewers: 30 }]);
+    const active = await rest<{ session: SessionDto }>('GET', `/v2/livestreams/${l.id}/active-livestream-session`);
+    expect([active.session.ingest_seconds, active.session.viewer_seconds]).toEqual([40, 30]);
+
+    // The encoder drops: the session ends at 40 s and its figures stay.
+    first.process.kill('SIGKILL');
+    await untilStatus(l.id, 'IDLE');
+    await emu.advance(10_000);
+    expect(await detail()).toEqual([{ ingest: 40, viewers: 30 }]);
+
+    // A new push, a new session that no client fetches: the simulator's audience, ingest seconds × livestream.viewers.
+    expect(
+      (
+        await fetch(`${emu.url}/_emulator/simulator`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ livestream: { viewers: 3 } }),
+        })
+      ).status,
+    ).toBe(200);
+    try {
+      push(`rtmp://127.0.0.1:${emu.deps.config.rtmpPort}/app/${l.stream_key}`);
+      await untilStatus(l.id, 'LIVE');
+      await emu.advance(5_000);
+      expect(await detail()).toEqual([
+        { ingest: 5, viewers: 15 },
+        { ingest: 40, viewers: 30 },
+      ]);
+    } finally {
+      await fetch(`${emu.url}/_emulator/simulator`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ livestream: { viewers: 1 } }),
+      });
+    }
   }, 120_000);
 
   it('a wrong key, a disabled livestream, a stopped one, another app: refused at the publish, nothing starts', async () => {
