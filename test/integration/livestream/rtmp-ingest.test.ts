@@ -251,6 +251,59 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     }
   }, 120_000);
 
+  it("a stream key reaches its own livestream alone: another organization's push, ids and links reach nothing of the first's", async () => {
+    const a = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'A' });
+    const created = await fetch(`${emu.url}/_emulator/orgs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Organization B' }),
+    });
+    const org = (await created.json()) as { id: string; api_key: string };
+    const authB = `Basic ${Buffer.from(`${org.id}:${org.api_key}`).toString('base64')}`;
+    const restB = restOf({ url: emu.url, authHeader: authB });
+    const b = await restB<LivestreamDto>('POST', '/v2/livestreams', { name: 'B' });
+    expect(b.stream_key).not.toBe(a.stream_key);
+
+    // B's encoder pushes with B's key: B's livestream goes LIVE; A's stays OFFLINE, without a picture.
+    const base = `rtmp://127.0.0.1:${emu.deps.config.rtmpPort}/app`;
+    push(`${base}/${b.stream_key}`);
+    await readUntil(
+      async () => (await restB<{ livestream: LivestreamDto }>('GET', `/v2/livestreams/${b.id}`)).livestream.status,
+      (x) => x === 'LIVE',
+      30_000,
+      100,
+    );
+    expect(await status(a.id)).toBe('OFFLINE');
+    expect(emu.deps.signalling.livestreamPlayback(a.id)).toBeUndefined();
+    expect((await fetch(a.playback_url)).status).toBe(404);
+    expect((await fetch(b.playback_url)).status).toBe(200);
+    expect(await hooks(a.id)).toEqual(['OFFLINE']);
+    expect(emu.ingest.counts()).toEqual({ connections: 1, publishing: 1 });
+
+    // A livestream's id is no key: a push naming A's id reaches nothing.
+    const byId = await push(`${base}/${a.id}`).exited;
+    expect(byId.stderr).toContain('Server error: No livestream has this stream key');
+    expect(await status(a.id)).toBe('OFFLINE');
+
+    // B's credentials reach none of A's livestream by its id; B's list holds B's alone.
+    for (const [method, route] of [
+      ['GET', `/v2/livestreams/${a.id}`],
+      ['GET', `/v2/livestreams/${a.id}/active-livestream-session`],
+      ['POST', `/v2/livestreams/${a.id}/reset-stream-key`],
+      ['PUT', `/v2/livestreams/${a.id}/disable`],
+    ] as const) {
+      const res = await fetch(`${emu.url}${route}`, { method, headers: { authorization: authB } });
+      expect(res.status, `${method} ${route}`).toBe(404);
+      expect(JSON.stringify(await res.json())).not.toContain(a.stream_key);
+    }
+    expect((await restB<{ livestreams: LivestreamDto[] }>('GET', '/v2/livestreams')).livestreams.map((l) => l.id)).toEqual([b.id]);
+    expect((await rest<{ livestream: LivestreamDto }>('GET', `/v2/livestreams/${a.id}`)).livestream).toMatchObject({
+      status: 'OFFLINE',
+      stream_key: a.stream_key,
+      disabled: false,
+    });
+  }, 60_000);
+
   it('a wrong key, a disabled livestream, a stopped one, another app: refused at the publish, nothing starts', async () => {
     const l = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'Refused' });
     const base = `rtmp://127.0.0.1:${emu.deps.config.rtmpPort}`;
