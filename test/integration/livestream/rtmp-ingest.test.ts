@@ -3,7 +3,9 @@
 // the push's first segment is out (REST and webhook), its viewers see what the encoder sends, a drop
 // makes it IDLE and a new push LIVE again; a meeting's livestream takes an encoder in place of the
 // room; viewer_seconds count the HLS clients that fetch the live playlist (the simulator's audience
-// where none did); a wrong, disabled or stopped key is refused at the publish and nothing starts. A media and
+// where none did); a wrong, disabled or stopped key, a second encoder on a key, and any push while the
+// simulator carries the livestreams are refused at the publish and nothing starts; a key reaches its
+// own livestream alone. A media and
 // network test: real ffmpeg pushing to real ports on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,6 +64,17 @@ function push(url: string, colour = '0x3366CC'): { process: ChildProcess; exited
   p.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => p.on('close', (code) => resolve({ code, stderr })));
   return { process: p, exited };
+}
+
+/** A push expected to be refused: its exit and what it printed (one still pushing after 20 s is stopped, and printed no refusal). */
+async function refusal(url: string): Promise<{ code: number | null; stderr: string }> {
+  const p = push(url);
+  const timer = setTimeout(() => p.process.kill('SIGKILL'), 20_000);
+  try {
+    return await p.exited;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const status = async (id: string) => (await rest<{ livestream: LivestreamDto }>('GET', `/v2/livestreams/${id}`)).livestream.status;
@@ -281,7 +294,7 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     expect(emu.ingest.counts()).toEqual({ connections: 1, publishing: 1 });
 
     // A livestream's id is no key: a push naming A's id reaches nothing.
-    const byId = await push(`${base}/${a.id}`).exited;
+    const byId = await refusal(`${base}/${a.id}`);
     expect(byId.stderr).toContain('Server error: No livestream has this stream key');
     expect(await status(a.id)).toBe('OFFLINE');
 
@@ -304,11 +317,11 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     });
   }, 60_000);
 
-  it('a wrong key, a disabled livestream, a stopped one, another app: refused at the publish, nothing starts', async () => {
+  it('a wrong key, another app, a disabled livestream, a stopped one, a second encoder: refused at the publish, nothing starts', async () => {
     const l = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'Refused' });
     const base = `rtmp://127.0.0.1:${emu.deps.config.rtmpPort}`;
     const refused = async (url: string) => {
-      const out = await push(url).exited;
+      const out = await refusal(url);
       expect(out.code).not.toBe(0);
       return out.stderr;
     };
@@ -319,11 +332,51 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     expect(await refused(`${base}/app/${l.stream_key}`)).toContain(`Server error: Livestream ${l.id} is disabled`);
     expect(await status(l.id)).toBe('OFFLINE');
     await rest('PUT', `/v2/livestreams/${l.id}/enable`);
+
+    // A stopped livestream (a meeting's: a stop ends one of those) takes no encoder.
+    const m = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Stopped' });
+    const stopped = await rest<LivestreamDto>('POST', `/v2/meetings/${m.id}/livestreams`, {});
+    await rest('POST', `/v2/meetings/${m.id}/active-livestream/stop`);
+    const stoppedHooks = await hooks(stopped.id);
+    expect(await refused(`${base}/app/${stopped.stream_key}`)).toContain(`Server error: Livestream ${stopped.id} is stopped`);
+    expect(await status(stopped.id)).toBe('OFFLINE');
+    expect(emu.deps.signalling.livestreamPlayback(stopped.id)).toBeUndefined();
+    expect(await hooks(stopped.id)).toEqual(stoppedHooks);
+
+    // A second encoder on a key another one pushes to is refused; the first goes on.
+    const first = push(`${base}/app/${l.stream_key}`);
+    await untilStatus(l.id, 'LIVE');
+    const liveHooks = await hooks(l.id);
+    expect(await refused(`${base}/app/${l.stream_key}`)).toContain(`Server error: Livestream ${l.id} already has an encoder`);
+    expect(emu.ingest.counts()).toEqual({ connections: 1, publishing: 1 });
+    expect(await status(l.id)).toBe('LIVE');
+    expect(first.process.exitCode).toBeNull();
+    expect(await hooks(l.id)).toEqual(liveHooks);
+    first.process.kill('SIGKILL');
+    await untilStatus(l.id, 'IDLE');
+
     // An organization's reset takes its livestreams' keys with it: such a key reaches nothing.
     const other = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'Reset' });
     await fetch(`${emu.url}/_emulator/orgs/${emu.orgId}/reset`, { method: 'POST' });
     expect(await refused(`${base}/app/${other.stream_key}`)).toContain('Server error: No livestream has this stream key');
     expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
     expect(emu.ingest.counts()).toEqual({ connections: 0, publishing: 0 });
+  }, 60_000);
+
+  it('while the simulator carries the livestreams, a push is refused with the reason, and nothing starts', async () => {
+    const sim = await startEmulator({ seed: 'rtmp simulated', clock: 'manual', livestreams: 'sample', rtmpPort: 0, rtmpsPort: 0 });
+    try {
+      const l = await restOf(sim)<LivestreamDto>('POST', '/v2/livestreams', { name: 'Simulated' });
+      const out = await refusal(`rtmp://127.0.0.1:${sim.deps.config.rtmpPort}/app/${l.stream_key}`);
+      expect(out.code).not.toBe(0);
+      expect(out.stderr).toContain(
+        'Server error: This emulator takes no encoder: every livestream is simulated: LIVE on a timer, the sample segments (--livestreams sample)',
+      );
+      expect((await restOf(sim)<{ livestream: LivestreamDto }>('GET', `/v2/livestreams/${l.id}`)).livestream.status).toBe('OFFLINE');
+      expect(sim.ingest.counts()).toEqual({ connections: 0, publishing: 0 });
+      expect(sim.deps.signalling.livestreamCounts()).toEqual({ packaging: 0, files: 0, bytes: 0 });
+    } finally {
+      await sim.close();
+    }
   }, 60_000);
 });
