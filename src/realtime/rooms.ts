@@ -103,6 +103,11 @@ export class RealtimeRooms {
     return this.features.media.botMedia(participant, wish);
   }
 
+  /** The peer id a participant has in a meeting's rooms: their page's, or their participant id without one. */
+  peerIdOf(meetingId: string, participantId: string): string {
+    return this.state.peerIdOf(meetingId, participantId);
+  }
+
   /** Whether a participant is in a meeting through a page (joined to its socket room). */
   hasPage(meetingId: string, participantId: string): boolean {
     for (const p of this.state.pages(meetingId)) if (p.participantId === participantId && p.roomJoined && !p.gone) return true;
