@@ -93,6 +93,11 @@ export class RtmpIngest {
     this.limits = { ...INGEST_LIMITS, ...limits };
   }
 
+  /** Whether the ingest is shutting down (an encoder's end then hands nothing over). */
+  get closing(): boolean {
+    return this.closed;
+  }
+
   /** Open connections (RTMPS ones in their TLS handshake too), and those publishing. */
   counts(): { connections: number; publishing: number } {
     return { connections: this.connections.size + this.handshaking.size, publishing: this.publishers.size };
@@ -294,7 +299,7 @@ class RtmpConnection implements IngestConnection {
     this.logger.info({ livestream: verdict.livestream.id }, 'RTMP ingest: an encoder publishes');
     this.ingest.published(verdict.livestream, this).then(
       (sink) => {
-        if (this.ended) return sink?.close();
+        if (this.ended) return sink?.close(this.ingest.closing);
         if (!sink) return this.drop('The livestream takes no encoder now');
         this.sink = sink;
         for (const chunk of this.pending) sink.write(chunk);
@@ -351,7 +356,7 @@ class RtmpConnection implements IngestConnection {
     this.ingest.gone(this, this.livestream?.id);
     const sink = this.sink;
     this.sink = undefined;
-    sink?.close();
+    sink?.close(this.ingest.closing);
   }
 }
 

@@ -2,10 +2,10 @@
 // emulator's own certificate, or plain RTMP): a livestream made by POST /v2/livestreams goes LIVE when
 // the push's first segment is out (REST and webhook), its viewers see what the encoder sends, a drop
 // makes it IDLE and a new push LIVE again; a meeting's livestream takes an encoder in place of the
-// room; viewer_seconds count the HLS clients that fetch the live playlist (the simulator's audience
-// where none did); a wrong, disabled or stopped key, a second encoder on a key, and any push while the
-// simulator carries the livestreams are refused at the publish and nothing starts; a key reaches its
-// own livestream alone. A media and
+// room, and shows the room again, LIVE all along, when the encoder drops; viewer_seconds count the HLS
+// clients that fetch the live playlist (the simulator's audience where none did); a wrong, disabled or
+// stopped key, a second encoder on a key, and any push while the simulator carries the livestreams are
+// refused at the publish and nothing starts; a key reaches its own livestream alone. A media and
 // network test: real ffmpeg pushing to real ports on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -187,6 +187,50 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     // Its packagers and its files are gone (the first test's livestream, IDLE, keeps its last segments for its next push).
     expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
     expect(emu.deps.signalling.livestreamPlayback(l.id)).toBeUndefined();
+  }, 120_000);
+
+  it("a meeting's livestream whose encoder drops shows the meeting again and stays LIVE", async () => {
+    const m = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Show again' });
+    const l = await rest<LivestreamDto>('POST', `/v2/meetings/${m.id}/livestreams`, {});
+    await untilStatus(l.id, 'LIVE'); // the room's picture
+    const encoder = push(`rtmp://127.0.0.1:${emu.deps.config.rtmpPort}/app/${l.stream_key}`, '0x33CC33');
+    await readUntil(
+      async () => meanColour(await watch(l.playback_url, 1)),
+      ([, green]) => green > 150,
+      30_000,
+      200,
+    );
+    encoder.process.kill('SIGKILL');
+    await encoder.exited;
+
+    // The room's picture is back: a third run of the playlist (room, encoder, room), not green.
+    const master = await (await fetch(l.playback_url)).text();
+    const live = new URL(
+      master.split('\n').find((x) => x.startsWith('live.m3u8'))!,
+      l.playback_url,
+    );
+    const text = await readUntil(
+      async () => (await fetch(live)).text(),
+      (t) => t.includes('#EXT-X-DISCONTINUITY-SEQUENCE:2'),
+      30_000,
+      200,
+    );
+    expect(text).toContain('#EXT-X-DISCONTINUITY-SEQUENCE:2');
+    const [, g] = await readUntil(
+      async () => meanColour(await watch(l.playback_url, 1)),
+      ([, green]) => green < 100,
+      30_000,
+      200,
+    );
+    expect(g).toBeLessThan(100);
+    // It never left LIVE: one session, no IDLE.
+    expect(await status(l.id)).toBe('LIVE');
+    expect(await hooks(l.id)).toEqual(['OFFLINE', 'LIVE']);
+    expect((await rest<{ sessions: unknown[] }>('GET', `/v2/livestreams/${l.id}`)).sessions).toHaveLength(1);
+    expect(emu.ingest.counts()).toEqual({ connections: 0, publishing: 0 });
+    expect(emu.deps.signalling.livestreamCounts().packaging).toBe(1);
+    await rest('POST', `/v2/meetings/${m.id}/active-livestream/stop`);
+    expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
   }, 120_000);
 
   it("viewer_seconds: the HLS clients that fetched the live playlist with their viewer token, on the emulator's clock; a session nobody fetched has the simulator's audience", async () => {
