@@ -329,11 +329,13 @@ export class RealtimeRooms {
   /**
    * A domain event of a meeting reaches every feature, whether or not a page of the meeting is
    * connected (a bot publishing in a meeting no page has joined must still be released when it
-   * leaves); one feature's failure does not stop the others.
+   * leaves); one feature's failure does not stop the others. The livestreams' pictures follow
+   * every livestream, one of its own (no meeting) too.
    */
   private onDomainEvent(e: DomainEvent): void {
-    if (!('meeting' in e) || !e.meeting) return;
-    for (const f of this.featureList) {
+    const meeting = 'meeting' in e && e.meeting;
+    const features = meeting ? this.featureList : e.type === 'livestream.statusChanged' || e.type === 'livestream.enabled' ? [this.features.livestreams] : [];
+    for (const f of features) {
       try {
         f.onDomainEvent?.(e);
       } catch (err) {

@@ -132,6 +132,12 @@ export class RoomLivestreamsFeature implements RoomFeature {
 
   onDomainEvent(e: DomainEvent): void {
     if (e.type === 'livestream.statusChanged') this.livestreamChanged(e.livestream, e.previous);
+    // A meeting's livestream enabled again shows the meeting again (its picture makes it LIVE).
+    else if (e.type === 'livestream.enabled' && e.livestream.meetingId !== null && (e.livestream.state === 'OFFLINE' || e.livestream.state === 'IDLE')) {
+      const feed = this.feeds.get(e.livestream.id);
+      if (feed) feed.livestream = e.livestream;
+      this.startRoom(e.livestream);
+    }
   }
 
   /** The engine is reset with the media room: every packager is gone; the connections and folders go too. */

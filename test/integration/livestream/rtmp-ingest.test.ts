@@ -1,12 +1,13 @@
 // An encoder pushing to the emulator's RTMP ingest, as the guide's ffmpeg command does (RTMPS on the
 // emulator's own certificate, or plain RTMP): a livestream made by POST /v2/livestreams goes LIVE when
 // the push's first segment is out (REST and webhook), its viewers see what the encoder sends, a drop
-// makes it IDLE and a new push LIVE again; a meeting's livestream takes an encoder in place of the
-// room, and shows the room again, LIVE all along, when the encoder drops; viewer_seconds count the HLS
-// clients that fetch the live playlist (the simulator's audience where none did); a wrong, disabled or
-// stopped key, a second encoder on a key, and any push while the simulator carries the livestreams are
-// refused at the publish and nothing starts; a key reaches its own livestream alone. A media and
-// network test: real ffmpeg pushing to real ports on 127.0.0.1.
+// or a disable (the encoder let go) makes it IDLE and a new push LIVE again; a meeting's livestream
+// takes an encoder in place of the room, and shows the room again when the encoder drops (LIVE all
+// along) and when it is enabled again after a disable; viewer_seconds count the HLS clients that fetch
+// the live playlist (the simulator's audience where none did); a wrong, disabled or stopped key, a
+// second encoder on a key, and any push while the simulator carries the livestreams are refused at the
+// publish and nothing starts; a key reaches its own livestream alone. A media and network test: real
+// ffmpeg pushing to real ports on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -167,6 +168,28 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     expect(await hooks(l.id)).toEqual(['OFFLINE', 'LIVE', 'IDLE', 'LIVE', 'IDLE']);
   }, 120_000);
 
+  it('a livestream of its own disabled while an encoder pushes: IDLE, the encoder let go, nothing packaged; enabled, a new push makes it LIVE', async () => {
+    const l = await rest<LivestreamDto>('POST', '/v2/livestreams', { name: 'Disabled' });
+    const url = `rtmp://127.0.0.1:${emu.deps.config.rtmpPort}/app/${l.stream_key}`;
+    const first = push(url);
+    await untilStatus(l.id, 'LIVE');
+    await rest('PUT', `/v2/livestreams/${l.id}/disable`);
+    expect(await status(l.id)).toBe('IDLE');
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      first.exited.then((x) => x.code),
+      new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still pushing after 20 s'), 20_000))),
+    ]).finally(() => clearTimeout(timer));
+    expect(typeof ended, String(ended)).toBe('number');
+    expect(ended).not.toBe(0);
+    expect(emu.ingest.counts()).toEqual({ connections: 0, publishing: 0 });
+    expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
+    await rest('PUT', `/v2/livestreams/${l.id}/enable`);
+    push(url);
+    await untilStatus(l.id, 'LIVE');
+    expect(await hooks(l.id)).toEqual(['OFFLINE', 'LIVE', 'IDLE', 'LIVE']);
+  }, 120_000);
+
   it("a meeting's livestream takes an encoder (plain RTMP) in place of the room; its stop ends the encoder's connection", async () => {
     const m = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Show' });
     const l = await rest<LivestreamDto>('POST', `/v2/meetings/${m.id}/livestreams`, {});
@@ -189,7 +212,7 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     expect(emu.deps.signalling.livestreamPlayback(l.id)).toBeUndefined();
   }, 120_000);
 
-  it("a meeting's livestream whose encoder drops shows the meeting again and stays LIVE", async () => {
+  it("a meeting's livestream whose encoder drops shows the meeting again and stays LIVE; disabled and enabled again, it shows the meeting again", async () => {
     const m = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Show again' });
     const l = await rest<LivestreamDto>('POST', `/v2/meetings/${m.id}/livestreams`, {});
     await untilStatus(l.id, 'LIVE'); // the room's picture
@@ -228,6 +251,15 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     expect(await hooks(l.id)).toEqual(['OFFLINE', 'LIVE']);
     expect((await rest<{ sessions: unknown[] }>('GET', `/v2/livestreams/${l.id}`)).sessions).toHaveLength(1);
     expect(emu.ingest.counts()).toEqual({ connections: 0, publishing: 0 });
+    expect(emu.deps.signalling.livestreamCounts().packaging).toBe(1);
+
+    // Disabled, it goes IDLE without a picture; enabled again, the meeting's picture makes it LIVE again.
+    await rest('PUT', `/v2/livestreams/${l.id}/disable`);
+    expect(await status(l.id)).toBe('IDLE');
+    expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
+    await rest('PUT', `/v2/livestreams/${l.id}/enable`);
+    await untilStatus(l.id, 'LIVE');
+    expect(await hooks(l.id)).toEqual(['OFFLINE', 'LIVE', 'IDLE', 'LIVE']);
     expect(emu.deps.signalling.livestreamCounts().packaging).toBe(1);
     await rest('POST', `/v2/meetings/${m.id}/active-livestream/stop`);
     expect(emu.deps.signalling.livestreamCounts().packaging).toBe(0);
