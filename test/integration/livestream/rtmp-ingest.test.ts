@@ -93,13 +93,31 @@ async function hooks(id: string): Promise<string[]> {
     .map((d) => (d.payload as { status: string }).status);
 }
 
-/** The newest segments a viewer gets, saved as one file. */
-async function watch(playbackUrl: string, segments = 2): Promise<string> {
+/** The live playlist the playback URL names, with a viewer token of its own. */
+async function liveUrlOf(playbackUrl: string): Promise<URL> {
   const master = await (await fetch(playbackUrl)).text();
-  const live = new URL(
-    master.split('\n').find((l) => l.startsWith('live.m3u8'))!,
+  return new URL(
+    master.split('\n').find((l) => l.startsWith('live.m3u8?viewer='))!,
     playbackUrl,
   );
+}
+
+/** The live playlist once it shows the `run`th picture (counted from 0: its discontinuity sequence). */
+async function untilRun(playbackUrl: string, run: number): Promise<string> {
+  const live = await liveUrlOf(playbackUrl);
+  const text = await readUntil(
+    async () => (await fetch(live)).text(),
+    (t) => t.includes(`#EXT-X-DISCONTINUITY-SEQUENCE:${run}`),
+    30_000,
+    200,
+  );
+  expect(text).toContain(`#EXT-X-DISCONTINUITY-SEQUENCE:${run}`);
+  return text;
+}
+
+/** The newest segments a viewer gets, saved as one file. */
+async function watch(playbackUrl: string, segments = 2): Promise<string> {
+  const live = await liveUrlOf(playbackUrl);
   const playlist = await readUntil(
     async () => {
       const res = await fetch(live);
@@ -148,18 +166,7 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     const second = push(`${l.ingest_server}${l.stream_key}`, '0xCC3333');
     await untilStatus(l.id, 'LIVE');
     // The playlist goes on from the first push's segments, a discontinuity between them.
-    const master = await (await fetch(l.playback_url)).text();
-    const live = new URL(
-      master.split('\n').find((x) => x.startsWith('live.m3u8'))!,
-      l.playback_url,
-    );
-    const text = await readUntil(
-      async () => (await fetch(live)).text(),
-      (t) => t.includes('#EXT-X-DISCONTINUITY-SEQUENCE:1'),
-      30_000,
-      200,
-    );
-    expect(text).toContain('#EXT-X-DISCONTINUITY-SEQUENCE:1');
+    await untilRun(l.playback_url, 1);
     const [r2, , b2] = meanColour(await watch(l.playback_url));
     expect(r2).toBeGreaterThan(150);
     expect(b2).toBeLessThan(100);
@@ -227,18 +234,7 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     await encoder.exited;
 
     // The room's picture is back: a third run of the playlist (room, encoder, room), not green.
-    const master = await (await fetch(l.playback_url)).text();
-    const live = new URL(
-      master.split('\n').find((x) => x.startsWith('live.m3u8'))!,
-      l.playback_url,
-    );
-    const text = await readUntil(
-      async () => (await fetch(live)).text(),
-      (t) => t.includes('#EXT-X-DISCONTINUITY-SEQUENCE:2'),
-      30_000,
-      200,
-    );
-    expect(text).toContain('#EXT-X-DISCONTINUITY-SEQUENCE:2');
+    await untilRun(l.playback_url, 2);
     const [, g] = await readUntil(
       async () => meanColour(await watch(l.playback_url, 1)),
       ([, green]) => green < 100,
@@ -271,11 +267,7 @@ describe.runIf(withFfmpeg)('the RTMP ingest', () => {
     await untilStatus(l.id, 'LIVE');
     // Two players: each gets its own viewer token from the playback URL.
     const player = async () => {
-      const master = await (await fetch(l.playback_url)).text();
-      const live = new URL(
-        master.split('\n').find((x) => x.startsWith('live.m3u8?viewer='))!,
-        l.playback_url,
-      );
+      const live = await liveUrlOf(l.playback_url);
       return async () => {
         const res = await fetch(live);
         expect(res.status).toBe(200);
