@@ -250,6 +250,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     verifyToken: (token, now) => participants.tokens.verify(token, now),
   });
   connectedMeetings.attachFrontends(signalling);
+  sessionHistory.attachPages(signalling);
   // The one list of what an organization is made of: on a load or an organization's reset each
   // member seeds its share of the document, and on a reset each drops what it holds outside the
   // store first. Adding a resource means adding it here.

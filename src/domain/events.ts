@@ -49,7 +49,7 @@ export type DomainEvent =
     }
   // `meeting` is null for a livestream of its own (POST /v2/livestreams).
   | { type: 'livestream.statusChanged'; at: number; org: Organization; meeting: Meeting | null; livestream: Livestream; previous: LivestreamState | null }
-  // A disabled livestream enabled again: an encoder waiting to connect may go LIVE (the simulator).
+  // A disabled livestream enabled again: an encoder waiting to connect may go LIVE (the simulator), a meeting's shows the meeting again.
   | { type: 'livestream.enabled'; at: number; org: Organization; livestream: Livestream }
   | { type: 'meeting.started'; at: number; org: Organization; meeting: Meeting }
   | { type: 'meeting.ended'; at: number; org: Organization; meeting: Meeting; reason: 'HOST_ENDED_MEETING' | 'ALL_PARTICIPANTS_LEFT' }

@@ -138,6 +138,12 @@ export interface SessionTranscriptLine {
   customParticipantId: string;
   name: string | null;
   text: string;
+  /**
+   * The peer id the meeting's pages heard the line under as it was said (the speaker's page's, or
+   * their participant id without one); null when the pages did not hear it (the speaker's preset
+   * has no transcription_enabled).
+   */
+  livePeerId: string | null;
 }
 
 /** One participant's vote in a poll: the option's index, and their name as they voted. */

@@ -103,6 +103,11 @@ export class RealtimeRooms {
     return this.features.media.botMedia(participant, wish);
   }
 
+  /** The peer id a participant has in a meeting's rooms: their page's, or their participant id without one. */
+  peerIdOf(meetingId: string, participantId: string): string {
+    return this.state.peerIdOf(meetingId, participantId);
+  }
+
   /** Whether a participant is in a meeting through a page (joined to its socket room). */
   hasPage(meetingId: string, participantId: string): boolean {
     for (const p of this.state.pages(meetingId)) if (p.participantId === participantId && p.roomJoined && !p.gone) return true;
@@ -324,11 +329,13 @@ export class RealtimeRooms {
   /**
    * A domain event of a meeting reaches every feature, whether or not a page of the meeting is
    * connected (a bot publishing in a meeting no page has joined must still be released when it
-   * leaves); one feature's failure does not stop the others.
+   * leaves); one feature's failure does not stop the others. The livestreams' pictures follow
+   * every livestream, one of its own (no meeting) too.
    */
   private onDomainEvent(e: DomainEvent): void {
-    if (!('meeting' in e) || !e.meeting) return;
-    for (const f of this.featureList) {
+    const meeting = 'meeting' in e && e.meeting;
+    const features = meeting ? this.featureList : e.type === 'livestream.statusChanged' || e.type === 'livestream.enabled' ? [this.features.livestreams] : [];
+    for (const f of features) {
       try {
         f.onDomainEvent?.(e);
       } catch (err) {

@@ -45,6 +45,8 @@ export interface SignallingServer {
   botMedia(participant: Participant, wish: BotMediaWish): Promise<Record<MediaKind, boolean>>;
   /** Whether a participant is in a meeting through a page (false before the first socket). */
   hasPage(meetingId: string, participantId: string): boolean;
+  /** The peer id a participant has in a meeting's rooms: their page's, or their participant id without one. */
+  peerIdOf(meetingId: string, participantId: string): string;
   /**
    * Network trouble on demand: sets a scenario on a meeting (participantId null) or a participant
    * in it (a signalling socket dropped or refused, media cut, lost, delayed or capped), or clears
@@ -241,6 +243,9 @@ export function createSignallingServer(signallingDeps: SignallingDeps): Signalli
     },
     hasPage(meetingId, participantId) {
       return ready?.hasPage(meetingId, participantId) ?? false;
+    },
+    peerIdOf(meetingId, participantId) {
+      return ready?.peerIdOf(meetingId, participantId) ?? participantId;
     },
     setNetwork(meetingId, participantId, request) {
       return network.apply(meetingId, participantId, request);

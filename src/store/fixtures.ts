@@ -245,6 +245,25 @@ export const fixturesSchema = z
         participants.add(p.id);
       });
     });
+    // An encoder's push carries nothing but the stream key, and a playback URL nothing but the
+    // livestream's id: each must name one livestream, whichever organization holds it.
+    const livestreamIds = new Set<string>();
+    const streamKeys = new Set<string>();
+    f.organizations.forEach((o, i) =>
+      (o.livestreams ?? []).forEach((l, j) => {
+        const path = ['organizations', i, 'livestreams', j];
+        if (livestreamIds.has(l.id))
+          ctx.addIssue({ code: 'custom', path: [...path, 'id'], message: 'duplicate livestream id (one livestream per id, across organizations)' });
+        if (streamKeys.has(l.streamKey))
+          ctx.addIssue({
+            code: 'custom',
+            path: [...path, 'streamKey'],
+            message: 'duplicate stream key (a stream key belongs to one livestream, across organizations)',
+          });
+        livestreamIds.add(l.id);
+        streamKeys.add(l.streamKey);
+      }),
+    );
     const codes = new Set<string>();
     f.categories.forEach((c, i) => {
       if (codes.has(c.code)) ctx.addIssue({ code: 'custom', path: ['categories', i, 'code'], message: 'duplicate category code' });

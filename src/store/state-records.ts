@@ -251,7 +251,19 @@ export const sessionRecord = z
       .max(SESSION_LIMITS.chatChannels)
       .default([]),
     transcript: z
-      .array(z.object({ at: ms, participantId: id, customParticipantId: text(255), name: text(255).nullable(), text: text(SESSION_LIMITS.textChars) }).strict())
+      .array(
+        z
+          .object({
+            at: ms,
+            participantId: id,
+            customParticipantId: text(255),
+            name: text(255).nullable(),
+            text: text(SESSION_LIMITS.textChars),
+            // Absent in documents saved before it was kept: such a line counts as not heard live.
+            livePeerId: text(100).nullable().default(null),
+          })
+          .strict(),
+      )
       .max(SESSION_LIMITS.transcriptLines),
     polls: z
       .array(

@@ -169,7 +169,7 @@ function withTranscript(lines: [string, string][]): Session {
   for (const [id] of lines) if (!s.participants.some((p) => p.participantId === id)) s = joinSession(s, person(id), T0);
   return {
     ...s,
-    transcript: lines.map(([id, text], i) => ({ at: T0 + i * 1000, participantId: id, customParticipantId: `c-${id}`, name: id, text })),
+    transcript: lines.map(([id, text], i) => ({ at: T0 + i * 1000, participantId: id, customParticipantId: `c-${id}`, name: id, text, livePeerId: null })),
   };
 }
 

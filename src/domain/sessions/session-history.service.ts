@@ -107,6 +107,12 @@ export interface PollInput {
   hideVotes: boolean;
 }
 
+/** The meetings' pages (the realtime rooms): the peer id a participant has there. */
+export interface MeetingPages {
+  /** Their page's peer id, or their participant id when they have no page. */
+  peerIdOf(meetingId: string, participantId: string): string;
+}
+
 /** What a page that joins late reads of the transcript so far: its most recent lines (production's own cut is not documented). */
 export const ACTIVE_TRANSCRIPT_LINES = 500;
 
@@ -114,12 +120,19 @@ const sessionNotFound = (id: string) => errors.notFoundMessage(`No session found
 const noActiveSession = (meetingId: string) => errors.notFoundMessage(`No active session found for meeting_id ${meetingId}`);
 
 export class SessionHistoryService implements OrgMember {
+  private pages: MeetingPages = { peerIdOf: (_meetingId, participantId) => participantId };
+
   constructor(
     private readonly ctx: DomainContext,
     private readonly media: MediaLinks,
     /** The chat files pages upload: what an image or a file message may link. */
     private readonly files?: Pick<ChatFilesService, 'linkProblem'>,
   ) {}
+
+  /** The realtime rooms, once built (they are built after the domain). */
+  attachPages(pages: MeetingPages): void {
+    this.pages = pages;
+  }
 
   // --- written as presence changes (sessions.service.ts) -------------------------------------
 
@@ -604,8 +617,10 @@ export class SessionHistoryService implements OrgMember {
 
   /**
    * A present participant says a line: it joins the session's transcript, and the pages of the
-   * meeting hear it as it is said when the speaker's preset has transcription_enabled (`live`).
-   * A speaker says at most SESSION_LIMITS.transcriptLinesPerSecond lines a second (emulator clock).
+   * meeting hear it as it is said, under the speaker's peer id, when the speaker's preset has
+   * transcription_enabled (`live`); the line keeps that peer id, so that a page joining later reads
+   * the lines as the others heard them. A speaker says at most
+   * SESSION_LIMITS.transcriptLinesPerSecond lines a second (emulator clock).
    */
   speak(meeting: Meeting, participantId: string, text: string): { session: Session; line: SessionTranscriptLine; live: boolean } {
     const { session, participant } = this.presentSpeaker(meeting, participantId);
@@ -614,11 +629,18 @@ export class SessionHistoryService implements OrgMember {
     const now = this.ctx.clock.now();
     const recent = session.transcript.filter((l) => l.participantId === participantId && l.at > now - 1000).length;
     if (recent >= SESSION_LIMITS.transcriptLinesPerSecond) throw errors.tooManyRequests(1);
-    const line = { at: now, participantId, customParticipantId: participant.customParticipantId, name: participant.name, text };
-    const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, transcript: [...s.transcript, line], updatedAt: now }))!;
     const data = orgData(this.ctx, meeting.orgId);
     const speaker = data.participants.get(participantId);
     const live = speaker !== undefined && data.presets.get(speaker.presetId)?.permissions.transcription_enabled === true;
+    const line: SessionTranscriptLine = {
+      at: now,
+      participantId,
+      customParticipantId: participant.customParticipantId,
+      name: participant.name,
+      text,
+      livePeerId: live ? this.pages.peerIdOf(meeting.id, participantId) : null,
+    };
+    const updated = this.update(meeting.orgId, session.id, (s) => ({ ...s, transcript: [...s.transcript, line], updatedAt: now }))!;
     this.ctx.bus.publish({
       type: 'transcript.spoken',
       at: now,
@@ -640,14 +662,17 @@ export class SessionHistoryService implements OrgMember {
     return { path: activeTranscriptPath(session.id), expiresAt: this.ctx.clock.now() + SESSION_FILE_LINK_LIFETIME_MS };
   }
 
-  /** The file of a session's transcript so far: one line per line said (the SDK's form), oldest first. */
+  /**
+   * The file of a session's transcript so far, as the pages heard it: the lines they heard live
+   * (a speaker without transcription_enabled is left out), under the peer ids they heard them
+   * with, one line each in the SDK's form, oldest first.
+   */
   activeTranscriptContent(sessionId: string): string {
     const s = this.ctx.store.findInAnyOrg((d) => d.sessions, sessionId);
     if (!s) throw sessionNotFound(sessionId);
-    return s.transcript
-      .slice(-ACTIVE_TRANSCRIPT_LINES)
-      .map((l) => `${sdkTranscriptLine(l, l.participantId)}\n`)
-      .join('');
+    const heard: string[] = [];
+    for (const l of s.transcript) if (l.livePeerId !== null) heard.push(`${sdkTranscriptLine(l, l.livePeerId)}\n`);
+    return heard.slice(-ACTIVE_TRANSCRIPT_LINES).join('');
   }
 
   private presentSpeaker(meeting: Meeting, participantId: string): { session: Session; participant: SessionParticipant } {

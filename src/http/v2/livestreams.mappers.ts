@@ -1,6 +1,6 @@
 // Livestream sessions, and the livestream reads and lists that carry them → v2 wire shapes.
-// `now` counts the ingest of a session still LIVE; `viewers` is what HLS clients watched, or the
-// simulated audience (viewer_seconds = ingest_seconds × viewers, docs/time-and-lifecycles.md).
+// `now` counts the ingest of a session still LIVE; `viewers` is what HLS clients watched, or, for a
+// session nobody fetched, the simulated audience (ingest_seconds × viewers; docs/livestreams.md).
 import type { z } from 'zod';
 import { toIso } from '../../core/clock.js';
 import type { LivestreamTotals } from '../../domain/livestreams/livestream-analytics.js';

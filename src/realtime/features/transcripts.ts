@@ -4,8 +4,9 @@
 // speech-to-text service streams them. The SDK reads each as one CSV line (epoch seconds, the
 // speaker's peer id, user id, custom participant id, name, text), keeps them in `meeting.ai`,
 // merges a speaker's partials into their final line, and the kits show them in their caption and
-// transcript views. What a page that joins late reads of the lines said before is served by the
-// SDK's active-transcript call (sdk-api.routes.ts).
+// transcript views. The line names its speaker by the peer id it was heard under, kept with it (the
+// session's transcript): what a page that joins late reads of the lines said before, served by the
+// SDK's active-transcript call (sdk-api.routes.ts), are the same lines under the same ids.
 import type { DomainEvent } from '../../domain/events.js';
 import { sdkTranscriptLine } from '../../domain/sessions/session-files.js';
 import { SDK_EVENTS } from '../protocol/events.js';
@@ -34,9 +35,9 @@ export class TranscriptsFeature implements RoomFeature {
   constructor(private readonly state: RoomState) {}
 
   onDomainEvent(e: DomainEvent): void {
-    if (e.type !== 'transcript.spoken' || !e.live) return;
+    if (e.type !== 'transcript.spoken' || e.line.livePeerId === null) return;
     const meetingId = e.meeting.id;
-    const peerId = this.state.peerIdOf(meetingId, e.line.participantId);
+    const peerId = e.line.livePeerId;
     const say = (text: string, partial: boolean) =>
       this.state.tell(meetingId, ROOM.transcript, 'socket.ai.MeetingTranscript', {
         meeting_id: meetingId,

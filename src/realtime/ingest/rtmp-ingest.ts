@@ -11,12 +11,13 @@
 // audio and video go, as FLV, to the livestream's packager in the media plane (room-livestreams.ts).
 //
 // Bad input never reaches further than its own connection: a connection that does not publish
-// within the publish deadline (a half handshake, garbage, a stall), that sends more than it may before
-// publishing, a message or chunk stream count past the limits, or bytes the protocol layer cannot
-// read is dropped; a publishing encoder silent too long is dropped (its livestream goes IDLE). At
-// most so many connections are open, and fewer not yet publishing (INGEST_LIMITS).
+// within the publish deadline from its TCP accept (a TLS or RTMP handshake left half-way, garbage, a
+// stall), that sends more than it may before publishing, a message or chunk stream count past the
+// limits, or bytes the protocol layer cannot read is dropped; a publishing encoder silent too long is
+// dropped (its livestream goes IDLE). At most so many TCP connections are open, and fewer not yet
+// publishing, an RTMPS connection counted from its accept, while its TLS handshake runs (INGEST_LIMITS).
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
-import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { createServer as createTlsServer, type Server as TlsServer, type TLSSocket } from 'node:tls';
 import Rtmp, { type RtmpAvPacket, type RtmpStreamRequest } from 'node-media-server/src/protocol/rtmp.js';
 import nmsLogger from 'node-media-server/src/core/logger.js';
 import type { Logger } from '../../logger.js';
@@ -28,11 +29,11 @@ import type { TlsIdentity } from '../tls.js';
 export const INGEST_APP = 'app';
 /** The ingest's bounds on its connections. */
 export interface IngestLimits {
-  /** A connection that has not published within this long (real ms) is dropped. */
+  /** A connection that has not published within this long (real ms) from its TCP accept is dropped (an RTMPS one's TLS handshake included). */
   publishDeadlineMs: number;
   /** A publishing encoder that sends nothing for this long (real ms) is dropped. */
   stallMs: number;
-  /** Connections open at once, and of those, not yet publishing. */
+  /** TCP connections open at once, and of those, not yet publishing (an RTMPS one in its TLS handshake included). */
   maxConnections: number;
   maxWaiting: number;
 }
@@ -74,6 +75,8 @@ nmsLogger.log = () => undefined;
 
 export class RtmpIngest {
   private readonly connections = new Set<RtmpConnection>();
+  /** RTMPS connections whose TLS handshake is under way, by their peer's address and port. */
+  private readonly handshaking = new Map<string, { socket: Socket; deadline: PublishDeadline }>();
   /** Livestream id → the connection publishing to it. */
   private readonly publishers = new Map<string, RtmpConnection>();
   private plain: NetServer | undefined;
@@ -90,9 +93,14 @@ export class RtmpIngest {
     this.limits = { ...INGEST_LIMITS, ...limits };
   }
 
-  /** Open connections, and those publishing. */
+  /** Whether the ingest is shutting down (an encoder's end then hands nothing over). */
+  get closing(): boolean {
+    return this.closed;
+  }
+
+  /** Open connections (RTMPS ones in their TLS handshake too), and those publishing. */
   counts(): { connections: number; publishing: number } {
-    return { connections: this.connections.size, publishing: this.publishers.size };
+    return { connections: this.connections.size + this.handshaking.size, publishing: this.publishers.size };
   }
 
   /** Listens on the ports asked for (null: that one stays off); answers the ports listened on. */
@@ -104,15 +112,25 @@ export class RtmpIngest {
       rtmp = await listen(this.plain, host, rtmpPort);
     }
     if (rtmpsPort !== null) {
-      const server = createTlsServer({}, (socket) => this.accept(socket));
+      // Node's own bound on a TLS handshake (120 s) would let a flood of half handshakes stay: the publish deadline bounds it.
+      const server = createTlsServer({ handshakeTimeout: this.limits.publishDeadlineMs }, (socket) => this.secured(socket));
       server.on('tlsClientError', (_err, socket) => socket.destroy());
       let ready: Promise<void> | undefined;
       const listener = createNetServer({ pauseOnConnect: true }, (socket) => {
-        if (this.connections.size >= this.limits.maxConnections) return void socket.destroy();
+        if (!this.admits()) return void socket.destroy();
+        // Counted from here, and held to the publish deadline from here, while the TLS handshake runs.
+        const key = peerOf(socket);
+        const deadline = new PublishDeadline(this.limits.publishDeadlineMs, () => socket.destroy());
+        this.handshaking.set(key, { socket, deadline });
+        socket.once('close', () => {
+          if (this.handshaking.get(key)?.socket !== socket) return;
+          this.handshaking.delete(key);
+          deadline.clear();
+        });
         socket.on('error', () => socket.destroy());
         ready ??= this.deps.tls.credentials().then((credentials) => server.setSecureContext(credentials));
         ready.then(
-          () => (listener.listening ? server.emit('connection', socket) : socket.destroy()),
+          () => (!listener.listening ? socket.destroy() : socket.destroyed ? undefined : server.emit('connection', socket)),
           (err: unknown) => {
             ready = undefined;
             this.deps.logger.error({ err }, 'RTMPS: cannot make the TLS certificate');
@@ -130,17 +148,28 @@ export class RtmpIngest {
   async close(): Promise<void> {
     this.closed = true;
     for (const c of [...this.connections]) c.drop('The emulator is shutting down');
+    for (const { socket } of [...this.handshaking.values()]) socket.destroy();
     await Promise.all([this.plain && closeServer(this.plain), this.secure && closeServer(this.secure.listener)]);
   }
 
+  /** Whether one more TCP connection may open: the open ones, and those not publishing yet, under their bounds. */
+  private admits(): boolean {
+    const waiting = [...this.connections].filter((c) => !c.publishing).length + this.handshaking.size;
+    return !this.closed && this.connections.size + this.handshaking.size < this.limits.maxConnections && waiting < this.limits.maxWaiting;
+  }
+
+  /** A plain RTMP connection. */
   private accept(socket: Socket): void {
-    const waiting = [...this.connections].filter((c) => !c.publishing).length;
-    if (this.closed || this.connections.size >= this.limits.maxConnections || waiting >= this.limits.maxWaiting) {
-      socket.destroy();
-      return;
-    }
-    const connection = new RtmpConnection(socket, this, this.deps.logger, this.limits);
-    this.connections.add(connection);
+    if (!this.admits()) return void socket.destroy();
+    this.connections.add(new RtmpConnection(socket, this, this.deps.logger, this.limits, new PublishDeadline(this.limits.publishDeadlineMs)));
+  }
+
+  /** An RTMPS connection through its TLS handshake: admitted at its TCP accept, its deadline running since. */
+  private secured(socket: TLSSocket): void {
+    const pending = this.handshaking.get(peerOf(socket));
+    this.handshaking.delete(peerOf(socket));
+    if (this.closed || !pending) return void socket.destroy();
+    this.connections.add(new RtmpConnection(socket, this, this.deps.logger, this.limits, pending.deadline));
   }
 
   /** Whether a publish to this key may start, or the reason it may not. */
@@ -181,7 +210,6 @@ class RtmpConnection implements IngestConnection {
   private received = 0;
   private headerSent = false;
   private ended = false;
-  private readonly deadline: NodeJS.Timeout;
   publishing = false;
 
   constructor(
@@ -189,6 +217,8 @@ class RtmpConnection implements IngestConnection {
     private readonly ingest: RtmpIngest,
     private readonly logger: Logger,
     limits: IngestLimits,
+    /** Running since the TCP accept. */
+    private readonly deadline: PublishDeadline,
   ) {
     const rtmp = this.rtmp;
     const alloc = rtmp.packetAlloc.bind(rtmp);
@@ -211,10 +241,9 @@ class RtmpConnection implements IngestConnection {
     socket.on('error', () => this.drop());
     socket.on('close', () => this.drop());
     socket.setTimeout(limits.stallMs, () => this.drop(this.publishing ? `The encoder sent nothing for ${limits.stallMs} ms` : undefined));
-    this.deadline = setTimeout(() => {
+    deadline.onExpiry(() => {
       if (!this.publishing) this.drop();
-    }, limits.publishDeadlineMs);
-    this.deadline.unref();
+    });
   }
 
   private onData(data: Buffer): void {
@@ -266,11 +295,11 @@ class RtmpConnection implements IngestConnection {
     if ('refused' in verdict) return this.refuse(verdict.refused);
     this.publishing = true;
     this.livestream = verdict.livestream;
-    clearTimeout(this.deadline);
+    this.deadline.clear();
     this.logger.info({ livestream: verdict.livestream.id }, 'RTMP ingest: an encoder publishes');
     this.ingest.published(verdict.livestream, this).then(
       (sink) => {
-        if (this.ended) return sink?.close();
+        if (this.ended) return sink?.close(this.ingest.closing);
         if (!sink) return this.drop('The livestream takes no encoder now');
         this.sink = sink;
         for (const chunk of this.pending) sink.write(chunk);
@@ -322,13 +351,39 @@ class RtmpConnection implements IngestConnection {
   }
 
   private finish(): void {
-    clearTimeout(this.deadline);
+    this.deadline.clear();
     this.pending = [];
     this.ingest.gone(this, this.livestream?.id);
     const sink = this.sink;
     this.sink = undefined;
-    sink?.close();
+    sink?.close(this.ingest.closing);
   }
+}
+
+/** A connection's deadline to publish, from its TCP accept on: what it does when it passes can change (an RTMPS connection's is taken over once its TLS handshake is done). */
+class PublishDeadline {
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    ms: number,
+    private expire: () => void = () => undefined,
+  ) {
+    this.timer = setTimeout(() => this.expire(), ms);
+    this.timer.unref();
+  }
+
+  onExpiry(expire: () => void): void {
+    this.expire = expire;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** A TCP connection's peer (its address and port), the same before and after TLS wraps it. */
+function peerOf(socket: Socket): string {
+  return `${socket.remoteAddress ?? ''}|${socket.remotePort ?? ''}`;
 }
 
 function listen(server: NetServer, host: string, port: number): Promise<number> {

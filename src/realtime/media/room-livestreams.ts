@@ -3,8 +3,9 @@
 // serve. A meeting's livestream shows the meeting from its creation: the room's composite, packaged
 // by the plane, makes it LIVE once the first segment is out. Any livestream takes an RTMP encoder
 // pushing to its stream key (rtmp-ingest.ts hands the connection here): the encoder's stream replaces
-// the room's, its first segment makes the livestream LIVE, its end makes it IDLE, and a new push
-// LIVE again. Each picture is a run of the plane's packager; the runs of a livestream number their
+// the room's, its first segment makes the livestream LIVE. When the encoder goes, a meeting's
+// livestream shows the meeting again and stays LIVE (the room is still there to show); a livestream
+// of its own goes IDLE, and a new push makes it LIVE again. Each picture is a run of the plane's packager; the runs of a livestream number their
 // segments on, so its playlist stays one live playlist, with a discontinuity where a run starts.
 //
 // The folder goes with the livestream's stop or failure, an organization's reset, a reset and the
@@ -41,8 +42,8 @@ export interface IngestConnection {
 /** What the ingest writes to once a push is accepted. */
 export interface IngestSink {
   write(bytes: Uint8Array): void;
-  /** The encoder went away (or was dropped). */
-  close(): void;
+  /** The encoder went away (or was dropped); `shutdown`: the emulator is stopping, nothing takes its place. */
+  close(shutdown?: boolean): void;
 }
 
 interface Run {
@@ -131,6 +132,12 @@ export class RoomLivestreamsFeature implements RoomFeature {
 
   onDomainEvent(e: DomainEvent): void {
     if (e.type === 'livestream.statusChanged') this.livestreamChanged(e.livestream, e.previous);
+    // A meeting's livestream enabled again shows the meeting again (its picture makes it LIVE).
+    else if (e.type === 'livestream.enabled' && e.livestream.meetingId !== null && (e.livestream.state === 'OFFLINE' || e.livestream.state === 'IDLE')) {
+      const feed = this.feeds.get(e.livestream.id);
+      if (feed) feed.livestream = e.livestream;
+      this.startRoom(e.livestream);
+    }
   }
 
   /** The engine is reset with the media room: every packager is gone; the connections and folders go too. */
@@ -157,18 +164,21 @@ export class RoomLivestreamsFeature implements RoomFeature {
   ingest(livestream: Livestream, connection: IngestConnection): IngestSink | undefined {
     if (!this.options) return undefined;
     const feed = this.feedOf(livestream);
-    if (feed.current?.connection) feed.current.connection.end('Another encoder connected with this stream key');
+    if (feed.current?.connection) this.stopRun(feed, 'Another encoder connected with this stream key');
     const run = this.startRun(feed, 'encoder', connection);
     const engine = this.media.engine;
     return {
       write: (bytes) => {
         if (feed.current === run) engine.feedLivestream(run.id, bytes);
       },
-      close: () => {
+      close: (shutdown = false) => {
         if (feed.current !== run) return;
         this.stopRun(feed);
         const l = this.state.deps.livestreams.find(livestream.orgId, livestream.id);
-        if (l?.state === 'LIVE') this.state.deps.livestreams.endIngest(l.orgId, l.id);
+        // A meeting's livestream shows the meeting again: the room's picture takes over, the livestream stays LIVE.
+        const active = l !== undefined && (l.state === 'OFFLINE' || l.state === 'LIVE' || l.state === 'IDLE') && !l.disabled;
+        if (active && l.meetingId !== null && !shutdown) this.startRun(feed, 'room', undefined);
+        else if (l?.state === 'LIVE') this.state.deps.livestreams.endIngest(l.orgId, l.id);
       },
     };
   }

@@ -161,6 +161,13 @@ describe('state export and import', () => {
     ['a participant of another meeting', 'participant', 'meetingId: not a meeting of this organization'],
     ['a broken key', 'key', 'participant_token_key: not a usable RSA private key'],
     ['a delivery whose body is not JSON', 'delivery', 'state: runtime.deliveries[0].body: must be a JSON document'],
+    [
+      "another organization's livestream with the same stream key",
+      'key-across',
+      'streamKey: duplicate stream key (a stream key belongs to one livestream, across organizations)',
+    ],
+    ['two livestreams of one organization with the same stream key', 'key-within', 'streamKey: duplicate stream key'],
+    ["another organization's livestream with the same id", 'id-across', 'id: duplicate livestream id (one livestream per id, across organizations)'],
   ])('refuses %s with 400 and changes nothing', async (_name, body, message) => {
     const t = makeTestApp();
     await richState(t);
@@ -172,6 +179,18 @@ describe('state export and import', () => {
       if (body === 'participant') d.organizations[0].participants[0].meetingId = '00000000-0000-4000-8000-00000000beef';
       if (body === 'delivery') d.runtime.deliveries[0].body = 'not json';
       if (body === 'key') d.participant_token_key = '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n';
+      if (body.endsWith('-across') || body.endsWith('-within')) {
+        // A copy of the livestream, OFFLINE and of no meeting, into its own or the other organization.
+        type Org = { id: string; livestreams?: Array<Record<string, unknown>> };
+        const orgs = d.organizations as Org[];
+        const holder = orgs.find((o) => (o.livestreams ?? []).length > 0)!;
+        const target = body.endsWith('-within') ? holder : orgs.find((o) => o !== holder)!;
+        const l = holder.livestreams![0]!;
+        const copy: Record<string, unknown> = { ...l, orgId: target.id, meetingId: null, state: 'OFFLINE', liveMs: 0, liveSince: null, stoppedAt: null };
+        if (body.startsWith('key')) copy.id = '00000000-0000-4000-8000-00000000cafe';
+        else copy.streamKey = 'a-key-of-its-own';
+        (target.livestreams ??= []).push(copy);
+      }
       doc = d;
     }
     const res = await t.api

@@ -1,10 +1,10 @@
-// What a livestream holds goes back to nothing however it ends: a stop, its organization's reset, a
-// reset, the emulator's stop. Counted as the system shows them, not as the emulator reports them:
+// What a livestream holds goes back to nothing however it ends: a stop (of that livestream alone, the
+// others going on), its organization's reset, a reset, the emulator's stop. Counted as the system shows them, not as the emulator reports them:
 // the packagers (ffmpeg processes writing into the livestreams' folders), the encoders' connections
 // (TCP sockets on the ingest's port), the HLS files on disk; and the encoders pushing are let go (their
 // ffmpeg exits). A media and network test: real ffmpeg, real ports on 127.0.0.1, real time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,16 +108,14 @@ async function world(e: RunningEmulator) {
   return { rest, meetingId: m.id, room, own, encoder, status };
 }
 
+/** The one folder of a livestream (named `<id>-XXXXXX`) in this emulator's livestream folder. */
+function folderOf(root: string, id: string): string {
+  const names = entries(root).filter((d) => d.startsWith(`${id}-`));
+  expect(names).toHaveLength(1);
+  return path.join(root, names[0]!);
+}
+
 const ENDINGS = [
-  [
-    'a stop (and the encoder disabled)',
-    async (e: RunningEmulator, w: Awaited<ReturnType<typeof world>>) => {
-      await w.rest('POST', `/v2/meetings/${w.meetingId}/active-livestream/stop`);
-      await w.rest('PUT', `/v2/livestreams/${w.own.id}/disable`);
-      // An IDLE livestream keeps its last segments for its next push; a reset of its organization frees them.
-      await fetch(`${e.url}/_emulator/orgs/${e.orgId}/reset`, { method: 'POST' });
-    },
-  ],
   ['an organization reset', (e: RunningEmulator) => fetch(`${e.url}/_emulator/orgs/${e.orgId}/reset`, { method: 'POST' })],
   ['a reset', (e: RunningEmulator) => fetch(`${e.url}/_emulator/reset`, { method: 'POST' })],
   ['the emulator stopping', (e: RunningEmulator) => e.close()],
@@ -137,7 +135,7 @@ describe.runIf(withFfmpeg)('a livestream leaves nothing behind', () => {
       expect(ingestSockets(e)).toBe(1);
       expect(roots(ids).files).toBeGreaterThan(0);
 
-      await end(e, w);
+      await end(e);
       expect(await w.encoder.exited).not.toBe(0);
       const after = await readUntil(
         () => Promise.resolve({ packagers: packagers(root), sockets: ingestSockets(e), files: roots(ids).files }),
@@ -149,4 +147,45 @@ describe.runIf(withFfmpeg)('a livestream leaves nothing behind', () => {
     },
     90_000,
   );
+
+  it("after a stop, nothing of the stopped livestream is left (its packager, its encoder's connection, its files), and the other livestream goes on", async () => {
+    emu = await startEmulator({ seed: 'leaks', clock: 'real', rtmpPort: 0, rtmpsPort: 0 });
+    const e = emu;
+    const w = await world(e);
+    const { root } = roots([w.room.id, w.own.id]);
+    expect(root).toBeDefined();
+    // An encoder pushes to the meeting's livestream too, in place of the room's picture.
+    const onRoom = push(`rtmp://127.0.0.1:${e.deps.config.rtmpPort}/app/${w.room.stream_key}`);
+    const stopped = folderOf(root!, w.room.id);
+    const going = folderOf(root!, w.own.id);
+    const before = await readUntil(
+      () => Promise.resolve({ packagers: ffmpegsWritingTo(stopped).length, sockets: ingestSockets(e), publishing: e.ingest.counts().publishing }),
+      (x) => x.packagers === 1 && x.sockets === 2 && x.publishing === 2,
+      30_000,
+      100,
+    );
+    expect(before).toEqual({ packagers: 1, sockets: 2, publishing: 2 });
+    expect(entries(stopped).length).toBeGreaterThan(0);
+
+    await w.rest('POST', `/v2/meetings/${w.meetingId}/active-livestream/stop`);
+    expect(await onRoom.exited).not.toBe(0);
+    const after = await readUntil(
+      () =>
+        Promise.resolve({
+          packagers: ffmpegsWritingTo(stopped).length,
+          sockets: ingestSockets(e),
+          files: entries(stopped).length,
+          folder: existsSync(stopped),
+        }),
+      (x) => x.packagers === 0 && x.sockets === 1 && x.files === 0 && !x.folder,
+      20_000,
+      100,
+    );
+    expect(after).toEqual({ packagers: 0, sockets: 1, files: 0, folder: false });
+    // The other livestream's encoder, packager and files are untouched.
+    expect(await w.status(w.own.id)).toBe('LIVE');
+    expect(ffmpegsWritingTo(going)).toHaveLength(1);
+    expect(entries(going).length).toBeGreaterThan(0);
+    expect(w.encoder.process.exitCode).toBeNull();
+  }, 90_000);
 });

@@ -3,7 +3,8 @@
 // room.transcript (socket.ai.MeetingTranscript): partials that grow word by word, then the final
 // line, each one CSV line of epoch seconds, the speaker's peer id, user id, custom participant id,
 // name and text. A speaker without it is kept in the session's transcript but not heard live. A page
-// that joins late reads the lines said before through the SDK's active-transcript call. The pace and
+// that joins late reads the lines the pages heard before, under the same ids, through the SDK's
+// active-transcript call. The pace and
 // size of lines are bounded. A network test: real sockets on 127.0.0.1, manual clock.
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -164,6 +165,43 @@ describe('a page that joins late', () => {
     const stranger = await addPerson(emu, other, 'Stranger');
     const refused = await onSdkHost(sdkHost, `/v2/meetings/${m}/active-transcript`, stranger.token);
     expect(refused.status).toBe(403);
+  });
+});
+
+describe('a page that joins late reads what the pages heard', () => {
+  it("the same lines under the same peer ids: a page's speaker by its page's peer id, a bot by its participant id, and no line of a speaker the pages did not hear", async () => {
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Standup' })).id;
+    const ada = await addPerson(emu, m, 'Ada', 'transcribed_host');
+    const bob = await addPerson(emu, m, 'Bob');
+    const zed = await addPerson(emu, m, 'Zed', 'transcribed_host');
+    const late = await addPerson(emu, m, 'Late', 'transcribed_host');
+    await page(m, ada);
+    await page(m, bob);
+    const listener = await page(m, await addPerson(emu, m, 'Obs'));
+    await control('POST', `/meetings/${m}/participants/${zed.id}/join`);
+
+    expect((await control('POST', `/meetings/${m}/participants/${ada.id}/transcript`, { text: 'Ada speaking' })).body).toMatchObject({ live: true });
+    expect((await control('POST', `/meetings/${m}/participants/${bob.id}/transcript`, { text: 'off the record' })).body).toMatchObject({ live: false });
+    await emu.advance(1000);
+    expect((await control('POST', `/meetings/${m}/participants/${zed.id}/transcript`, { text: 'Zed here' })).body).toMatchObject({ live: true });
+    const finals = (
+      await until(
+        () => heard(listener).filter((h) => !h.is_partial),
+        (h) => h.length === 2,
+      )
+    ).map((h) => h.transcript);
+    expect(finals).toEqual([`${EPOCH},peer-ada,${ada.id},ada,Ada,Ada speaking`, `${EPOCH + 1},${zed.id},${zed.id},zed,Zed,Zed here`]);
+
+    const sdkHost = `api.localhost:${new URL(emu.tlsUrl!).port}`;
+    const res = await onSdkHost(sdkHost, `/v2/meetings/${m}/active-transcript`, late.token);
+    expect(res.status).toBe(200);
+    const link = new URL((JSON.parse(res.body) as { data: { transcript_download_url: string } }).data.transcript_download_url);
+    const file = await fetch(`${emu.url}${link.pathname}${link.search}`);
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe(finals.map((l) => `${l}\n`).join(''));
+    // The session's transcript keeps every line said, the one no page heard too.
+    const transcript = emu.deps.store.org(emu.orgId)!.sessions.values().next().value!.transcript;
+    expect(transcript.map((l) => l.text)).toEqual(['Ada speaking', 'off the record', 'Zed here']);
   });
 });
 
