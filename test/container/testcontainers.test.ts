@@ -31,6 +31,29 @@ async function call(emu: StartedMeetingsEmulatorContainer, method: string, path:
   return { status: res.status, body: (await res.json()) as { data: { id: string; status: string } } };
 }
 
+/**
+ * A new meeting in which Ada's page (camera and microphone off) joins and a bot publishes the
+ * sample clip: the meeting's id and the page, once it decodes the bot's 320×180 video.
+ */
+async function pageDecodingBot(
+  e: { url: string; authHeader: string },
+  sdk: (typeof SDKS)[number],
+  frontend: Frontend,
+  title: string,
+): Promise<{ meetingId: string; page: Awaited<ReturnType<typeof joinPage>> }> {
+  const meeting = await restOf(e)<{ id: string }>('POST', '/v2/meetings', { title });
+  const [ada, bot] = [await addPerson(e, meeting.id, 'Ada'), await addPerson(e, meeting.id, 'Bot')];
+  const page = await joinPage(sdk, frontend, ada, { audio: false, video: false });
+  const joined = await fetch(`${e.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/join`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ media: { video: true } }),
+  });
+  expect(joined.status).toBe(200);
+  expect((await decodingVideos(page, 1, MEDIA_WAIT_MS)).map((v) => [v.width, v.height])).toEqual([[320, 180]]);
+  return { meetingId: meeting.id, page };
+}
+
 if (engineMissing && inCi) {
   it('needs a Docker engine API under CI', () => {
     throw new Error(engineMissing);
@@ -97,17 +120,8 @@ if (engineMissing && inCi) {
         const sdk = SDKS[1];
         const frontend = await Frontend.start(sdk, e);
         try {
-          const meeting = await restOf(e)<{ id: string }>('POST', '/v2/meetings', { title: 'Media from a container' });
-          const [ada, bob, bot] = [await addPerson(e, meeting.id, 'Ada'), await addPerson(e, meeting.id, 'Bob'), await addPerson(e, meeting.id, 'Bot')];
-          const a = await joinPage(sdk, frontend, ada, { audio: false, video: false });
-          const joined = await fetch(`${e.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/join`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ media: { video: true } }),
-          });
-          expect(joined.status).toBe(200);
-          // The bot's clip is 320×180.
-          expect((await decodingVideos(a, 1, MEDIA_WAIT_MS)).map((v) => v.width)).toEqual([320]);
+          const { meetingId, page: a } = await pageDecodingBot(e, sdk, frontend, 'Media from a container');
+          const bob = await addPerson(e, meetingId, 'Bob');
           // Bob's camera (Chromium's fake one, 16:9) reaches Ada too.
           await joinPage(sdk, frontend, bob, { audio: false, video: true });
           const both = await decodingVideos(a, 2, MEDIA_WAIT_MS);
@@ -152,17 +166,7 @@ if (engineMissing && inCi) {
             open: false,
           });
           frontend = await Frontend.start(sdk, e);
-          const meeting = await restOf(e)<{ id: string }>('POST', '/v2/meetings', { title: 'The image as docker run starts it' });
-          const [ada, bot] = [await addPerson(e, meeting.id, 'Ada'), await addPerson(e, meeting.id, 'Bot')];
-          const a = await joinPage(sdk, frontend, ada, { audio: false, video: false });
-          const joined = await fetch(`${e.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/join`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ media: { video: true } }),
-          });
-          expect(joined.status).toBe(200);
-          // The bot's clip is 320×180.
-          expect((await decodingVideos(a, 1, MEDIA_WAIT_MS)).map((v) => [v.width, v.height])).toEqual([[320, 180]]);
+          await pageDecodingBot(e, sdk, frontend, 'The image as docker run starts it');
           expect(frontend.pageErrors).toEqual([]);
         } finally {
           await frontend?.close();
