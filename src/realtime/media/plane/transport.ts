@@ -10,7 +10,7 @@
 // one transport never overlap: each waits for the one before it.
 //
 // werift is loaded on the first transport: most runs never open one, and it costs start-up time.
-import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
+import type { RTCPeerConnection, RTCRtpReceiver, RTCRtpTransceiver, RtpPacket } from 'werift';
 import { TransportClosed } from '../../unserved.js';
 import type { Direction } from '../media-types.js';
 import type { IcePorts, UdpPort } from './ice-ports.js';
@@ -68,6 +68,7 @@ function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts, udp: Ud
     if (id !== undefined) ext.id = id;
   }
   routeFeedbackToSenders(w, pc);
+  routeLayersByMid(w, pc);
   gatherOn(pc, ports, udp, link);
   return pc;
 }
@@ -114,6 +115,38 @@ function routeFeedbackToSenders(w: Werift, pc: RTCPeerConnection): void {
       if (target) return target.handleRtcpPacket(packet);
     }
     original(packet);
+  };
+}
+
+/** What werift's RTP router keeps (not in its types; werift is pinned to the version this was written for). */
+interface RtpRouter {
+  extIdUriMap: Record<number, string>;
+  routeRtp(packet: RtpPacket): void;
+  registerRtpReceiver(receiver: RTCRtpReceiver, ssrc: number): void;
+}
+
+/**
+ * werift finds the receiver of a simulcast layer by its RID alone, so that two simulcast sections on
+ * one transport (web-core publishes its camera twice, in VP9 and VP8, each as layers `q` and `h`)
+ * both land in the section negotiated last, mixed, and no viewer can decode either. The MID the
+ * packet carries decides first here: a layer goes to its own section's receiver, which keeps its
+ * SSRC for the packets that come later without MID and RID (the browser leaves them out once the
+ * plane's reports have acknowledged the stream).
+ */
+function routeLayersByMid(w: Werift, pc: RTCPeerConnection): void {
+  const router = (pc as unknown as { router: RtpRouter }).router;
+  const original = router.routeRtp.bind(router);
+  router.routeRtp = (packet) => {
+    if (packet.header.extensions.length === 0) return original(packet);
+    const extensions = w.rtpHeaderExtensionsParser(packet.header.extensions, router.extIdUriMap);
+    const rid: unknown = extensions[w.RTP_EXTENSION_URI.sdesRTPStreamID];
+    const mid: unknown = extensions[w.RTP_EXTENSION_URI.sdesMid];
+    const receiver = typeof mid === 'string' ? pc.getTransceivers().find((t) => t.mid === mid)?.receiver : undefined;
+    if (typeof rid !== 'string' || !receiver?.trackByRID[rid]) return original(packet);
+    router.registerRtpReceiver(receiver, packet.header.ssrc);
+    receiver.latestRid = rid;
+    receiver.sdesMid = mid as string;
+    receiver.handleRtpByRid(packet, rid, extensions);
   };
 }
 
