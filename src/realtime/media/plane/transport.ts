@@ -12,9 +12,10 @@
 // werift is loaded on the first transport: most runs never open one, and it costs start-up time.
 import type { RTCPeerConnection, RTCRtpReceiver, RTCRtpTransceiver, RtpPacket } from 'werift';
 import { TransportClosed } from '../../unserved.js';
-import type { Direction } from '../media-types.js';
+import type { Direction, LinkConditions } from '../media-types.js';
 import type { IcePorts, UdpPort } from './ice-ports.js';
 import { TransportLink } from './link-shaper.js';
+import { UplinkEstimate } from './uplink-estimate.js';
 
 export type Werift = typeof import('werift');
 
@@ -175,6 +176,8 @@ export class WebRtcTransport {
   private failing: NodeJS.Timeout | undefined;
   /** Sections the page stopped (port 0 in its offer): rejected in every description the emulator sends after. */
   private readonly rejected = new Set<string>();
+  /** What the page is told of its uplink's bandwidth (a send transport's only). */
+  private readonly estimate: UplinkEstimate | undefined;
 
   private constructor(
     readonly id: string,
@@ -185,7 +188,9 @@ export class WebRtcTransport {
     readonly link: TransportLink,
     /** Gives back the UDP socket the transport claimed (a port of a range), even if it never gathered on it. */
     private readonly release: () => void,
-  ) {}
+  ) {
+    if (direction === 'send') this.estimate = new UplinkEstimate(werift, pc, () => link.up.capKbps);
+  }
 
   /**
    * Opens a transport with the page's first offer and answers it. `onFailed` is told once when
@@ -250,6 +255,12 @@ export class WebRtcTransport {
     });
   }
 
+  /** The network between the page and the plane changes: its packets are shaped so, and a publishing page is told its uplink's bandwidth at once. */
+  shape(conditions: LinkConditions | null): void {
+    this.link.set(conditions);
+    this.estimate?.send();
+  }
+
   transceiverOf(mid: string): RTCRtpTransceiver | undefined {
     return this.pc.getTransceivers().find((t) => t.mid === mid);
   }
@@ -259,6 +270,7 @@ export class WebRtcTransport {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.failing);
+    this.estimate?.close();
     this.link.close();
     void this.pc.close().catch(() => undefined);
     this.release();
