@@ -58,15 +58,19 @@ export interface Connection {
   offered: string[];
 }
 
-/** A page of `frontend` joined as `p` with `sdk`: init() with the camera and microphone as asked, then join(); `options` as Frontend.open takes them. */
+/**
+ * A page of `frontend` joined as `p` with `sdk`: init() with the camera and microphone as asked, then
+ * join(); `options` as Frontend.open takes them, and `initScript` runs in the page before its own
+ * scripts, after the one that keeps its peer connections.
+ */
 export async function joinPage(
   sdk: Sdk,
   frontend: Frontend,
   p: { name: string; token: string },
   media: { audio: boolean; video: boolean },
-  options: { fakeClock?: boolean } = {},
+  options: { fakeClock?: boolean; initScript?: string } = {},
 ): Promise<Page> {
-  const page = await frontend.open(p, KEEP_PEER_CONNECTIONS, options);
+  const page = await frontend.open(p, options.initScript === undefined ? KEEP_PEER_CONNECTIONS : `${KEEP_PEER_CONNECTIONS};\n${options.initScript}`, options);
   await page.evaluate(
     async ({ token, base, global, media }) => {
       const w = globalThis as unknown as Record<string, unknown> & { meeting: { join(): Promise<void> } };

@@ -1,14 +1,17 @@
 // What the network scenarios make of a participant's link (pure), and what the media plane's
 // shaper does to the packets offered to it, on a clock driven by hand: losses at the rate asked
 // (and the same ones every run), a delay that keeps the order, a capped rate with its queue's
-// limit, a cut path that only a new ICE ufrag gets through; and the simulcast layers a viewer
-// may be given once the publisher stops sending one.
+// limit, a cut path that only a new ICE ufrag gets through; the simulcast layers a viewer
+// may be given once the publisher stops sending one; and the estimate a publishing page is told
+// of its uplink (REMB), as the browser reads it.
 import { describe, expect, it } from 'vitest';
 import { linkOf, pathOf, type Scenario } from '../../src/realtime/network/network-conditions.js';
 import { MAX_QUEUE_MS, PathShaper, TransportLink, type ShaperTime } from '../../src/realtime/media/plane/link-shaper.js';
 import { pseudoRandom } from '../../src/core/ids.js';
 import { LAYER_IDLE_MS, Producer } from '../../src/realtime/media/plane/producer.js';
+import * as werift from 'werift';
 import type { RtpPacket } from 'werift';
+import { OPEN_UPLINK_BPS, UplinkEstimate, rembBitrate, uplinkEstimate } from '../../src/realtime/media/plane/uplink-estimate.js';
 
 function scenario(name: Scenario['name'], value: number | null, direction: Scenario['direction'], participantId: string | null = 'p'): Scenario {
   return { id: 1, orgId: 'o', meetingId: 'm', participantId, name, direction, value, seconds: null, startedAt: 0, endsAt: null };
@@ -191,5 +194,66 @@ describe('the simulcast layers a viewer may be given', () => {
     now += 500;
     producer.deliver(packet, 'f');
     expect([...producer.liveLayers()].sort()).toEqual(['f', 'h', 'q']);
+  });
+});
+
+describe('the estimate a publishing page is told of its uplink', () => {
+  it('is the cap in force, or a generous figure with none; written as REMB writes it, never above what it stands for', () => {
+    expect(uplinkEstimate(null)).toBe(OPEN_UPLINK_BPS);
+    expect(uplinkEstimate(300)).toBe(300_000);
+    for (const bps of [0, 1, 262_143, 262_144, 300_000, 3_500_000, 123_456_789]) {
+      const { brMantissa, brExp } = rembBitrate(bps);
+      expect(brMantissa).toBeLessThan(1 << 18);
+      const written = brMantissa * 2 ** brExp;
+      expect(written).toBeLessThanOrEqual(bps);
+      expect(written).toBeGreaterThan(bps * (1 - 2 ** -17) - 1);
+    }
+  });
+
+  it('goes to the page once a second and at once when asked, naming the SSRCs it sends on; nothing before it sends, nothing after close', () => {
+    const sent: Buffer[] = [];
+    const trackBySSRC: Record<string, unknown> = {};
+    const receiver = {
+      trackBySSRC,
+      rtcpSsrc: 7,
+      dtlsTransport: { sendRtcp: (packets: { serialize(): Buffer }[]) => Promise.resolve(sent.push(...packets.map((p) => p.serialize()))) },
+    };
+    const pc = { getTransceivers: () => [{ receiver }, { receiver: { ...receiver, trackBySSRC: {} } }] } as unknown as ConstructorParameters<
+      typeof UplinkEstimate
+    >[1];
+    let cap: number | null = null;
+    const ticks: Array<() => void> = [];
+    let stopped = false;
+    const estimate = new UplinkEstimate(
+      werift,
+      pc,
+      () => cap,
+      (ms, fn) => {
+        expect(ms).toBe(1_000);
+        ticks.push(fn);
+        return () => (stopped = true);
+      },
+    );
+    const told = () =>
+      sent.splice(0).map((buf) => {
+        const [packet] = werift.RtcpPacketConverter.deSerialize(buf);
+        const remb = (packet as werift.RtcpPayloadSpecificFeedback).feedback as werift.ReceiverEstimatedMaxBitrate;
+        expect(remb).toBeInstanceOf(werift.ReceiverEstimatedMaxBitrate);
+        return { sender: remb.senderSsrc, bps: Number(remb.bitrate), ssrcs: remb.ssrcFeedbacks };
+      });
+
+    ticks[0]!();
+    expect(told()).toEqual([]);
+    trackBySSRC['1111'] = {};
+    trackBySSRC['2222'] = {};
+    ticks[0]!();
+    expect(told()).toEqual([{ sender: 7, bps: rembBitrate(OPEN_UPLINK_BPS).brMantissa * 2 ** rembBitrate(OPEN_UPLINK_BPS).brExp, ssrcs: [1111, 2222] }]);
+    cap = 300;
+    estimate.send();
+    expect(told()).toEqual([{ sender: 7, bps: 300_000, ssrcs: [1111, 2222] }]);
+    estimate.close();
+    expect(stopped).toBe(true);
+    estimate.send();
+    expect(told()).toEqual([]);
   });
 });

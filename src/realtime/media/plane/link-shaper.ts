@@ -60,6 +60,11 @@ export class PathShaper {
     return c.lossPercent === 0 && c.latencyMs === 0 && c.bandwidthKbps === null;
   }
 
+  /** The cap in force (kbit/s), null when none. */
+  get capKbps(): number | null {
+    return this.conditions.bandwidthKbps;
+  }
+
   set(conditions: PathConditions): void {
     this.conditions = { ...conditions };
   }

@@ -232,7 +232,7 @@ export class LocalMediaEngine implements MediaEngine {
 
   shape(id: string, link: LinkConditions | null): void {
     const transport = this.transports.get(id);
-    if (transport) return transport.link.set(link);
+    if (transport) return transport.shape(link);
     // A bot's key: kept for its clip, which may start later.
     if (link) this.botLinks.set(id, link);
     else this.botLinks.delete(id);

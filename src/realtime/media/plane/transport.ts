@@ -10,11 +10,12 @@
 // one transport never overlap: each waits for the one before it.
 //
 // werift is loaded on the first transport: most runs never open one, and it costs start-up time.
-import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
+import type { RTCPeerConnection, RTCRtpReceiver, RTCRtpTransceiver, RtpPacket } from 'werift';
 import { TransportClosed } from '../../unserved.js';
-import type { Direction } from '../media-types.js';
+import type { Direction, LinkConditions } from '../media-types.js';
 import type { IcePorts, UdpPort } from './ice-ports.js';
 import { TransportLink } from './link-shaper.js';
+import { UplinkEstimate } from './uplink-estimate.js';
 
 export type Werift = typeof import('werift');
 
@@ -68,6 +69,7 @@ function newPeerConnection(w: Werift, offerSdp: string, ports: IcePorts, udp: Ud
     if (id !== undefined) ext.id = id;
   }
   routeFeedbackToSenders(w, pc);
+  routeLayersByMid(w, pc);
   gatherOn(pc, ports, udp, link);
   return pc;
 }
@@ -117,6 +119,38 @@ function routeFeedbackToSenders(w: Werift, pc: RTCPeerConnection): void {
   };
 }
 
+/** What werift's RTP router keeps (not in its types; werift is pinned to the version this was written for). */
+interface RtpRouter {
+  extIdUriMap: Record<number, string>;
+  routeRtp(packet: RtpPacket): void;
+  registerRtpReceiver(receiver: RTCRtpReceiver, ssrc: number): void;
+}
+
+/**
+ * werift finds the receiver of a simulcast layer by its RID alone, so that two simulcast sections on
+ * one transport (web-core publishes its camera twice, in VP9 and VP8, each as layers `q` and `h`)
+ * both land in the section negotiated last, mixed, and no viewer can decode either. The MID the
+ * packet carries decides first here: a layer goes to its own section's receiver, which keeps its
+ * SSRC for the packets that come later without MID and RID (the browser leaves them out once the
+ * plane's reports have acknowledged the stream).
+ */
+function routeLayersByMid(w: Werift, pc: RTCPeerConnection): void {
+  const router = (pc as unknown as { router: RtpRouter }).router;
+  const original = router.routeRtp.bind(router);
+  router.routeRtp = (packet) => {
+    if (packet.header.extensions.length === 0) return original(packet);
+    const extensions = w.rtpHeaderExtensionsParser(packet.header.extensions, router.extIdUriMap);
+    const rid: unknown = extensions[w.RTP_EXTENSION_URI.sdesRTPStreamID];
+    const mid: unknown = extensions[w.RTP_EXTENSION_URI.sdesMid];
+    const receiver = typeof mid === 'string' ? pc.getTransceivers().find((t) => t.mid === mid)?.receiver : undefined;
+    if (typeof rid !== 'string' || !receiver?.trackByRID[rid]) return original(packet);
+    router.registerRtpReceiver(receiver, packet.header.ssrc);
+    receiver.latestRid = rid;
+    receiver.sdesMid = mid as string;
+    receiver.handleRtpByRid(packet, rid, extensions);
+  };
+}
+
 /** The payload type of each codec (by lower-case name; VP9 profile 0 first) and the id of each header extension (by URI) in an SDP. */
 export function sdpNumbers(sdp: string): { payloadTypes: Map<string, number>; allPayloadTypes: Set<number>; extensions: Map<string, number> } {
   const allPayloadTypes = new Set<number>();
@@ -142,6 +176,8 @@ export class WebRtcTransport {
   private failing: NodeJS.Timeout | undefined;
   /** Sections the page stopped (port 0 in its offer): rejected in every description the emulator sends after. */
   private readonly rejected = new Set<string>();
+  /** What the page is told of its uplink's bandwidth (a send transport's only). */
+  private readonly estimate: UplinkEstimate | undefined;
 
   private constructor(
     readonly id: string,
@@ -152,7 +188,9 @@ export class WebRtcTransport {
     readonly link: TransportLink,
     /** Gives back the UDP socket the transport claimed (a port of a range), even if it never gathered on it. */
     private readonly release: () => void,
-  ) {}
+  ) {
+    if (direction === 'send') this.estimate = new UplinkEstimate(werift, pc, () => link.up.capKbps);
+  }
 
   /**
    * Opens a transport with the page's first offer and answers it. `onFailed` is told once when
@@ -217,6 +255,12 @@ export class WebRtcTransport {
     });
   }
 
+  /** The network between the page and the plane changes: its packets are shaped so, and a publishing page is told its uplink's bandwidth at once. */
+  shape(conditions: LinkConditions | null): void {
+    this.link.set(conditions);
+    this.estimate?.send();
+  }
+
   transceiverOf(mid: string): RTCRtpTransceiver | undefined {
     return this.pc.getTransceivers().find((t) => t.mid === mid);
   }
@@ -226,6 +270,7 @@ export class WebRtcTransport {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.failing);
+    this.estimate?.close();
     this.link.close();
     void this.pc.close().catch(() => undefined);
     this.release();
