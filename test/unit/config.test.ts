@@ -339,6 +339,7 @@ describe('--storage-endpoint', () => {
     ],
     [['--storage-endpoint', 's3=http://x:1'], '--storage-endpoint must be TYPE=URL with TYPE one of aws, digitalocean, azure, sftp, got "s3=http://x:1"'],
     [['--storage-endpoint', 'aws=ftp://x'], '--storage-endpoint must be an http(s) URL, got "ftp://x"'],
+    [['--storage-endpoint', 'aws=not a url'], '--storage-endpoint must be an http(s) URL, got "not a url"'],
     [['--storage-endpoint', 'aws='], '--storage-endpoint aws= needs a value (an http(s) URL)'],
     [['--storage-endpoint', 'aws=http://a:1', '--storage-endpoint', 'aws=http://b:2'], '--storage-endpoint names aws twice'],
     [['--storage-endpoint', 'sftp=user@host'], '--storage-endpoint sftp= takes a host name or address (or *), got "user@host"'],
@@ -351,6 +352,8 @@ describe('--storage-endpoint', () => {
   it.each([
     ['aws=http://AKIAZQ:wJalrZQsecret@127.0.0.1:9000', 'aws= must not carry credentials (user:password@ in the URL)', ['AKIAZQ', 'wJalrZQsecret']],
     ['digitalocean=https://DOZQKEY@minio.test', 'digitalocean= must not carry credentials (user:password@ in the URL)', ['DOZQKEY']],
+    // A password with no user name.
+    ['aws=http://:ZQpassword@127.0.0.1:9000', 'aws= must not carry credentials (user:password@ in the URL)', ['ZQpassword']],
     // Not a URL at all, and still not quoted: the part after the @ may be a password.
     ['aws=http://user:zq pass@', 'aws= must not carry credentials (user:password@ in the URL)', ['zq pass']],
     [
@@ -360,6 +363,8 @@ describe('--storage-endpoint', () => {
     ],
     ['aws=http://127.0.0.1:9000/?', 'aws= must not carry a query string or fragment (a SAS token is a credential)', []],
     ['aws=http://127.0.0.1:9000/#ZQfragment', 'aws= must not carry a query string or fragment (a SAS token is a credential)', ['ZQfragment']],
+    // Not a URL at all, with what may be a token after its ?.
+    ['azure=http://blob host?sig=ZQtoken', 'azure= must not carry a query string or fragment (a SAS token is a credential)', ['ZQtoken']],
   ])('an endpoint URL with credentials, %s, is refused without quoting them', (entry, why, secrets) => {
     const fromFlag = reason(['--storage-endpoint', entry]);
     expect(fromFlag).toBe(`--storage-endpoint ${why}: ${shown}`);
@@ -371,6 +376,8 @@ describe('--storage-endpoint', () => {
   it('endpoints given in code are checked the same way', () => {
     expect(storageEndpointsProblem({ aws: 'http://127.0.0.1:9000', azure: 'http://127.0.0.1:10000/devstoreaccount1', sftpHosts: ['*'] })).toBeUndefined();
     expect(storageEndpointsProblem({})).toBeUndefined();
+    // An @ in the path is no user name: only the URL's own credentials are refused.
+    expect(storageEndpointsProblem({ aws: 'http://127.0.0.1:9000/team@example' })).toBeUndefined();
     expect(storageEndpointsProblem({ azure: 'http://127.0.0.1:10000/devstoreaccount1?sig=ZQsasSignature' })).toBe(
       `azure= must not carry a query string or fragment (a SAS token is a credential): ${shown}`,
     );

@@ -164,10 +164,18 @@ describe('state export and import', () => {
     [
       "another organization's livestream with the same stream key",
       'key-across',
-      'streamKey: duplicate stream key (a stream key belongs to one livestream, across organizations)',
+      'state: organizations[1].livestreams[0].streamKey: duplicate stream key (a stream key belongs to one livestream, across organizations)',
     ],
-    ['two livestreams of one organization with the same stream key', 'key-within', 'streamKey: duplicate stream key'],
-    ["another organization's livestream with the same id", 'id-across', 'id: duplicate livestream id (one livestream per id, across organizations)'],
+    [
+      'two livestreams of one organization with the same stream key',
+      'key-within',
+      'state: organizations[0].livestreams[1].streamKey: duplicate stream key (a stream key belongs to one livestream, across organizations)',
+    ],
+    [
+      "another organization's livestream with the same id",
+      'id-across',
+      'state: organizations[1].livestreams[0].id: duplicate livestream id (one livestream per id, across organizations)',
+    ],
   ])('refuses %s with 400 and changes nothing', async (_name, body, message) => {
     const t = makeTestApp();
     await richState(t);

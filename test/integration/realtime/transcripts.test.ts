@@ -218,11 +218,39 @@ describe('bounds', () => {
     });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('1');
+    // The pace is each speaker's own: another one speaks in the same second.
+    const amy = await addPerson(emu, m, 'Amy', 'transcribed_host');
+    await control('POST', `/meetings/${m}/participants/${amy.id}/join`);
+    expect((await control('POST', `/meetings/${m}/participants/${amy.id}/transcript`, { text: 'my turn' })).status).toBe(200);
     await emu.advance(1000);
     expect((await control('POST', `/meetings/${m}/participants/${zed.id}/transcript`, { text: 'again' })).status).toBe(200);
     expect((await control('POST', `/meetings/${m}/participants/${zed.id}/transcript`, { text: 'x'.repeat(4001) })).status).toBe(400);
     const transcript = emu.deps.store.org(emu.orgId)!.sessions.values().next().value!.transcript;
-    expect(transcript.map((l) => l.text)).toEqual([...Array.from({ length: 10 }, (_, i) => `line ${i}`), 'again']);
+    expect(transcript.map((l) => l.text)).toEqual([...Array.from({ length: 10 }, (_, i) => `line ${i}`), 'my turn', 'again']);
+  });
+
+  it('a page that joins late reads the 500 most recent lines the pages heard, counted without the lines they did not hear', async () => {
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Standup' })).id;
+    const zed = await addPerson(emu, m, 'Zed', 'transcribed_host');
+    const bob = await addPerson(emu, m, 'Bob');
+    const late = await addPerson(emu, m, 'Late', 'transcribed_host');
+    await control('POST', `/meetings/${m}/participants/${zed.id}/join`);
+    await control('POST', `/meetings/${m}/participants/${bob.id}/join`);
+    // 501 lines heard (10 a second, the most a speaker says), then lines nobody heard.
+    for (let i = 0; i < 501; i++) {
+      if (i > 0 && i % 10 === 0) await emu.advance(1000);
+      expect((await control('POST', `/meetings/${m}/participants/${zed.id}/transcript`, { text: `line ${i}` })).status).toBe(200);
+    }
+    for (let i = 0; i < 3; i++)
+      expect((await control('POST', `/meetings/${m}/participants/${bob.id}/transcript`, { text: `aside ${i}` })).body).toMatchObject({ live: false });
+
+    const sdkHost = `api.localhost:${new URL(emu.tlsUrl!).port}`;
+    const res = await onSdkHost(sdkHost, `/v2/meetings/${m}/active-transcript`, late.token);
+    const link = new URL((JSON.parse(res.body) as { data: { transcript_download_url: string } }).data.transcript_download_url);
+    const lines = (await (await fetch(`${emu.url}${link.pathname}${link.search}`)).text()).split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(500);
+    expect(lines[0]).toBe(`${EPOCH},${zed.id},${zed.id},zed,Zed,line 1`);
+    expect(lines.at(-1)).toBe(`${EPOCH + 50},${zed.id},${zed.id},zed,Zed,line 500`);
   });
 
   it('the partials of a line: growing prefixes, at most three, none for a single word', () => {
