@@ -4,7 +4,7 @@
 // limit, a cut path that only a new ICE ufrag gets through; the simulcast layers a viewer
 // may be given once the publisher stops sending one; and the estimate a publishing page is told
 // of its uplink (REMB), as the browser reads it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { linkOf, pathOf, type Scenario } from '../../src/realtime/network/network-conditions.js';
 import { MAX_QUEUE_MS, PathShaper, TransportLink, type ShaperTime } from '../../src/realtime/media/plane/link-shaper.js';
 import { pseudoRandom } from '../../src/core/ids.js';
@@ -255,5 +255,19 @@ describe('the estimate a publishing page is told of its uplink', () => {
     expect(stopped).toBe(true);
     estimate.send();
     expect(told()).toEqual([]);
+  });
+
+  it('on its own timer by default: one interval while open, none once closed', () => {
+    vi.useFakeTimers();
+    try {
+      const pc = { getTransceivers: () => [] } as unknown as ConstructorParameters<typeof UplinkEstimate>[1];
+      const before = vi.getTimerCount();
+      const estimate = new UplinkEstimate(werift, pc, () => null);
+      expect(vi.getTimerCount()).toBe(before + 1);
+      estimate.close();
+      expect(vi.getTimerCount()).toBe(before);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
