@@ -281,11 +281,23 @@ export async function startSilentServer(): Promise<{ url: string; port: number; 
   };
 }
 
-/** A loopback port nothing listens on (a refusing host): bound, then let go. */
+/**
+ * A loopback port nothing listens on (a refusing host): 9, the old discard service's, which the
+ * suite's dead webhook URLs use too. A port bound and let go would do only until another test's
+ * server on the other worker is given the same number (the system hands ephemeral ports out again),
+ * and an upload to it then reached that server; a port below 1024 is never handed out that way.
+ * Checked here, so a machine where something does listen there says so instead of failing later.
+ */
 export async function refusingPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const port = 9;
+  const refused = await new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
+  });
+  if (!refused) throw new Error(`something listens on 127.0.0.1:${port} on this machine; these tests need a port that refuses`);
   return port;
 }
