@@ -211,17 +211,12 @@ const ENDPOINT_TYPES = ['aws', 'digitalocean', 'azure', 'sftp'] as const;
  * never quotes the URL: what is wrong with it is a secret.
  */
 function endpointUrl(type: string, raw: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
   const shown = 'it would be shown on the start line, in health and in the request journal; the storage_config signs every upload with its own credentials';
   if (url ? url.username !== '' || url.password !== '' : raw.includes('@'))
     throw new ConfigError(`${type}= must not carry credentials (user:password@ in the URL): ${shown}`);
-  if (url ? url.search !== '' || url.hash !== '' || raw.includes('?') : /[?#]/.test(raw))
-    throw new ConfigError(`${type}= must not carry a query string or fragment (a SAS token is a credential): ${shown}`);
+  // A ? or a # always starts a query or a fragment, in a URL or not.
+  if (/[?#]/.test(raw)) throw new ConfigError(`${type}= must not carry a query string or fragment (a SAS token is a credential): ${shown}`);
   return httpUrl(raw);
 }
 
