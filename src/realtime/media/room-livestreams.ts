@@ -5,8 +5,9 @@
 // pushing to its stream key (rtmp-ingest.ts hands the connection here): the encoder's stream replaces
 // the room's, its first segment makes the livestream LIVE. When the encoder goes, a meeting's
 // livestream shows the meeting again and stays LIVE (the room is still there to show); a livestream
-// of its own goes IDLE, and a new push makes it LIVE again. Each picture is a run of the plane's packager; the runs of a livestream number their
-// segments on, so its playlist stays one live playlist, with a discontinuity where a run starts.
+// of its own goes IDLE, and a new push makes it LIVE again. Each picture is a run of the plane's
+// packager; the runs of a livestream number their segments on, so its playlist stays one live
+// playlist, with a discontinuity where a run starts.
 //
 // The folder goes with the livestream's stop or failure, an organization's reset, a reset and the
 // emulator's stop; so do the packagers, and the encoders' connections. A folder is removed once its

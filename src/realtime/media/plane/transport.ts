@@ -137,10 +137,13 @@ interface RtpRouter {
 function routeLayersByMid(w: Werift, pc: RTCPeerConnection): void {
   const router = (pc as unknown as { router: RtpRouter }).router;
   const original = router.routeRtp.bind(router);
+  const ridUri = w.RTP_EXTENSION_URI.sdesRTPStreamID;
   router.routeRtp = (packet) => {
-    if (packet.header.extensions.length === 0) return original(packet);
+    // Only a packet that names its layer needs routing here; the rest (most of them, once the
+    // layers are acknowledged) go straight to werift, which reads their extensions itself.
+    if (!packet.header.extensions.some((e) => router.extIdUriMap[e.id] === ridUri)) return original(packet);
     const extensions = w.rtpHeaderExtensionsParser(packet.header.extensions, router.extIdUriMap);
-    const rid: unknown = extensions[w.RTP_EXTENSION_URI.sdesRTPStreamID];
+    const rid: unknown = extensions[ridUri];
     const mid: unknown = extensions[w.RTP_EXTENSION_URI.sdesMid];
     const receiver = typeof mid === 'string' ? pc.getTransceivers().find((t) => t.mid === mid)?.receiver : undefined;
     if (typeof rid !== 'string' || !receiver?.trackByRID[rid]) return original(packet);
