@@ -6,8 +6,8 @@
 //
 // What each SDK does by itself, found here and in their bundles (docs/bad-network.md says it too):
 // - Both reconnect a dropped socket with the same peer id, with a full jitter backoff (1 s base,
-//   10 s cap): @dytesdk/web-core 10 attempts, @cloudflare/realtimekit 50. The test that outlasts
-//   them runs the page's timers on Playwright's clock and skips the waits.
+//   10 s cap): @dytesdk/web-core 10 attempts, @cloudflare/realtimekit 50. The outage tests run
+//   the page's timers on Playwright's clock and skip those waits.
 // - On the way back both reset their media; web-core throws an AwaitQueueStoppedError from that reset
 //   (a queued task of the transports it stops), realtimekit keeps its connected transports and fails
 //   to publish its camera again ([ERR1100], thrown while it encodes the produce request, before it is
@@ -33,6 +33,7 @@ import {
   CHROMIUM,
   SDKS,
   Frontend,
+  SIDE_BY_SIDE,
   addPerson,
   launchTrusting,
   readUntil,
@@ -177,7 +178,7 @@ const SIMULCAST_FLAG = `(() => {
 })()`;
 
 // Skipped on a machine without Chromium, except in CI (.ci/run installs it there).
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: network trouble on demand', (sdk: Sdk) => {
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: network trouble on demand', SIDE_BY_SIDE, (sdk: Sdk) => {
   let emu: RunningEmulator;
   let frontend: Frontend;
 
@@ -291,7 +292,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
     await emu?.close();
   });
 
-  it(
+  it.sequential(
     'signal-drop: the SDK says reconnecting, then connected (reconnected); nobody hears of a leave; chat, polls and pins are whole again',
     async () => {
       const { meetingId, ada, bob, a, b } = await twoPages('Signal drop');
@@ -348,21 +349,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
     6 * WAIT,
   );
 
-  it(
+  it.sequential(
     "signal-outage shorter than the SDK's patience: its attempts are refused until the emulator's clock passes the outage, then it is back; REST and webhooks never saw a leave",
     async () => {
-      const { meetingId, ada, bob, a, b } = await twoPages('Short outage');
+      const { meetingId, ada, bob, a, b } = await twoPages('Short outage', { fakeClock: true });
+      // Its media settled first, as in the longer outage below.
       await decodes(b, 'Ada');
       await net(meetingId, ada.id, { scenario: 'signal-outage', seconds: 20 });
-      const attempts = await readUntil(
-        () => told(a),
-        (t) => t.socket.filter((s) => s.state === 'reconnecting').length >= 3,
-        WAIT,
-      );
+      const attempts = await skippingBackoff(a, (t) => t.socket.filter((s) => s.state === 'reconnecting').length >= 3);
       expect(attempts.socket.filter((s) => s.state === 'reconnecting').length).toBeGreaterThanOrEqual(3);
       expect(attempts.socket.some((s) => s.state === 'connected' && s.reconnected)).toBe(false);
       expect((await emu.network(meetingId, ada.id)).participants[0]).toMatchObject({ connection: 'reconnecting' });
       await emu.advance(20_000);
+      // The wait before its next attempt skipped once (that attempt is let in); no more skips while it
+      // joins again, whose requests run on the page's clock too.
+      await a.clock.fastForward(11_000);
+      await a.clock.resume();
       await reconnected(a);
       expect((await emu.network(meetingId, ada.id)).participants[0]).toMatchObject({ connection: 'connected', scenarios: [] });
       expect(await participantsSeenBy(b)).toEqual(['Ada']);
@@ -375,7 +377,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
     6 * WAIT,
   );
 
-  it(
+  it.sequential(
     "signal-outage longer than the SDK's patience: it gives up (failed); the participant counts as left when the reconnect window ends: REST, the webhook, the other page",
     async () => {
       const { meetingId, ada, bob, a, b } = await twoPages('Long outage', { fakeClock: true });
@@ -383,17 +385,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
       // out on the skipped clock (an unhandled rejection in the SDK, as on a real network).
       await decodes(b, 'Ada');
       await net(meetingId, ada.id, { scenario: 'signal-outage' });
-      // The SDK's own waits between attempts, skipped on the page's clock (the attempts are real).
-      const gaveUp = await readUntil(
-        async () => {
-          await a.clock.fastForward(11_000);
-          await a.clock.resume();
-          return told(a);
-        },
-        (t) => t.socket.some((s) => s.state === 'failed'),
-        4 * WAIT,
-        200,
-      );
+      const gaveUp = await skippingBackoff(a, (t) => t.socket.some((s) => s.state === 'failed'));
       expect(gaveUp.socket.at(-1)?.state).toBe('failed');
       // Still in the meeting on the emulator's clock: the window has not ended.
       expect(await presentIds(meetingId)).toEqual([ada.id, bob.id]);
@@ -425,7 +417,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
     8 * WAIT,
   );
 
-  it(
+  it.sequential(
     "media-drop: the page's transports fail, the SDK builds new ones, and the other page decodes its video again",
     async () => {
       const { meetingId, ada, a, b } = await twoPages('Media drop');
@@ -448,7 +440,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
     6 * WAIT,
   );
 
-  it(
+  it.sequential(
     "loss on a page's uplink: the other page's inbound audio loses that share; self scores keep coming when nothing is wrong",
     async () => {
       const { meetingId, ada, a, b } = await twoPages('Loss');
@@ -486,7 +478,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
     6 * WAIT,
   );
 
-  it(
+  it.sequential(
     "a bandwidth cap on a page's uplink: its camera, sent as one encoding, falls under the cap, and the other page receives under it; realtimekit scores it so",
     async () => {
       const { meetingId, ada, a, b } = await twoPages('Bandwidth', {}, sdk.global === 'RealtimeKitClient');
@@ -535,7 +527,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
 
   // realtimekit sends its camera as simulcast only with simulcast in the preset's video config,
   // which the service's presets do not have: there is no way to ask it as a user of the service.
-  it.runIf(sdk.global === 'DyteClient')(
+  (sdk.global === 'DyteClient' ? it.sequential : it.skip)(
     'a simulcast camera under a bandwidth cap on its uplink: the top layers stop and the other page gets a lower one; after clear the top layers are back',
     async () => {
       const { meetingId, ada, a, b } = await twoPages('Simulcast', { initScript: SIMULCAST_FLAG });
@@ -601,7 +593,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
     14 * WAIT,
   );
 
-  it(
+  it.sequential(
     'latency on a page, both ways: its round trip to the media plane grows by twice the delay',
     async () => {
       const { meetingId, ada, a } = await twoPages('Latency');
@@ -635,7 +627,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     "a bot's clip degraded: the page loses that share of the bot's video and audio; realtimekit's scores for the bot drop",
     async () => {
       const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bot on a bad network' });
@@ -679,7 +671,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
 // The UI kits on those SDKs: their own notice while the page's socket is refused and once the SDK
 // gives up, and (realtimekit's kit) the poor-network indicator on the tile of a bot whose clip goes
 // through a lossy network. Screenshots go to docs/images/, where docs/bad-network.md shows them.
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the kit on a bad network', (kit) => {
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the kit on a bad network', SIDE_BY_SIDE, (kit) => {
   let emu: RunningEmulator;
   let browser: Browser;
   let pages: Server;
@@ -741,7 +733,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
     await emu?.close();
   });
 
-  it(
+  it.sequential(
     'says the connection is lost while the socket is refused, and that it is leaving once the SDK gives up',
     async () => {
       const { meetingId, ada, page } = await meeting('Outage in the kit', { fakeClock: true });
@@ -760,16 +752,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
       );
       mkdirSync(IMAGES, { recursive: true });
       await page.screenshot({ path: path.join(IMAGES, `network-${p}-reconnecting.png`) });
-      await readUntil(
-        async () => {
-          await page.clock.fastForward(11_000);
-          await page.clock.resume();
-          return told(page);
-        },
-        (t) => t.socket.some((s) => s.state === 'failed'),
-        4 * WAIT,
-        200,
-      );
+      await skippingBackoff(page, (t) => t.socket.some((s) => s.state === 'failed'));
       await page.getByText('Automatically leaving the meeting in 10 seconds.').waitFor({ state: 'visible', timeout: WAIT });
       await page.screenshot({ path: path.join(IMAGES, `network-${p}-leaving.png`) });
       await network(emu, meetingId, ada.id, { scenario: 'clear' });
@@ -778,7 +761,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
   );
 
   // web-core never scores what a page receives (at the top of the file): the Dyte kit's indicator stays hidden.
-  it.runIf(kit.sdk.global === 'RealtimeKitClient')(
+  (kit.sdk.global === 'RealtimeKitClient' ? it.sequential : it.skip)(
     'shows the poor-network indicator on the tile of a bot whose clip goes through a lossy network, and hides it once cleared',
     async () => {
       const { meetingId, robo, page } = await meeting('Bot on a bad network', { scored: true });
@@ -854,6 +837,24 @@ async function callStatsRunning(page: Page): Promise<void> {
     ),
     "the page's call statistics run",
   ).toBe(true);
+}
+
+/**
+ * While the page's socket is refused: the SDK's own waits between its attempts to reconnect (up to 10 s
+ * each), skipped on the page's clock, until what it has told the page is `done`. The attempts themselves
+ * are real; a skip that finds no wait due (an attempt still on its way) costs nothing.
+ */
+function skippingBackoff(page: Page, done: (t: Told) => boolean): Promise<Told> {
+  return readUntil(
+    async () => {
+      await page.clock.fastForward(11_000);
+      await page.clock.resume();
+      return told(page);
+    },
+    done,
+    4 * WAIT,
+    50,
+  );
 }
 
 /** A network scenario through the control API; the answer must be 200. */

@@ -15,6 +15,15 @@ import { RECONNECT_WINDOW_MS } from '../../src/realtime/network/network-trouble.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
 
+/**
+ * The options of a browser file's suite of one SDK or kit that has an emulator and a browser of its
+ * own: such suites run side by side, since their tests spend most of their time waiting on what real
+ * media and the SDKs' own timers take in real time. The tests inside one suite share its pages and
+ * check what the emulator holds after each, so they are declared `it.sequential` and run one after
+ * another.
+ */
+export const SIDE_BY_SIDE = { concurrent: true } as const;
+
 /** The service's web SDKs: their browser bundles and the global each defines. */
 export const SDKS = [
   { name: '@dytesdk/web-core', bundle: 'node_modules/@dytesdk/web-core/dist/index.iife.js', global: 'DyteClient' },
