@@ -1,7 +1,9 @@
 // `npm run bench -- --only scenario` runs this in a process of its own; by hand:
 //
-//   node --import tsx bench/scenario.ts [--runs 3] [--per-run 60] [--warmup 30] [--src | --dist DIR]
+//   node --import tsx bench/scenario.ts [--runs 3] [--per-run 60] [--warmup 30] [--src | --dist DIR] [--recordings real|sample]
 //
+// --recordings sample starts the emulator with the sample file for every recording (no ffmpeg), so
+// the figure is the emulator's own work alone; by default each recording is encoded from the meeting.
 // It prints one line `RESULT {...}` (what the bench reads) and a summary on stderr. By default
 // it runs the built package (dist/, what a user imports); --src runs the TypeScript sources
 // through tsx (no build needed), --dist another build (a baseline).
@@ -16,10 +18,13 @@ const num = (flag: string, fallback: number) => {
 };
 const distAt = argv.indexOf('--dist');
 const source = argv.includes('--src') ? path.join(ROOT, 'src', 'index.ts') : distAt >= 0 ? path.resolve(argv[distAt + 1]!, 'src', 'index.js') : undefined;
-measureScenario({ runs: num('--runs', 3), perRun: num('--per-run', 60), warmup: num('--warmup', 30), source })
+const recordingsAt = argv.indexOf('--recordings');
+const recordings = recordingsAt >= 0 ? argv[recordingsAt + 1] : 'real';
+if (recordings !== 'real' && recordings !== 'sample') throw new Error(`--recordings is real or sample, not ${recordings}`);
+measureScenario({ runs: num('--runs', 3), perRun: num('--per-run', 60), warmup: num('--warmup', 30), source, recordings })
   .then((r) => {
     process.stderr.write(
-      `scenario (${r.source}): median ${percentile(r.samples, 50).toFixed(2)} ms, p90 ${percentile(r.samples, 90).toFixed(2)} ms over ${r.samples.length} (CPU median ${percentile(r.cpuSamples, 50).toFixed(2)} ms, main thread ${r.mainThreadCpuMs === null ? 'n/a' : `${r.mainThreadCpuMs.toFixed(2)} ms`}); run medians ${r.runMedians.map((x) => x.toFixed(2)).join(' / ')} ms\n`,
+      `scenario (${r.source}, ${r.recordings} recordings): median ${percentile(r.samples, 50).toFixed(2)} ms, p90 ${percentile(r.samples, 90).toFixed(2)} ms over ${r.samples.length} (CPU median ${percentile(r.cpuSamples, 50).toFixed(2)} ms, main thread ${r.mainThreadCpuMs === null ? 'n/a' : `${r.mainThreadCpuMs.toFixed(2)} ms`}); run medians ${r.runMedians.map((x) => x.toFixed(2)).join(' / ')} ms\n`,
     );
     process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
   })

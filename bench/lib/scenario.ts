@@ -23,6 +23,8 @@ import { ms, verdict } from './stats.js';
 export interface ScenarioResult {
   command: string;
   source: string;
+  /** What the recordings are: `real`, encoded by ffmpeg from the meeting (the default where ffmpeg is found), or the `sample` file. */
+  recordings: 'real' | 'sample';
   runs: number;
   perRun: number;
   warmup: number;
@@ -195,10 +197,17 @@ function sourceFlag(source: string): string {
   return ` --dist ${path.dirname(path.dirname(source))}`;
 }
 
-export async function measureScenario(opts: { runs: number; perRun: number; warmup: number; source?: string }): Promise<ScenarioResult> {
+export async function measureScenario(opts: {
+  runs: number;
+  perRun: number;
+  warmup: number;
+  source?: string;
+  recordings?: 'real' | 'sample';
+}): Promise<ScenarioResult> {
   const source = opts.source ?? path.join(ROOT, 'dist', 'src', 'index.js');
+  const recordings = opts.recordings ?? 'real';
   const { startEmulator } = (await import(pathToFileURL(source).href)) as { startEmulator: (o?: StartOptions) => Promise<RunningEmulator> };
-  const emu = await startEmulator({ seed: 'bench-scenario' });
+  const emu = await startEmulator({ seed: 'bench-scenario', recordings });
   const receiver = await startReceiver();
   const samples: number[] = [];
   const cpuSamples: number[] = [];
@@ -238,8 +247,9 @@ export async function measureScenario(opts: { runs: number; perRun: number; warm
     await emu.close();
   }
   return {
-    command: `node --import tsx bench/scenario.ts --runs ${opts.runs} --per-run ${opts.perRun} --warmup ${opts.warmup}${sourceFlag(source)}`,
+    command: `node --import tsx bench/scenario.ts --runs ${opts.runs} --per-run ${opts.perRun} --warmup ${opts.warmup}${sourceFlag(source)}${recordings === 'real' ? '' : ` --recordings ${recordings}`}`,
     source: path.relative(ROOT, source),
+    recordings,
     runs: opts.runs,
     perRun: opts.perRun,
     warmup: opts.warmup,
