@@ -266,7 +266,7 @@ export async function measureScenario(opts: {
 
 // --- in the report -------------------------------------------------------------------------
 
-const TARGET_MS = 10;
+const TARGET_MS = 8;
 
 export function scenarioTargetRow(r: ScenarioResult) {
   const med = percentile(r.samples, 50);
