@@ -271,7 +271,7 @@ const TARGET_MS = 8;
 export function scenarioTargetRow(r: ScenarioResult) {
   const med = percentile(r.samples, 50);
   return {
-    measure: `README recording lifecycle in process, per scenario (median of ${r.runs} × ${r.perRun})`,
+    measure: `README recording lifecycle in process, ${r.recordings} recordings, per scenario (median of ${r.runs} × ${r.perRun})`,
     emulator: ms(med),
     reference: `p90 ${ms(percentile(r.samples, 90))}; CPU median ${ms(percentile(r.cpuSamples, 50))}${r.mainThreadCpuMs === null ? '' : `, main thread ${ms(r.mainThreadCpuMs)}`}`,
     ratio: '',
