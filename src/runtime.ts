@@ -1,7 +1,7 @@
 // Starting and stopping a listening emulator: one sequence for both entry points, the command
 // line (server.ts) and the in-process API (startEmulator in index.ts), so both start alike and
 // shut down alike.
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { answerClientError } from './http/client-error.js';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -199,17 +199,23 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
   const closeIdle = () => {
     for (const s of servers) s.closeIdleConnections();
   };
+  // One function for every response, called with the response as `this` (a response closes
+  // once): no closure and no once() wrapper to make per request.
+  function settled(this: ServerResponse): void {
+    inFlight.delete(this);
+    // A keep-alive connection that just went idle would hold server.close() open until it timed out.
+    if (closing) setImmediate(closeIdle);
+  }
   const app = createApp(deps);
+  // One listener that tracks the response and hands it to the app: a server with one 'request'
+  // listener calls it directly, with two it copies the list on every request.
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    res.on('close', settled);
+    app(req, res);
+  };
   for (const s of servers) {
-    s.on('request', (_req, res: ServerResponse) => {
-      inFlight.add(res);
-      res.once('close', () => {
-        inFlight.delete(res);
-        // A keep-alive connection that just went idle would hold server.close() open until it timed out.
-        if (closing) setImmediate(closeIdle);
-      });
-    });
-    s.on('request', app);
+    s.on('request', onRequest);
     s.on('upgrade', (req, socket: Duplex, head: Buffer) => built.signalling.upgrade(req, socket, head));
   }
 
