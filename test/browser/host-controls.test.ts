@@ -6,12 +6,12 @@ import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person, type Sdk, SIDE_BY_SIDE } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow. */
 const WAIT = 30_000;
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: host controls from the page', (sdk: Sdk) => {
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: host controls from the page', SIDE_BY_SIDE, (sdk: Sdk) => {
   let emu: RunningEmulator;
   let frontend: Frontend;
 
@@ -76,7 +76,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
     await emu?.close();
   });
 
-  it(
+  it.sequential(
     'participant.kick(): the removed page ends as kicked, the host sees them leave, and the REST session and participantLeft agree',
     async () => {
       const { id, people } = await meetingWith('Kick', ['Ada'], ['Bob']);
@@ -97,7 +97,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     'participants.kickAll(): every page ends, the host’s own included, and the session ends as a host ending it (HOST_ENDED_MEETING)',
     async () => {
       const { id, people } = await meetingWith('Kick all', ['Ada'], ['Bob']);
@@ -119,7 +119,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     "disableAudio(), disableVideo(), disableAllAudio() and disableAllVideo(): the target page's microphone and camera go off, and the host's stay on",
     async () => {
       const { id, people } = await meetingWith('Mute', ['Ada'], ['Bob']);
@@ -157,7 +157,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
     6 * WAIT,
   );
 
-  it(
+  it.sequential(
     'pin() and unpin(): every page sees the pin, a page that joins later too',
     async () => {
       const { people } = await meetingWith('Pin', ['Ada'], ['Bob'], ['Cai', 'group_call_participant']);
@@ -181,7 +181,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     'recording.start(), pause(), resume() and stop() drive the REST recording and its webhooks; every page sees the state',
     async () => {
       const { id, people } = await meetingWith('Record', ['Ada'], ['Bob']);
@@ -219,7 +219,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     "livestream.start() and stop() from a livestream host: the REST livestream goes LIVE and OFFLINE, a viewer's page sees it LIVE with the playback URL, and a start while one is LIVE is refused",
     async () => {
       const { id, people } = await meetingWith('Live', ['Ada', 'livestream_host'], ['Val', 'livestream_viewer']);
@@ -257,7 +257,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     'a participant whose preset has no host permission is refused by the SDK, and nothing changes',
     async () => {
       const { id, people } = await meetingWith('Refused', ['Ada'], ['Cai', 'group_call_participant']);

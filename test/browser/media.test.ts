@@ -23,6 +23,7 @@ import {
   type MediaHeld,
   type Person,
   type Sdk,
+  SIDE_BY_SIDE,
 } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/web-sdk.ts, not here. */
@@ -75,7 +76,7 @@ interface Seen {
 }
 
 // Skipped on a machine without Chromium, except in CI (.ci/run installs it there).
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: media through the emulator', (sdk: Sdk) => {
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: media through the emulator', SIDE_BY_SIDE, (sdk: Sdk) => {
   let emu: RunningEmulator;
   let frontend: Frontend;
 
@@ -131,7 +132,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     await emu?.close();
   });
 
-  it(
+  it.sequential(
     'a page joins with camera and microphone on; another page decodes its video and receives its audio; turning them off and on shows there; a REST mute turns the microphone off',
     async () => {
       const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Media' });
@@ -170,7 +171,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     6 * WAIT,
   );
 
-  it(
+  it.sequential(
     'a screen share appears in the other page as a screen-share track that decodes',
     async () => {
       const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Screens' });
@@ -187,7 +188,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     "a scripted participant publishes the sample clip: the page decodes the bot's 320×180 video and hears it",
     async () => {
       const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' });
@@ -218,7 +219,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     4 * WAIT,
   );
 
-  it.each([
+  it.sequential.each([
     ['a REST kick of the publishing page', 'kick'],
     ["a reset of the page's organization", 'org-reset'],
     ['a reset of the emulator', 'reset'],
@@ -257,7 +258,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     'a webinar viewer publishes nothing off the stage; let on by the presenter, it joins the stage, turns its camera on, and the presenter decodes its video',
     async () => {
       // A webinar viewer who may ask for the stage, and publish once on it (made here: other tests reset the organization).
@@ -307,7 +308,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     4 * WAIT,
   );
 
-  it(
+  it.sequential(
     'a viewer preset may not publish: its camera stays off, nothing reaches the emulator, and the page shows no error',
     async () => {
       const meeting = await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Webinar' });
@@ -329,7 +330,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
 
 // Media off (--media off, for machines whose network carries no UDP): a page that turns its camera
 // on keeps its own preview and sees no error, and nothing is forwarded to anyone.
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: media off', (sdk: Sdk) => {
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: media off', SIDE_BY_SIDE, (sdk: Sdk) => {
   let emu: RunningEmulator;
   let frontend: Frontend;
 
@@ -343,7 +344,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     await emu?.close();
   });
 
-  it(
+  it.sequential(
     "a page's own camera preview keeps working; the other page gets no video; the emulator forwards nothing",
     async () => {
       const headers = { authorization: emu.authHeader, 'content-type': 'application/json' };
