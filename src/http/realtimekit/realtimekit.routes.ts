@@ -31,13 +31,13 @@ function twinOf(r: AnyRoute): AnyRoute {
   if (!r.path.startsWith(`${V2_PREFIX}/`)) throw new Error(`${r.path}: a v2 route lives under ${V2_PREFIX}/`);
   const v2 = `${r.method.toUpperCase()} ${r.path}`;
   const v2Params = r.params;
-  // Built when first needed, as the v2 route's own schemas are.
-  const params = () => {
-    if (v2Params === undefined) return appParams();
-    const own = schemaOf(v2Params);
+  const extendable = (own: z.ZodType) => {
     if (!(own instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: path parameters must be a z.object to be extended`);
-    return appParams().extend(own.shape);
+    return own;
   };
+  // A schema given as it is is checked now; one given as a function when it is first built, with the twin's.
+  if (v2Params !== undefined && typeof v2Params !== 'function') extendable(v2Params);
+  const params = () => (v2Params === undefined ? appParams() : appParams().extend(extendable(schemaOf(v2Params)).shape));
   return {
     ...r,
     path: REALTIMEKIT_APP_PREFIX + r.path.slice(V2_PREFIX.length),
