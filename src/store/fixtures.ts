@@ -22,8 +22,6 @@ const pemKey = lazy(() => z.string().regex(/-----BEGIN (RSA )?PRIVATE KEY-----/,
 
 const uuid = lazy(() => z.uuid());
 
-const presetParts = presetDocumentSchemas('partial');
-
 /**
  * A preset: any part of production's preset document (the rest takes its defaults, see
  * domain/presets/preset-document.ts). `view_type` is the short way to write
@@ -31,8 +29,9 @@ const presetParts = presetDocumentSchemas('partial');
  * kept as GROUP_CALL. Permission flags of a fixture's own (booleans production does not name) are kept
  * as given.
  */
-export const presetFixture = lazy(() =>
-  z.object({
+export const presetFixture = lazy(() => {
+  const presetParts = presetDocumentSchemas('partial');
+  return z.object({
     id: uuid(),
     name: z.string().min(1).max(255),
     view_type: z
@@ -44,8 +43,8 @@ export const presetFixture = lazy(() =>
     ui: presetParts.ui.optional(),
     created_at: isoTime().optional(),
     updated_at: isoTime().optional(),
-  }),
-);
+  });
+});
 
 export const categoryFixture = lazy(() =>
   z.object({
