@@ -10,7 +10,8 @@
 //    start and at the end of every module (bench/lib/startup-marks.mjs times them), started --runs
 //    times: what each module and each package costs to evaluate by itself (the modules it loads
 //    counted apart), and the phases of a start.
-// 2. Cold start: spawn of `dist/bin/meetings-emulator.js` (media on, the default; no TLS listener,
+// 2. Cold start: spawn of `dist/bin/meetings-emulator.js` (media on, the default; the RTMP ingest on
+//    free ports rather than its default ones, which another emulator may hold; no TLS listener,
 //    as in `npm run bench`) → first 200 from /_emulator/health; the bare node:http server of
 //    bench/ceiling-server.mjs beside it, and the baseline's bin when given, in turn (A B C A B C …),
 //    so that the machine's load falls on every side alike. The load average is printed with them.
@@ -18,6 +19,7 @@
 // Run `npm run build` first: the bin measured is dist/ as it is.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,7 +36,26 @@ const runs = Math.max(1, Number(valueOf('--runs') ?? 9));
 const baselineRef = valueOf('--baseline');
 const out = path.resolve(valueOf('--out') ?? path.join(ROOT, 'bench', 'STARTUP.md'));
 const MARKS = pathToFileURL(path.join(ROOT, 'bench', 'lib', 'startup-marks.mjs')).href;
-const EMULATOR_ARGS = ['--port', '0', '--tls-port', '0', '--log-level', 'warn'];
+const EMULATOR_ARGS = ['--port', '0', '--tls-port', '0', '--log-level', 'warn', '--rtmp-port', '<free>', '--rtmps-port', '<free>'];
+
+/**
+ * A port free at the moment: the RTMP ingest listens on 1935 and 1936 by default, which another
+ * emulator on a shared machine may hold, and 0 turns a listener off. Each start gets ports of its
+ * own instead, so that it opens the same listeners as a default start does.
+ */
+async function freePort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return String(port);
+}
+
+async function emulatorArgs(): Promise<string[]> {
+  const args = [...EMULATOR_ARGS];
+  for (let i = args.indexOf('<free>'); i >= 0; i = args.indexOf('<free>')) args[i] = await freePort();
+  return args;
+}
 const READY = /meetings-emulator listening on (http:\/\/\S+)/;
 
 const lines: string[] = [];
@@ -81,7 +102,7 @@ async function startOnce(bin: string, marks: boolean): Promise<{ ms: number; cpu
   let startup: Startup | undefined;
   const running = await startProcess({
     name: path.relative(ROOT, bin),
-    args: [bin, ...EMULATOR_ARGS],
+    args: [bin, ...(await emulatorArgs())],
     nodeArgs: marks ? ['--import', MARKS] : [],
     ready: READY,
     healthPath: '/_emulator/health',

@@ -31,7 +31,7 @@ export interface NetworkScenario {
 }
 
 /** The network of a meeting, or of a participant in it, as GET …/network shows it. */
-export type NetworkState = z.infer<typeof networkSchema>;
+export type NetworkState = z.infer<ReturnType<typeof networkSchema>>;
 
 /**
  * A request handler for node:http (`http.createServer(handler)`) or supertest (`request(handler)`):
@@ -175,7 +175,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
       deps.reset();
     },
     async setNetwork(meetingId, participantId, scenario) {
-      const request = parseWith(networkBody, scenario);
+      const request = parseWith(networkBody(), scenario);
       return networkDto(deps.signalling.setNetwork(meetingId, participantId, request));
     },
     async network(meetingId, participantId) {

@@ -2,6 +2,7 @@
 // control shape. Unknown errors are logged with the request id and answered 500.
 import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { ApiError, errors, isApiError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { findJsonSyntaxError } from './json-syntax.js';
@@ -9,7 +10,7 @@ import { LIMITS } from './limits.js';
 import type { Api } from './route.js';
 import { resolvedOf } from './route-table.js';
 
-export const v1ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export const v1ErrorSchema = lazy(() => z.object({ error: z.object({ code: z.string(), message: z.string() }) }));
 /** The control API and media routes answer errors in the same shape as v1. */
 export const controlErrorSchema = v1ErrorSchema;
 
@@ -17,12 +18,14 @@ export const controlErrorSchema = v1ErrorSchema;
  * RealtimeKit answers errors in the Cloudflare API v4 envelope, whose `errors` list the official
  * client reads. Emulator decision: each error's code is the HTTP status (as v2's `error.code`).
  */
-export const realtimeKitErrorSchema = z.object({
-  success: z.literal(false),
-  errors: z.array(z.object({ code: z.number().int(), message: z.string() })),
-  messages: z.array(z.unknown()),
-  result: z.null(),
-});
+export const realtimeKitErrorSchema = lazy(() =>
+  z.object({
+    success: z.literal(false),
+    errors: z.array(z.object({ code: z.number().int(), message: z.string() })),
+    messages: z.array(z.unknown()),
+    result: z.null(),
+  }),
+);
 
 export function errorBody(api: Api, err: ApiError): unknown {
   // The web SDKs read only the status of an error of their calls; production answers them in the v2 envelope.

@@ -8,7 +8,7 @@ import { authenticate, hasOrg } from './auth.js';
 import { fromBodyParserError } from './errors.js';
 import { readPlainJson } from './json-body.js';
 import { LIMITS } from './limits.js';
-import { JsonText, type Reply } from './route.js';
+import { JsonText, schemaOf, type Reply } from './route.js';
 import { decodeParams, resolvedOf, type RouteTable } from './route-table.js';
 import { parseWith } from './validation.js';
 
@@ -130,11 +130,11 @@ export function dispatcher(deps: Deps, table: RouteTable): RequestHandler {
       const auth = authed instanceof Promise ? await authed : authed;
       if (hasOrg(auth)) res.locals.orgId = auth.org.id;
       const rawBody = r.body ? await readBody(req, res, r.largeBody) : undefined;
-      const params = r.params ? parseWith(r.params, req.params) : {};
+      const params = r.params ? parseWith(schemaOf(r.params), req.params) : {};
       // Express parses the query string on every access of req.query: not at all when there is none.
       // Stryker disable next-line StringLiteral: a shortcut: Express parses a missing query string as {}, the same value.
-      const query = r.query ? parseWith(r.query, req.url.includes('?') ? req.query : {}) : {};
-      const body = r.body ? parseWith(r.body, rawBody ?? {}) : undefined;
+      const query = r.query ? parseWith(schemaOf(r.query), req.url.includes('?') ? req.query : {}) : {};
+      const body = r.body ? parseWith(schemaOf(r.body), rawBody ?? {}) : undefined;
       const scope = res.locals.requestScope as RequestScopeData | undefined;
       const run = () => r.handler({ deps, params, query, body, auth, req, res });
       const replied = scope ? deps.requestScope.run(scope, run) : run();

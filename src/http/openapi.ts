@@ -1,9 +1,10 @@
 // The served OpenAPI 3.1 document, produced from the same route declarations and zod schemas
 // that validate requests, so the document cannot drift from what is enforced.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { VERSION } from '../core/package-info.js';
 import { controlErrorSchema, realtimeKitErrorSchema, v1ErrorSchema } from './errors.js';
-import type { AnyRoute, Api } from './route.js';
+import { schemaOf, type AnyRoute, type Api, type Deferred } from './route.js';
 import { v2ErrorSchema } from './v2/schemas.js';
 
 type Json = Record<string, unknown>;
@@ -13,31 +14,21 @@ type Json = Record<string, unknown>;
  * own, and tests build hundreds of apps). Schemas are immutable module constants, so the
  * result is memoized per schema: a cache of a pure function, not state.
  */
-const converted = { input: new WeakMap<z.ZodType, Json>(), output: new WeakMap<z.ZodType, Json>() };
+const converted = lazy(() => ({ input: new WeakMap<z.ZodType, Json>(), output: new WeakMap<z.ZodType, Json>() }));
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const cached = converted[io].get(schema);
+  const cached = converted()[io].get(schema);
   if (cached) return cached;
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
   delete out.$schema;
-  converted[io].set(schema, out);
+  converted()[io].set(schema, out);
   return out;
 }
 
-/** Response schemas given as functions, built once each: the route modules are constants, and so are their functions. */
-const responseSchemas = new WeakMap<() => z.ZodType, z.ZodType>();
-
-function responseSchema(schema: z.ZodType | (() => z.ZodType)): z.ZodType {
-  if (typeof schema !== 'function') return schema;
-  let built = responseSchemas.get(schema);
-  if (!built) responseSchemas.set(schema, (built = schema()));
-  return built;
-}
-
 function errorSchemaFor(api: Api): z.ZodType {
-  if (api === 'realtimekit') return realtimeKitErrorSchema;
+  if (api === 'realtimekit') return realtimeKitErrorSchema();
   // Stryker disable next-line ConditionalExpression,EqualityOperator: controlErrorSchema is v1ErrorSchema, the same object, so either branch documents the same schema.
-  return api === 'v2' || api === 'sdk' ? v2ErrorSchema : api === 'v1' ? v1ErrorSchema : controlErrorSchema;
+  return api === 'v2' || api === 'sdk' ? v2ErrorSchema() : api === 'v1' ? v1ErrorSchema() : controlErrorSchema();
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -51,7 +42,8 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Rate limit reached (only with --rate-limit); retry-after says when to come back',
 };
 
-function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Json[] {
+function parameters(deferred: Deferred<z.ZodType> | undefined, where: 'path' | 'query'): Json[] {
+  const schema = deferred && schemaOf(deferred);
   if (!schema || !(schema instanceof z.ZodObject)) return [];
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, s]) => ({
     name,
@@ -104,7 +96,7 @@ function operation(r: AnyRoute): Json {
       responses[String(status)] = {
         description: spec.description,
         content: {
-          [spec.contentType ?? 'application/json']: { schema: jsonSchema(responseSchema(spec.schema), 'output') },
+          [spec.contentType ?? 'application/json']: { schema: jsonSchema(schemaOf(spec.schema), 'output') },
           ...Object.fromEntries((spec.alsoAs ?? []).map((type) => [type, {}])),
         },
       };
@@ -131,7 +123,7 @@ function operation(r: AnyRoute): Json {
   };
   if (r.description) op.description = r.description;
   if (r.body) {
-    op.requestBody = { required: false, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } };
+    op.requestBody = { required: false, content: { 'application/json': { schema: jsonSchema(schemaOf(r.body), 'input') } } };
   }
   return op;
 }

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import type { Deps } from '../container.js';
 import type { AuthInfo } from './auth.js';
 
@@ -60,14 +61,29 @@ export interface HandlerContext<P, Q, B> {
   res: Response;
 }
 
+/**
+ * A route's schema, or a function that builds it: the route modules give functions, called the
+ * first time a request or the OpenAPI document needs the schema (schemaOf). Building zod schemas
+ * is most of what loading the route modules would cost, and a start should not pay for the
+ * schemas of routes a run may never call.
+ */
+export type Deferred<S extends z.ZodType> = S | (() => S);
+
+/** Schemas given as functions, built once each: the route declarations are constants, and so are their functions. */
+const builtSchemas = lazy(() => new WeakMap<() => z.ZodType, z.ZodType>());
+
+/** The schema itself: built on the first call for a function, the same schema on every later call. */
+export function schemaOf<S extends z.ZodType>(schema: Deferred<S>): S {
+  if (typeof schema !== 'function') return schema;
+  let built = builtSchemas().get(schema) as S | undefined;
+  if (!built) builtSchemas().set(schema, (built = schema()));
+  return built;
+}
+
 export interface ResponseSpec {
   description: string;
-  /**
-   * The answer's schema, for the served OpenAPI document only (answers are not validated). The
-   * route modules give a function, called when the document is first built: building zod schemas
-   * is most of what loading them costs, and a start should not pay for a document it may never serve.
-   */
-  schema?: z.ZodType | (() => z.ZodType);
+  /** The answer's schema, for the served OpenAPI document only (answers are not validated). */
+  schema?: Deferred<z.ZodType>;
   /** Default application/json. */
   contentType?: string;
   /** Other media types the same answer is given in, by content negotiation (documented without a schema). */
@@ -102,9 +118,9 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
   tag: string;
   summary: string;
   description?: string;
-  params?: P;
-  query?: Q;
-  body?: B;
+  params?: Deferred<P>;
+  query?: Deferred<Q>;
+  body?: Deferred<B>;
   /** Routes that take whole documents (state import) read more than the usual 1 MiB. */
   largeBody?: boolean;
   responses: Record<number, ResponseSpec>;

@@ -6,6 +6,7 @@
 // api host), so the page's image preview and file download stay offline.
 import type { Request } from 'express';
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { errors } from '../core/errors.js';
 import type { Deps } from '../container.js';
 import { CHAT_FILE_LIMITS, IMAGE_TYPES, chatFilePath, chatUploadPath } from '../domain/sessions/chat-files.js';
@@ -18,12 +19,14 @@ import { ok } from '../http/v2/mappers.js';
 const TAG = 'Web SDK';
 
 /** What the SDKs send: the meeting (roomUUID), the file's name, and an expiry the emulator does not read. */
-const uploadRequest = z.object({
-  roomUUID: z.string().max(100),
-  filename: z.string().min(1).max(CHAT_FILE_LIMITS.nameChars),
-  expiry: z.number().optional(),
-  viewType: z.string().max(100).optional(),
-});
+const uploadRequest = lazy(() =>
+  z.object({
+    roomUUID: z.string().max(100),
+    filename: z.string().min(1).max(CHAT_FILE_LIMITS.nameChars),
+    expiry: z.number().optional(),
+    viewType: z.string().max(100).optional(),
+  }),
+);
 
 const refusals = {
   400: { description: "The file's name is empty or longer than 255 characters" },
@@ -31,7 +34,7 @@ const refusals = {
   409: { description: 'The emulator holds the most chat files it keeps' },
 };
 
-function links(deps: Deps, auth: AuthInfo, req: Request, body: z.output<typeof uploadRequest>): { get: string; put: string } {
+function links(deps: Deps, auth: AuthInfo, req: Request, body: z.output<ReturnType<typeof uploadRequest>>): { get: string; put: string } {
   if (auth.kind !== 'participant') throw errors.unauthorized();
   const reserved = deps.services.chatFiles.reserve(auth.org.id, auth.participant.id, body.roomUUID, body.filename);
   // The links' origin is the one the page called: its TLS listener, by the host name it knows.
@@ -39,7 +42,7 @@ function links(deps: Deps, auth: AuthInfo, req: Request, body: z.output<typeof u
   return { get: `${origin}${reserved.getPath}`, put: `${origin}${reserved.putPath}` };
 }
 
-const fileParams = z.object({ file_id: z.uuid(), name: z.string().min(1).max(CHAT_FILE_LIMITS.nameChars) });
+const fileParams = lazy(() => z.object({ file_id: z.uuid(), name: z.string().min(1).max(CHAT_FILE_LIMITS.nameChars) }));
 
 export const chatFileRoutes = [
   route({

@@ -136,7 +136,7 @@ export const sdkRoutes = [
     summary: "Where the transcript of the meeting's LIVE session so far is: what a page joining late shows of the lines said before it came",
     description:
       "Asked by the SDK at join when the participant's preset has transcription_enabled; it then downloads the link: the most recent 500 lines the meeting's pages heard live (speakers with transcription_enabled), under the peer ids they heard them with, one CSV line each in the SDK's own form.",
-    params: z.object({ meeting_id: z.uuid() }),
+    params: () => z.object({ meeting_id: z.uuid() }),
     responses: {
       200: { description: 'transcript_download_url and transcript_download_url_expiry' },
       403: { description: 'The token is for another meeting' },

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LIMITS } from '../../src/http/limits.js';
-import type { AnyRoute } from '../../src/http/route.js';
+import { schemaOf, type AnyRoute } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
 import { V1_LIMITS } from '../../src/http/v1/schemas.js';
 import { RECORDING_STATUSES, WEBHOOK_EVENTS } from '../../src/domain/models.js';
@@ -599,7 +599,7 @@ function boundedFields(): Found[] {
       ['query', r.query],
       ['body', r.body],
     ] as const) {
-      if (schema) walk(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), routeName(r), where, '', out);
+      if (schema) walk(z.toJSONSchema(schemaOf(schema), { io: 'input', unrepresentable: 'any' }), routeName(r), where, '', out);
     }
   }
   return out;

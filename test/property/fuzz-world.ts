@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fuzzParams, fuzzTimeout } from './fuzz-config.js';
 import { z } from 'zod';
-import type { AnyRoute, Method } from '../../src/http/route.js';
+import { schemaOf, type AnyRoute, type Method } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes.js';
 import { RecordingTransport } from '../../src/webhooks/recording-transport.js';
 import { PRESET_BODY, addParticipant, createLivestream, createMeeting, recordingAction, startRecording } from '../helpers/builders.js';
@@ -262,7 +262,7 @@ export function schemaKeys(r: AnyRoute): string[] {
     walk(o.items);
     for (const key of ['anyOf', 'oneOf', 'allOf']) for (const v of (o[key] as unknown[]) ?? []) walk(v);
   };
-  for (const schema of [r.body, r.query]) if (schema) walk(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+  for (const schema of [r.body, r.query]) if (schema) walk(z.toJSONSchema(schemaOf(schema), { io: 'input', unrepresentable: 'any' }));
   return [...keys];
 }
 

@@ -191,7 +191,7 @@ describe('Outbox.snapshot() with an attempt in flight', () => {
     expect(d.attempts).toHaveLength(5);
     const [exported] = outbox.snapshot();
     // It fits the state file's schema (retries at most 5) and reads as 5 attempts made.
-    expect(() => deliveryRecord.parse(exported)).not.toThrow();
+    expect(() => deliveryRecord().parse(exported)).not.toThrow();
     expect(exported).toMatchObject({ status: 'pending', retries: 4 });
     expect(exported!.attempts).toHaveLength(5);
     transport.close();

@@ -3,6 +3,7 @@
 // merge that PATCH applies. Kept in its wire spelling (snake_case): clients and the frontend
 // SDKs read it whole, so there is nothing to gain from a second spelling of sixty fields.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 
 // LIVESTREAM is not in the v2 document's list, but the RealtimeKit API (its official client's
 // types) and both web SDKs have it: a livestream meeting, the only kind whose hosts the SDK gives
@@ -242,12 +243,24 @@ type SchemaStrength = 'create' | 'stored' | 'partial';
 const COLOR_MAX = 255;
 const LOGO_MAX = 2048;
 
-/** The config, permissions and ui schemas of one strength. */
-export function presetDocumentSchemas(strength: SchemaStrength) {
+/** The config, permissions and ui schemas of one strength, built the first time they are asked for. */
+export function presetDocumentSchemas(strength: SchemaStrength): PresetDocumentSchemas {
+  return BUILT[strength]();
+}
+
+type PresetDocumentSchemas = ReturnType<typeof buildSchemas>;
+
+const BUILT: Record<SchemaStrength, () => PresetDocumentSchemas> = {
+  create: lazy(() => buildSchemas('create')),
+  stored: lazy(() => buildSchemas('stored')),
+  partial: lazy(() => buildSchemas('partial')),
+};
+
+function buildSchemas(strength: SchemaStrength) {
   // `need`: production requires the field (create); `opt`: it does not. Stored requires all.
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: not equivalent, but out of Stryker's reach: these schemas are built once per process, so a mutant switched on later never takes effect.
   const need = <T extends z.ZodType>(s: T) => (strength === 'partial' ? s.optional() : s);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: not equivalent, but out of Stryker's reach: these schemas are built once per process, so a mutant switched on later never takes effect.
   const opt = <T extends z.ZodType>(s: T) => (strength === 'stored' ? s : s.optional());
   const bool = z.boolean();
   const count = z.number().int();
@@ -262,7 +275,7 @@ export function presetDocumentSchemas(strength: SchemaStrength) {
     media: need(
       z.object({
         audio: opt(z.object({ enable_stereo: opt(bool), enable_high_bitrate: opt(bool) })),
-        // Stryker disable next-line MethodExpression: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
+        // Stryker disable next-line MethodExpression: not equivalent, but out of Stryker's reach: these schemas are built once per process, so a mutant switched on later never takes effect.
         video: need(z.object({ quality: need(quality), frame_rate: need(count.max(30)) })),
         screenshare: need(z.object({ quality: need(quality), frame_rate: need(count) })),
       }),
@@ -289,7 +302,7 @@ export function presetDocumentSchemas(strength: SchemaStrength) {
         can_close: need(bool),
         can_start: need(bool),
         can_edit_config: need(bool),
-        // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
+        // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once per process, so a mutant switched on later never takes effect.
         config: need(z.union([z.uuid(), z.object({ access_control: need(z.enum(PLUGIN_ACCESS)), handles_view_only: need(bool) })])),
       }),
     ),
@@ -323,9 +336,9 @@ export function presetDocumentSchemas(strength: SchemaStrength) {
         theme: need(z.enum(['dark'])),
         colors: need(
           z.object({
-            // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
+            // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once per process, so a mutant switched on later never takes effect.
             brand: need(z.object({ '300': need(color), '400': need(color), '500': need(color), '600': need(color), '700': need(color) })),
-            // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once when other modules load, so a mutant switched on later never takes effect.
+            // Stryker disable next-line ObjectLiteral: not equivalent, but out of Stryker's reach: these schemas are built once per process, so a mutant switched on later never takes effect.
             background: need(z.object({ '600': need(color), '700': need(color), '800': need(color), '900': need(color), '1000': need(color) })),
             danger: need(color),
             text: need(color),

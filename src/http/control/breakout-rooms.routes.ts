@@ -3,28 +3,31 @@
 // and its rooms, close rooms — through the same domain calls, so every page, the REST API and the
 // webhooks see the same. `meeting_id` is any meeting of the family (the parent or a room).
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import type { Family } from '../../domain/meetings/connected-meetings.service.js';
 import type { Meeting, Participant } from '../../domain/models.js';
 import { BREAKOUT_TITLE_CHARS, MAX_BREAKOUT_ROOMS } from '../../domain/meetings/connected-meetings.service.js';
 import { route } from '../route.js';
 
 const TAG = 'Control: lifecycles';
-const meetingParams = z.object({ meeting_id: z.uuid() });
-const title = z.string().max(BREAKOUT_TITLE_CHARS);
+const meetingParams = lazy(() => z.object({ meeting_id: z.uuid() }));
+const title = lazy(() => z.string().max(BREAKOUT_TITLE_CHARS));
 /** The most participants one move names (as many as a kick or a mute may). */
 const MAX_MOVES = 100;
 
-const memberSchema = z.object({ id: z.uuid(), custom_participant_id: z.string(), name: z.string().nullable(), preset_name: z.string() });
-const roomSchema = z.object({ id: z.uuid(), title: z.string().nullable(), status: z.enum(['ACTIVE', 'INACTIVE']) });
-const familySchema = z.object({
-  parent: roomSchema.extend({ participants: z.array(memberSchema) }),
-  rooms: z.array(roomSchema.extend({ participants: z.array(memberSchema) })).meta({ description: 'The open rooms, in the order they were opened' }),
-});
+const memberSchema = lazy(() => z.object({ id: z.uuid(), custom_participant_id: z.string(), name: z.string().nullable(), preset_name: z.string() }));
+const roomSchema = lazy(() => z.object({ id: z.uuid(), title: z.string().nullable(), status: z.enum(['ACTIVE', 'INACTIVE']) }));
+const familySchema = lazy(() =>
+  z.object({
+    parent: roomSchema().extend({ participants: z.array(memberSchema()) }),
+    rooms: z.array(roomSchema().extend({ participants: z.array(memberSchema()) })).meta({ description: 'The open rooms, in the order they were opened' }),
+  }),
+);
 
 const member = (p: Participant) => ({ id: p.id, custom_participant_id: p.customParticipantId, name: p.name, preset_name: p.presetName });
 const room = (m: Meeting) => ({ id: m.id, title: m.title, status: m.status });
 
-function familyDto(f: Family, present: (m: Meeting) => Participant[]): z.infer<typeof familySchema> {
+function familyDto(f: Family, present: (m: Meeting) => Participant[]): z.infer<ReturnType<typeof familySchema>> {
   return {
     parent: { ...room(f.parent), participants: present(f.parent).map(member) },
     rooms: f.rooms.map((r) => ({ ...room(r), participants: present(r).map(member) })),
@@ -42,7 +45,7 @@ export const breakoutRoomRoutes = [
     tag: TAG,
     summary: "A meeting's family: its parent and open breakout rooms, with who is in each",
     params: meetingParams,
-    responses: { 200: { description: 'The family', schema: () => familySchema } },
+    responses: { 200: { description: 'The family', schema: () => familySchema() } },
     handler: ({ deps, params }) => {
       const { connectedMeetings } = deps.services;
       return { status: 200, body: familyDto(connectedMeetings.family(params.meeting_id), (m) => connectedMeetings.present(m)) };
@@ -56,13 +59,14 @@ export const breakoutRoomRoutes = [
     tag: TAG,
     summary: `Opens breakout rooms (real meetings, children of the family's parent; at most ${MAX_BREAKOUT_ROOMS} open at once)`,
     params: meetingParams,
-    body: z.strictObject({
-      rooms: z
-        .array(z.strictObject({ title: title.optional().meta({ description: 'Absent: "Room <n>"' }) }))
-        .min(1)
-        .max(MAX_BREAKOUT_ROOMS),
-    }),
-    responses: { 201: { description: 'The rooms opened', schema: () => z.object({ rooms: z.array(roomSchema) }) }, ...refused },
+    body: () =>
+      z.strictObject({
+        rooms: z
+          .array(z.strictObject({ title: title().optional().meta({ description: 'Absent: "Room <n>"' }) }))
+          .min(1)
+          .max(MAX_BREAKOUT_ROOMS),
+      }),
+    responses: { 201: { description: 'The rooms opened', schema: () => z.object({ rooms: z.array(roomSchema()) }) }, ...refused },
     handler: ({ deps, params, body }) => ({
       status: 201,
       body: {
@@ -82,9 +86,9 @@ export const breakoutRoomRoutes = [
     auth: 'none',
     tag: TAG,
     summary: 'Renames an open breakout room (every page of the family hears it)',
-    params: z.object({ meeting_id: z.uuid(), room_id: z.uuid() }),
-    body: z.strictObject({ title }),
-    responses: { 200: { description: 'The room', schema: () => roomSchema }, ...refused },
+    params: () => z.object({ meeting_id: z.uuid(), room_id: z.uuid() }),
+    body: () => z.strictObject({ title: title() }),
+    responses: { 200: { description: 'The room', schema: () => roomSchema() }, ...refused },
     handler: ({ deps, params, body }) => ({ status: 200, body: room(deps.services.connectedMeetings.rename(params.meeting_id, params.room_id, body.title)) }),
   }),
   route({
@@ -96,14 +100,15 @@ export const breakoutRoomRoutes = [
     summary:
       'Moves participants between two meetings of the family: a page is told to move (it leaves and joins the destination), a scripted participant is moved at once',
     params: meetingParams,
-    body: z.strictObject({
-      source_meeting_id: z.uuid(),
-      destination_meeting_id: z.uuid(),
-      participants: z
-        .array(z.strictObject({ id: z.uuid().meta({ description: 'The participant in the source meeting' }), preset_id: z.uuid().optional() }))
-        .min(1)
-        .max(MAX_MOVES),
-    }),
+    body: () =>
+      z.strictObject({
+        source_meeting_id: z.uuid(),
+        destination_meeting_id: z.uuid(),
+        participants: z
+          .array(z.strictObject({ id: z.uuid().meta({ description: 'The participant in the source meeting' }), preset_id: z.uuid().optional() }))
+          .min(1)
+          .max(MAX_MOVES),
+      }),
     responses: {
       200: {
         description: 'Each move: the participant in the source and the same person in the destination',
@@ -149,8 +154,8 @@ export const breakoutRoomRoutes = [
     tag: TAG,
     summary: 'Closes breakout rooms: whoever is still in one is moved back to the parent first; the rooms become INACTIVE',
     params: meetingParams,
-    body: z.strictObject({ room_ids: z.array(z.uuid()).min(1).max(MAX_BREAKOUT_ROOMS) }),
-    responses: { 200: { description: 'The rooms closed', schema: () => z.object({ rooms: z.array(roomSchema) }) }, ...refused },
+    body: () => z.strictObject({ room_ids: z.array(z.uuid()).min(1).max(MAX_BREAKOUT_ROOMS) }),
+    responses: { 200: { description: 'The rooms closed', schema: () => z.object({ rooms: z.array(roomSchema()) }) }, ...refused },
     handler: ({ deps, params, body }) => ({ status: 200, body: { rooms: deps.services.connectedMeetings.close(params.meeting_id, body.room_ids).map(room) } }),
   }),
 ];

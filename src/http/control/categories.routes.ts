@@ -11,7 +11,7 @@ export const categoryRoutes = [
     auth: 'none',
     tag: 'Control: products',
     summary: 'The product categories of the fixtures (valid v1 category_code values), in fixture order',
-    responses: { 200: { description: 'Every category with its default sustainability data', schema: () => z.array(categorySchema) } },
+    responses: { 200: { description: 'Every category with its default sustainability data', schema: () => z.array(categorySchema()) } },
     handler: ({ deps }) => ({ status: 200, body: deps.services.products.categories().map(categoryDto) }),
   }),
 ];

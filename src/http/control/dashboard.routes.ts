@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { clockView, isoOrNull, toIso } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import { PACKAGE_ROOT, VERSION } from '../../core/package-info.js';
@@ -110,13 +111,15 @@ function summary(deps: Deps) {
   };
 }
 
-const summarySchema = z.object({
-  name: z.literal('meetings-emulator'),
-  version: z.string(),
-  clock: z.object({ now: isoTime, mode: z.enum(['real', 'manual']) }),
-  organizations: z.number().int(),
-  links: z.object({ dashboard: z.string(), openapi: z.string(), events: z.string(), health: z.string(), docs: z.string() }),
-});
+const summarySchema = lazy(() =>
+  z.object({
+    name: z.literal('meetings-emulator'),
+    version: z.string(),
+    clock: z.object({ now: isoTime(), mode: z.enum(['real', 'manual']) }),
+    organizations: z.number().int(),
+    links: z.object({ dashboard: z.string(), openapi: z.string(), events: z.string(), health: z.string(), docs: z.string() }),
+  }),
+);
 
 /**
  * The landing page: links, and the fixture organizations' credentials to paste. Their API keys
@@ -209,73 +212,79 @@ function streamEvents(deps: Deps, req: Request, res: Response, since: number | u
 }
 
 /** A past or live session of a meeting, counted rather than listed: the v2 sessions routes give the details. */
-const sessionSummarySchema = z.object({
-  id: z.uuid(),
-  started_at: isoTime,
-  ended_at: isoTime.nullable(),
-  end_reason: z.enum(['ALL_PARTICIPANTS_LEFT', 'HOST_ENDED_MEETING']).nullable(),
-  participant_count: z.number().int().meta({ description: 'Everyone who joined the session at least once' }),
-  chat_message_count: z.number().int(),
-  transcript_line_count: z.number().int(),
-});
+const sessionSummarySchema = lazy(() =>
+  z.object({
+    id: z.uuid(),
+    started_at: isoTime(),
+    ended_at: isoTime().nullable(),
+    end_reason: z.enum(['ALL_PARTICIPANTS_LEFT', 'HOST_ENDED_MEETING']).nullable(),
+    participant_count: z.number().int().meta({ description: 'Everyone who joined the session at least once' }),
+    chat_message_count: z.number().int(),
+    transcript_line_count: z.number().int(),
+  }),
+);
 
-const uploadOutcome = z.enum(['uploading', 'uploaded', 'failed', 'not_sent']);
+const uploadOutcome = lazy(() => z.enum(['uploading', 'uploaded', 'failed', 'not_sent']));
 
 /** A recording's upload to its app's storage, as the overview shows it. */
-const storageUploadSchema = z.object({
-  type: z.enum(STORAGE_TYPES),
-  outcome: uploadOutcome.meta({ description: 'not_sent: the emulator has no endpoint for the type (or may not reach the SFTP host), so nothing was sent' }),
-  reason: z.string().nullable().meta({ description: 'Why it failed, or why nothing was sent' }),
-  files: z.array(
-    z.object({
-      name: z.string(),
-      bytes: z.number().int(),
-      key: z.string().meta({ description: "The object's key in the bucket, or the path on the SFTP host" }),
-      location: z.string().meta({ description: 'The endpoint, bucket and key; or sftp://user@host:port/path' }),
-      outcome: uploadOutcome.meta({
-        description: 'not_sent: the upload ended before this file was sent (an earlier file failed, or the upload could not begin)',
+const storageUploadSchema = lazy(() =>
+  z.object({
+    type: z.enum(STORAGE_TYPES),
+    outcome: uploadOutcome().meta({ description: 'not_sent: the emulator has no endpoint for the type (or may not reach the SFTP host), so nothing was sent' }),
+    reason: z.string().nullable().meta({ description: 'Why it failed, or why nothing was sent' }),
+    files: z.array(
+      z.object({
+        name: z.string(),
+        bytes: z.number().int(),
+        key: z.string().meta({ description: "The object's key in the bucket, or the path on the SFTP host" }),
+        location: z.string().meta({ description: 'The endpoint, bucket and key; or sftp://user@host:port/path' }),
+        outcome: uploadOutcome().meta({
+          description: 'not_sent: the upload ended before this file was sent (an earlier file failed, or the upload could not begin)',
+        }),
       }),
-    }),
-  ),
-});
+    ),
+  }),
+);
 
-const overviewSchema = z.object({
-  organization: z.object({ id: z.uuid(), name: z.string(), account_id: z.string().meta({ description: 'The RealtimeKit account it is an app of' }) }),
-  clock: z.object({ now: isoTime, mode: z.enum(['real', 'manual']) }),
-  meetings: z.array(
-    meetingSchema.extend({
-      parent_meeting_id: z.uuid().nullable().meta({ description: 'A breakout room: the meeting it was opened from; null for any other meeting' }),
-      session: z.object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() }).nullable(),
-      sessions: z.array(sessionSummarySchema).meta({ description: 'Every session of the meeting, newest first' }),
-      participants: z.array(
-        participantSchema.extend({
-          joined_at: isoTime.nullable().meta({ description: 'When present now; null when absent' }),
-          stage: z.enum(STAGE_STATUSES).nullable().meta({ description: 'Where they stand on the stage while present; null when absent' }),
-        }),
-      ),
-      recordings: z.array(
-        recordingSchema.extend({
-          error_reason: z.string().nullable().meta({ description: 'Why the recording ERRORED (production has no field for it); null otherwise' }),
-          storage_upload: storageUploadSchema.nullable().meta({
-            description:
-              "Where the recording was sent for its storage_config (the bucket's keys, or the SFTP paths) and how that ended; null before its upload or without a storage_config",
+const overviewSchema = lazy(() =>
+  z.object({
+    organization: z.object({ id: z.uuid(), name: z.string(), account_id: z.string().meta({ description: 'The RealtimeKit account it is an app of' }) }),
+    clock: z.object({ now: isoTime(), mode: z.enum(['real', 'manual']) }),
+    meetings: z.array(
+      meetingSchema().extend({
+        parent_meeting_id: z.uuid().nullable().meta({ description: 'A breakout room: the meeting it was opened from; null for any other meeting' }),
+        session: z.object({ id: z.uuid(), started_at: isoTime(), ended_at: isoTime().nullable() }).nullable(),
+        sessions: z.array(sessionSummarySchema()).meta({ description: 'Every session of the meeting, newest first' }),
+        participants: z.array(
+          participantSchema().extend({
+            joined_at: isoTime().nullable().meta({ description: 'When present now; null when absent' }),
+            stage: z.enum(STAGE_STATUSES).nullable().meta({ description: 'Where they stand on the stage while present; null when absent' }),
           }),
-        }),
-      ),
-      livestreams: z.array(livestreamSchema.omit({ stream_key: true })),
-      waiting: waitingRoomSchema.shape.waiting,
-    }),
-  ),
-  meetings_total: z.number().int(),
-  webhooks: z.array(webhookSchema),
-});
+        ),
+        recordings: z.array(
+          recordingSchema().extend({
+            error_reason: z.string().nullable().meta({ description: 'Why the recording ERRORED (production has no field for it); null otherwise' }),
+            storage_upload: storageUploadSchema().nullable().meta({
+              description:
+                "Where the recording was sent for its storage_config (the bucket's keys, or the SFTP paths) and how that ended; null before its upload or without a storage_config",
+            }),
+          }),
+        ),
+        livestreams: z.array(livestreamSchema().omit({ stream_key: true })),
+        waiting: waitingRoomSchema().shape.waiting,
+      }),
+    ),
+    meetings_total: z.number().int(),
+    webhooks: z.array(webhookSchema()),
+  }),
+);
 
-function storageUploadDto(u: StorageUpload | undefined): z.infer<typeof storageUploadSchema> | null {
+function storageUploadDto(u: StorageUpload | undefined): z.infer<ReturnType<typeof storageUploadSchema>> | null {
   if (!u) return null;
   return { type: u.type, outcome: u.outcome, reason: u.reason, files: u.files.map((f) => ({ ...f })) };
 }
 
-function overview(deps: Deps, orgId: string): z.infer<typeof overviewSchema> {
+function overview(deps: Deps, orgId: string): z.infer<ReturnType<typeof overviewSchema>> {
   const org = deps.services.organizations.get(orgId);
   if (!org) throw errors.notFound('organization', orgId);
   const { meetings, participants, recordings, livestreams, webhooks, sessionHistory, accounts, waitingRoom, stage } = deps.services;
@@ -332,7 +341,7 @@ export const dashboardRoutes = [
     tag: TAG,
     summary: 'Landing page: links to the dashboard, the OpenAPI document and the docs (HTML for browsers, JSON when Accept asks for it)',
     responses: {
-      200: { description: 'Where everything is (JSON); browsers get the same as a page (text/html)', schema: () => summarySchema, alsoAs: ['text/html'] },
+      200: { description: 'Where everything is (JSON); browsers get the same as a page (text/html)', schema: () => summarySchema(), alsoAs: ['text/html'] },
     },
     handler: ({ deps, req, res }) => {
       if (req.accepts(['json', 'html']) === 'json') return { status: 200, body: summary(deps) };
@@ -363,7 +372,7 @@ export const dashboardRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "The dashboard's scripts and styles",
-    params: z.object({ file: z.string().min(1).max(128) }),
+    params: () => z.object({ file: z.string().min(1).max(128) }),
     responses: { 200: { description: 'The file (br or gzip when accepted)', contentType: 'text/javascript' }, 404: { description: 'No such file' } },
     handler: ({ deps, req, res, params }) => sendUiFile(deps, req, res, params.file),
   }),
@@ -374,12 +383,13 @@ export const dashboardRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "The package's documentation pages (Markdown), so that the landing page links to them offline",
-    params: z.object({
-      file: z
-        .string()
-        .max(64)
-        .regex(/^[a-z0-9-]+\.md$/, 'a page name such as dashboard.md'),
-    }),
+    params: () =>
+      z.object({
+        file: z
+          .string()
+          .max(64)
+          .regex(/^[a-z0-9-]+\.md$/, 'a page name such as dashboard.md'),
+      }),
     responses: { 200: { description: 'The page', contentType: 'text/markdown' }, 404: { description: 'No such page' } },
     handler: async ({ params, req, res }) => {
       let text: Buffer;
@@ -406,9 +416,10 @@ export const dashboardRoutes = [
     description:
       'Events `domain`, `delivery`, `upload`, `clock`, `request` and `reset`, each with an increasing `id` and a JSON `data` line; first a `hello` with the clock. ' +
       'The recent history (not requests) is replayed first: all of it, or what follows `Last-Event-ID` (or `since`). The stream ends when the emulator shuts down.',
-    query: z.object({
-      since: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Replay only events after this id' }),
-    }),
+    query: () =>
+      z.object({
+        since: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Replay only events after this id' }),
+      }),
     responses: { 200: { description: 'An endless text/event-stream', contentType: 'text/event-stream' } },
     handler: ({ deps, req, res, query }) => streamEvents(deps, req, res, query.since),
   }),
@@ -419,8 +430,8 @@ export const dashboardRoutes = [
     auth: 'none',
     tag: TAG,
     summary: `An organization (with its account), its webhooks and newest meetings (up to ${OVERVIEW_MEETINGS}) with their participants (presence, no tokens), current session, every session (counts only), recordings and livestreams (no stream keys)`,
-    params: z.object({ id: z.uuid() }),
-    responses: { 200: { description: 'The overview', schema: () => overviewSchema }, 404: { description: 'No such organization' } },
+    params: () => z.object({ id: z.uuid() }),
+    responses: { 200: { description: 'The overview', schema: () => overviewSchema() }, 404: { description: 'No such organization' } },
     handler: ({ deps, params }) => ({ status: 200, body: overview(deps, params.id) }),
   }),
   route({
@@ -430,7 +441,7 @@ export const dashboardRoutes = [
     auth: 'none',
     tag: TAG,
     summary: 'The request every attempt of a delivery sends: URL, headers (dyte-signature included) and the raw body, to verify the signature',
-    params: z.object({ id: z.uuid() }),
+    params: () => z.object({ id: z.uuid() }),
     responses: {
       200: { description: 'The request', schema: () => z.object({ url: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }) },
       404: { description: 'No such delivery' },

@@ -4,6 +4,7 @@
 //   POST /_emulator/webhooks/deliveries/{id}/redeliver   one attempt now; answers once it ended
 //   GET  /.well-known/webhooks.json                     {public_key, keys}
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { errors } from '../../core/errors.js';
 import type { Deps } from '../../container.js';
 import { WEBHOOK_EVENTS } from '../../domain/models.js';
@@ -12,16 +13,18 @@ import { deliveryDto, deliverySchema } from './delivery-view.js';
 import { LIMITS } from '../limits.js';
 import { route } from '../route.js';
 
-const deliveryListSchema = z.object({ deliveries: z.array(deliverySchema), total: z.number().int() });
+const deliveryListSchema = lazy(() => z.object({ deliveries: z.array(deliverySchema()), total: z.number().int() }));
 
-const listQuery = z.object({
-  webhook_id: z.string().min(1).max(64).optional(),
-  event: z.enum(WEBHOOK_EVENTS).optional(),
-  status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]).optional(),
-  org_id: z.string().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(LIMITS.deliveriesPerPageMax).default(100),
-  wait: z.enum(['true', 'false']).optional().meta({ description: 'true: first wait until no attempt is in flight (bounded by the webhook timeout)' }),
-});
+const listQuery = lazy(() =>
+  z.object({
+    webhook_id: z.string().min(1).max(64).optional(),
+    event: z.enum(WEBHOOK_EVENTS).optional(),
+    status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]).optional(),
+    org_id: z.string().min(1).max(64).optional(),
+    limit: z.coerce.number().int().min(1).max(LIMITS.deliveriesPerPageMax).default(100),
+    wait: z.enum(['true', 'false']).optional().meta({ description: 'true: first wait until no attempt is in flight (bounded by the webhook timeout)' }),
+  }),
+);
 
 /** Waits for in-flight attempts, but never longer than one attempt can take, plus a margin. */
 async function settle(deps: Deps): Promise<void> {
@@ -33,7 +36,7 @@ async function settle(deps: Deps): Promise<void> {
   clearTimeout(timer);
 }
 
-const idParams = z.object({ id: z.uuid() });
+const idParams = lazy(() => z.object({ id: z.uuid() }));
 
 export const deliveryRoutes = [
   route({
@@ -45,7 +48,7 @@ export const deliveryRoutes = [
     summary: 'The webhook delivery log, newest first (filters webhook_id, event, status, org_id)',
     description: 'Bounded (--delivery-log-size): delivered records go first, then failed ones; pending records are never dropped.',
     query: listQuery,
-    responses: { 200: { description: 'Deliveries and how many match the filters', schema: () => deliveryListSchema } },
+    responses: { 200: { description: 'Deliveries and how many match the filters', schema: () => deliveryListSchema() } },
     handler: async ({ deps, query }) => {
       if (query.wait === 'true') await settle(deps);
       const { items, total } = deps.webhooks.outbox.list(
@@ -63,7 +66,7 @@ export const deliveryRoutes = [
     tag: 'Control: webhooks',
     summary: 'One delivery with its attempts',
     params: idParams,
-    responses: { 200: { description: 'The delivery', schema: () => deliverySchema } },
+    responses: { 200: { description: 'The delivery', schema: () => deliverySchema() } },
     handler: ({ deps, params }) => {
       const d = deps.webhooks.outbox.get(params.id);
       if (!d) throw errors.notFound('delivery', params.id);
@@ -81,7 +84,7 @@ export const deliveryRoutes = [
       'Delivered or failed: one extra attempt whose outcome becomes the status. Pending: its next retry, brought forward. 409 while an attempt is in flight.',
     params: idParams,
     responses: {
-      200: { description: 'The delivery with the new attempt', schema: () => deliverySchema },
+      200: { description: 'The delivery with the new attempt', schema: () => deliverySchema() },
       409: { description: 'An attempt of this delivery is in flight' },
     },
     handler: async ({ deps, params }) => ({ status: 200, body: deliveryDto(await deps.webhooks.outbox.redeliver(params.id)) }),

@@ -4,6 +4,7 @@
 //
 // The control API carries no credentials, so resources are found by id in any organization.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { isoOrNull, toIso } from '../../core/clock.js';
 import type { Presence } from '../../domain/meetings/sessions.service.js';
 import { RECORDING_STATUSES, type Meeting, type Participant } from '../../domain/models.js';
@@ -22,7 +23,7 @@ function mediaOn(mode: 'on' | 'off'): void {
 }
 
 /** Publishes or pauses a joined scripted participant's clip; what the preset forbids, or off the stage, is refused. */
-async function botMedia(deps: Deps, meetingId: string, participantId: string, wish: z.output<typeof botMediaBody>) {
+async function botMedia(deps: Deps, meetingId: string, participantId: string, wish: z.output<ReturnType<typeof botMediaBody>>) {
   const present = deps.services.sessions.presence(meetingId);
   const participant = present.present.find((p) => p.id === participantId);
   if (!participant) throw errors.conflict(`Participant ${participantId} is not in meeting ${meetingId}; join them first`);
@@ -31,7 +32,7 @@ async function botMedia(deps: Deps, meetingId: string, participantId: string, wi
 }
 
 /** Refuses (409) turning on what the participant's preset forbids, or what only the stage publishes while they are off it. */
-function mayPublish(deps: Deps, meeting: Meeting, participant: Participant, wish: z.output<typeof botMediaBody>): void {
+function mayPublish(deps: Deps, meeting: Meeting, participant: Participant, wish: z.output<ReturnType<typeof botMediaBody>>): void {
   const preset = deps.services.participants.presetById(participant.orgId, participant.presetId);
   const status = deps.services.stage.statusOf(meeting, participant);
   for (const kind of ['audio', 'video'] as const) {
@@ -42,45 +43,51 @@ function mayPublish(deps: Deps, meeting: Meeting, participant: Participant, wish
 
 const STOP_REASONS = ['API_CALL', 'ALL_PEERS_LEFT', 'INTERNAL_ERROR'] as const;
 
-export const forceRecordingBody = z
-  .strictObject({
-    to: z.enum(RECORDING_STATUSES),
-    reason: z
-      .string()
-      .min(1)
-      .max(255)
-      .optional()
-      .meta({
-        description: `to UPLOADING: the stop_reason.reason, one of ${STOP_REASONS.join(', ')} (default API_CALL). to ERRORED: a free-text cause. Not allowed otherwise.`,
-      }),
-  })
-  .superRefine((b, ctx) => {
-    if (b.reason === undefined) return;
-    if (b.to === 'UPLOADING' && !(STOP_REASONS as readonly string[]).includes(b.reason)) {
-      ctx.addIssue({ code: 'custom', path: ['reason'], message: `must be one of [${STOP_REASONS.join(', ')}] when "to" is UPLOADING` });
-    } else if (b.to !== 'UPLOADING' && b.to !== 'ERRORED') {
-      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'is only allowed when "to" is UPLOADING or ERRORED' });
-    }
-  });
+export const forceRecordingBody = lazy(() =>
+  z
+    .strictObject({
+      to: z.enum(RECORDING_STATUSES),
+      reason: z
+        .string()
+        .min(1)
+        .max(255)
+        .optional()
+        .meta({
+          description: `to UPLOADING: the stop_reason.reason, one of ${STOP_REASONS.join(', ')} (default API_CALL). to ERRORED: a free-text cause. Not allowed otherwise.`,
+        }),
+    })
+    .superRefine((b, ctx) => {
+      if (b.reason === undefined) return;
+      if (b.to === 'UPLOADING' && !(STOP_REASONS as readonly string[]).includes(b.reason)) {
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: `must be one of [${STOP_REASONS.join(', ')}] when "to" is UPLOADING` });
+      } else if (b.to !== 'UPLOADING' && b.to !== 'ERRORED') {
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: 'is only allowed when "to" is UPLOADING or ERRORED' });
+      }
+    }),
+);
 
-export const forceLivestreamBody = z.strictObject({
-  to: z
-    .enum(['OFFLINE', 'LIVE', 'IDLE', 'ERRORED'])
-    .meta({ description: 'OFFLINE stops the livestream (as active-livestream/stop does); IDLE ends the ingest (the encoder disconnects)' }),
-});
+export const forceLivestreamBody = lazy(() =>
+  z.strictObject({
+    to: z
+      .enum(['OFFLINE', 'LIVE', 'IDLE', 'ERRORED'])
+      .meta({ description: 'OFFLINE stops the livestream (as active-livestream/stop does); IDLE ends the ingest (the encoder disconnects)' }),
+  }),
+);
 
-export const presenceSchema = z.object({
-  meeting_id: z.uuid(),
-  session: z
-    .object({ id: z.uuid(), started_at: isoTime, ended_at: isoTime.nullable() })
-    .nullable()
-    .meta({ description: 'The current session, or the last one once it ended; null before anyone joined' }),
-  participants: z
-    .array(z.object({ id: z.uuid(), custom_participant_id: z.string(), name: z.string().nullable(), joined_at: isoTime }))
-    .meta({ description: 'Who is in the meeting now' }),
-});
+export const presenceSchema = lazy(() =>
+  z.object({
+    meeting_id: z.uuid(),
+    session: z
+      .object({ id: z.uuid(), started_at: isoTime(), ended_at: isoTime().nullable() })
+      .nullable()
+      .meta({ description: 'The current session, or the last one once it ended; null before anyone joined' }),
+    participants: z
+      .array(z.object({ id: z.uuid(), custom_participant_id: z.string(), name: z.string().nullable(), joined_at: isoTime() }))
+      .meta({ description: 'Who is in the meeting now' }),
+  }),
+);
 
-export function presenceDto(p: Presence): z.infer<typeof presenceSchema> {
+export function presenceDto(p: Presence): z.infer<ReturnType<typeof presenceSchema>> {
   return {
     meeting_id: p.meeting.id,
     session: p.session && { id: p.session.id, started_at: toIso(p.session.startedAt), ended_at: isoOrNull(p.session.endedAt) },
@@ -88,38 +95,46 @@ export function presenceDto(p: Presence): z.infer<typeof presenceSchema> {
   };
 }
 
-const participantParams = z.object({ meeting_id: z.uuid(), participant_id: z.uuid() });
+const participantParams = lazy(() => z.object({ meeting_id: z.uuid(), participant_id: z.uuid() }));
 
 /** A scripted participant's camera and microphone: the sample clip (a test pattern with a running counter, and a tone). */
-export const botMediaBody = z.strictObject({
-  audio: z.boolean().optional().meta({ description: 'Microphone on (the tone) or off; absent: left as it is' }),
-  video: z.boolean().optional().meta({ description: 'Camera on (the test pattern) or off; absent: left as it is' }),
-});
-const botMediaSchema = z.object({ audio: z.boolean(), video: z.boolean() });
-const joinBody = z.strictObject({
-  media: botMediaBody.optional().meta({ description: 'Publish the sample clip at once: the camera, the microphone or both' }),
-});
+export const botMediaBody = lazy(() =>
+  z.strictObject({
+    audio: z.boolean().optional().meta({ description: 'Microphone on (the tone) or off; absent: left as it is' }),
+    video: z.boolean().optional().meta({ description: 'Camera on (the test pattern) or off; absent: left as it is' }),
+  }),
+);
+const botMediaSchema = lazy(() => z.object({ audio: z.boolean(), video: z.boolean() }));
+const joinBody = lazy(() =>
+  z.strictObject({
+    media: botMediaBody().optional().meta({ description: 'Publish the sample clip at once: the camera, the microphone or both' }),
+  }),
+);
 
-const recorderTrack = z
-  .object({ producer_id: z.string(), decoded: z.number().int().meta({ description: 'Pictures (video) or samples per channel (sound) decoded so far' }) })
-  .nullable();
+const recorderTrack = lazy(() =>
+  z
+    .object({ producer_id: z.string(), decoded: z.number().int().meta({ description: 'Pictures (video) or samples per channel (sound) decoded so far' }) })
+    .nullable(),
+);
 
-const recorderSchema = z.object({
-  recording_id: z.uuid(),
-  status: z.enum(RECORDING_STATUSES),
-  position_ms: z.number().meta({ description: "Where the recording's timeline has been written to, ms" }),
-  tiles: z.array(
-    z.object({
-      peer_id: z.string(),
-      name: z.string(),
-      pinned: z.boolean().meta({ description: 'Pinned for everyone: the main area is theirs unless a screen is shared' }),
-      camera: recorderTrack,
-      microphone: recorderTrack,
-      screen: recorderTrack,
-      screen_audio: recorderTrack,
-    }),
-  ),
-});
+const recorderSchema = lazy(() =>
+  z.object({
+    recording_id: z.uuid(),
+    status: z.enum(RECORDING_STATUSES),
+    position_ms: z.number().meta({ description: "Where the recording's timeline has been written to, ms" }),
+    tiles: z.array(
+      z.object({
+        peer_id: z.string(),
+        name: z.string(),
+        pinned: z.boolean().meta({ description: 'Pinned for everyone: the main area is theirs unless a screen is shared' }),
+        camera: recorderTrack(),
+        microphone: recorderTrack(),
+        screen: recorderTrack(),
+        screen_audio: recorderTrack(),
+      }),
+    ),
+  }),
+);
 
 export const lifecycleRoutes = [
   route({
@@ -131,10 +146,10 @@ export const lifecycleRoutes = [
     summary: 'Force a recording to a status, through the recording transition table',
     description:
       'Legal moves: INVOKED → RECORDING | ERRORED; RECORDING → PAUSED | UPLOADING | ERRORED; PAUSED → RECORDING | UPLOADING | ERRORED; UPLOADING → UPLOADED | ERRORED. UPLOADED fills every field an automatic upload fills. Anything else is 409.',
-    params: z.object({ id: z.uuid() }),
+    params: () => z.object({ id: z.uuid() }),
     body: forceRecordingBody,
     responses: {
-      200: { description: 'The recording (v2 shape) after the move', schema: () => recordingSchema },
+      200: { description: 'The recording (v2 shape) after the move', schema: () => recordingSchema() },
       409: { description: 'The transition table forbids this move' },
     },
     handler: async ({ deps, params, body }) => {
@@ -155,9 +170,9 @@ export const lifecycleRoutes = [
     summary: "What a recording's recorder takes now: where its timeline got to, and each participant's tracks with how much of each it decoded",
     description:
       'While the recording is being made (RECORDING or PAUSED, with --recordings real and ffmpeg found). A test on the manual clock waits here until the tracks it wants in the file have pictures (`decoded` > 0), then advances the clock: the span it jumps shows the room as it stood. 404 when no recorder runs for it.',
-    params: z.object({ id: z.uuid() }),
+    params: () => z.object({ id: z.uuid() }),
     responses: {
-      200: { description: 'The recorder', schema: () => recorderSchema },
+      200: { description: 'The recorder', schema: () => recorderSchema() },
       404: { description: 'No recording with that id, or no recorder runs for it now' },
     },
     handler: async ({ deps, params }) => {
@@ -196,10 +211,10 @@ export const lifecycleRoutes = [
     summary: 'Force a livestream to a status, through the livestream transition table',
     description:
       'Legal moves: OFFLINE (waiting for ingest) → LIVE | OFFLINE (stopped) | ERRORED; LIVE → IDLE | OFFLINE (stopped) | ERRORED; IDLE → LIVE | OFFLINE (stopped) | ERRORED. A disabled livestream does not go LIVE. Anything else is 409.',
-    params: z.object({ id: z.uuid() }),
+    params: () => z.object({ id: z.uuid() }),
     body: forceLivestreamBody,
     responses: {
-      200: { description: 'The livestream (v2 shape) after the move', schema: () => livestreamSchema },
+      200: { description: 'The livestream (v2 shape) after the move', schema: () => livestreamSchema() },
       409: { description: 'The transition table forbids this move' },
     },
     handler: ({ deps, params, body }) => {
@@ -215,8 +230,8 @@ export const lifecycleRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "A meeting's session and who is in it (scripted participants)",
-    params: z.object({ meeting_id: z.uuid() }),
-    responses: { 200: { description: 'The presence', schema: () => presenceSchema } },
+    params: () => z.object({ meeting_id: z.uuid() }),
+    responses: { 200: { description: 'The presence', schema: () => presenceSchema() } },
     handler: ({ deps, params }) => ({ status: 200, body: presenceDto(deps.services.sessions.presence(params.meeting_id)) }),
   }),
   route({
@@ -232,8 +247,8 @@ export const lifecycleRoutes = [
     params: participantParams,
     body: joinBody,
     responses: {
-      200: { description: 'The presence after the join', schema: () => presenceSchema },
-      202: { description: 'The participant waits in the waiting room', schema: () => waitingRoomSchema },
+      200: { description: 'The presence after the join', schema: () => presenceSchema() },
+      202: { description: 'The participant waits in the waiting room', schema: () => waitingRoomSchema() },
       409: {
         description:
           'The participant is already in the meeting, the meeting is INACTIVE, or media was asked for with media off or that their preset may not publish (or only from the stage, where they do not stand on joining)',
@@ -265,7 +280,7 @@ export const lifecycleRoutes = [
     params: participantParams,
     body: botMediaBody,
     responses: {
-      200: { description: 'What is on afterwards', schema: () => botMediaSchema },
+      200: { description: 'What is on afterwards', schema: () => botMediaSchema() },
       409: {
         description:
           'The participant is not in the meeting, their preset may not publish (or only from the stage, and they are off it), or media is off (--media off)',
@@ -286,7 +301,7 @@ export const lifecycleRoutes = [
       'A participant leaves (the last leave ends the session; an active recording stops 60 s later with ALL_PEERS_LEFT unless someone rejoins), or stops waiting in the waiting room',
     params: participantParams,
     responses: {
-      200: { description: 'The presence after the leave', schema: () => presenceSchema },
+      200: { description: 'The presence after the leave', schema: () => presenceSchema() },
       409: { description: 'The participant is neither in the meeting nor waiting' },
     },
     handler: ({ deps, params }) => {

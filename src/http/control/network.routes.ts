@@ -6,13 +6,14 @@
 // The control API carries no credentials, so meetings are found by id in any organization; a
 // participant must be one of the meeting's.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { route } from '../route.js';
 import { networkBody, networkDto, networkSchema } from './network-view.js';
 
 const TAG = 'Control: network';
 
-const meetingParams = z.object({ meeting_id: z.uuid() });
-const participantParams = z.object({ meeting_id: z.uuid(), participant_id: z.uuid() });
+const meetingParams = lazy(() => z.object({ meeting_id: z.uuid() }));
+const participantParams = lazy(() => z.object({ meeting_id: z.uuid(), participant_id: z.uuid() }));
 
 const refusals = {
   400: { description: 'An unknown scenario, a figure out of bounds, a field the scenario does not take; nothing applied' },
@@ -29,7 +30,7 @@ export const networkRoutes = [
     tag: TAG,
     summary: 'The network scenarios in force in a meeting, and how each participant’s pages and media stand',
     params: meetingParams,
-    responses: { 200: { description: 'The meeting’s network', schema: () => networkSchema }, 404: refusals[404] },
+    responses: { 200: { description: 'The meeting’s network', schema: () => networkSchema() }, 404: refusals[404] },
     handler: ({ deps, params }) => ({ status: 200, body: networkDto(deps.signalling.network(params.meeting_id, null)) }),
   }),
   route({
@@ -42,7 +43,7 @@ export const networkRoutes = [
       'Network trouble for everyone in a meeting: {"scenario": signal-drop | signal-outage | media-drop | loss | latency | bandwidth | clear, …}; lasts until cleared, or for seconds',
     params: meetingParams,
     body: networkBody,
-    responses: { 200: { description: 'The meeting’s network afterwards', schema: () => networkSchema }, ...refusals },
+    responses: { 200: { description: 'The meeting’s network afterwards', schema: () => networkSchema() }, ...refusals },
     handler: ({ deps, params, body }) => ({ status: 200, body: networkDto(deps.signalling.setNetwork(params.meeting_id, null, body)) }),
   }),
   route({
@@ -53,7 +54,7 @@ export const networkRoutes = [
     tag: TAG,
     summary: 'The network scenarios that apply to a participant (the meeting’s and their own), their media’s link and their pages’ connection',
     params: participantParams,
-    responses: { 200: { description: 'The participant’s network', schema: () => networkSchema }, 404: refusals[404] },
+    responses: { 200: { description: 'The participant’s network', schema: () => networkSchema() }, 404: refusals[404] },
     handler: ({ deps, params }) => ({ status: 200, body: networkDto(deps.signalling.network(params.meeting_id, params.participant_id)) }),
   }),
   route({
@@ -66,7 +67,7 @@ export const networkRoutes = [
       'Network trouble for one participant’s page (or a bot’s clip): drop or refuse its socket, cut its media, or lose, delay or cap its media per direction; clear',
     params: participantParams,
     body: networkBody,
-    responses: { 200: { description: 'The participant’s network afterwards', schema: () => networkSchema }, ...refusals },
+    responses: { 200: { description: 'The participant’s network afterwards', schema: () => networkSchema() }, ...refusals },
     handler: ({ deps, params, body }) => ({
       status: 200,
       body: networkDto(deps.signalling.setNetwork(params.meeting_id, params.participant_id, body)),

@@ -3,16 +3,19 @@
 // a meeting's recording_config wins over it, and a start request's settings over both. Its
 // storage secrets are taken as the v2 API takes them and never shown again.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { errors } from '../../core/errors.js';
 import { takeRecordingConfigSecrets } from '../../domain/recordings/storage-secrets.js';
 import type { Deps } from '../../container.js';
 import { route } from '../route.js';
 import { recordingConfigBody, recordingConfigSchema } from '../v2/recording-config.schemas.js';
 
-const params = z.object({ id: z.uuid() });
-const answer = z.object({
-  recording_config: recordingConfigSchema.nullable().meta({ description: 'As given, without storage secrets; null when none is set' }),
-});
+const orgParams = lazy(() => z.object({ id: z.uuid() }));
+const answer = lazy(() =>
+  z.object({
+    recording_config: recordingConfigSchema().nullable().meta({ description: 'As given, without storage secrets; null when none is set' }),
+  }),
+);
 
 const notFound = { 404: { description: 'No organization with that id' } };
 
@@ -30,8 +33,8 @@ export const orgRecordingConfigRoutes = [
     auth: 'none',
     tag: 'Control: tenancy',
     summary: "An organization's stored recording config (production's developer portal setting), without storage secrets",
-    params,
-    responses: { 200: { description: 'The stored config', schema: () => answer }, ...notFound },
+    params: orgParams,
+    responses: { 200: { description: 'The stored config', schema: () => answer() }, ...notFound },
     handler: ({ deps, params }) => {
       return { status: 200, body: { recording_config: deps.services.recordings.orgRecordingConfig(existing(deps, params.id)) } };
     },
@@ -44,9 +47,9 @@ export const orgRecordingConfigRoutes = [
     tag: 'Control: tenancy',
     summary:
       "Set an organization's stored recording config (a recording_config as meetings take it; storage secrets are kept in memory only): the lowest level of the precedence order, below the meeting's and the start request's",
-    params,
+    params: orgParams,
     body: recordingConfigBody,
-    responses: { 200: { description: 'The stored config, without storage secrets', schema: () => answer }, ...notFound },
+    responses: { 200: { description: 'The stored config, without storage secrets', schema: () => answer() }, ...notFound },
     handler: ({ deps, params, body }) => {
       const orgId = existing(deps, params.id);
       const secrets = takeRecordingConfigSecrets(body);
@@ -60,8 +63,8 @@ export const orgRecordingConfigRoutes = [
     auth: 'none',
     tag: 'Control: tenancy',
     summary: "Remove an organization's stored recording config (and its storage secrets)",
-    params,
-    responses: { 200: { description: 'None is set any more', schema: () => answer }, ...notFound },
+    params: orgParams,
+    responses: { 200: { description: 'None is set any more', schema: () => answer() }, ...notFound },
     handler: ({ deps, params }) => {
       return { status: 200, body: { recording_config: deps.services.recordings.setOrgRecordingConfig(existing(deps, params.id), null, undefined) } };
     },

@@ -4,6 +4,7 @@
 //
 // The control API carries no credentials, so meetings are found by id in any organization.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { toIso } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import { SESSION_LIMITS, type Session, type SessionChatMessage } from '../../domain/models.js';
@@ -18,36 +19,38 @@ import { pollDto } from '../v2/sessions.mappers.js';
 import { pollSchema } from '../v2/sessions.schemas.js';
 
 const TAG = 'Control: lifecycles';
-const participantParams = z.object({ meeting_id: z.uuid(), participant_id: z.uuid() });
-const text = z.string().min(1).max(SESSION_LIMITS.textChars);
+const participantParams = lazy(() => z.object({ meeting_id: z.uuid(), participant_id: z.uuid() }));
+const text = lazy(() => z.string().min(1).max(SESSION_LIMITS.textChars));
 // A chat message may be any text; a spoken line, as speech-to-text gives it, holds a word.
-const spoken = text.regex(/\S/, 'a spoken line holds at least one word');
+const spoken = lazy(() => text().regex(/\S/, 'a spoken line holds at least one word'));
 
 /** The chat read gives the newest messages, at most this many (the chat export has them all). */
 const CHAT_READ = { default: 200, max: 1000 } as const;
 
-const chatEntrySchema = z.object({
-  id: z.uuid(),
-  participant_id: z.uuid(),
-  display_name: z.string().nullable(),
-  payload_type: z.enum(CHAT_PAYLOAD_TYPES as [string, ...string[]]),
-  payload: z.string().meta({ description: "As the chat export has it: the text, an image's link, a file's JSON" }),
-  file: z
-    .object({
-      name: z.string(),
-      size: z.number().nullable(),
-      path: z.string().nullable().meta({
-        description: "The file's signed path on this emulator (any of its listeners serves it); null when the link is not one of the emulator's chat files",
-      }),
-    })
-    .nullable()
-    .meta({ description: 'An image or file message: what it links to' }),
-  to: z.array(z.uuid()).meta({ description: 'Whom a private message is for (the sender aside); empty for everyone' }),
-  channel: z.object({ id: z.string(), name: z.string() }).nullable().meta({ description: "A channel's message: the channel" }),
-  pinned: z.boolean(),
-  edited_at: isoTime.nullable(),
-  created_at: isoTime,
-});
+const chatEntrySchema = lazy(() =>
+  z.object({
+    id: z.uuid(),
+    participant_id: z.uuid(),
+    display_name: z.string().nullable(),
+    payload_type: z.enum(CHAT_PAYLOAD_TYPES as [string, ...string[]]),
+    payload: z.string().meta({ description: "As the chat export has it: the text, an image's link, a file's JSON" }),
+    file: z
+      .object({
+        name: z.string(),
+        size: z.number().nullable(),
+        path: z.string().nullable().meta({
+          description: "The file's signed path on this emulator (any of its listeners serves it); null when the link is not one of the emulator's chat files",
+        }),
+      })
+      .nullable()
+      .meta({ description: 'An image or file message: what it links to' }),
+    to: z.array(z.uuid()).meta({ description: 'Whom a private message is for (the sender aside); empty for everyone' }),
+    channel: z.object({ id: z.string(), name: z.string() }).nullable().meta({ description: "A channel's message: the channel" }),
+    pinned: z.boolean(),
+    edited_at: isoTime().nullable(),
+    created_at: isoTime(),
+  }),
+);
 
 /** An image's or file's link as the signed path of the emulator's own copy, or null for a link elsewhere. */
 function chatFilePathOf(files: ChatFilesService, link: unknown): { path: string; name: string } | null {
@@ -58,7 +61,7 @@ function chatFilePathOf(files: ChatFilesService, link: unknown): { path: string;
   return { path: `${url.pathname}${url.search}`, name: f.name };
 }
 
-function fileOf(files: ChatFilesService, m: SessionChatMessage): z.infer<typeof chatEntrySchema>['file'] {
+function fileOf(files: ChatFilesService, m: SessionChatMessage): z.infer<ReturnType<typeof chatEntrySchema>>['file'] {
   if (m.payloadType === 'IMAGE_MESSAGE') {
     const own = chatFilePathOf(files, m.payload);
     return { name: own?.name ?? m.payload, size: null, path: own?.path ?? null };
@@ -69,7 +72,7 @@ function fileOf(files: ChatFilesService, m: SessionChatMessage): z.infer<typeof 
   return { name: f.name, size: f.size, path: chatFilePathOf(files, f.link)?.path ?? null };
 }
 
-function chatEntry(files: ChatFilesService, s: Session, m: SessionChatMessage): z.infer<typeof chatEntrySchema> {
+function chatEntry(files: ChatFilesService, s: Session, m: SessionChatMessage): z.infer<ReturnType<typeof chatEntrySchema>> {
   const channel = m.channelId === null ? undefined : channelOf(s, m.channelId);
   return {
     id: m.id,
@@ -98,15 +101,16 @@ export const sessionActivityRoutes = [
     summary: "A participant in the meeting sends a chat message (kept in the session's chat: meeting.chatSynced when it ends)",
     description: '`to` makes it a private message: only those participants (each in the meeting) and the sender see it.',
     params: participantParams,
-    body: z.strictObject({
-      message: text,
-      to: z
-        .array(z.uuid())
-        .min(1)
-        .max(SESSION_LIMITS.chatTargets)
-        .optional()
-        .meta({ description: 'Participant ids: a private message to them (each in the meeting)' }),
-    }),
+    body: () =>
+      z.strictObject({
+        message: text(),
+        to: z
+          .array(z.uuid())
+          .min(1)
+          .max(SESSION_LIMITS.chatTargets)
+          .optional()
+          .meta({ description: 'Participant ids: a private message to them (each in the meeting)' }),
+      }),
     responses: {
       200: {
         description: 'The message as kept',
@@ -118,7 +122,7 @@ export const sessionActivityRoutes = [
             display_name: z.string().nullable(),
             message: z.string(),
             to: z.array(z.uuid()).meta({ description: 'Whom a private message is for (the sender aside); empty for everyone' }),
-            created_at: isoTime,
+            created_at: isoTime(),
           }),
       },
       403: { description: "The participant's preset may not send it (permissions.chat)" },
@@ -155,25 +159,26 @@ export const sessionActivityRoutes = [
       `A GIF, JPEG or PNG goes as an image message (the kits preview it), anything else as a file message; the file is kept like a page's upload (${CHAT_FILE_LIMITS.fileBytes / 1024 / 1024} MiB a file, ${CHAT_FILE_LIMITS.totalBytes / 1024 / 1024} MiB in all) and linked on the TLS listener. ` +
       '`to` (participant ids, comma-separated) makes it private.',
     params: participantParams,
-    query: z.object({
-      name: z.string().min(1).max(CHAT_FILE_LIMITS.nameChars).meta({ description: "The file's name, as the pages show it" }),
-      to: z
-        .string()
-        .max(SESSION_LIMITS.chatTargets * 37)
-        .transform((v, ctx) => {
-          const ids = v.split(',').filter((id) => id.length > 0);
-          const parsed = z.array(z.uuid()).min(1).max(SESSION_LIMITS.chatTargets).safeParse(ids);
-          if (!parsed.success) {
-            ctx.addIssue({ code: 'custom', message: `participant ids, comma-separated (1 to ${SESSION_LIMITS.chatTargets})` });
-            return z.NEVER;
-          }
-          return parsed.data;
-        })
-        .optional()
-        .meta({ description: 'Participant ids, comma-separated: a private message to them (each in the meeting)' }),
-    }),
+    query: () =>
+      z.object({
+        name: z.string().min(1).max(CHAT_FILE_LIMITS.nameChars).meta({ description: "The file's name, as the pages show it" }),
+        to: z
+          .string()
+          .max(SESSION_LIMITS.chatTargets * 37)
+          .transform((v, ctx) => {
+            const ids = v.split(',').filter((id) => id.length > 0);
+            const parsed = z.array(z.uuid()).min(1).max(SESSION_LIMITS.chatTargets).safeParse(ids);
+            if (!parsed.success) {
+              ctx.addIssue({ code: 'custom', message: `participant ids, comma-separated (1 to ${SESSION_LIMITS.chatTargets})` });
+              return z.NEVER;
+            }
+            return parsed.data;
+          })
+          .optional()
+          .meta({ description: 'Participant ids, comma-separated: a private message to them (each in the meeting)' }),
+      }),
     responses: {
-      200: { description: 'The message as kept', schema: () => chatEntrySchema },
+      200: { description: 'The message as kept', schema: () => chatEntrySchema() },
       400: { description: 'No name, an empty body, or a Content-Type over 255 characters' },
       403: { description: "The participant's preset may not send files (permissions.chat)" },
       404: { description: 'No such meeting or participant, or a recipient who is not a participant of the meeting' },
@@ -218,7 +223,7 @@ export const sessionActivityRoutes = [
     summary:
       "A participant in the meeting speaks a line (kept in the session's transcript; the summary is made from it); with transcription_enabled in their preset every page hears it live, partial then final",
     params: participantParams,
-    body: z.strictObject({ text: spoken }),
+    body: () => z.strictObject({ text: spoken() }),
     responses: {
       200: {
         description: 'The transcript line as kept',
@@ -228,7 +233,7 @@ export const sessionActivityRoutes = [
             participant_id: z.uuid(),
             name: z.string().nullable(),
             text: z.string(),
-            timestamp: isoTime,
+            timestamp: isoTime(),
             live: z.boolean().meta({ description: "Whether the meeting's pages heard it as it was said (the speaker's preset has transcription_enabled)" }),
           }),
       },
@@ -260,10 +265,10 @@ export const sessionActivityRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "A participant in the meeting votes in a poll of the session (once; counted in every page's poll)",
-    params: participantParams.extend({ poll_id: z.string().min(1).max(100) }),
-    body: z.strictObject({ option: z.number().int().min(0).meta({ description: "The option's index, from 0" }) }),
+    params: () => participantParams().extend({ poll_id: z.string().min(1).max(100) }),
+    body: () => z.strictObject({ option: z.number().int().min(0).meta({ description: "The option's index, from 0" }) }),
     responses: {
-      200: { description: 'The poll with the vote counted, as production shows a poll', schema: () => pollSchema },
+      200: { description: 'The poll with the vote counted, as production shows a poll', schema: () => pollSchema() },
       400: { description: 'The poll has no such option' },
       403: { description: "The participant's preset may not vote (permissions.polls.can_vote)" },
       404: { description: 'No such meeting, participant, or poll in the LIVE session' },
@@ -284,9 +289,9 @@ export const sessionActivityRoutes = [
     auth: 'none',
     tag: TAG,
     summary: "The polls of the meeting's current session (or its last one), with their votes, as production shows a poll",
-    params: z.object({ meeting_id: z.uuid() }),
+    params: () => z.object({ meeting_id: z.uuid() }),
     responses: {
-      200: { description: 'The session and its polls, oldest first', schema: () => z.object({ session_id: z.uuid(), polls: z.array(pollSchema) }) },
+      200: { description: 'The session and its polls, oldest first', schema: () => z.object({ session_id: z.uuid(), polls: z.array(pollSchema()) }) },
       404: { description: 'No such meeting, or it never had a session' },
     },
     handler: ({ deps, params }) => {
@@ -305,16 +310,17 @@ export const sessionActivityRoutes = [
     description:
       "The chat export (GET /v2/sessions/{id}/chat) keeps production's ten columns; this read also says whom a private message is for and in which channel a message was sent. " +
       'An image or file message names its file by a signed path that any listener of the emulator serves.',
-    params: z.object({ meeting_id: z.uuid() }),
-    query: z.object({
-      limit: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(CHAT_READ.max)
-        .default(CHAT_READ.default)
-        .meta({ description: `The newest this many messages (default ${CHAT_READ.default})` }),
-    }),
+    params: () => z.object({ meeting_id: z.uuid() }),
+    query: () =>
+      z.object({
+        limit: z.coerce
+          .number()
+          .int()
+          .min(1)
+          .max(CHAT_READ.max)
+          .default(CHAT_READ.default)
+          .meta({ description: `The newest this many messages (default ${CHAT_READ.default})` }),
+      }),
     responses: {
       200: {
         description: 'The session and its newest messages, oldest first',
@@ -322,7 +328,7 @@ export const sessionActivityRoutes = [
           z.object({
             session_id: z.uuid(),
             total: z.number().int().meta({ description: 'Messages the session keeps' }),
-            messages: z.array(chatEntrySchema),
+            messages: z.array(chatEntrySchema()),
           }),
       },
       404: { description: 'No such meeting, or it never had a session' },

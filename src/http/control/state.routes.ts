@@ -1,10 +1,11 @@
 // Control API: export and import of the whole state.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { errors } from '../../core/errors.js';
 import { FixtureError } from '../../store/fixtures.js';
 import { route } from '../route.js';
 
-const stateDocumentSchema = z.looseObject({ version: z.literal(1), organizations: z.array(z.looseObject({})) });
+const stateDocumentSchema = lazy(() => z.looseObject({ version: z.literal(1), organizations: z.array(z.looseObject({})) }));
 
 export const stateRoutes = [
   route({
@@ -15,7 +16,7 @@ export const stateRoutes = [
     tag: 'Control: state',
     summary:
       'Export everything (organizations with their API keys, presets, resources, pending jobs and deliveries, the clock, the id position, the simulator policy, the signing keys) as a fixtures document; storage secrets are never part of it',
-    responses: { 200: { description: 'The state document', schema: () => stateDocumentSchema } },
+    responses: { 200: { description: 'The state document', schema: () => stateDocumentSchema() } },
     handler: ({ deps }) => ({ status: 200, body: deps.state.export() }),
   }),
   route({
@@ -25,7 +26,7 @@ export const stateRoutes = [
     auth: 'none',
     tag: 'Control: state',
     summary: 'Import a state document (as GET exports it, or any fixtures file): it replaces all state; up to 64 MiB',
-    body: z.unknown(),
+    body: () => z.unknown(),
     largeBody: true,
     responses: { 200: { description: 'Imported', schema: () => z.object({ status: z.literal('imported'), organizations: z.number().int() }) } },
     handler: ({ deps, body }) => {

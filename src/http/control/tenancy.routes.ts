@@ -1,11 +1,12 @@
 // Control API: organizations for isolation between test workers, and resets.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { errors } from '../../core/errors.js';
 import { route } from '../route.js';
 
 /** account_id: the RealtimeKit account the organization is an app of. */
-const createdOrgSchema = z.object({ id: z.uuid(), name: z.string(), api_key: z.string(), account_id: z.string() });
-const orgSchema = z.object({ id: z.uuid(), name: z.string(), account_id: z.string() });
+const createdOrgSchema = lazy(() => z.object({ id: z.uuid(), name: z.string(), api_key: z.string(), account_id: z.string() }));
+const orgSchema = lazy(() => z.object({ id: z.uuid(), name: z.string(), account_id: z.string() }));
 
 export const tenancyRoutes = [
   route({
@@ -16,15 +17,16 @@ export const tenancyRoutes = [
     tag: 'Control: tenancy',
     summary:
       'Create an organization with the default presets (one per test worker), an app of the account given (else the default account); the answer is the only place its API key is shown',
-    body: z.object({
-      name: z.string().min(1).max(200).optional(),
-      account_id: z
-        .string()
-        .regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits')
-        .optional(),
-    }),
+    body: () =>
+      z.object({
+        name: z.string().min(1).max(200).optional(),
+        account_id: z
+          .string()
+          .regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits')
+          .optional(),
+      }),
     responses: {
-      201: { description: 'The organization with its API key', schema: () => createdOrgSchema },
+      201: { description: 'The organization with its API key', schema: () => createdOrgSchema() },
       404: { description: 'No account with that id' },
     },
     handler: ({ deps, body }) => {
@@ -39,7 +41,7 @@ export const tenancyRoutes = [
     auth: 'none',
     tag: 'Control: tenancy',
     summary: 'List organizations (without their API keys), with the account each belongs to',
-    responses: { 200: { description: 'Organizations', schema: () => z.array(orgSchema) } },
+    responses: { 200: { description: 'Organizations', schema: () => z.array(orgSchema()) } },
     handler: ({ deps }) => ({
       status: 200,
       body: deps.services.organizations.list().map((o) => ({ id: o.id, name: o.name, account_id: deps.services.accounts.accountOf(o.id) })),
@@ -52,8 +54,8 @@ export const tenancyRoutes = [
     auth: 'none',
     tag: 'Control: tenancy',
     summary: 'Return one organization to its fixture state (a created one to empty); other organizations are untouched',
-    params: z.object({ id: z.uuid() }),
-    responses: { 200: { description: 'The organization', schema: () => orgSchema } },
+    params: () => z.object({ id: z.uuid() }),
+    responses: { 200: { description: 'The organization', schema: () => orgSchema() } },
     handler: ({ deps, params }) => {
       const org = deps.services.organizations.reset(params.id);
       if (!org) throw errors.notFound('organization', params.id);

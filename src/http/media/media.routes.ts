@@ -7,6 +7,7 @@
 // headers a player on another origin (hls.js, fetch) needs are on every answer (cors.ts).
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { toIso } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { Deps } from '../../container.js';
@@ -22,10 +23,12 @@ import { FORMATS } from '../../domain/recordings/recording-formats.js';
 
 const TAG = 'Media';
 
-export const signedQuery = z.object({
-  expires: z.string().max(32).optional().meta({ description: 'Expiry, epoch ms (part of the signed link)' }),
-  signature: z.string().max(256).optional().meta({ description: 'HMAC of the path and expiry (part of the signed link)' }),
-});
+export const signedQuery = lazy(() =>
+  z.object({
+    expires: z.string().max(32).optional().meta({ description: 'Expiry, epoch ms (part of the signed link)' }),
+    signature: z.string().max(256).optional().meta({ description: 'HMAC of the path and expiry (part of the signed link)' }),
+  }),
+);
 
 const RECORDING_CONTENT_TYPES = Object.values(FORMATS)
   .map((f) => f.contentType)
@@ -113,7 +116,7 @@ export const mediaRoutes = [
     summary: "A recording's file (its download_url or audio_download_url); supports Range",
     description:
       "The link is signed and expires at download_url_expiry on the emulator clock. The file is what the recording made: MP4 (H.264 + AAC or MP3), WebM (VP8 + Vorbis; a track recording's tracks as sent), or its separate audio file (M4A, MP3, Ogg Vorbis); the sample MP4 and M4A without a recorder. content-length of the download_url's file equals the recording's file_size.",
-    params: z.object({ recording_id: z.uuid(), file: z.string().min(1).max(512) }),
+    params: () => z.object({ recording_id: z.uuid(), file: z.string().min(1).max(512) }),
     query: signedQuery,
     responses: {
       200: { description: 'The whole file', contentType: 'video/mp4', alsoAs: RECORDING_CONTENT_TYPES },
@@ -147,7 +150,7 @@ export const mediaRoutes = [
     summary: "A livestream's HLS playlist (the playback_url): a live sliding window, only while LIVE",
     description:
       "With real media (--livestreams real) a multivariant playlist naming the live playlist with a viewer token, as production's playback URLs do (the viewers counted are the tokens that fetched it within the last 10 s); simulated, the live media playlist of the sample segments (viewers counted by address and user agent).",
-    params: z.object({ livestream_id: z.uuid() }),
+    params: () => z.object({ livestream_id: z.uuid() }),
     responses: {
       200: { description: 'A multivariant or live media playlist (#EXTM3U) of real MPEG-TS segments', contentType: 'application/vnd.apple.mpegurl' },
       404: { description: 'Unknown livestream, or one that is not LIVE' },
@@ -173,13 +176,14 @@ export const mediaRoutes = [
     tag: TAG,
     summary: "A LIVE livestream's live media playlist (real media): the sliding window of its latest segments",
     description: 'The multivariant playlist at the playback_url names it with a viewer token; each token that fetches it counts as a viewer for 10 s.',
-    params: z.object({ livestream_id: z.uuid() }),
-    query: z.object({
-      viewer: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the token the playback URL gave')
-        .optional(),
-    }),
+    params: () => z.object({ livestream_id: z.uuid() }),
+    query: () =>
+      z.object({
+        viewer: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the token the playback URL gave')
+          .optional(),
+      }),
     responses: {
       200: { description: 'A live media playlist (#EXTM3U) of MPEG-TS segments', contentType: 'application/vnd.apple.mpegurl' },
       404: { description: 'Unknown livestream, one that is not LIVE, or whose first segment is not made yet' },
@@ -199,7 +203,7 @@ export const mediaRoutes = [
     auth: 'none',
     tag: TAG,
     summary: 'One MPEG-TS segment of a LIVE livestream (listed in its playlist)',
-    params: z.object({ livestream_id: z.uuid(), seq: z.string().regex(/^\d{1,9}$/, 'must be a media sequence number') }),
+    params: () => z.object({ livestream_id: z.uuid(), seq: z.string().regex(/^\d{1,9}$/, 'must be a media sequence number') }),
     responses: {
       200: { description: 'The segment (MPEG-TS, H.264 + AAC, 2 s)', contentType: 'video/mp2t' },
       206: { description: 'The requested byte range', contentType: 'video/mp2t' },

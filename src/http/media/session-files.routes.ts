@@ -23,7 +23,7 @@ function fileRoute(kind: SessionFileKind) {
     tag: 'Media',
     summary,
     description: 'The link is signed and expires 7 days after it was handed out, on the emulator clock.',
-    params: z.object({ session_id: z.uuid() }),
+    params: () => z.object({ session_id: z.uuid() }),
     query: signedQuery,
     responses: {
       200: { description: 'The file', contentType },
@@ -54,7 +54,7 @@ const activeTranscriptRoute = route({
     "A session's transcript so far, in the web SDKs' own form: one CSV line per line said (epoch seconds, peer id, user id, custom participant id, name, text), no header",
   description:
     'The link is signed (the SDK gets it from GET /v2/meetings/{meeting_id}/active-transcript on its API host) and expires on the emulator clock. It holds the most recent 500 lines.',
-  params: z.object({ session_id: z.uuid() }),
+  params: () => z.object({ session_id: z.uuid() }),
   query: signedQuery,
   responses: {
     200: { description: 'The lines', contentType: 'text/csv' },

@@ -3,11 +3,12 @@
 // account's apps. The twins are derived from the route table (realtimeKitRoutes), never listed:
 // every v2 route declared anywhere answers under the prefix too, with the same handler and store.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { toIso } from '../../core/clock.js';
 import type { App } from '../../domain/accounts/accounts.service.js';
 import { errors } from '../../core/errors.js';
 import { pageList } from '../../domain/paging.js';
-import { route, type AnyRoute } from '../route.js';
+import { route, schemaOf, type AnyRoute } from '../route.js';
 import type { AuthInfo } from '../auth.js';
 import { ok, paged } from '../v2/mappers.js';
 import { envelope, isoTime, pagedEnvelope, pageQuery, uuidParam } from '../v2/schemas.js';
@@ -18,9 +19,9 @@ const REALTIMEKIT_ACCOUNT_PREFIX = '/client/v4/accounts/{account_id}/realtime/ki
 const REALTIMEKIT_APP_PREFIX = `${REALTIMEKIT_ACCOUNT_PREFIX}/{app_id}`;
 const V2_PREFIX = '/v2';
 
-const accountId = z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits');
-const accountParams = z.object({ account_id: accountId });
-const appParams = accountParams.extend({ app_id: uuidParam });
+const accountId = lazy(() => z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits'));
+const accountParams = lazy(() => z.object({ account_id: accountId() }));
+const appParams = lazy(() => accountParams().extend({ app_id: uuidParam() }));
 
 /**
  * The RealtimeKit twin of a v2 route: the same declaration (handler, schemas, responses) under
@@ -28,9 +29,15 @@ const appParams = accountParams.extend({ app_id: uuidParam });
  */
 function twinOf(r: AnyRoute): AnyRoute {
   if (!r.path.startsWith(`${V2_PREFIX}/`)) throw new Error(`${r.path}: a v2 route lives under ${V2_PREFIX}/`);
-  if (r.params && !(r.params instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: path parameters must be a z.object to be extended`);
-  const params = r.params instanceof z.ZodObject ? appParams.extend(r.params.shape) : appParams;
   const v2 = `${r.method.toUpperCase()} ${r.path}`;
+  const v2Params = r.params;
+  const extendable = (own: z.ZodType) => {
+    if (!(own instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: path parameters must be a z.object to be extended`);
+    return own;
+  };
+  // A schema given as it is is checked now; one given as a function when it is first built, with the twin's.
+  if (v2Params !== undefined && typeof v2Params !== 'function') extendable(v2Params);
+  const params = () => (v2Params === undefined ? appParams() : appParams().extend(extendable(schemaOf(v2Params)).shape));
   return {
     ...r,
     path: REALTIMEKIT_APP_PREFIX + r.path.slice(V2_PREFIX.length),
@@ -44,14 +51,16 @@ function twinOf(r: AnyRoute): AnyRoute {
 
 // --- apps -------------------------------------------------------------------------------------
 
-const appSchema = z.object({ id: z.uuid(), name: z.string(), created_at: isoTime });
+const appSchema = lazy(() => z.object({ id: z.uuid(), name: z.string(), created_at: isoTime() }));
 
-const appDto = (a: App): z.infer<typeof appSchema> => ({ id: a.org.id, name: a.org.name, created_at: toIso(a.createdAt) });
+const appDto = (a: App): z.infer<ReturnType<typeof appSchema>> => ({ id: a.org.id, name: a.org.name, created_at: toIso(a.createdAt) });
 
-const appsQuery = pageQuery.extend({
-  search: z.string().max(200).optional().meta({ description: 'Apps whose name contains this text (case-insensitive)' }),
-  sort_order: z.enum(['ASC', 'DESC']).default('ASC').meta({ description: 'By creation time; oldest first by default (emulator decision)' }),
-});
+const appsQuery = lazy(() =>
+  pageQuery().extend({
+    search: z.string().max(200).optional().meta({ description: 'Apps whose name contains this text (case-insensitive)' }),
+    sort_order: z.enum(['ASC', 'DESC']).default('ASC').meta({ description: 'By creation time; oldest first by default (emulator decision)' }),
+  }),
+);
 
 /** The account of a request about the account itself (its apps). */
 function accountOf(auth: AuthInfo): string {
@@ -69,7 +78,7 @@ const appRoutes: AnyRoute[] = [
     summary: "The account's apps (each one of the emulator's organizations)",
     params: accountParams,
     query: appsQuery,
-    responses: { 200: { description: 'A page of apps', schema: () => pagedEnvelope(appSchema) } },
+    responses: { 200: { description: 'A page of apps', schema: () => pagedEnvelope(appSchema()) } },
     handler: ({ deps, auth, query }) => {
       const apps = deps.services.accounts.apps(accountOf(auth));
       const needle = query.search?.toLowerCase();
@@ -86,8 +95,8 @@ const appRoutes: AnyRoute[] = [
     tag: 'RealtimeKit: apps',
     summary: 'Create an app: a new organization of the account, with the default presets',
     params: accountParams,
-    body: z.object({ name: z.string().min(1).max(200) }),
-    responses: { 201: { description: 'The app', schema: () => envelope(z.object({ app: appSchema })) } },
+    body: () => z.object({ name: z.string().min(1).max(200) }),
+    responses: { 201: { description: 'The app', schema: () => envelope(z.object({ app: appSchema() })) } },
     handler: ({ deps, auth, body }) => {
       const app = deps.services.accounts.createApp(body.name, accountOf(auth));
       return ok({ app: appDto(app) }, 201);

@@ -6,7 +6,7 @@ import type { Category } from '../../domain/models.js';
 import type { ProductView } from '../../domain/products/products.service.js';
 import type { categorySchema, productSchema } from './schemas.js';
 
-export function productDto({ product, category, sustainability }: ProductView): z.infer<typeof productSchema> {
+export function productDto({ product, category, sustainability }: ProductView): z.infer<ReturnType<typeof productSchema>> {
   return {
     svc_code: product.svcCode,
     name: product.name,
@@ -19,6 +19,6 @@ export function productDto({ product, category, sustainability }: ProductView): 
   };
 }
 
-export function categoryDto(c: Category): z.infer<typeof categorySchema> {
+export function categoryDto(c: Category): z.infer<ReturnType<typeof categorySchema>> {
   return { code: c.code, label: c.label, carbon_footprint: c.carbonFootprint, certifications: [...c.certifications] };
 }

@@ -10,7 +10,7 @@ import { codeParams, productCreateBody, productSchema } from './schemas.js';
 export const V1_PREFIXES = ['/api/v1', '/v1'] as const;
 export type V1Prefix = (typeof V1_PREFIXES)[number];
 
-function toInput(b: z.infer<typeof productCreateBody>) {
+function toInput(b: z.infer<ReturnType<typeof productCreateBody>>) {
   return {
     name: b.name,
     brand: b.brand,
@@ -36,7 +36,7 @@ export function productRoutesUnder(prefix: V1Prefix): AnyRoute[] {
         `product_id (in any letter case) again is a 409.${alias}`,
       body: productCreateBody,
       responses: {
-        201: { description: 'The created product', schema: () => productSchema },
+        201: { description: 'The created product', schema: () => productSchema() },
         409: { description: 'A product with this category_code and product_id already exists' },
       },
       handler: ({ deps, auth, body }) => {
@@ -57,7 +57,7 @@ export function productRoutesUnder(prefix: V1Prefix): AnyRoute[] {
         '400 INVALID_PRODUCT_CODE for a code of neither form, 400 INVALID_CHECK_DIGITS for a full code whose check digits ' +
         `do not match, 404 NOT_FOUND for a well-formed code of no product.${alias}`,
       params: codeParams,
-      responses: { 200: { description: 'The product', schema: () => productSchema } },
+      responses: { 200: { description: 'The product', schema: () => productSchema() } },
       handler: ({ deps, auth, params }) => ({ status: 200, body: productDto(deps.services.products.get(orgOf(auth).id, params.svc_code)) }),
     }),
   ];

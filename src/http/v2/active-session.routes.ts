@@ -2,6 +2,7 @@
 // mute everyone, start a poll). Every action goes through the one presence model that scripted
 // participants use: a kick is a leave, kick-all ends the session (HOST_ENDED_MEETING).
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { orgOf } from '../auth.js';
 import { route } from '../route.js';
 import { ok } from './mappers.js';
@@ -10,10 +11,10 @@ import { kickedParticipantDto, pollDto, sessionDto } from './sessions.mappers.js
 import { kickedParticipantSchema, muteAllBody, participantSelectorBody, pollBody, pollSchema, sessionSchema } from './sessions.schemas.js';
 
 const TAG = 'Active session';
-const meetingParams = z.object({ meeting_id: uuidParam });
+const meetingParams = lazy(() => z.object({ meeting_id: uuidParam() }));
 const noActiveSession = { 404: { description: 'No meeting with that id, or no LIVE session: "No active session found for meeting_id …"' } };
 
-function selector(body: z.output<typeof participantSelectorBody>) {
+function selector(body: z.output<ReturnType<typeof participantSelectorBody>>) {
   return { participantIds: body.participant_ids ?? [], customParticipantIds: body.custom_participant_ids ?? [] };
 }
 
@@ -26,7 +27,7 @@ export const activeSessionRoutes = [
     tag: TAG,
     summary: "Fetch a meeting's LIVE session",
     params: meetingParams,
-    responses: { 200: { description: 'The session', schema: () => envelope(sessionSchema) }, ...noActiveSession },
+    responses: { 200: { description: 'The session', schema: () => envelope(sessionSchema()) }, ...noActiveSession },
     handler: ({ deps, auth, params }) => {
       const { sessionHistory } = deps.services;
       const s = sessionHistory.active(orgOf(auth).id, params.meeting_id);
@@ -45,7 +46,7 @@ export const activeSessionRoutes = [
     responses: {
       200: {
         description: 'The kicked participants',
-        schema: () => envelope(z.object({ action: z.literal('kick'), participants: z.array(kickedParticipantSchema) })),
+        schema: () => envelope(z.object({ action: z.literal('kick'), participants: z.array(kickedParticipantSchema()) })),
       },
       404: { description: 'No LIVE session, or an id names nobody in it ("No user found with id …"); nobody is kicked' },
     },
@@ -84,7 +85,7 @@ export const activeSessionRoutes = [
     responses: {
       200: {
         description: 'The muted participants',
-        schema: () => envelope(z.object({ action: z.literal('mute'), participants: z.array(kickedParticipantSchema) })),
+        schema: () => envelope(z.object({ action: z.literal('mute'), participants: z.array(kickedParticipantSchema()) })),
       },
       404: { description: 'No LIVE session, or an id names nobody in it ("No user found with id …"); nobody is muted' },
     },
@@ -126,7 +127,7 @@ export const activeSessionRoutes = [
     params: meetingParams,
     body: pollBody,
     responses: {
-      201: { description: 'The poll', schema: () => envelope(z.object({ action: z.literal('create-poll'), poll: pollSchema })) },
+      201: { description: 'The poll', schema: () => envelope(z.object({ action: z.literal('create-poll'), poll: pollSchema() })) },
       ...noActiveSession,
       409: { description: 'The session already has the most polls one session keeps' },
     },

@@ -26,7 +26,7 @@ export interface SessionClock {
   viewers: ViewerFigure;
 }
 
-export function livestreamSessionDto(s: LivestreamSession, at: SessionClock): z.infer<typeof livestreamSessionSchema> {
+export function livestreamSessionDto(s: LivestreamSession, at: SessionClock): z.infer<ReturnType<typeof livestreamSessionSchema>> {
   const ingest = sessionIngestSeconds(s, at.now);
   return {
     id: s.id,
@@ -47,7 +47,7 @@ export function livestreamListDto(
   newest: LivestreamSession | undefined,
   media: MediaLinks,
   at: SessionClock,
-): z.infer<typeof livestreamListSchema> {
+): z.infer<ReturnType<typeof livestreamListSchema>> {
   return {
     livestreams: page.items.map((l) => livestreamDto(l, media)),
     ...(newest ? { session: livestreamSessionDto(newest, at) } : {}),
@@ -60,7 +60,7 @@ export function livestreamDetailDto(
   sessions: Page<LivestreamSession>,
   media: MediaLinks,
   at: SessionClock,
-): z.infer<typeof livestreamDetailSchema> {
+): z.infer<ReturnType<typeof livestreamDetailSchema>> {
   return {
     livestream: livestreamDto(livestream, media),
     ...(session ? { session: livestreamSessionDto(session, at) } : {}),
@@ -73,11 +73,11 @@ export function activeLivestreamSessionDto(
   { livestream, session }: { livestream: Livestream; session: LivestreamSession },
   media: MediaLinks,
   at: SessionClock,
-): z.infer<typeof activeLivestreamSessionSchema> {
+): z.infer<ReturnType<typeof activeLivestreamSessionSchema>> {
   return { livestream: livestreamDto(livestream, media), session: livestreamSessionDto(session, at) };
 }
 
-export function livestreamSessionPageDto(page: Page<LivestreamSession>, at: SessionClock): z.infer<typeof livestreamSessionPageSchema> {
+export function livestreamSessionPageDto(page: Page<LivestreamSession>, at: SessionClock): z.infer<ReturnType<typeof livestreamSessionPageSchema>> {
   return { data: page.items.map((s) => livestreamSessionDto(s, at)), paging: pagingDto(page) };
 }
 
@@ -85,10 +85,10 @@ function totalsDto(t: LivestreamTotals) {
   return { count: t.count, total_ingest_seconds: t.ingestSeconds, total_viewer_seconds: t.viewerSeconds };
 }
 
-export function livestreamOverallDto(t: LivestreamTotals): z.infer<typeof livestreamOverallSchema> {
+export function livestreamOverallDto(t: LivestreamTotals): z.infer<ReturnType<typeof livestreamOverallSchema>> {
   return totalsDto(t);
 }
 
-export function livestreamDaywiseDto(days: ReadonlyArray<{ day: number } & LivestreamTotals>): z.infer<typeof livestreamDaywiseSchema> {
+export function livestreamDaywiseDto(days: ReadonlyArray<{ day: number } & LivestreamTotals>): z.infer<ReturnType<typeof livestreamDaywiseSchema>> {
   return days.map((d) => ({ date: toIso(d.day), ...totalsDto(d) }));
 }

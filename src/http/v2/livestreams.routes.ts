@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import type { Deps } from '../../container.js';
 import { livestreamTotals, livestreamTotalsByDay } from '../../domain/livestreams/livestream-analytics.js';
 import { assertMeetingAccess, assertPresetAllows, orgOf } from '../auth.js';
@@ -29,8 +30,8 @@ import { activeLivestreamDto, livestreamDto, ok } from './mappers.js';
 import { activeLivestreamSchema, createLivestreamBody, envelope, livestreamSchema, messageSchema, pageQuery, uuidParam } from './schemas.js';
 
 const TAG = 'Livestreams';
-const meetingParams = z.object({ meeting_id: uuidParam });
-const livestreamParams = z.object({ livestream_id: uuidParam });
+const meetingParams = lazy(() => z.object({ meeting_id: uuidParam() }));
+const livestreamParams = lazy(() => z.object({ livestream_id: uuidParam() }));
 
 /** The clock and the simulated audience that ingest and viewer seconds are read with. */
 const sessionClock = (deps: Deps): SessionClock => ({
@@ -52,7 +53,7 @@ export const livestreamRoutes = [
     params: meetingParams,
     body: createLivestreamBody,
     responses: {
-      201: { description: 'The livestream with its ingest server, stream key and playback URL', schema: () => envelope(livestreamSchema) },
+      201: { description: 'The livestream with its ingest server, stream key and playback URL', schema: () => envelope(livestreamSchema()) },
       ...forbidden,
       409: { description: 'The meeting already has an active livestream' },
     },
@@ -70,7 +71,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: "Fetch a meeting's active livestream, with ingest and viewer seconds",
     params: meetingParams,
-    responses: { 200: { description: 'The active livestream', schema: () => envelope(activeLivestreamSchema) }, ...forbidden },
+    responses: { 200: { description: 'The active livestream', schema: () => envelope(activeLivestreamSchema()) }, ...forbidden },
     handler: ({ deps, auth, params }) => {
       assertMeetingAccess(auth, params.meeting_id);
       const { livestreams } = deps.services;
@@ -87,7 +88,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: "Stop a meeting's active livestream",
     params: meetingParams,
-    responses: { 200: { description: 'A message', schema: () => envelope(messageSchema) }, ...forbidden },
+    responses: { 200: { description: 'A message', schema: () => envelope(messageSchema()) }, ...forbidden },
     handler: ({ deps, auth, params }) => {
       assertMeetingAccess(auth, params.meeting_id);
       assertPresetAllows(auth, 'can_livestream', 'livestreaming');
@@ -104,7 +105,7 @@ export const livestreamRoutes = [
     summary: "Fetch a meeting's livestreams (newest first) with the newest livestream session",
     params: meetingParams,
     query: pageQuery,
-    responses: { 200: { description: 'A page of livestreams', schema: () => envelope(livestreamListSchema) } },
+    responses: { 200: { description: 'A page of livestreams', schema: () => envelope(livestreamListSchema()) } },
     handler: ({ deps, auth, params, query }) => {
       const { livestreams } = deps.services;
       const orgId = orgOf(auth).id;
@@ -120,7 +121,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: 'Create a livestream of its own, for any RTMP encoder (status OFFLINE; LIVE once ingest begins)',
     body: createIndependentLivestreamBody,
-    responses: { 201: { description: 'The livestream with its ingest server, stream key and playback URL', schema: () => envelope(livestreamSchema) } },
+    responses: { 201: { description: 'The livestream with its ingest server, stream key and playback URL', schema: () => envelope(livestreamSchema()) } },
     handler: ({ deps, auth, body }) => ok(livestreamDto(deps.services.livestreams.createIndependent(orgOf(auth).id, { name: body.name }), deps.media), 201),
   }),
   route({
@@ -131,7 +132,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: "Fetch the organization's livestreams, filtered and sorted by creation time, with the newest livestream session",
     query: livestreamListQuery,
-    responses: { 200: { description: 'A page of livestreams', schema: () => envelope(livestreamListSchema) } },
+    responses: { 200: { description: 'A page of livestreams', schema: () => envelope(livestreamListSchema()) } },
     handler: ({ deps, auth, query }) => {
       const { livestreams } = deps.services;
       const orgId = orgOf(auth).id;
@@ -155,8 +156,8 @@ export const livestreamRoutes = [
     auth: 'basic',
     tag: TAG,
     summary: 'Fetch a livestream session',
-    params: z.object({ 'livestream-session-id': uuidParam }),
-    responses: { 200: { description: 'The livestream session', schema: () => envelope(livestreamSessionSchema) } },
+    params: () => z.object({ 'livestream-session-id': uuidParam() }),
+    responses: { 200: { description: 'The livestream session', schema: () => envelope(livestreamSessionSchema()) } },
     handler: ({ deps, auth, params }) =>
       ok(livestreamSessionDto(deps.services.livestreams.getSession(orgOf(auth).id, params['livestream-session-id']), sessionClock(deps))),
   }),
@@ -169,7 +170,7 @@ export const livestreamRoutes = [
     summary: 'Fetch a livestream with its current or last session and a page of its sessions (newest first)',
     params: livestreamParams,
     query: pageQuery,
-    responses: { 200: { description: 'The livestream and its sessions', schema: () => envelope(livestreamDetailSchema) } },
+    responses: { 200: { description: 'The livestream and its sessions', schema: () => envelope(livestreamDetailSchema()) } },
     handler: ({ deps, auth, params, query }) => {
       const { livestreams } = deps.services;
       const orgId = orgOf(auth).id;
@@ -186,7 +187,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: "Reset a livestream's stream key (an ingest already running goes on)",
     params: livestreamParams,
-    responses: { 200: { description: 'The livestream with its new stream key', schema: () => envelope(livestreamSchema) } },
+    responses: { 200: { description: 'The livestream with its new stream key', schema: () => envelope(livestreamSchema()) } },
     handler: ({ deps, auth, params }) => ok(livestreamDto(deps.services.livestreams.resetStreamKey(orgOf(auth).id, params.livestream_id), deps.media)),
   }),
   route({
@@ -197,7 +198,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: 'Enable a livestream: it takes ingest again',
     params: livestreamParams,
-    responses: { 200: { description: 'The livestream', schema: () => envelope(livestreamSchema) } },
+    responses: { 200: { description: 'The livestream', schema: () => envelope(livestreamSchema()) } },
     handler: ({ deps, auth, params }) => ok(livestreamDto(deps.services.livestreams.enable(orgOf(auth).id, params.livestream_id), deps.media)),
   }),
   route({
@@ -208,7 +209,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: 'Disable a livestream: it takes no ingest (a LIVE one goes IDLE)',
     params: livestreamParams,
-    responses: { 200: { description: 'The livestream', schema: () => envelope(livestreamSchema) } },
+    responses: { 200: { description: 'The livestream', schema: () => envelope(livestreamSchema()) } },
     handler: ({ deps, auth, params }) => ok(livestreamDto(deps.services.livestreams.disable(orgOf(auth).id, params.livestream_id), deps.media)),
   }),
   route({
@@ -219,7 +220,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: 'Fetch a LIVE livestream with the session it is in',
     params: livestreamParams,
-    responses: { 200: { description: 'The livestream and its running session', schema: () => envelope(activeLivestreamSessionSchema) } },
+    responses: { 200: { description: 'The livestream and its running session', schema: () => envelope(activeLivestreamSessionSchema()) } },
     handler: ({ deps, auth, params }) =>
       ok(activeLivestreamSessionDto(deps.services.livestreams.activeSession(orgOf(auth).id, params.livestream_id), deps.media, sessionClock(deps))),
   }),
@@ -230,9 +231,9 @@ export const livestreamRoutes = [
     auth: 'basic',
     tag: TAG,
     summary: 'Fetch the livestream sessions that went LIVE during a meeting session (newest first)',
-    params: z.object({ session_id: uuidParam }),
+    params: () => z.object({ session_id: uuidParam() }),
     query: pageQuery,
-    responses: { 200: { description: 'A page of livestream sessions', schema: () => envelope(livestreamSessionPageSchema) } },
+    responses: { 200: { description: 'A page of livestream sessions', schema: () => envelope(livestreamSessionPageSchema()) } },
     handler: ({ deps, auth, params, query }) =>
       ok(
         livestreamSessionPageDto(
@@ -249,7 +250,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: 'Fetch the count of livestream sessions and their ingest and viewer seconds over a time range (by session start)',
     query: analyticsRangeQuery,
-    responses: { 200: { description: 'The totals', schema: () => envelope(livestreamOverallSchema) } },
+    responses: { 200: { description: 'The totals', schema: () => envelope(livestreamOverallSchema()) } },
     handler: ({ deps, auth, query }) => {
       const at = sessionClock(deps);
       const sessions = deps.services.livestreams.sessionsStartedBetween(orgOf(auth).id, timeOf(query.start_time), timeOf(query.end_time));
@@ -264,7 +265,7 @@ export const livestreamRoutes = [
     tag: TAG,
     summary: 'Fetch the same totals per UTC day on which a session started (days without one are left out)',
     query: analyticsRangeQuery,
-    responses: { 200: { description: 'The totals per day, oldest first', schema: () => envelope(livestreamDaywiseSchema) } },
+    responses: { 200: { description: 'The totals per day, oldest first', schema: () => envelope(livestreamDaywiseSchema()) } },
     handler: ({ deps, auth, query }) => {
       const at = sessionClock(deps);
       const sessions = deps.services.livestreams.sessionsStartedBetween(orgOf(auth).id, timeOf(query.start_time), timeOf(query.end_time));

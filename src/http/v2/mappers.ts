@@ -36,7 +36,7 @@ export function paged<T, D>(page: Page<T>, map: (item: T) => D) {
   return { status: 200, body: { success: true as const, data: page.items.map(map), paging: pagingDto(page) } };
 }
 
-export function meetingDto(m: Meeting): z.infer<typeof meetingSchema> {
+export function meetingDto(m: Meeting): z.infer<ReturnType<typeof meetingSchema>> {
   return {
     id: m.id,
     ...(m.title === null ? {} : { title: m.title }),
@@ -54,7 +54,7 @@ export function meetingDto(m: Meeting): z.infer<typeof meetingSchema> {
   };
 }
 
-export function recordingMeetingDto(m: Meeting): z.infer<typeof recordingMeetingSchema> {
+export function recordingMeetingDto(m: Meeting): z.infer<ReturnType<typeof recordingMeetingSchema>> {
   return {
     id: m.id,
     ...(m.title === null ? {} : { title: m.title }),
@@ -66,7 +66,7 @@ export function recordingMeetingDto(m: Meeting): z.infer<typeof recordingMeeting
 }
 
 /** Both spellings of the client id are emitted: clients written against either spelling keep working. */
-export function participantDto(p: Participant): z.infer<typeof participantSchema> {
+export function participantDto(p: Participant): z.infer<ReturnType<typeof participantSchema>> {
   return {
     id: p.id,
     name: p.name,
@@ -80,7 +80,7 @@ export function participantDto(p: Participant): z.infer<typeof participantSchema
   };
 }
 
-export function removedParticipantDto(p: Participant): z.infer<typeof removedParticipantSchema> {
+export function removedParticipantDto(p: Participant): z.infer<ReturnType<typeof removedParticipantSchema>> {
   return {
     custom_participant_id: p.customParticipantId,
     client_specific_id: p.customParticipantId,
@@ -95,7 +95,7 @@ export function removedParticipantDto(p: Participant): z.infer<typeof removedPar
  * (record_on_start, the empty meeting, max_seconds, failures) show as the organization, with
  * a name only where one says why (max_seconds).
  */
-function callerDto(c: ReasonCaller['caller']): z.infer<typeof callerSchema> {
+function callerDto(c: ReasonCaller['caller']): z.infer<ReturnType<typeof callerSchema>> {
   return {
     type: c.type === 'USER' ? 'USER' : 'ORGANIZATION',
     ...(c.name === null ? {} : { name: c.name }),
@@ -103,16 +103,16 @@ function callerDto(c: ReasonCaller['caller']): z.infer<typeof callerSchema> {
   };
 }
 
-function reasonDto<R extends string>(r: ReasonCaller): { reason: R; caller: z.infer<typeof callerSchema> } {
+function reasonDto<R extends string>(r: ReasonCaller): { reason: R; caller: z.infer<ReturnType<typeof callerSchema>> } {
   return { reason: r.reason as R, caller: callerDto(r.caller) };
 }
 
-function storageConfigDto(sc: StorageConfig): z.infer<typeof storageConfigSchema> {
+function storageConfigDto(sc: StorageConfig): z.infer<ReturnType<typeof storageConfigSchema>> {
   const { authMethod, ...rest } = sc;
-  return withoutNulls({ ...rest, auth_method: authMethod }) as z.infer<typeof storageConfigSchema>;
+  return withoutNulls({ ...rest, auth_method: authMethod }) as z.infer<ReturnType<typeof storageConfigSchema>>;
 }
 
-export function recordingDto(r: Recording): z.infer<typeof recordingSchema> {
+export function recordingDto(r: Recording): z.infer<ReturnType<typeof recordingSchema>> {
   return {
     id: r.id,
     meeting_id: r.meetingId,
@@ -133,7 +133,7 @@ export function recordingDto(r: Recording): z.infer<typeof recordingSchema> {
   };
 }
 
-export function livestreamDto(l: Livestream, media: MediaLinks): z.infer<typeof livestreamSchema> {
+export function livestreamDto(l: Livestream, media: MediaLinks): z.infer<ReturnType<typeof livestreamSchema>> {
   return {
     id: l.id,
     meeting_id: l.meetingId,
@@ -148,6 +148,6 @@ export function livestreamDto(l: Livestream, media: MediaLinks): z.infer<typeof 
   };
 }
 
-export function activeLivestreamDto(l: Livestream, media: MediaLinks, now: number, viewerSeconds: number): z.infer<typeof activeLivestreamSchema> {
+export function activeLivestreamDto(l: Livestream, media: MediaLinks, now: number, viewerSeconds: number): z.infer<ReturnType<typeof activeLivestreamSchema>> {
   return { ...livestreamDto(l, media), ingest_seconds: Math.floor(liveMsAt(l, now) / 1000), viewer_seconds: viewerSeconds };
 }

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { orgOf } from '../auth.js';
 import { route } from '../route.js';
 import { meetingDto, ok, paged } from './mappers.js';
 import { envelope, meetingBody, meetingListQuery, meetingSchema, pagedEnvelope, uuidParam } from './schemas.js';
 
-const idParams = z.object({ id: uuidParam });
+const idParams = lazy(() => z.object({ id: uuidParam() }));
 
 /** A null flag is the default (false), as production takes it. */
 const flag = (v: boolean | null | undefined): boolean | undefined => (v === null ? false : v);
 
-function toInput(b: z.infer<typeof meetingBody>) {
+function toInput(b: z.infer<ReturnType<typeof meetingBody>>) {
   return {
     title: b.title,
     preferredRegion: b.preferred_region,
@@ -33,7 +34,7 @@ export const meetingRoutes = [
     tag: 'Meetings',
     summary: 'Create a meeting',
     body: meetingBody,
-    responses: { 201: { description: 'The meeting', schema: () => envelope(meetingSchema) } },
+    responses: { 201: { description: 'The meeting', schema: () => envelope(meetingSchema()) } },
     handler: ({ deps, auth, body }) => ok(meetingDto(deps.services.meetings.create(orgOf(auth).id, toInput(body))), 201),
   }),
   route({
@@ -44,7 +45,7 @@ export const meetingRoutes = [
     tag: 'Meetings',
     summary: 'Fetch all meetings (newest first; search by title or id, created between start_time and end_time)',
     query: meetingListQuery,
-    responses: { 200: { description: 'A page of meetings', schema: () => pagedEnvelope(meetingSchema) } },
+    responses: { 200: { description: 'A page of meetings', schema: () => pagedEnvelope(meetingSchema()) } },
     handler: ({ deps, auth, query }) =>
       paged(
         deps.services.meetings.list(orgOf(auth).id, {
@@ -65,7 +66,7 @@ export const meetingRoutes = [
     tag: 'Meetings',
     summary: 'Fetch a meeting',
     params: idParams,
-    responses: { 200: { description: 'The meeting', schema: () => envelope(meetingSchema) } },
+    responses: { 200: { description: 'The meeting', schema: () => envelope(meetingSchema()) } },
     handler: ({ deps, auth, params }) => ok(meetingDto(deps.services.meetings.get(orgOf(auth).id, params.id))),
   }),
   route({
@@ -77,7 +78,7 @@ export const meetingRoutes = [
     summary: 'Update a meeting (only the given fields)',
     params: idParams,
     body: meetingBody,
-    responses: { 200: { description: 'The updated meeting', schema: () => envelope(meetingSchema) } },
+    responses: { 200: { description: 'The updated meeting', schema: () => envelope(meetingSchema()) } },
     handler: ({ deps, auth, params, body }) => ok(meetingDto(deps.services.meetings.update(orgOf(auth).id, params.id, toInput(body)))),
   }),
   route({
@@ -89,7 +90,7 @@ export const meetingRoutes = [
     summary: 'Replace a meeting (fields not given return to their defaults)',
     params: idParams,
     body: meetingBody,
-    responses: { 200: { description: 'The replaced meeting', schema: () => envelope(meetingSchema) } },
+    responses: { 200: { description: 'The replaced meeting', schema: () => envelope(meetingSchema()) } },
     handler: ({ deps, auth, params, body }) => ok(meetingDto(deps.services.meetings.replace(orgOf(auth).id, params.id, toInput(body)))),
   }),
 ];

@@ -22,7 +22,7 @@ export const orgAnalyticsRoutes = [
     tag: 'Analytics',
     summary: 'Fetch sessions, session minutes and recording minutes per day (start_date to end_date, UTC; default the last 30 days)',
     query: daywiseQuery,
-    responses: { 200: { description: 'The figures, only days with something to count', schema: () => envelope(daywiseSchema) } },
+    responses: { 200: { description: 'The figures, only days with something to count', schema: () => envelope(daywiseSchema()) } },
     handler: ({ deps, auth, query }) => {
       const today = utcDayOf(deps.clock.now());
       const last = query.end_date === undefined ? today : midnight(query.end_date);

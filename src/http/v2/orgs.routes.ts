@@ -10,7 +10,7 @@ import { ok, paged } from './mappers.js';
 import { createOrgBody, editOrgBody, orgParams, orgSchema } from './orgs.schemas.js';
 import { envelope, pagedEnvelope, pageQuery } from './schemas.js';
 
-function orgDto({ org, profile }: OrgView): z.infer<typeof orgSchema> {
+function orgDto({ org, profile }: OrgView): z.infer<ReturnType<typeof orgSchema>> {
   return {
     id: org.id,
     name: org.name,
@@ -35,7 +35,7 @@ export const orgRoutes = [
     tag: 'Organizations',
     summary: 'Fetch all organizations (partner token; in the order they were made)',
     query: pageQuery,
-    responses: { 200: { description: 'A page of organizations, with their API keys', schema: () => pagedEnvelope(orgSchema) } },
+    responses: { 200: { description: 'A page of organizations, with their API keys', schema: () => pagedEnvelope(orgSchema()) } },
     handler: ({ deps, query }) => paged(deps.services.organizations.page({ page: query.page_no, perPage: query.per_page }), orgDto),
   }),
   route({
@@ -46,7 +46,7 @@ export const orgRoutes = [
     tag: 'Organizations',
     summary: 'Create an organization with the default presets (partner token); its API key works on /v2 at once',
     body: createOrgBody,
-    responses: { 201: { description: 'The organization, with its API key', schema: () => envelope(orgSchema) }, ...nameTaken },
+    responses: { 201: { description: 'The organization, with its API key', schema: () => envelope(orgSchema()) }, ...nameTaken },
     handler: ({ deps, body }) =>
       ok(
         orgDto(
@@ -68,7 +68,7 @@ export const orgRoutes = [
     tag: 'Organizations',
     summary: 'Fetch an organization (partner token)',
     params: orgParams,
-    responses: { 200: { description: 'The organization, with its API key', schema: () => envelope(orgSchema) } },
+    responses: { 200: { description: 'The organization, with its API key', schema: () => envelope(orgSchema()) } },
     handler: ({ deps, params }) => ok(orgDto(deps.services.organizations.view(params.org_id))),
   }),
   route({
@@ -80,7 +80,7 @@ export const orgRoutes = [
     summary: 'Edit an organization (only the given fields; partner token)',
     params: orgParams,
     body: editOrgBody,
-    responses: { 200: { description: 'The organization, with its API key', schema: () => envelope(orgSchema) }, ...nameTaken },
+    responses: { 200: { description: 'The organization, with its API key', schema: () => envelope(orgSchema()) }, ...nameTaken },
     handler: ({ deps, params, body }) =>
       ok(
         orgDto(

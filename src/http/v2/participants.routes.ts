@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { orgOf } from '../auth.js';
 import { route } from '../route.js';
 import { ok, paged, participantDto, removedParticipantDto } from './mappers.js';
@@ -14,8 +15,8 @@ import {
   uuidParam,
 } from './schemas.js';
 
-const meetingParams = z.object({ meeting_id: uuidParam });
-const participantParams = z.object({ meeting_id: uuidParam, participant_id: uuidParam });
+const meetingParams = lazy(() => z.object({ meeting_id: uuidParam() }));
+const participantParams = lazy(() => z.object({ meeting_id: uuidParam(), participant_id: uuidParam() }));
 
 export const participantRoutes = [
   route({
@@ -28,7 +29,7 @@ export const participantRoutes = [
     params: meetingParams,
     body: addParticipantBody,
     responses: {
-      201: { description: 'The participant with its token', schema: () => envelope(participantWithTokenSchema) },
+      201: { description: 'The participant with its token', schema: () => envelope(participantWithTokenSchema()) },
       409: { description: 'The meeting is INACTIVE' },
     },
     handler: async ({ deps, auth, params, body }) => {
@@ -50,7 +51,7 @@ export const participantRoutes = [
     summary: "Fetch a meeting's participants (in the order they were added)",
     params: meetingParams,
     query: pageQuery,
-    responses: { 200: { description: 'A page of participants (no tokens)', schema: () => pagedEnvelope(participantSchema) } },
+    responses: { 200: { description: 'A page of participants (no tokens)', schema: () => pagedEnvelope(participantSchema()) } },
     handler: ({ deps, auth, params, query }) =>
       paged(deps.services.participants.list(orgOf(auth).id, params.meeting_id, { page: query.page_no, perPage: query.per_page }), participantDto),
   }),
@@ -62,7 +63,7 @@ export const participantRoutes = [
     tag: 'Participants',
     summary: 'Fetch a participant',
     params: participantParams,
-    responses: { 200: { description: 'The participant (no token)', schema: () => envelope(participantSchema) } },
+    responses: { 200: { description: 'The participant (no token)', schema: () => envelope(participantSchema()) } },
     handler: ({ deps, auth, params }) => ok(participantDto(deps.services.participants.get(orgOf(auth).id, params.meeting_id, params.participant_id))),
   }),
   route({
@@ -74,7 +75,7 @@ export const participantRoutes = [
     summary: 'Edit a participant; the answer carries a fresh token',
     params: participantParams,
     body: editParticipantBody,
-    responses: { 200: { description: 'The participant with a fresh token', schema: () => envelope(participantWithTokenSchema) } },
+    responses: { 200: { description: 'The participant with a fresh token', schema: () => envelope(participantWithTokenSchema()) } },
     handler: async ({ deps, auth, params, body }) => {
       const { participant, token } = await deps.services.participants.update(orgOf(auth).id, params.meeting_id, params.participant_id, {
         name: body.name,
@@ -93,7 +94,7 @@ export const participantRoutes = [
     tag: 'Participants',
     summary: 'Remove a participant; its tokens stop working',
     params: participantParams,
-    responses: { 200: { description: 'The removed participant', schema: () => envelope(removedParticipantSchema) } },
+    responses: { 200: { description: 'The removed participant', schema: () => envelope(removedParticipantSchema()) } },
     handler: ({ deps, auth, params }) => ok(removedParticipantDto(deps.services.participants.remove(orgOf(auth).id, params.meeting_id, params.participant_id))),
   }),
   route({

@@ -10,7 +10,7 @@ import { ok, paged } from './mappers.js';
 import { createPresetBody, patchPresetBody, presetListItemSchema, presetParams, presetSchema } from './presets.schemas.js';
 import { envelope, pagedEnvelope, pageQuery } from './schemas.js';
 
-export function presetDto(p: Preset): z.infer<typeof presetSchema> {
+export function presetDto(p: Preset): z.infer<ReturnType<typeof presetSchema>> {
   return structuredClone({
     id: p.id,
     name: p.name,
@@ -19,10 +19,10 @@ export function presetDto(p: Preset): z.infer<typeof presetSchema> {
     ui: p.ui,
     created_at: toIso(p.createdAt),
     updated_at: toIso(p.updatedAt),
-  }) as z.infer<typeof presetSchema>;
+  }) as z.infer<ReturnType<typeof presetSchema>>;
 }
 
-function presetListItemDto(p: Preset): z.infer<typeof presetListItemSchema> {
+function presetListItemDto(p: Preset): z.infer<ReturnType<typeof presetListItemSchema>> {
   return { id: p.id, name: p.name, created_at: toIso(p.createdAt), updated_at: toIso(p.updatedAt) };
 }
 
@@ -37,7 +37,7 @@ export const presetRoutes = [
     tag: 'Presets',
     summary: "Fetch all of the organization's presets (in creation order, paged)",
     query: pageQuery,
-    responses: { 200: { description: 'A page of presets (id, name, times)', schema: () => pagedEnvelope(presetListItemSchema) } },
+    responses: { 200: { description: 'A page of presets (id, name, times)', schema: () => pagedEnvelope(presetListItemSchema()) } },
     handler: ({ deps, auth, query }) => paged(deps.services.presets.list(orgOf(auth).id, { page: query.page_no, perPage: query.per_page }), presetListItemDto),
   }),
   route({
@@ -49,7 +49,7 @@ export const presetRoutes = [
     summary: 'Create a preset; participants can be added with it by its name at once',
     description: 'Name, config and ui are required as in production; permissions left out take the defaults of an ordinary participant.',
     body: createPresetBody,
-    responses: { 200: { description: 'The whole preset', schema: () => envelope(presetSchema) }, ...nameTaken },
+    responses: { 200: { description: 'The whole preset', schema: () => envelope(presetSchema()) }, ...nameTaken },
     handler: ({ deps, auth, body }) => ok(presetDto(deps.services.presets.create(orgOf(auth).id, body as PresetDocumentPatch & { name: string }))),
   }),
   route({
@@ -60,7 +60,7 @@ export const presetRoutes = [
     tag: 'Presets',
     summary: 'Fetch a preset',
     params: presetParams,
-    responses: { 200: { description: 'The whole preset', schema: () => envelope(presetSchema) } },
+    responses: { 200: { description: 'The whole preset', schema: () => envelope(presetSchema()) } },
     handler: ({ deps, auth, params }) => ok(presetDto(deps.services.presets.get(orgOf(auth).id, params.preset_id))),
   }),
   route({
@@ -72,7 +72,7 @@ export const presetRoutes = [
     summary: 'Update a preset: only the given fields change, at any depth',
     params: presetParams,
     body: patchPresetBody,
-    responses: { 200: { description: 'The updated preset', schema: () => envelope(presetSchema) }, ...nameTaken },
+    responses: { 200: { description: 'The updated preset', schema: () => envelope(presetSchema()) }, ...nameTaken },
     handler: ({ deps, auth, params, body }) =>
       ok(presetDto(deps.services.presets.update(orgOf(auth).id, params.preset_id, body as PresetDocumentPatch & { name?: string }))),
   }),
@@ -87,7 +87,7 @@ export const presetRoutes = [
     summary: 'Replace a preset: the whole document as POST takes it; what is not given returns to its default',
     params: presetParams,
     body: createPresetBody,
-    responses: { 200: { description: 'The replaced preset', schema: () => envelope(presetSchema) }, ...nameTaken },
+    responses: { 200: { description: 'The replaced preset', schema: () => envelope(presetSchema()) }, ...nameTaken },
     handler: ({ deps, auth, params, body }) =>
       ok(presetDto(deps.services.presets.replace(orgOf(auth).id, params.preset_id, body as PresetDocumentPatch & { name: string }))),
   }),
@@ -99,7 +99,7 @@ export const presetRoutes = [
     tag: 'Presets',
     summary: 'Delete a preset; answers the deleted preset (participants added with it keep its name, their tokens stop working)',
     params: presetParams,
-    responses: { 200: { description: 'The deleted preset', schema: () => envelope(presetSchema) } },
+    responses: { 200: { description: 'The deleted preset', schema: () => envelope(presetSchema()) } },
     handler: ({ deps, auth, params }) => ok(presetDto(deps.services.presets.remove(orgOf(auth).id, params.preset_id))),
   }),
 ];

@@ -2,15 +2,16 @@
 // bucket, livestreaming, interactive, recording and AI configs, with the enums and ranges the
 // production service documents (a value outside them is a 400). Unknown keys are dropped.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { STORAGE_TYPES } from '../../domain/models.js';
 import { withStorageSecretsHeldApart } from '../../domain/recordings/recording-config.js';
 import { LIMITS } from '../limits.js';
 
-const httpUrl = z.url({ protocol: /^https?$/ });
+const httpUrl = lazy(() => z.url({ protocol: /^https?$/ }));
 
 // --- storage ------------------------------------------------------------------------------
 
-const storageFields = {
+const storageFields = lazy(() => ({
   type: z.enum(STORAGE_TYPES),
   region: z.string().max(LIMITS.nameMax).optional(),
   bucket: z.string().max(LIMITS.nameMax).optional(),
@@ -20,56 +21,62 @@ const storageFields = {
   username: z.string().max(LIMITS.nameMax).optional(),
   // Production's own example sends 0 (its type is a plain number).
   port: z.number().int().min(0).max(65535).optional(),
-};
+}));
 
 /**
  * A storage config as sent: its secrets (access_key, secret_key also spelled secret, password,
  * private_key) are accepted and taken off the config by the parse itself; they ride along out of
  * sight until the service that keeps the config puts them in the secret vault.
  */
-export const storageConfigBody = z
-  .object({
-    ...storageFields,
-    access_key: z.string().max(LIMITS.secretMax).optional(),
-    secret_key: z.string().max(LIMITS.secretMax).optional(),
-    secret: z.string().max(LIMITS.secretMax).optional(),
-    password: z.string().max(LIMITS.secretMax).optional(),
-    private_key: z.string().max(LIMITS.secretMax).optional(),
-  })
-  .transform(withStorageSecretsHeldApart);
+export const storageConfigBody = lazy(() =>
+  z
+    .object({
+      ...storageFields(),
+      access_key: z.string().max(LIMITS.secretMax).optional(),
+      secret_key: z.string().max(LIMITS.secretMax).optional(),
+      secret: z.string().max(LIMITS.secretMax).optional(),
+      password: z.string().max(LIMITS.secretMax).optional(),
+      private_key: z.string().max(LIMITS.secretMax).optional(),
+    })
+    .transform(withStorageSecretsHeldApart),
+);
 
 /** A storage config as a meeting shows it: what was given, never a secret. */
-const storedStorageConfigSchema = z.object(storageFields);
+const storedStorageConfigSchema = lazy(() => z.object(storageFields()));
 
 // --- video, audio and the rest ---------------------------------------------------------------
 
-export const videoConfigBody = z.object({
-  codec: z.enum(['H264', 'VP8']).optional(),
-  width: z.number().int().min(1).max(1920).optional(),
-  height: z.number().int().min(1).max(1920).optional(),
-  watermark: z
-    .object({
-      url: httpUrl.max(LIMITS.urlMax).optional(),
-      size: z.object({ width: z.number().int().min(1).optional(), height: z.number().int().min(1).optional() }).optional(),
-      position: z.enum(['left top', 'right top', 'left bottom', 'right bottom']).optional(),
-    })
-    .optional(),
-  export_file: z.boolean().optional(),
-});
+export const videoConfigBody = lazy(() =>
+  z.object({
+    codec: z.enum(['H264', 'VP8']).optional(),
+    width: z.number().int().min(1).max(1920).optional(),
+    height: z.number().int().min(1).max(1920).optional(),
+    watermark: z
+      .object({
+        url: httpUrl().max(LIMITS.urlMax).optional(),
+        size: z.object({ width: z.number().int().min(1).optional(), height: z.number().int().min(1).optional() }).optional(),
+        position: z.enum(['left top', 'right top', 'left bottom', 'right bottom']).optional(),
+      })
+      .optional(),
+    export_file: z.boolean().optional(),
+  }),
+);
 
-export const audioConfigBody = z.object({
-  codec: z.enum(['MP3', 'AAC']).optional(),
-  channel: z.enum(['mono', 'stereo']).optional(),
-  export_file: z.boolean().optional(),
-});
+export const audioConfigBody = lazy(() =>
+  z.object({
+    codec: z.enum(['MP3', 'AAC']).optional(),
+    channel: z.enum(['mono', 'stereo']).optional(),
+    export_file: z.boolean().optional(),
+  }),
+);
 
-export const dyteBucketConfigBody = z.object({ enabled: z.boolean() });
+export const dyteBucketConfigBody = lazy(() => z.object({ enabled: z.boolean() }));
 
-export const liveStreamingConfigBody = z.object({ rtmp_url: z.url().max(LIMITS.urlMax).optional() });
+export const liveStreamingConfigBody = lazy(() => z.object({ rtmp_url: z.url().max(LIMITS.urlMax).optional() }));
 
-export const interactiveConfigBody = z.object({ type: z.enum(['ID3']).optional() });
+export const interactiveConfigBody = lazy(() => z.object({ type: z.enum(['ID3']).optional() }));
 
-export const fileNamePrefix = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"');
+export const fileNamePrefix = lazy(() => z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"'));
 
 type VideoAndAudio = {
   video_config?: { codec?: string; width?: number; height?: number; watermark?: { size?: { width?: number; height?: number } } };
@@ -96,26 +103,26 @@ export function recordingConfigRules(b: VideoAndAudio, ctx: z.RefinementCtx): vo
   }
 }
 
-const recordingConfigFields = {
+const recordingConfigFields = lazy(() => ({
   max_seconds: z.number().int().min(60).max(86_400).optional(),
-  file_name_prefix: fileNamePrefix.optional(),
-  video_config: videoConfigBody.optional(),
-  audio_config: audioConfigBody.optional(),
-  dyte_bucket_config: dyteBucketConfigBody.optional(),
-  live_streaming_config: liveStreamingConfigBody.optional(),
-};
+  file_name_prefix: fileNamePrefix().optional(),
+  video_config: videoConfigBody().optional(),
+  audio_config: audioConfigBody().optional(),
+  dyte_bucket_config: dyteBucketConfigBody().optional(),
+  live_streaming_config: liveStreamingConfigBody().optional(),
+}));
 
 /** A meeting's recording_config as sent (storage secrets dropped by the parse). */
-export const recordingConfigBody = z
-  .object({ ...recordingConfigFields, storage_config: storageConfigBody.nullable().optional() })
-  .superRefine(recordingConfigRules);
+export const recordingConfigBody = lazy(() =>
+  z.object({ ...recordingConfigFields(), storage_config: storageConfigBody().nullable().optional() }).superRefine(recordingConfigRules),
+);
 
 /** A meeting's recording_config as answered: what was set, or the defaults when nothing was. */
-export const recordingConfigSchema = z.object({ ...recordingConfigFields, storage_config: storedStorageConfigSchema.nullable().optional() });
+export const recordingConfigSchema = lazy(() => z.object({ ...recordingConfigFields(), storage_config: storedStorageConfigSchema().nullable().optional() }));
 
 // --- AI -------------------------------------------------------------------------------------
 
-const aiConfigFields = {
+const aiConfigFields = lazy(() => ({
   transcription: z
     .object({
       keywords: z.array(z.string().max(LIMITS.nameMax)).max(LIMITS.transcriptionKeywordsMax).optional(),
@@ -132,7 +139,7 @@ const aiConfigFields = {
         .optional(),
     })
     .optional(),
-};
+}));
 
-export const aiConfigBody = z.object(aiConfigFields);
-export const aiConfigSchema = z.object(aiConfigFields);
+export const aiConfigBody = lazy(() => z.object(aiConfigFields()));
+export const aiConfigSchema = lazy(() => z.object(aiConfigFields()));

@@ -34,7 +34,7 @@ export const recordingRoutes = [
     summary: 'Start recording a meeting (status INVOKED; RECORDING a few seconds later)',
     body: startRecordingBody,
     responses: {
-      200: { description: 'The recording, status INVOKED', schema: () => envelope(recordingSchema) },
+      200: { description: 'The recording, status INVOKED', schema: () => envelope(recordingSchema()) },
       ...forbidden,
       404: { description: 'No meeting with that meeting_id' },
       409: { description: 'The meeting already has an active recording' },
@@ -70,7 +70,7 @@ export const recordingRoutes = [
     tag: 'Recordings',
     summary: 'Fetch recordings (filters meeting_id, status, search, start_time, end_time, expired; sorted by invoked time)',
     query: recordingListQuery,
-    responses: { 200: { description: 'A page of recordings, each with its meeting', schema: () => pagedEnvelope(recordingWithMeetingSchema) }, ...forbidden },
+    responses: { 200: { description: 'A page of recordings, each with its meeting', schema: () => pagedEnvelope(recordingWithMeetingSchema()) }, ...forbidden },
     handler: ({ deps, auth, query }) => {
       let meetingId = query.meeting_id;
       if (auth.kind === 'participant') {
@@ -102,8 +102,8 @@ export const recordingRoutes = [
     auth: 'basic-or-participant',
     tag: 'Recordings',
     summary: "Fetch a meeting's active recording (INVOKED, RECORDING or PAUSED)",
-    params: z.object({ meeting_id: uuidParam }),
-    responses: { 200: { description: 'The active recording', schema: () => envelope(recordingSchema) }, ...forbidden },
+    params: () => z.object({ meeting_id: uuidParam() }),
+    responses: { 200: { description: 'The active recording', schema: () => envelope(recordingSchema()) }, ...forbidden },
     handler: ({ deps, auth, params }) => {
       assertMeetingAccess(auth, params.meeting_id);
       return ok(recordingDto(deps.services.recordings.active(orgOf(auth).id, params.meeting_id)));
@@ -116,8 +116,8 @@ export const recordingRoutes = [
     auth: 'basic-or-participant',
     tag: 'Recordings',
     summary: 'Fetch a recording',
-    params: z.object({ id: uuidParam }),
-    responses: { 200: { description: 'The recording', schema: () => envelope(recordingSchema) }, ...forbidden },
+    params: () => z.object({ id: uuidParam() }),
+    responses: { 200: { description: 'The recording', schema: () => envelope(recordingSchema()) }, ...forbidden },
     handler: ({ deps, auth, params }) => {
       const recording = deps.services.recordings.get(orgOf(auth).id, params.id);
       assertMeetingAccess(auth, recording.meetingId);
@@ -131,10 +131,10 @@ export const recordingRoutes = [
     auth: 'basic-or-participant',
     tag: 'Recordings',
     summary: 'Stop, pause or resume a recording',
-    params: z.object({ id: uuidParam }),
+    params: () => z.object({ id: uuidParam() }),
     body: recordingActionBody,
     responses: {
-      200: { description: 'The recording with its meeting', schema: () => envelope(recordingWithMeetingSchema) },
+      200: { description: 'The recording with its meeting', schema: () => envelope(recordingWithMeetingSchema()) },
       ...forbidden,
       409: { description: 'The recording is in a status that forbids the action' },
     },

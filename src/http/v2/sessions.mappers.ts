@@ -29,7 +29,7 @@ export function sessionDto(
   meeting: Meeting,
   now: number,
   breakoutRooms?: readonly { session: Session; meeting: Meeting }[],
-): z.infer<typeof sessionSchema> {
+): z.infer<ReturnType<typeof sessionSchema>> {
   return {
     id: s.id,
     associated_id: s.meetingId,
@@ -51,7 +51,7 @@ export function sessionDto(
 /** Peer events have no ids of their own in the history: name-based ones, the same on every read. */
 const PEER_EVENT_NAMESPACE = '6a3e9d1c-52b4-4f0e-8b7a-1c2d3e4f5a6b';
 
-function peerEvents(s: Session, p: SessionParticipant): z.infer<typeof peerEventSchema>[] {
+function peerEvents(s: Session, p: SessionParticipant): z.infer<ReturnType<typeof peerEventSchema>>[] {
   const event = (name: 'PEER_JOINING' | 'PEER_LEAVING', at: number, i: number) => ({
     id: nameBasedUuid(PEER_EVENT_NAMESPACE, `${s.id}:${p.participantId}:${i}:${name}`),
     peer_id: p.participantId,
@@ -82,7 +82,7 @@ export function sessionParticipantDto(
   p: SessionParticipant,
   now: number,
   withPeerEvents: boolean,
-): z.infer<typeof sessionParticipantListItemSchema> {
+): z.infer<ReturnType<typeof sessionParticipantListItemSchema>> {
   return { ...listFields(p, now), preset_name: p.presetName, ...(withPeerEvents ? { peer_events: peerEvents(s, p) } : {}) };
 }
 
@@ -117,17 +117,17 @@ export function sessionParticipantDetailsDto(
   p: SessionParticipant,
   now: number,
   opts: { filters?: PeerFilter[]; withPeerEvents: boolean },
-): z.infer<typeof sessionParticipantDetailsSchema> {
+): z.infer<ReturnType<typeof sessionParticipantDetailsSchema>> {
   const { peer_stats, withQuality } = statsFor(p, opts.filters);
   return { ...sessionParticipantDto(s, p, now, opts.withPeerEvents), peer_stats, ...(withQuality ? { quality_stats: [] } : {}) };
 }
 
-export function peerReportDto(p: SessionParticipant, now: number, filters?: PeerFilter[]): z.infer<typeof peerReportSchema> {
+export function peerReportDto(p: SessionParticipant, now: number, filters?: PeerFilter[]): z.infer<ReturnType<typeof peerReportSchema>> {
   const { peer_stats, withQuality } = statsFor(p, filters);
   return { ...listFields(p, now), role: p.presetName, peer_stats, ...(withQuality ? { quality_stats: {} } : {}) };
 }
 
-export function kickedParticipantDto(p: Participant): z.infer<typeof kickedParticipantSchema> {
+export function kickedParticipantDto(p: Participant): z.infer<ReturnType<typeof kickedParticipantSchema>> {
   return {
     id: p.id,
     created_at: toIso(p.createdAt),
@@ -138,7 +138,7 @@ export function kickedParticipantDto(p: Participant): z.infer<typeof kickedParti
 }
 
 /** A poll as production's Poll schema shows it: each option's count and voters (id, name), and who voted. */
-export function pollDto(poll: SessionPoll): z.infer<typeof pollSchema> {
+export function pollDto(poll: SessionPoll): z.infer<ReturnType<typeof pollSchema>> {
   const results = pollResults(poll);
   return {
     id: poll.id,
@@ -155,15 +155,18 @@ export function pollDto(poll: SessionPoll): z.infer<typeof pollSchema> {
   };
 }
 
-export const chatLinkDto = (l: DownloadLink): z.infer<typeof chatLinkSchema> => ({ chat_download_url: l.url, chat_download_url_expiry: toIso(l.expiresAt) });
+export const chatLinkDto = (l: DownloadLink): z.infer<ReturnType<typeof chatLinkSchema>> => ({
+  chat_download_url: l.url,
+  chat_download_url_expiry: toIso(l.expiresAt),
+});
 
-export const transcriptLinkDto = (sessionId: string, l: DownloadLink): z.infer<typeof transcriptLinkSchema> => ({
+export const transcriptLinkDto = (sessionId: string, l: DownloadLink): z.infer<ReturnType<typeof transcriptLinkSchema>> => ({
   sessionId,
   transcript_download_url: l.url,
   transcript_download_url_expiry: toIso(l.expiresAt),
 });
 
-export const summaryLinkDto = (sessionId: string, l: DownloadLink): z.infer<typeof summaryLinkSchema> => ({
+export const summaryLinkDto = (sessionId: string, l: DownloadLink): z.infer<ReturnType<typeof summaryLinkSchema>> => ({
   sessionId,
   summaryDownloadUrl: l.url,
   summaryDownloadUrlExpiry: toIso(l.expiresAt),

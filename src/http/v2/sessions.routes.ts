@@ -1,6 +1,7 @@
 // The session history: every session of the organization's meetings, its participants with
 // their stays, and the files it leaves (chat, transcript, summary) behind signed, expiring links.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { orgOf } from '../auth.js';
 import { route } from '../route.js';
 import { ok, pagingDto } from './mappers.js';
@@ -31,7 +32,7 @@ import {
 } from './sessions.schemas.js';
 
 const TAG = 'Sessions';
-const sessionParams = z.object({ session_id: uuidParam });
+const sessionParams = lazy(() => z.object({ session_id: uuidParam() }));
 const unknownSession = { 404: { description: 'No session with that id in the organization' } };
 
 export const sessionRoutes = [
@@ -43,7 +44,7 @@ export const sessionRoutes = [
     tag: TAG,
     summary: 'Fetch all sessions (filters associated_id, status, participants, start_time, end_time, search; sort_by createdAt or minutesConsumed)',
     query: sessionListQuery,
-    responses: { 200: { description: 'A page of sessions', schema: () => sessionsPageSchema } },
+    responses: { 200: { description: 'A page of sessions', schema: () => sessionsPageSchema() } },
     handler: ({ deps, auth, query }) => {
       const { sessionHistory } = deps.services;
       const page = sessionHistory.list(orgOf(auth).id, {
@@ -69,10 +70,10 @@ export const sessionRoutes = [
     auth: 'basic',
     tag: TAG,
     summary: "Fetch a peer's report (the peer id is the participant id; its newest session)",
-    params: z.object({ peer_id: uuidParam }),
+    params: () => z.object({ peer_id: uuidParam() }),
     query: peerReportQuery,
     responses: {
-      200: { description: 'The peer', schema: () => envelope(z.object({ participant: peerReportSchema })) },
+      200: { description: 'The peer', schema: () => envelope(z.object({ participant: peerReportSchema() })) },
       404: { description: 'No session had that peer' },
     },
     handler: ({ deps, auth, params, query }) => {
@@ -89,7 +90,7 @@ export const sessionRoutes = [
     summary: 'Fetch a session',
     params: sessionParams,
     query: sessionDetailsQuery,
-    responses: { 200: { description: 'The session', schema: () => envelope(z.object({ session: sessionSchema })) }, ...unknownSession },
+    responses: { 200: { description: 'The session', schema: () => envelope(z.object({ session: sessionSchema() })) }, ...unknownSession },
     handler: ({ deps, auth, params, query }) => {
       const { sessionHistory, connectedMeetings } = deps.services;
       const s = sessionHistory.get(orgOf(auth).id, params.session_id);
@@ -108,7 +109,7 @@ export const sessionRoutes = [
     summary: "Fetch a session's participants with their join and leave times and durations (in the order they joined)",
     params: sessionParams,
     query: sessionParticipantsQuery,
-    responses: { 200: { description: 'A page of participants', schema: () => sessionParticipantsPageSchema }, ...unknownSession },
+    responses: { 200: { description: 'A page of participants', schema: () => sessionParticipantsPageSchema() }, ...unknownSession },
     handler: ({ deps, auth, params, query }) => {
       const { sessionHistory } = deps.services;
       const orgId = orgOf(auth).id;
@@ -131,10 +132,10 @@ export const sessionRoutes = [
     auth: 'basic',
     tag: TAG,
     summary: 'Fetch one participant of a session, with its call statistics (filters: events, device_info, ...)',
-    params: z.object({ session_id: uuidParam, participant_id: uuidParam }),
+    params: () => z.object({ session_id: uuidParam(), participant_id: uuidParam() }),
     query: participantDetailsQuery,
     responses: {
-      200: { description: 'The participant', schema: () => envelope(z.object({ participant: sessionParticipantDetailsSchema })) },
+      200: { description: 'The participant', schema: () => envelope(z.object({ participant: sessionParticipantDetailsSchema() })) },
       404: { description: 'No such session, or the participant was not in it' },
     },
     handler: ({ deps, auth, params, query }) => {
@@ -153,7 +154,7 @@ export const sessionRoutes = [
     tag: TAG,
     summary: "A link to the session's chat messages as CSV (signed, expires in 7 days)",
     params: sessionParams,
-    responses: { 200: { description: 'The download link', schema: () => envelope(chatLinkSchema) }, ...unknownSession },
+    responses: { 200: { description: 'The download link', schema: () => envelope(chatLinkSchema()) }, ...unknownSession },
     handler: ({ deps, auth, params }) => ok(chatLinkDto(deps.services.sessionHistory.link(orgOf(auth).id, params.session_id, 'chat'))),
   }),
   route({
@@ -164,7 +165,7 @@ export const sessionRoutes = [
     tag: TAG,
     summary: "A link to the session's transcript as CSV (signed, expires in 7 days)",
     params: sessionParams,
-    responses: { 200: { description: 'The download link', schema: () => envelope(transcriptLinkSchema) }, ...unknownSession },
+    responses: { 200: { description: 'The download link', schema: () => envelope(transcriptLinkSchema()) }, ...unknownSession },
     handler: ({ deps, auth, params }) =>
       ok(transcriptLinkDto(params.session_id, deps.services.sessionHistory.link(orgOf(auth).id, params.session_id, 'transcript'))),
   }),
@@ -177,7 +178,7 @@ export const sessionRoutes = [
     summary: "A link to the summary of the session's transcript as text (signed, expires in 7 days)",
     params: sessionParams,
     responses: {
-      200: { description: 'The download link', schema: () => envelope(summaryLinkSchema) },
+      200: { description: 'The download link', schema: () => envelope(summaryLinkSchema()) },
       404: { description: 'No such session, or no summary generated yet' },
     },
     handler: ({ deps, auth, params }) => ok(summaryLinkDto(params.session_id, deps.services.sessionHistory.link(orgOf(auth).id, params.session_id, 'summary'))),

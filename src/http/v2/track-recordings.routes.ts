@@ -23,7 +23,7 @@ export const trackRecordingRoutes = [
     summary: "Start a track recording of a meeting (the default layer's outputs; then the same lifecycle as any recording)",
     body: startTrackRecordingBody,
     responses: {
-      200: { description: 'The recording, status INVOKED', schema: () => envelope(recordingSchema) },
+      200: { description: 'The recording, status INVOKED', schema: () => envelope(recordingSchema()) },
       404: { description: 'No meeting with that meeting_id' },
       409: { description: 'The meeting already has an active recording' },
     },

@@ -1,6 +1,7 @@
 // Webhook registration (docs/webhooks.md): GET|POST /v2/webhooks, GET|PUT|PATCH|DELETE
 // /v2/webhooks/{id}. The wire schemas and the one mapper live here with the routes.
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { toIso } from '../../core/clock.js';
 import { WEBHOOK_EVENTS, type Webhook } from '../../domain/models.js';
 import type { WebhookInput } from '../../domain/webhooks/webhooks.service.js';
@@ -12,49 +13,55 @@ import { envelope, httpUrl, isoTime, uuidParam } from './schemas.js';
 
 // --- schemas -------------------------------------------------------------------------------
 
-const eventsField = z
-  .array(z.enum(WEBHOOK_EVENTS))
-  .min(1)
-  .max(LIMITS.webhookEventsMax)
-  .superRefine((events, ctx) => {
-    const seen = new Set<string>();
-    events.forEach((e, i) => {
-      if (seen.has(e)) ctx.addIssue({ code: 'custom', path: [i], message: 'contains a duplicate value' });
-      seen.add(e);
-    });
-  })
-  .meta({ description: `Non-empty, no repeats; any of ${WEBHOOK_EVENTS.join(', ')}` });
+const eventsField = lazy(() =>
+  z
+    .array(z.enum(WEBHOOK_EVENTS))
+    .min(1)
+    .max(LIMITS.webhookEventsMax)
+    .superRefine((events, ctx) => {
+      const seen = new Set<string>();
+      events.forEach((e, i) => {
+        if (seen.has(e)) ctx.addIssue({ code: 'custom', path: [i], message: 'contains a duplicate value' });
+        seen.add(e);
+      });
+    })
+    .meta({ description: `Non-empty, no repeats; any of ${WEBHOOK_EVENTS.join(', ')}` }),
+);
 
-const webhookFields = {
+const webhookFields = lazy(() => ({
   name: z.string().min(1).max(LIMITS.nameMax),
-  url: httpUrl.max(LIMITS.urlMax),
-  events: eventsField,
+  url: httpUrl().max(LIMITS.urlMax),
+  events: eventsField(),
   enabled: z.boolean().optional(),
-};
+}));
 
 /** POST and PUT: name, url and events are required; enabled defaults to true. */
-export const webhookBody = z.object(webhookFields);
+export const webhookBody = lazy(() => z.object(webhookFields()));
 /** PATCH: any subset. */
-export const webhookPatchBody = z.object({
-  name: webhookFields.name.optional(),
-  url: webhookFields.url.optional(),
-  events: eventsField.optional(),
-  enabled: webhookFields.enabled,
-});
+export const webhookPatchBody = lazy(() =>
+  z.object({
+    name: webhookFields().name.optional(),
+    url: webhookFields().url.optional(),
+    events: eventsField().optional(),
+    enabled: webhookFields().enabled,
+  }),
+);
 
-export const webhookSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  url: z.string(),
-  events: z.array(z.enum(WEBHOOK_EVENTS)),
-  enabled: z.boolean(),
-  created_at: isoTime,
-  updated_at: isoTime,
-});
+export const webhookSchema = lazy(() =>
+  z.object({
+    id: z.uuid(),
+    name: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    enabled: z.boolean(),
+    created_at: isoTime(),
+    updated_at: isoTime(),
+  }),
+);
 
 // --- mapper --------------------------------------------------------------------------------
 
-export function webhookDto(w: Webhook): z.infer<typeof webhookSchema> {
+export function webhookDto(w: Webhook): z.infer<ReturnType<typeof webhookSchema>> {
   return {
     id: w.id,
     name: w.name,
@@ -66,13 +73,13 @@ export function webhookDto(w: Webhook): z.infer<typeof webhookSchema> {
   };
 }
 
-function toInput(b: z.infer<typeof webhookBody>): WebhookInput {
+function toInput(b: z.infer<ReturnType<typeof webhookBody>>): WebhookInput {
   return { name: b.name, url: b.url, events: b.events, enabled: b.enabled };
 }
 
 // --- routes --------------------------------------------------------------------------------
 
-const idParams = z.object({ id: uuidParam });
+const idParams = lazy(() => z.object({ id: uuidParam() }));
 const urlTaken = { 409: { description: 'Another webhook of the organization has this url' } };
 
 export const webhookRoutes = [
@@ -85,7 +92,7 @@ export const webhookRoutes = [
     summary: 'Register a webhook',
     description: `At most ${LIMITS.webhooksPerOrganization} webhooks per organization (400 beyond); one webhook per url (409).`,
     body: webhookBody,
-    responses: { 201: { description: 'The webhook', schema: () => envelope(webhookSchema) }, ...urlTaken },
+    responses: { 201: { description: 'The webhook', schema: () => envelope(webhookSchema()) }, ...urlTaken },
     handler: ({ deps, auth, body }) =>
       ok(webhookDto(deps.services.webhooks.create(orgOf(auth).id, { ...toInput(body), registeredThrough: callerApi(auth) })), 201),
   }),
@@ -96,7 +103,7 @@ export const webhookRoutes = [
     auth: 'basic',
     tag: 'Webhooks',
     summary: "Fetch all of the organization's webhooks (in creation order, not paged)",
-    responses: { 200: { description: 'The webhooks', schema: () => envelope(z.array(webhookSchema)) } },
+    responses: { 200: { description: 'The webhooks', schema: () => envelope(z.array(webhookSchema())) } },
     handler: ({ deps, auth }) => ok(deps.services.webhooks.list(orgOf(auth).id).map(webhookDto)),
   }),
   route({
@@ -107,7 +114,7 @@ export const webhookRoutes = [
     tag: 'Webhooks',
     summary: 'Fetch a webhook',
     params: idParams,
-    responses: { 200: { description: 'The webhook', schema: () => envelope(webhookSchema) } },
+    responses: { 200: { description: 'The webhook', schema: () => envelope(webhookSchema()) } },
     handler: ({ deps, auth, params }) => ok(webhookDto(deps.services.webhooks.get(orgOf(auth).id, params.id))),
   }),
   route({
@@ -119,7 +126,7 @@ export const webhookRoutes = [
     summary: 'Replace a webhook (name, url and events required; enabled back to true when absent)',
     params: idParams,
     body: webhookBody,
-    responses: { 200: { description: 'The replaced webhook', schema: () => envelope(webhookSchema) }, ...urlTaken },
+    responses: { 200: { description: 'The replaced webhook', schema: () => envelope(webhookSchema()) }, ...urlTaken },
     handler: ({ deps, auth, params, body }) => ok(webhookDto(deps.services.webhooks.replace(orgOf(auth).id, params.id, toInput(body)))),
   }),
   route({
@@ -131,7 +138,7 @@ export const webhookRoutes = [
     summary: 'Update a webhook (only the given fields)',
     params: idParams,
     body: webhookPatchBody,
-    responses: { 200: { description: 'The updated webhook', schema: () => envelope(webhookSchema) }, ...urlTaken },
+    responses: { 200: { description: 'The updated webhook', schema: () => envelope(webhookSchema()) }, ...urlTaken },
     handler: ({ deps, auth, params, body }) => ok(webhookDto(deps.services.webhooks.update(orgOf(auth).id, params.id, body))),
   }),
   route({
@@ -142,7 +149,7 @@ export const webhookRoutes = [
     tag: 'Webhooks',
     summary: 'Delete a webhook; answers the deleted webhook',
     params: idParams,
-    responses: { 200: { description: 'The deleted webhook', schema: () => envelope(webhookSchema) } },
+    responses: { 200: { description: 'The deleted webhook', schema: () => envelope(webhookSchema()) } },
     handler: ({ deps, auth, params }) => ok(webhookDto(deps.services.webhooks.remove(orgOf(auth).id, params.id))),
   }),
 ];

@@ -29,6 +29,7 @@ import type { Meeting, Organization, Participant } from '../../domain/models.js'
 import type { Logger } from '../../logger.js';
 import type { LinkConditions } from '../media/media-types.js';
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import {
   appliesTo,
   describe,
@@ -44,19 +45,23 @@ import {
 /** How long a page whose socket was lost keeps its participant in the meeting (emulator ms). */
 export const RECONNECT_WINDOW_MS = 60_000;
 
-const SCENARIO_END = defineJob({
-  kind: 'network.scenarioEnd',
-  payload: z.object({ orgId: jobIdField, meetingId: jobIdField, scenarioId: z.number().int().nonnegative() }).strict(),
-  key: ({ scenarioId }: { scenarioId: number }) => `network:scenario:${scenarioId}`,
-  orgId: (p) => p.orgId,
-});
+const SCENARIO_END = lazy(() =>
+  defineJob({
+    kind: 'network.scenarioEnd',
+    payload: z.object({ orgId: jobIdField, meetingId: jobIdField, scenarioId: z.number().int().nonnegative() }).strict(),
+    key: ({ scenarioId }: { scenarioId: number }) => `network:scenario:${scenarioId}`,
+    orgId: (p) => p.orgId,
+  }),
+);
 
-const RECONNECT_WINDOW_END = defineJob({
-  kind: 'network.reconnectWindowEnd',
-  payload: z.object({ orgId: jobIdField, meetingId: jobIdField, participantId: jobIdField, peerId: jobIdField }).strict(),
-  key: ({ meetingId, peerId }: { meetingId: string; peerId: string }) => `network:lost:${meetingId}:${peerId}`,
-  orgId: (p) => p.orgId,
-});
+const RECONNECT_WINDOW_END = lazy(() =>
+  defineJob({
+    kind: 'network.reconnectWindowEnd',
+    payload: z.object({ orgId: jobIdField, meetingId: jobIdField, participantId: jobIdField, peerId: jobIdField }).strict(),
+    key: ({ meetingId, peerId }: { meetingId: string; peerId: string }) => `network:lost:${meetingId}:${peerId}`,
+    orgId: (p) => p.orgId,
+  }),
+);
 
 /** What the network scenarios ask of the rooms (rooms.ts and the media room), once the rooms exist. */
 export interface NetworkRooms {
@@ -114,8 +119,8 @@ export class NetworkTrouble {
   private rooms: NetworkRooms | undefined;
 
   constructor(private readonly deps: NetworkTroubleDeps) {
-    deps.scheduler.handle(SCENARIO_END, ({ scenarioId }) => this.expire(scenarioId));
-    deps.scheduler.handle(RECONNECT_WINDOW_END, ({ meetingId, peerId }) => this.rooms?.windowEnded(meetingId, peerId));
+    deps.scheduler.handle(SCENARIO_END(), ({ scenarioId }) => this.expire(scenarioId));
+    deps.scheduler.handle(RECONNECT_WINDOW_END(), ({ meetingId, peerId }) => this.rooms?.windowEnded(meetingId, peerId));
   }
 
   /** The rooms, once the first socket loaded them. */
@@ -181,25 +186,25 @@ export class NetworkTrouble {
     // emulated ones, and the loss's time must be the window's start.
     const now = this.deps.clock.now();
     const at = now + RECONNECT_WINDOW_MS;
-    this.deps.scheduler.schedule(RECONNECT_WINDOW_END, { orgId: meeting.orgId, meetingId: meeting.id, participantId: participant.id, peerId }, at);
+    this.deps.scheduler.schedule(RECONNECT_WINDOW_END(), { orgId: meeting.orgId, meetingId: meeting.id, participantId: participant.id, peerId }, at);
     this.tell(meeting, participant, 'lost', null, `reconnecting until ${toIso(at)}`, now);
     return at;
   }
 
   /** A lost page is back (its SDK reconnected as the same peer within the window). */
   pageReturned(meeting: Meeting, participant: Participant, peerId: string): void {
-    this.deps.scheduler.cancel(RECONNECT_WINDOW_END, { meetingId: meeting.id, peerId });
+    this.deps.scheduler.cancel(RECONNECT_WINDOW_END(), { meetingId: meeting.id, peerId });
     this.tell(meeting, participant, 'returned', null, null);
   }
 
   /** A lost page is gone for good (its window ended, or its participant left meanwhile): its window's end is off. */
   pageForgotten(meetingId: string, peerId: string): void {
-    this.deps.scheduler.cancel(RECONNECT_WINDOW_END, { meetingId, peerId });
+    this.deps.scheduler.cancel(RECONNECT_WINDOW_END(), { meetingId, peerId });
   }
 
   /** When a lost page's window ends (null when it is not waiting for one). */
   windowEndOf(meetingId: string, peerId: string): number | null {
-    return this.deps.scheduler.get(RECONNECT_WINDOW_END, { meetingId, peerId })?.at ?? null;
+    return this.deps.scheduler.get(RECONNECT_WINDOW_END(), { meetingId, peerId })?.at ?? null;
   }
 
   /** A transport cut by a media-drop was replaced (or its page restarted ICE): a drop whose paths are all new again has ended. */
@@ -256,7 +261,7 @@ export class NetworkTrouble {
     for (const old of this.scenarios.filter((s) => s.meetingId === meeting.id && replaces(scenario, s))) this.end(old, null);
     this.scenarios.push(scenario);
     if (scenario.endsAt !== null)
-      this.deps.scheduler.schedule(SCENARIO_END, { orgId: meeting.orgId, meetingId: meeting.id, scenarioId: scenario.id }, scenario.endsAt);
+      this.deps.scheduler.schedule(SCENARIO_END(), { orgId: meeting.orgId, meetingId: meeting.id, scenarioId: scenario.id }, scenario.endsAt);
     this.relink(scenario);
     let cut = 0;
     if (name === 'signal-outage') cut = this.rooms?.cutSockets(meeting.id, participant?.id ?? null) ?? 0;
@@ -300,7 +305,7 @@ export class NetworkTrouble {
     const i = this.scenarios.indexOf(s);
     if (i < 0) return;
     this.scenarios.splice(i, 1);
-    this.deps.scheduler.cancel(SCENARIO_END, { scenarioId: s.id });
+    this.deps.scheduler.cancel(SCENARIO_END(), { scenarioId: s.id });
     if (s.cut?.mode === 'path' && s.cut.transports.size > 0) this.rooms?.restorePaths([...s.cut.transports]);
     this.relink(s);
     if (why === null) return;
@@ -327,7 +332,7 @@ export class NetworkTrouble {
       connection === 'reconnecting'
         ? (this.deps.scheduler
             .list()
-            .filter((j) => j.kind === RECONNECT_WINDOW_END.kind && j.payload.meetingId === meeting.id && j.payload.participantId === p.id)
+            .filter((j) => j.kind === RECONNECT_WINDOW_END().kind && j.payload.meetingId === meeting.id && j.payload.participantId === p.id)
             .map((j) => j.at)
             .sort((a, b) => a - b)
             .pop() ?? null)

@@ -7,7 +7,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { realtimeKitRoutes } from '../../../src/http/realtimekit/realtimekit.routes.js';
-import { route } from '../../../src/http/route.js';
+import { route, schemaOf, type Deferred } from '../../../src/http/route.js';
 import { allRoutes } from '../../../src/http/routes.js';
 import { RecordingTransport } from '../../../src/webhooks/recording-transport.js';
 import { MISSING_ID, createMeeting } from '../../helpers/builders.js';
@@ -94,7 +94,7 @@ describe('the prefix serves the v2 operations on the same store', () => {
   });
 
   /** A v2 route as a contributor would add one (fresh, so its twin is made in the test). */
-  const widget = (path: string, params: z.ZodType<Record<string, unknown>> = z.object({ id: z.uuid() })) =>
+  const widget = (path: string, params: Deferred<z.ZodType<Record<string, unknown>>> = z.object({ id: z.uuid() })) =>
     route({
       method: 'get',
       path,
@@ -123,6 +123,9 @@ describe('the prefix serves the v2 operations on the same store', () => {
     expect(() => realtimeKitRoutes([widget('/v2/widgets/{id}', z.record(z.string(), z.string()))])).toThrow(
       'get /v2/widgets/{id}: path parameters must be a z.object to be extended',
     );
+    // Given as a function (built when first needed), they are refused when the twin's are first built.
+    const [twin] = realtimeKitRoutes([widget('/v2/widgets/{id}', () => z.record(z.string(), z.string()))]).filter((r) => r.tag === 'RealtimeKit: Widgets');
+    expect(() => schemaOf(twin!.params!)).toThrow('get /v2/widgets/{id}: path parameters must be a z.object to be extended');
   });
 });
 

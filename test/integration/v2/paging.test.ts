@@ -8,10 +8,14 @@
 // items are the list `data` holds next to it.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
+import { schemaOf } from '../../../src/http/route.js';
 import { makeTestApp } from '../../helpers/test-app.js';
 import { V2_ROUTES, buildWorld, credentialsFor, routeName, urlOf } from '../../helpers/v2-routes.js';
 
-const pagedRoutes = V2_ROUTES.filter((r) => r.method === 'get' && r.query instanceof z.ZodObject && 'page_no' in r.query.shape);
+const pagedRoutes = V2_ROUTES.filter((r) => {
+  const query = r.query && schemaOf(r.query);
+  return r.method === 'get' && query instanceof z.ZodObject && 'page_no' in query.shape;
+});
 /** How many items each list holds in the world. */
 const inWorld = (name: string) => (name === 'get /v2/presets' ? 6 : 1);
 
