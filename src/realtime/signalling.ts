@@ -155,9 +155,16 @@ export function createSignallingServer(signallingDeps: SignallingDeps): Signalli
   }
 
   // A recording that starts recording has the rooms made (a meeting may be recorded before any
-  // page joins it: scripted participants, or nobody): the room's recorder is theirs.
+  // page joins it: scripted participants, or nobody): the room's recorder is theirs. Until they
+  // are made its files are expected, so that an upload that comes due meanwhile (a manual clock
+  // moved past the stop at once) waits for the recorder instead of taking the sample.
   deps.bus.subscribe((e) => {
-    if (e.type === 'recording.statusChanged' && e.recording.status === 'RECORDING' && deps.recordings.files.real && !loaded && !closed) void load();
+    if (e.type === 'recording.statusChanged' && e.recording.status === 'RECORDING' && deps.recordings.files.real && !ready && !closed) {
+      deps.recordings.files.expect(e.recording);
+      load().catch((err: Error) => {
+        for (const id of deps.recordings.files.expected()) deps.recordings.files.failed(id, `The recorder could not start: ${err.message}`);
+      });
+    }
     // A meeting's livestream with real media shows the room from its start: the rooms make it.
     if (e.type === 'livestream.statusChanged' && e.previous === null && e.meeting && deps.livestreamMedia && !loaded && !closed) void load();
   });

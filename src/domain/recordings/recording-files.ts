@@ -34,7 +34,16 @@ export interface RecordingArtifacts {
 }
 
 type Entry =
-  | { state: 'recording'; orgId: string; dir: string; bytes: number; settled: Promise<RecordingArtifacts>; settle: Settle }
+  | {
+      state: 'recording';
+      orgId: string;
+      dir: string;
+      bytes: number;
+      settled: Promise<RecordingArtifacts>;
+      settle: Settle;
+      /** No recorder has begun it yet: one is on its way (expect). */
+      expected?: true;
+    }
   | { state: 'ready'; orgId: string; dir: string; bytes: number; artifacts: RecordingArtifacts; finishedSeq: number }
   | { state: 'failed'; orgId: string; dir: string; bytes: number; reason: string };
 
@@ -130,17 +139,42 @@ export class RecordingFiles {
     return kept ? Promise.resolve(kept.image) : this.fetchWatermark(url);
   }
 
+  /**
+   * A recording began and its recorder is on its way but not begun (what runs it is still being
+   * loaded): its files are to come, so whoever waits for them (its upload) waits for the recorder
+   * instead of being given the sample. Nothing when the recording has files already.
+   */
+  expect(r: Pick<Recording, 'id' | 'orgId'>): void {
+    if (!this.options.real || this.entries.has(r.id)) return;
+    this.entries.set(r.id, { ...this.pending(r), expected: true });
+  }
+
+  /** The recordings expected (expect) whose recorder has not begun. */
+  expected(): string[] {
+    return [...this.entries].filter(([, e]) => e.state === 'recording' && e.expected).map(([id]) => id);
+  }
+
   /** A recorder starts writing a recording: the folder its files go to (made now). */
   async begin(r: Pick<Recording, 'id' | 'orgId'>): Promise<string> {
-    this.forget(r.id);
-    const dir = path.join(this.rootDir(), r.id);
+    const e = this.entries.get(r.id);
+    // The recorder that was expected: whoever waits for the files keeps waiting on the same promise.
+    if (e?.state === 'recording' && e.expected) delete e.expected;
+    else {
+      this.forget(r.id);
+      this.entries.set(r.id, this.pending(r));
+    }
+    const { dir } = this.entries.get(r.id)!;
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /** A recording's entry while its files are being written. */
+  private pending(r: Pick<Recording, 'id' | 'orgId'>): Extract<Entry, { state: 'recording' }> {
     let settle!: Settle;
     const settled = new Promise<RecordingArtifacts>((resolve, reject) => (settle = { resolve, reject }));
     // Nobody may wait on a recording that fails before its upload comes due.
     settled.catch(() => undefined);
-    this.entries.set(r.id, { state: 'recording', orgId: r.orgId, dir, bytes: 0, settled, settle });
-    await mkdir(dir, { recursive: true });
-    return dir;
+    return { state: 'recording', orgId: r.orgId, dir: path.join(this.rootDir(), r.id), bytes: 0, settled, settle };
   }
 
   /** How many bytes the recorder has written so far. */

@@ -76,8 +76,19 @@ export class RoomRecordingsFeature implements RoomFeature {
       for (const { recording } of [...this.active.values()]) this.failed(recording, 'The media plane ended unexpectedly while recording');
     });
     state.deps.onClockChange(() => this.clockMoved());
-    // Recordings that were already running when the rooms were made (a recording that starts loads them).
+    // Recordings that were already running when the rooms were made (a recording that starts loads
+    // them), and those stopped meanwhile, whose files are still expected: each is made up to its
+    // recorded time (what the clock skipped shows the room as it stands).
     for (const r of state.deps.recordings.allWithStatus(['RECORDING', 'PAUSED'])) this.begin(r);
+    const expected = new Set(this.files.expected());
+    for (const r of state.deps.recordings.allWithStatus(['UPLOADING'])) {
+      if (!expected.has(r.id)) continue;
+      this.begin(r);
+      const active = this.active.get(r.id);
+      if (active) void this.finish(active, r);
+    }
+    // Any other (ended otherwise meanwhile) has nothing to wait for.
+    for (const id of this.files.expected()) this.files.failed(id, 'The recording ended before its recorder could start');
   }
 
   private get files() {

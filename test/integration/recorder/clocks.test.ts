@@ -1,6 +1,7 @@
 // A recording's file lasts its recording_duration on the real clock and a sped-up one too, and is
 // complete when the UPLOADED webhook says so (the receiver downloads it on the spot); an encoder
-// that dies ends its recording ERRORED, with the webhook, never a stuck UPLOADING. A media and
+// that dies ends its recording ERRORED, with the webhook, never a stuck UPLOADING; the first
+// recording of a fresh emulator on the manual clock, done in one go, holds the meeting too. A media and
 // network test: the emulator in this process with a running clock, its media plane and encoders
 // in theirs, a webhook receiver on this machine. Real time passes here: the waits read the
 // recorder's own state (how far its timeline got), never a sleep of a guessed length.
@@ -79,6 +80,28 @@ describe.runIf(withFfmpeg)('durations that agree under a running clock', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe.runIf(withFfmpeg)('the manual clock on a fresh emulator', () => {
+  it("its first recording, started, stopped and uploaded in one go while the rooms that record it are still loading, holds the meeting's minute, not the sample", async () => {
+    emu = await startEmulator({ seed: 'recorder-first-recording', clock: 'manual' });
+    w = new RecorderWorld(emu);
+    const meetingId = await w.meeting('The first of the run');
+    const started = await w.rest<RecordingDto>('POST', '/v2/recordings', { meeting_id: meetingId });
+    // The rooms run the recorder and are loaded when a recording first starts: none of these steps waits for them.
+    await emu.advance(3_000);
+    await emu.advance(60_000);
+    expect((await w.rest<RecordingDto>('PUT', `/v2/recordings/${started.id}`, { action: 'stop' })).status).toBe('UPLOADING');
+    await emu.advance(15_000);
+    const done = await until(started.id, (r) => r.status !== 'UPLOADING');
+    expect(done.status).toBe('UPLOADED');
+    expect(done.recording_duration).toBe(60);
+    const video = await w.download(done.download_url!);
+    expect(video.bytes).toBe(done.file_size);
+    const file = probe(video.file);
+    expect(Math.abs(Number(file.format.duration) - 60)).toBeLessThanOrEqual(1);
+    expect(file.streams.find((st) => st.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
   });
 });
 
