@@ -80,6 +80,8 @@ export class RecordingFiles {
   private readonly watermarks = new Map<string, { orgId: string; image: WatermarkImage }>();
   private root: string | undefined;
   private finishedSeq = 0;
+  /** Numbers each recording's folder: ids repeat after a reset (seeded), and a folder let go is removed later. */
+  private folderSeq = 0;
   /** Told when recordings in progress take more than the limit: the one to stop (the largest). */
   private overLimitListener: ((recordingId: string) => void) | undefined;
 
@@ -174,7 +176,8 @@ export class RecordingFiles {
     const settled = new Promise<RecordingArtifacts>((resolve, reject) => (settle = { resolve, reject }));
     // Nobody may wait on a recording that fails before its upload comes due.
     settled.catch(() => undefined);
-    return { state: 'recording', orgId: r.orgId, dir: path.join(this.rootDir(), r.id), bytes: 0, settled, settle };
+    // A folder of its own each time: the same id after a reset must not meet the removal of the folder its namesake had.
+    return { state: 'recording', orgId: r.orgId, dir: path.join(this.rootDir(), `${r.id}-${++this.folderSeq}`), bytes: 0, settled, settle };
   }
 
   /** How many bytes the recorder has written so far. */

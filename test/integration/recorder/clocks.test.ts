@@ -1,7 +1,8 @@
 // A recording's file lasts its recording_duration on the real clock and a sped-up one too, and is
 // complete when the UPLOADED webhook says so (the receiver downloads it on the spot); an encoder
 // that dies ends its recording ERRORED, with the webhook, never a stuck UPLOADING; the first
-// recording of a fresh emulator on the manual clock, done in one go, holds the meeting too. A media and
+// recording of a fresh emulator on the manual clock, done in one go, holds the meeting too, and so
+// does a recording after a reset, which has its namesake's seeded id. A media and
 // network test: the emulator in this process with a running clock, its media plane and encoders
 // in theirs, a webhook receiver on this machine. Real time passes here: the waits read the
 // recorder's own state (how far its timeline got), never a sleep of a guessed length.
@@ -102,6 +103,31 @@ describe.runIf(withFfmpeg)('the manual clock on a fresh emulator', () => {
     const file = probe(video.file);
     expect(Math.abs(Number(file.format.duration) - 60)).toBeLessThanOrEqual(1);
     expect(file.streams.find((st) => st.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
+  });
+});
+
+describe.runIf(withFfmpeg)('a reset between recordings', () => {
+  it('the next recording has the same seeded id as the one the reset let go, and files of its own: UPLOADED, the whole minute', async () => {
+    emu = await startEmulator({ seed: 'recorder-after-reset', clock: 'manual' });
+    w = new RecorderWorld(emu);
+    const oneMinute = async () => {
+      const meetingId = await w!.meeting('Again');
+      const started = await w!.rest<RecordingDto>('POST', '/v2/recordings', { meeting_id: meetingId });
+      await emu!.advance(63_000);
+      await w!.rest('PUT', `/v2/recordings/${started.id}`, { action: 'stop' });
+      await emu!.advance(15_000);
+      return until(started.id, (r) => r.status !== 'UPLOADING');
+    };
+    const first = await oneMinute();
+    expect(first.status).toBe('UPLOADED');
+    await emu.reset();
+    // The folder of the first goes after the reset has answered, while the second begins.
+    const second = await oneMinute();
+    expect(second.id).toBe(first.id);
+    expect(second.status, JSON.stringify(second)).toBe('UPLOADED');
+    const video = await w.download(second.download_url!);
+    expect(video.bytes).toBe(second.file_size);
+    expect(Math.abs(Number(probe(video.file).format.duration) - 60)).toBeLessThanOrEqual(1);
   });
 });
 
