@@ -147,7 +147,7 @@ export async function scenario(emu: RunningEmulator, receiver: Receiver, i: numb
   check(stopped.status === 'UPLOADING', `stopped as ${stopped.status}`);
   await emu.advance(15_000); // upload: 10 s + 5 s per recorded minute
   const done = await api<Recording>('GET', `/v2/recordings/${started.id}`);
-  check(done.status === 'UPLOADED', `ended as ${done.status}`);
+  check(done.status === 'UPLOADED', `ended as ${done.status}: ${JSON.stringify(done)}`);
   const file = await get(done.download_url);
   const bytes = Buffer.from(await file.arrayBuffer());
   check(file.status === 200 && bytes.length === done.file_size, `download: ${file.status}, ${bytes.length} of ${done.file_size} bytes`);
