@@ -142,8 +142,8 @@ describe.runIf(withFfmpeg)('an encoder that dies', () => {
     const r = await w.record({ meeting_id: meetingId });
     await w.camerasDecoded(r.id, ['Ada']);
     await emu.advance(5_000);
-    // The encoder is the one ffmpeg that writes into the recording's own folder (named by its id).
-    execFileSync('pkill', ['-KILL', '-f', `${r.id}/`]);
+    // The encoder is the one ffmpeg that writes into the recording's own folder (named by its id and a number).
+    execFileSync('pkill', ['-KILL', '-f', `${r.id}-[0-9]+/`]);
     const errored = await readUntil(
       () => w!.recording(r.id),
       (x) => x.status === 'ERRORED',
