@@ -235,6 +235,34 @@ describe("recordings' files on disk", () => {
     files.close();
   });
 
+  it('expected before its recorder begins: a wait for its files waits for that recorder, which takes the wait over; nothing is expected without a recorder, or once there are files', async () => {
+    const sampleOnly = new RecordingFiles({ real: false, why: 'none', limitBytes: 1_000, sample });
+    sampleOnly.expect(rec('r0'));
+    expect(sampleOnly.expected()).toEqual([]);
+    expect(sampleOnly.whenComplete(rec('r0'))).toEqual(sampleOnly.sampleFor(rec('r0')));
+    sampleOnly.close();
+
+    const files = new RecordingFiles({ real: true, limitBytes: 1_000_000, sample });
+    files.expect(rec('r1'));
+    await files.begin(rec('r2'));
+    files.expect(rec('r2'));
+    expect(files.expected()).toEqual(['r1']);
+    const waiting = files.whenComplete(rec('r1'));
+    expect(waiting).toBeInstanceOf(Promise);
+    await files.begin(rec('r1'));
+    expect(files.expected()).toEqual([]);
+    const artifacts = { video: file('r1.mp4', 10), audio: null };
+    files.ready('r1', artifacts);
+    await expect(waiting).resolves.toEqual(artifacts);
+    // A recording of the same id again (ids repeat after a reset) writes in a folder of its own.
+    const first = await files.begin(rec('r3'));
+    files.forget('r3');
+    const again = await files.begin(rec('r3'));
+    expect([path.basename(first), path.basename(again)]).toEqual([expect.stringMatching(/^r3-\d+$/), expect.stringMatching(/^r3-\d+$/)]);
+    expect(again).not.toBe(first);
+    files.close();
+  });
+
   it('complete once the recorder is done; failed with its reason; a link serves its own file by name', async () => {
     const files = new RecordingFiles({ real: true, limitBytes: 1_000_000, sample });
     await files.begin(rec('r1'));
