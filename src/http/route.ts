@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { lazy } from '../core/lazy.js';
 import type { Deps } from '../container.js';
 import type { AuthInfo } from './auth.js';
 
@@ -70,13 +69,13 @@ export interface HandlerContext<P, Q, B> {
 export type Deferred<S extends z.ZodType> = S | (() => S);
 
 /** Schemas given as functions, built once each: the route declarations are constants, and so are their functions. */
-const builtSchemas = lazy(() => new WeakMap<() => z.ZodType, z.ZodType>());
+const builtSchemas = new WeakMap<() => z.ZodType, z.ZodType>();
 
 /** The schema itself: built on the first call for a function, the same schema on every later call. */
 export function schemaOf<S extends z.ZodType>(schema: Deferred<S>): S {
   if (typeof schema !== 'function') return schema;
-  let built = builtSchemas().get(schema) as S | undefined;
-  if (!built) builtSchemas().set(schema, (built = schema()));
+  let built = builtSchemas.get(schema) as S | undefined;
+  if (!built) builtSchemas.set(schema, (built = schema()));
   return built;
 }
 
