@@ -4,10 +4,10 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * vitest's own order (the files of one project after another's, by the projects' names; the slowest
- * first within each, by the last run's times or, on a fresh clone, by size), except that the files
- * with fresh modules come first: they hold the longest files (the browser tests, minutes each), which
- * must start at once for the two workers to end together.
+ * vitest's own order (the slowest files first, by the last run's times or, on a fresh clone, by
+ * size), except that the files with fresh modules come first: in the first group they are the
+ * browser files (minutes each), which must start at once for the two workers to end together; in
+ * the second, the image and package files, which must be done well before the in-process files are.
  */
 class FreshModulesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -39,6 +39,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/{unit,integration,property,scenarios}/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
           isolate: false,
           restoreMocks: true,
           unstubEnvs: true,
@@ -46,13 +47,27 @@ export default defineConfig({
         },
       },
       {
-        // The browser, media, command-line, container and package files start processes, browsers
-        // and images of their own, and some read the process's environment as they load: each is
-        // imported afresh.
+        // The browser, media, command-line and README files start processes and browsers of their
+        // own, and some read the process's environment as they load: each is imported afresh. They
+        // run first, two at a time, and nothing else starts before the last of them has ended.
         extends: true,
         test: {
           name: 'processes',
-          include: ['test/{browser,cli,container,install,readme}/**/*.test.ts'],
+          include: ['test/{browser,cli,readme}/**/*.test.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The container and package files build an image and pack and install the package: minutes
+        // of both cores' work at their start. Beside a browser file they starved its pages, whose SDKs
+        // then gave up on their own deadlines (a kit that never showed its controls, a page that lost
+        // its meeting's socket). So they run after the browser files, beside the in-process files,
+        // which wait on nothing but the manual clock; each is imported afresh.
+        extends: true,
+        test: {
+          name: 'images',
+          include: ['test/{container,install}/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

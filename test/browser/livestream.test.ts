@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
+import { KITS, openKit, serveKitPage, showsMeeting } from '../helpers/ui-kit.js';
 import { withFfmpeg } from '../helpers/media-probe.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, launchTrusting, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
 
@@ -183,7 +183,7 @@ describe.skipIf(!browsers).each(KITS)('$name: captions', (kit) => {
       const zed = await addPerson(emu, meeting.id, 'Zed', 'transcribed_host');
       await control(`/meetings/${meeting.id}/participants/${zed.id}/join`);
       const { page } = await openKit(browser, kit, pagesUrl, { token: ada.token, base: new URL(emu.tlsUrl!).host, showSetupScreen: false });
-      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      await showsMeeting(page, kit, WAIT);
       // The captions: their toggle is in the control bar's "more" menu for a participant whose preset
       // transcribes. Dyte's meeting starts with them off, and a click turns them on; RealtimeKit's starts
       // with them on for such a participant (its meeting sets the captions' state from the permission

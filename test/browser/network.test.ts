@@ -28,7 +28,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../src/index.js';
 import { LAYER_ORDER } from '../../src/realtime/media/plane/layers.js';
 import { joinPage, transportsBack } from '../helpers/page-media.js';
-import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
+import { KITS, openKit, serveKitPage, showsMeeting } from '../helpers/ui-kit.js';
 import {
   CHROMIUM,
   SDKS,
@@ -706,7 +706,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
       await control(`/meetings/${m.id}/participants/${robo.id}/media`, { audio: true, video: true });
     }
     opened.push(page);
-    await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+    await showsMeeting(page, kit, WAIT);
     // The kit's notifications hear the SDK only once their own component has loaded (Stencil loads it lazily).
     await page.locator(`${p}-notifications.hydrated`).first().waitFor({ state: 'attached', timeout: WAIT });
     await page.locator(`${p}-participant-tile`).filter({ hasText: 'Robo' }).first().waitFor({ state: 'visible', timeout: WAIT });

@@ -27,7 +27,7 @@ import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { KITS, openKit, serveKitPage } from '../helpers/ui-kit.js';
+import { KITS, openKit, serveKitPage, showsMeeting } from '../helpers/ui-kit.js';
 import { CHROMIUM, addPerson, addPreset, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
 
 const IMAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
@@ -80,7 +80,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
   async function open(ada: Person): Promise<Page> {
     const { page } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false });
     opened.push(page);
-    await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+    await showsMeeting(page, kit, WAIT);
     return page;
   }
 
@@ -271,7 +271,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await control(`/meetings/${meeting.id}/participants/${carl.id}/join`, { media: { audio: false, video: true } });
       const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false, media: { audio: true, video: true } });
       opened.push(page);
-      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      await showsMeeting(page, kit, WAIT);
 
       // Three tiles whose video plays: frames arrive (a width) and time moves on.
       const playing = async () =>
@@ -298,7 +298,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await preview.waitFor({ state: 'attached', timeout: WAIT });
       await expect.poll(() => preview.evaluate((v) => (v as unknown as VideoElement).videoWidth), { timeout: WAIT }).toBeGreaterThan(0);
       await page.locator(`${p}-setup-screen`).getByRole('button', { name: 'Join' }).first().click();
-      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      await showsMeeting(page, kit, WAIT);
       await expect.poll(() => page.locator(`${p}-grid ${p}-participant-tile`).count(), { timeout: WAIT }).toBe(3);
       expect(errors).toEqual([]);
     },
@@ -313,7 +313,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await control(`/meetings/${meeting.id}/participants/${bob.id}/join`, { media: { audio: true, video: true } });
       const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false });
       opened.push(page);
-      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      await showsMeeting(page, kit, WAIT);
       const botMedia = async () => {
         const res = await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bob.id}/media`, {
           method: 'POST',
@@ -381,7 +381,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await request.locator(`${p}-icon.accept`).click();
 
       // The guest's page leaves the waiting screen for the meeting; the host sees the guest's tile.
-      await guest.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      await showsMeeting(guest, kit, WAIT);
       await host
         .locator(`${p}-grid ${p}-participant-tile`)
         .filter({ has: host.locator(`${p}-name-tag`, { hasText: 'Gus' }) })
@@ -437,7 +437,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await control(`/meetings/${meeting.id}/participants/${carl.id}/join`);
       const { page, errors } = await openKit(browser, kit, pagesUrl, { token: ada.token, base, showSetupScreen: false });
       opened.push(page);
-      await page.locator(`${p}-controlbar`).first().waitFor({ state: 'visible', timeout: WAIT });
+      await showsMeeting(page, kit, WAIT);
       /** Who is where, as the control API tells it: the parent's names, and each open room's title and names. */
       const family = async () => {
         const f = (await (await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/breakout-rooms`)).json()) as {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { SDKS, watchCallStats, type Sdk } from './web-sdk.js';
+import { SDKS, collectPageErrors, watchCallStats, type Sdk } from './web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -83,6 +83,9 @@ export interface Offline {
   blocked: string[];
 }
 
+/** What each page of openKit threw and had blocked, for what showsMeeting says when the kit does not get going. */
+const kitPages = new WeakMap<Page, { offline: Offline; errors: string[] }>();
+
 /**
  * Opens the kit's page in a new tab, offline but for this machine (the page's origin, the
  * emulator's TLS hosts `*.localhost` and its plain port on 127.0.0.1, where a livestream's
@@ -109,7 +112,7 @@ export async function openKit(
   if (options.fakeClock) await page.clock.install();
   const offline: Offline = { blocked: [] };
   const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  collectPageErrors(page, '', errors);
   watchCallStats(page);
   const pageOrigin = new URL(pageUrl).origin;
   await page.route(
@@ -153,5 +156,34 @@ export async function openKit(
     });
     window.followMeeting(window.meeting);
   })()`);
+  kitPages.set(page, { offline, errors });
   return { page, offline, errors };
+}
+
+/**
+ * Waits until the kit in a page of openKit shows the meeting (its control bar). When it
+ * does not within `timeoutMs`, the error says what the page got to: the SDK's room state, what the
+ * page threw, the requests it had blocked and the parts the kit's element shows.
+ */
+export async function showsMeeting(page: Page, kit: Kit, timeoutMs: number): Promise<void> {
+  try {
+    await page.locator(`${kit.prefix}-controlbar`).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch (e) {
+    const seen = await page
+      .evaluate(
+        `(() => ({
+        roomState: window.meeting && window.meeting.self ? window.meeting.self.roomState : 'no meeting',
+        shown: (() => {
+          const el = document.getElementById('meeting');
+          return [...((el && el.shadowRoot) || el || document.body).children].map((c) => c.tagName.toLowerCase());
+        })(),
+      }))()`,
+      )
+      .catch((err: unknown) => ({ unreadable: String(err) }));
+    const { offline, errors } = kitPages.get(page) ?? { offline: { blocked: [] }, errors: [] };
+    throw new Error(
+      `the ${kit.prefix} kit never showed its control bar: ${JSON.stringify(seen)}; page errors ${JSON.stringify(errors)}; blocked ${JSON.stringify([...new Set(offline.blocked)])}`,
+      { cause: e },
+    );
+  }
 }

@@ -59,6 +59,18 @@ export async function launchTrusting(emulatorUrl: string, args: readonly string[
   });
 }
 
+/**
+ * Keeps what `page` throws and nobody catches, as `prefix` and the message, in `into` (what a test
+ * compares), and writes where it was thrown to the test's stderr: an SDK's error is often one word
+ * ("closed"), and only its stack says which of its parts threw it.
+ */
+export function collectPageErrors(page: Page, prefix: string, into: string[]): void {
+  page.on('pageerror', (e) => {
+    into.push(`${prefix}${e.message}`);
+    process.stderr.write(`page error (${prefix}${e.message}): ${e.stack ?? 'no stack'}\n`);
+  });
+}
+
 /** The pages whose SDK has sent its call statistics (realtimekit's collector at `da-collector.<base>`). */
 const callStatsSenders = new WeakSet<Page>();
 
@@ -117,7 +129,7 @@ export class Frontend {
   async open(who: { name: string }, initScript?: string, options: { fakeClock?: boolean } = {}): Promise<Page> {
     const page = await this.browser.newPage();
     this.opened.push(page);
-    page.on('pageerror', (e) => this.pageErrors.push(`${who.name}: ${e.message}`));
+    collectPageErrors(page, `${who.name}: `, this.pageErrors);
     watchCallStats(page);
     if (options.fakeClock) await page.clock.install();
     if (initScript !== undefined) await page.addInitScript(initScript);
