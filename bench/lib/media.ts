@@ -322,7 +322,8 @@ async function startEmulatorProcess(root: string, env: Record<string, string> = 
   const bin = path.join(root, 'dist', 'bin', 'meetings-emulator.js');
   const { proc } = await measured(
     root,
-    [bin, '--port', String(port), '--tls-port', String(tlsPort), '--clock', 'manual', '--log-level', 'warn'],
+    // No RTMP ingest: its fixed default ports could be another emulator's on the machine.
+    [bin, '--port', String(port), '--tls-port', String(tlsPort), '--rtmp-port', '0', '--rtmps-port', '0', '--clock', 'manual', '--log-level', 'warn'],
     (out) => out.includes('TLS (web SDK)'),
     env,
   );

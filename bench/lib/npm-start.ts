@@ -10,8 +10,8 @@ export interface NpmStartResult {
   urlMs: number[];
 }
 
-// No TLS listener: its fixed default port could be taken by another emulator on the machine.
-const COMMAND = ['start', '--', '--port', '0', '--tls-port', '0'];
+// No TLS listener and no RTMP ingest: their fixed default ports could be taken by another emulator on the machine.
+const COMMAND = ['start', '--', '--port', '0', '--tls-port', '0', '--rtmp-port', '0', '--rtmps-port', '0'];
 const TIMEOUT_MS = 60_000;
 
 function once(): Promise<number> {

@@ -246,8 +246,22 @@ export interface ServerOptions {
 export function commandOf(kind: ServerKind, port: number | string, opts: ServerOptions = {}): { args: string[]; display: string } {
   switch (kind) {
     case 'emulator': {
-      // No TLS listener (the web SDK's): its fixed default port would be taken by a second emulator of the run.
-      const args = [EMULATOR_BIN, '--port', String(port), '--tls-port', '0', '--log-level', 'warn', ...(opts.flags ?? [])];
+      // No TLS listener (the web SDK's) and no RTMP ingest: their fixed default ports would be taken by a
+      // second emulator of the run, or by another emulator on the machine.
+      const args = [
+        EMULATOR_BIN,
+        '--port',
+        String(port),
+        '--tls-port',
+        '0',
+        '--rtmp-port',
+        '0',
+        '--rtmps-port',
+        '0',
+        '--log-level',
+        'warn',
+        ...(opts.flags ?? []),
+      ];
       return { args, display: `node ${[...(opts.nodeArgs ?? []), 'dist/bin/meetings-emulator.js', ...args.slice(1)].join(' ')}` };
     }
     case 'ceiling': {
