@@ -26,7 +26,12 @@ function mediaOn(mode: 'on' | 'off'): void {
 async function botMedia(deps: Deps, meetingId: string, participantId: string, wish: z.output<ReturnType<typeof botMediaBody>>) {
   const present = deps.services.sessions.presence(meetingId);
   const participant = present.present.find((p) => p.id === participantId);
-  if (!participant) throw errors.conflict(`Participant ${participantId} is not in meeting ${meetingId}; join them first`);
+  if (!participant) {
+    // Someone the meeting does not have (another meeting's participant, an unknown id) is not found
+    // (404); only the meeting's own participant who has not joined is a conflict.
+    deps.services.participants.get(present.meeting.orgId, meetingId, participantId);
+    throw errors.conflict(`Participant ${participantId} is not in meeting ${meetingId}; join them first`);
+  }
   mayPublish(deps, present.meeting, participant, wish);
   return deps.signalling.botMedia(participant, wish);
 }
@@ -281,6 +286,7 @@ export const lifecycleRoutes = [
     body: botMediaBody,
     responses: {
       200: { description: 'What is on afterwards', schema: () => botMediaSchema() },
+      404: { description: 'No such meeting, or the meeting has no such participant' },
       409: {
         description:
           'The participant is not in the meeting, their preset may not publish (or only from the stage, and they are off it), or media is off (--media off)',

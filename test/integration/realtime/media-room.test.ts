@@ -727,7 +727,7 @@ describe('bots that publish the sample clip (control API)', () => {
     expect((await counts()).producers).toBe(0);
   });
 
-  it('the media route answers 409 for a participant not in the meeting, and changes nothing', async () => {
+  it('the media route answers 409 for a participant of the meeting not in it, 404 for one the meeting does not have, and changes nothing', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlane: 'inline' });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Bots' })).id;
     const bot = await addPerson(emu, m, 'Bot');
@@ -736,6 +736,15 @@ describe('bots that publish the sample clip (control API)', () => {
       status: 409,
       body: { error: { code: 'CONFLICT', message: `Participant ${bot.id} is not in meeting ${m}; join them first` } },
     });
+    // Another meeting's participant, joined there, and an id nobody has.
+    const other = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Elsewhere' })).id;
+    const stranger = await addPerson(emu, other, 'Stranger');
+    expect((await post(`/meetings/${other}/participants/${stranger.id}/join`)).status).toBe(200);
+    for (const id of [stranger.id, '00000000-0000-4000-8000-00000000dead']) {
+      const missing = await post(`/meetings/${m}/participants/${id}/media`, { video: true });
+      expect(missing.status).toBe(404);
+      expect(missing.body).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
     expect((await counts()).producers).toBe(0);
   });
 
