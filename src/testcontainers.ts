@@ -70,6 +70,14 @@ const FIXTURES_IN_CONTAINER = '/app/fixtures/testcontainers.json';
 
 /** How long the started container may take to answer its health check on a slow CI machine (building comes before). */
 const DEFAULT_STARTUP_TIMEOUT_MS = 120_000;
+/**
+ * How often start() asks for the first 200 on the health path, and how long each ask may take.
+ * Testcontainers' HTTP wait uses one figure for both, 1 s by default: an ask made while the
+ * emulator was still starting failed at once and the next came a second later, so start() took
+ * about a second more than the emulator did. The health answer takes milliseconds; an ask that
+ * takes longer is asked again, until the startup timeout.
+ */
+const HEALTH_POLL_MS = 100;
 
 export class MeetingsEmulatorContainer extends GenericContainer {
   /** What start() builds: the Dockerfile of a checkout, the installed package's own image, or nothing (an image was given). */
@@ -87,7 +95,7 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     // The image's own fixtures are the bundled ones; withFixtures() replaces both.
     this.fixtures = loadFixturesFile(DEFAULT_FIXTURES);
     this.withExposedPorts(EMULATOR_PORT, EMULATOR_TLS_PORT)
-      .withWaitStrategy(Wait.forHttp('/_emulator/health', EMULATOR_PORT).forStatusCode(200))
+      .withWaitStrategy(Wait.forHttp('/_emulator/health', EMULATOR_PORT).forStatusCode(200).withReadTimeout(HEALTH_POLL_MS))
       .withStartupTimeout(DEFAULT_STARTUP_TIMEOUT_MS)
       // Tests move time themselves, as with startEmulator(); withClock('real') lets it flow.
       .withEnvironment({ EMULATOR_CLOCK: 'manual' });
