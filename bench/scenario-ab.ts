@@ -3,12 +3,13 @@
 // where two separate runs of the same build differ by a quarter. Both emulators see the same
 // moments of the machine, so the paired ratio B/A moves little when the absolute times do.
 //
-//   node --import tsx bench/scenario-ab.ts A B [--scenarios 400] [--warmup 60]
+//   node --import tsx bench/scenario-ab.ts A B [--scenarios 400] [--warmup 60] [--recordings real|sample]
 //
 // A and B are the emulator's entry (`dist/src/index.js` of a build, or `src/index.ts`). A baseline
 // build of a commit: `npm run bench -- --only scenario --baseline REF` prints where it built it,
 // or build one by hand as that command does. Prints the median of each side and the median of
-// the paired ratios; the same build on both sides gives about 1.00.
+// the paired ratios; the same build on both sides gives about 1.00. --recordings is as for
+// bench/scenario.ts: `sample` leaves ffmpeg out, so that the emulator's own work is compared.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunningEmulator, StartOptions } from '../src/index.js';
@@ -21,18 +22,21 @@ const num = (flag: string, fallback: number) => {
 };
 const [a, b] = argv.filter((x, i) => !x.startsWith('--') && !argv[i - 1]?.startsWith('--'));
 if (!a || !b) {
-  process.stderr.write('usage: node --import tsx bench/scenario-ab.ts A B [--scenarios 400] [--warmup 60]\n');
+  process.stderr.write('usage: node --import tsx bench/scenario-ab.ts A B [--scenarios 400] [--warmup 60] [--recordings real|sample]\n');
   process.exit(2);
 }
 const total = num('--scenarios', 400);
 const warmup = num('--warmup', 60);
+const recordingsAt = argv.indexOf('--recordings');
+const recordings = recordingsAt >= 0 ? argv[recordingsAt + 1] : 'real';
+if (recordings !== 'real' && recordings !== 'sample') throw new Error(`--recordings is real or sample, not ${recordings}`);
 
 type Start = (o?: StartOptions) => Promise<RunningEmulator>;
 const load = async (entry: string) => ((await import(pathToFileURL(path.resolve(entry)).href)) as { startEmulator: Start }).startEmulator;
 
 const sides = await Promise.all(
   [a, b].map(async (entry) => {
-    const emu = await (await load(entry))({ seed: 'bench-scenario' });
+    const emu = await (await load(entry))({ seed: 'bench-scenario', recordings });
     const receiver = await startReceiver();
     await registerWebhook(emu, receiver);
     return { emu, receiver, times: [] as number[] };

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { livePlaylist, liveSegmentAt } from '../../src/domain/media/hls-playlist.js';
 import { mediaFilesIn } from '../../src/domain/media/media-links.js';
 import { BASIC, START, makeTestApp, type TestApp } from '../helpers/test-app.js';
@@ -102,6 +102,23 @@ describe('recording downloads', () => {
     const body = res.body as Buffer;
     expect(body.length).toBe(AUDIO_BYTES);
     expect(body.subarray(4, 12).toString('latin1')).toBe('ftypM4A ');
+  });
+
+  it('the sample file is served from the bytes kept in memory, and from disk when reading them fails', async () => {
+    const t = makeTestApp();
+    const r = await uploadedRecording(t);
+    const read = vi.spyOn(t.deps.media, 'read');
+    const kept = await get(t, r.download_url).expect(200);
+    expect(read).toHaveBeenCalledWith(t.deps.media.files.video.file);
+    read.mockRejectedValueOnce(new Error('EIO'));
+    const fromDisk = await get(t, r.download_url).expect(200);
+    expect(read).toHaveBeenCalledTimes(2);
+    for (const res of [kept, fromDisk]) {
+      expect(res.headers['content-type']).toBe('video/mp4');
+      expect(res.headers['content-length']).toBe(String(VIDEO_BYTES));
+      expect(res.headers['content-disposition']).toBe(`inline; filename="${r.output_file_name}"`);
+    }
+    expect(Buffer.compare(kept.body as Buffer, fromDisk.body as Buffer)).toBe(0);
   });
 
   it('works until download_url_expiry on the emulator clock and answers 403 after it', async () => {

@@ -2,7 +2,9 @@
 // recording's timeline on the plane's real time, a keyframe's size, names to initials, the files
 // each kind of recording makes, and the bookkeeping of recordings' files on disk (the disk limit,
 // evictions, what a link serves).
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { layoutTiles } from '../../src/realtime/media/plane/recorder/layout.js';
@@ -19,7 +21,9 @@ import { DEFAULT_AUDIO, DEFAULT_VIDEO } from '../../src/domain/recordings/record
 import { mediaFilesIn } from '../../src/domain/media/media-links.js';
 import { PACKAGE_ROOT } from '../../src/core/package-info.js';
 import { FfmpegProcess } from '../../src/realtime/media/plane/recorder/ffmpeg-process.js';
-import { withFfmpeg } from '../helpers/media-probe.js';
+import { probe, withFfmpeg } from '../helpers/media-probe.js';
+import { encoderArgs } from '../../src/realtime/media/plane/recorder/composite-recording.js';
+import type { RecorderSpec } from '../../src/realtime/media/media-types.js';
 
 describe('where the tiles go (1280 × 720, 8 px apart and around)', () => {
   const keys = (n: number) => Array.from({ length: n }, (_, i) => `p${i}`);
@@ -331,5 +335,75 @@ describe.runIf(withFfmpeg)("an ffmpeg's input pipe, full", () => {
     ffmpeg.kill();
     await ffmpeg.exited;
     expect(await pending[0]).toBe(false);
+  });
+});
+
+describe.runIf(withFfmpeg)('the encoder of a composite recording', () => {
+  /** One second of pictures and sound, in the Matroska the recorder writes (raw I420, 16-bit stereo at 48 kHz). */
+  function rawInput(dir: string): string {
+    const file = path.join(dir, 'input.mkv');
+    execFileSync('ffmpeg', [
+      ...['-hide_banner', '-nostdin', '-loglevel', 'error'],
+      ...['-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=25:duration=1', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=1'],
+      ...['-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', '-ac', '2', '-f', 'matroska', file],
+    ]);
+    return file;
+  }
+
+  it.each([
+    ['AAC', 'ipod', 'aac', 'm4a'],
+    ['MP3', 'mp3', 'mp3', 'mp3'],
+  ] as const)(
+    'H.264 with a separate %s file: the sound encoded once for both files, at paths with characters the list of files gives a meaning to',
+    (codec, format, codecName, ext) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "encoder a'b|c\\d "));
+      try {
+        const spec: RecorderSpec = {
+          id: 'r1',
+          ffmpeg: 'ffmpeg',
+          meetingId: 'm1',
+          kind: 'composite',
+          video: { codec: 'H264', width: 64, height: 48, watermark: null, path: path.join(dir, ' the video.mp4 ') },
+          audio: { codec, channels: 2, path: path.join(dir, `the 'sound'|.${ext}`) },
+        };
+        const args = encoderArgs(spec);
+        // One output: the tee muxer writes both files.
+        expect(args.filter((a) => a === '-f')).toHaveLength(1);
+        expect(args[args.indexOf('-f') + 1]).toBe('tee');
+        execFileSync('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-f', 'matroska', '-i', rawInput(dir), ...args]);
+        const video = probe(spec.video.path!);
+        expect(video.format.format_name).toContain('mp4');
+        expect(video.streams.map((s) => [s.codec_name, s.width ?? s.channels])).toEqual([
+          ['h264', 64],
+          [codecName, 2],
+        ]);
+        const audio = probe(spec.audio.path!);
+        expect(audio.format.format_name).toContain(format === 'ipod' ? 'mp4' : 'mp3');
+        expect(audio.streams.map((s) => [s.codec_name, s.channels])).toEqual([[codecName, 2]]);
+        for (const p of [video, audio]) expect(Math.abs(Number(p.format.duration) - 1)).toBeLessThanOrEqual(0.1);
+        // The MP4 and M4A have their index (moov) ahead of the media (mdat).
+        if (format === 'ipod')
+          for (const file of [spec.video.path!, spec.audio.path!]) {
+            const bytes = readFileSync(file);
+            expect(bytes.indexOf('moov')).toBeLessThan(bytes.indexOf('mdat'));
+          }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('VP8 with its Ogg Vorbis file: two outputs, each encoding the sound', () => {
+    const spec: RecorderSpec = {
+      id: 'r1',
+      ffmpeg: 'ffmpeg',
+      meetingId: 'm1',
+      kind: 'composite',
+      video: { codec: 'VP8', width: 64, height: 48, watermark: null, path: '/tmp/x.webm' },
+      audio: { codec: 'VORBIS', channels: 2, path: '/tmp/x.ogg' },
+    };
+    const args = encoderArgs(spec);
+    expect(args.filter((a) => a === '-f')).toEqual(['-f', '-f']);
+    expect(args).not.toContain('tee');
   });
 });

@@ -60,7 +60,7 @@ async function sendFromDisk(req: Request, res: Response, file: string, size: num
 }
 
 /** Sends a whole file or the one byte range asked for. */
-async function sendFile(req: Request, res: Response, content: Promise<Buffer>, contentType: string, downloadName: string): Promise<undefined> {
+async function sendFile(req: Request, res: Response, content: Buffer | Promise<Buffer>, contentType: string, downloadName: string): Promise<undefined> {
   const bytes = await content;
   const range = byteRange(req, bytes.length);
   if (range.kind === 'unsatisfiable') throw errors.rangeNotSatisfiable(bytes.length);
@@ -138,6 +138,13 @@ export const mediaRoutes = [
         throw err;
       }
       if (!file) throw errors.notFoundMessage(`Recording ${recording.id} has no file ${params.file}`);
+      // A recording made without a recorder is the sample file: its bytes are read once and kept
+      // (as the livestream's sample segments are), so a download costs no disk access. Should the
+      // read fail, the disk path below answers as for any file gone.
+      if (file.path === media.files.video.file || file.path === media.files.audio.file) {
+        const bytes = await media.read(file.path).catch(() => undefined);
+        if (bytes) return sendFile(req, res, bytes, file.contentType, file.name);
+      }
       return sendFromDisk(req, res, file.path, file.bytes, file.contentType, file.name);
     },
   }),

@@ -27,8 +27,15 @@ const GATHER_LIMIT_MS = 2_000;
  */
 const FAILED_GRACE_MS = 5_000;
 
+let loaded: Werift | undefined;
+
 export function loadWerift(): Promise<Werift> {
-  return import('werift');
+  return import('werift').then((w) => (loaded = w));
+}
+
+/** werift, once a loadWerift() has brought it (a transport, a bot's track, a warm()); undefined before. */
+export function loadedWerift(): Werift | undefined {
+  return loaded;
 }
 
 /**

@@ -15,6 +15,7 @@ export function encoderArgs(spec: RecorderSpec): string[] {
   const wm = video.path ? video.watermark : null;
   if (wm) args.push('-i', wm.file);
   const fill = FILL_SILENCE;
+  const audioFormat = audio.codec === 'VORBIS' ? 'ogg' : audio.codec === 'MP3' ? 'mp3' : 'ipod';
   if (video.path) {
     if (wm) {
       const size = wm.width || wm.height ? `scale=${wm.width ?? -1}:${wm.height ?? -1}` : 'null';
@@ -25,39 +26,61 @@ export function encoderArgs(spec: RecorderSpec): string[] {
     } else args.push('-map', '0:v');
     // The pictures keep their own times (ms): a held picture is one frame, however long it holds.
     args.push('-map', '0:a', '-fps_mode', 'passthrough', '-enc_time_base:v', '-1');
-    if (video.codec === 'VP8')
+    const vp8 = video.codec === 'VP8';
+    const picture = vp8
+      ? [
+          ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1500k', '-g', String(FRAME_RATE * 4)],
+          // No hidden (alt-ref) frames: their reordering and a held picture's long gap do not mix.
+          ...['-auto-alt-ref', '0', '-lag-in-frames', '0'],
+        ]
+      : [
+          // superfast: about twice veryfast's speed for a file about 1.6× as large (bench/RECORDER.md), so
+          // the encoder keeps well ahead of the meeting on a small machine busy with its pages.
+          ...['-c:v', 'libx264', '-preset', 'superfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', String(FRAME_RATE * 4)],
+          // No B-frames: their reordering and a held picture's long gap give the MP4 a broken duration.
+          ...['-bf', '0'],
+        ];
+    const sound = vp8 ? ['-c:a', 'libvorbis', '-q:a', '5', '-ac', String(audio.channels)] : audioCodecArgs(audio.codec, audio.channels);
+    const format = vp8 ? 'webm' : 'mp4';
+    args.push(...picture, ...sound, ...fill);
+    if (!vp8 && audio.path) {
+      // The separate audio file holds the same sound, encoded the same way (audioCodecArgs): it is
+      // encoded once and written to both files (the tee muxer), not twice (on a quiet meeting the
+      // sound's encoding was most of the encoder's work). The same packets as two outputs make, and
+      // the same M4A or MP3; only the MP4's interleaving of sound and picture may differ. The codecs'
+      // headers go in the files' headers, as the MP4 muxer has them on its own. WebM stays with two
+      // outputs: through the tee its timestamps came out a millisecond later.
       args.push(
-        ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1500k', '-g', String(FRAME_RATE * 4)],
-        // No hidden (alt-ref) frames: their reordering and a held picture's long gap do not mix.
-        ...['-auto-alt-ref', '0', '-lag-in-frames', '0'],
-        ...['-c:a', 'libvorbis', '-q:a', '5', '-ac', String(audio.channels), ...fill, '-f', 'webm', video.path],
+        ...['-flags:v', '+global_header', '-flags:a', '+global_header', '-f', 'tee'],
+        `${teeSlave(format, '', video.path)}|${teeSlave(audioFormat, 'a', audio.path)}`,
       );
-    else
-      args.push(
-        // superfast: about twice veryfast's speed for a file about 1.6× as large (bench/RECORDER.md), so
-        // the encoder keeps well ahead of the meeting on a small machine busy with its pages.
-        ...['-c:v', 'libx264', '-preset', 'superfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', String(FRAME_RATE * 4)],
-        // No B-frames: their reordering and a held picture's long gap give the MP4 a broken duration.
-        ...['-bf', '0'],
-        ...audioCodecArgs(audio.codec, audio.channels),
-        ...fill,
-        ...['-movflags', '+faststart', '-f', 'mp4', video.path],
-      );
+      return args;
+    }
+    args.push(...(vp8 ? [] : ['-movflags', '+faststart']), '-f', format, video.path);
   }
   if (audio.path) {
-    const format = audio.codec === 'VORBIS' ? 'ogg' : audio.codec === 'MP3' ? 'mp3' : 'ipod';
     args.push(
       '-map',
       '0:a',
       ...audioCodecArgs(audio.codec, audio.channels),
       ...fill,
-      ...(format === 'ipod' ? ['-movflags', '+faststart'] : []),
+      ...(audioFormat === 'ipod' ? ['-movflags', '+faststart'] : []),
       '-f',
-      format,
+      audioFormat,
       audio.path,
     );
   }
   return args;
+}
+
+/**
+ * One file of the tee muxer's list: `[options]path`, its streams chosen by `select` (all when
+ * empty). ffmpeg reads the list with its own escaping (backslash and single quotes; `|` parts it,
+ * white space at its ends is dropped), so those characters of a path are escaped.
+ */
+function teeSlave(format: string, select: string, file: string): string {
+  const options = [`f=${format}`, ...(format === 'mp4' || format === 'ipod' ? ['movflags=+faststart'] : []), ...(select ? [`select=${select}`] : [])];
+  return `[${options.join(':')}]${file.replace(/[\\'|\s]/g, '\\$&')}`;
 }
 
 function audioCodecArgs(codec: RecorderSpec['audio']['codec'], channels: number): string[] {

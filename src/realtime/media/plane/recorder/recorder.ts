@@ -5,7 +5,7 @@
 import { realMonotonicNow } from '../../../../core/clock.js';
 import type { PlaneLogger, RecorderClock, RecorderEvent, RecorderResult, RecorderSpec, RecorderStatus, RoomScene } from '../../media-types.js';
 import type { Producer } from '../producer.js';
-import { loadWerift } from '../transport.js';
+import { loadedWerift } from '../transport.js';
 import path from 'node:path';
 import { CompositeRecording } from './composite-recording.js';
 import type { RecordingCallbacks, RecordingOutput } from './recording-output.js';
@@ -30,6 +30,18 @@ const realTicker: CompositeTicker = {
   },
   now: realMonotonicNow,
 };
+
+/**
+ * werift, for the tracks a composite decodes. A track comes from a page's transport or a bot, and
+ * both load werift before they make one, so the recorder never loads it itself: recording a room
+ * where nobody publishes (tiles of names, silence) costs the plane no werift (a few hundred ms of
+ * module loading in a plane started for that recording).
+ */
+function weriftOfTracks(): NonNullable<ReturnType<typeof loadedWerift>> {
+  const werift = loadedWerift();
+  if (!werift) throw new Error('a track to decode, but werift is not loaded');
+  return werift;
+}
 
 interface Running {
   meetingId: string;
@@ -57,11 +69,16 @@ export class Recorder {
 
   /** The meeting's composite, made now when none runs, told who is in the meeting now. */
   private async compositeFor(scene: RoomScene, ffmpeg: string): Promise<RoomComposite> {
-    const werift = await loadWerift();
     let composite = this.composites.get(scene.meetingId);
     if (composite) composite.setScene(scene);
     else {
-      composite = new RoomComposite(scene, { ffmpeg, werift, logger: this.ctx.logger, producer: (id) => this.ctx.producer(id), ticker: this.ticker });
+      composite = new RoomComposite(scene, {
+        ffmpeg,
+        werift: weriftOfTracks,
+        logger: this.ctx.logger,
+        producer: (id) => this.ctx.producer(id),
+        ticker: this.ticker,
+      });
       this.composites.set(scene.meetingId, composite);
     }
     return composite;

@@ -22,7 +22,8 @@ export const BYTES_PER_SAMPLE = 2 * CHANNELS;
 
 export interface DecoderContext {
   ffmpeg: string;
-  werift: TapWerift;
+  /** werift's depacketizers, asked for when a track is to be decoded. */
+  werift(): TapWerift;
   logger: PlaneLogger;
 }
 
@@ -89,7 +90,7 @@ abstract class TrackDecoder {
     codec: TrackCodec,
     protected readonly ctx: DecoderContext,
   ) {
-    this.tap = new TrackTap(producer, codec, ctx.werift, (frame) => this.frame(frame));
+    this.tap = new TrackTap(producer, codec, ctx.werift(), (frame) => this.frame(frame));
   }
 
   close(): void {
