@@ -26,12 +26,7 @@ export interface MediaNetwork {
 }
 
 /** The media plane's placement from the emulator's options. */
-export function mediaNetworkOf(config: {
-  host: string;
-  mediaPort: MediaPorts;
-  mediaAnnounce: string | undefined;
-  mediaFailedGraceMs?: number;
-}): MediaNetwork {
+export function mediaNetworkOf(config: { host: string; mediaPort: MediaPorts; mediaAnnounce: string | undefined; mediaFailedGraceMs?: number }): MediaNetwork {
   return { host: config.host, ports: config.mediaPort, announce: config.mediaAnnounce, failedGraceMs: config.mediaFailedGraceMs };
 }
 
