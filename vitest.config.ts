@@ -34,13 +34,15 @@ export default defineConfig({
         // The unit, integration, property and scenario files each start what they need (an emulator
         // in process, a receiver) and end it, and leave no module state behind: one worker runs them
         // one after another in the same module graph instead of importing the emulator anew for each
-        // file (a third of their time; bench/TEST-SUITE.md). A spy a file forgets is restored for it.
+        // file (a third of their time; bench/TEST-SUITE.md). A spy a file forgets is restored for it;
+        // the servers the test apps' requests went to are closed after it (test/setup/in-process.ts).
         extends: true,
         test: {
           name: 'in-process',
           include: ['test/{unit,integration,property,scenarios}/**/*.test.ts'],
           sequence: { groupOrder: 1 },
           isolate: false,
+          setupFiles: ['test/setup/in-process.ts'],
           restoreMocks: true,
           unstubEnvs: true,
           unstubGlobals: true,

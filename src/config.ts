@@ -100,6 +100,11 @@ export interface Config {
    */
   mediaAnnounce: string | undefined;
   /**
+   * How long a WebRTC transport may stay failed (ICE or DTLS) before it is released and the room is
+   * told, in real ms: werift reports a connection failed for a moment during a renegotiation.
+   */
+  mediaFailedGraceMs: number;
+  /**
    * Where recordings go that ask for an app's own storage (storage_config): an S3-compatible
    * server per S3 type, Azure's blob service, the SFTP hosts other than this machine's loopback
    * the emulator may connect to. An S3 or Azure type without one is never sent anywhere; an SFTP
@@ -503,6 +508,15 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     parse: address,
   },
   {
+    key: 'mediaFailedGraceMs',
+    flag: '--media-failed-grace-ms',
+    env: 'EMULATOR_MEDIA_FAILED_GRACE_MS',
+    defaultText: '5000',
+    description:
+      "How long a page's WebRTC transport may stay failed (ICE or DTLS: a page gone without a word) before it is released and the others are told its tracks ended, in real ms. werift reports a connection failed for a moment while a renegotiation is under way: not much below a second.",
+    parse: int(100, 600_000),
+  },
+  {
     key: 'storageEndpoints',
     flag: '--storage-endpoint',
     env: 'EMULATOR_STORAGE_ENDPOINTS',
@@ -646,6 +660,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     recordingDiskLimitMb: 4096,
     mediaPort: 0,
     mediaAnnounce: undefined,
+    mediaFailedGraceMs: 5000,
     storageEndpoints: NO_STORAGE_ENDPOINTS,
     storageTimeoutMs: 30_000,
     tlsCert: undefined,

@@ -13,7 +13,7 @@
 // random source but keeps neither p nor q, which the private key's CRT parts need; node-rsa and
 // jsrsasign take none. What is ours is small and pinned by tests: candidates, a sieve of small
 // primes, one Fermat test and Miller-Rabin, and PKCS#1's CRT parts checked against RFC 8017.
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { checkPrimeSync, createPrivateKey, type KeyObject } from 'node:crypto';
 
 /**
  * The first 600 odd primes (3 to 4421), for trial division. Sieved: trial division of every odd
@@ -100,8 +100,15 @@ function randomPrime(bits: number, nextBytes: (len: number) => Uint8Array): bigi
   for (;;) {
     // Top two bits set (so p*q has exactly 2*bits bits), odd.
     const candidate = fromBytes(nextBytes(byteLen)) | (3n << BigInt(bits - 2)) | 1n;
-    // Cheapest filters first: trial division, one Fermat test, then Miller-Rabin.
+    // Cheapest filters first: trial division, OpenSSL's primality test, one Fermat test, then Miller-Rabin.
     if (!passesTrialDivision(candidate)) continue;
+    // OpenSSL's test (one Miller-Rabin round, in C) turns away most composites at a fraction of the
+    // Fermat test's cost here, and draws nothing from `nextBytes`. It answers composite only with a
+    // witness, and every composite but a base-2 Fermat pseudoprime fails the Fermat test below
+    // before any draw: the keys stay those of the seed. (A pseudoprime, turned away here before the
+    // Miller-Rabin below draws its bases, would shift the draws; for a random 1024-bit number, a
+    // chance below 2^-40.)
+    if (!checkPrimeSync(candidate, { checks: 1 })) continue;
     if (modPow(2n, candidate - 1n, candidate) !== 1n) continue;
     if (millerRabin(candidate, nextBytes, 8)) return candidate;
   }

@@ -1,6 +1,8 @@
-// makeTestApp(): a fresh emulator per test — manual clock, seeded ids, silent logger, no port.
+// makeTestApp(): a fresh emulator per test — manual clock, seeded ids, silent logger, its requests
+// sent to a server of its own on a free port, closed after the test file.
 // `api` wraps supertest so that every response is validated against the served OpenAPI
 // document before the test's own assertions run.
+import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
@@ -56,8 +58,41 @@ export function makeTestApp(overrides: Partial<Config> = {}, opts: { fixtures?: 
   return { app, deps, api: validatingApi(app), advance: (ms) => void deps.scheduler.advanceTo(deps.clock.now() + ms), now: () => deps.clock.now() };
 }
 
+/**
+ * Each app's requests go to one server of its own, listening from its first request until the end
+ * of the test file (test/setup/in-process.ts closes it): supertest given the app itself starts a
+ * server for every request and closes it after, a quarter of a request's time here.
+ */
+const servers = new Map<Express, Server>();
+
+function serverFor(app: Express): Server {
+  let server = servers.get(app);
+  if (!server) {
+    // Bound before listen() returns (no host to look up): supertest reads its port at once.
+    server = createServer(app).listen(0);
+    server.unref();
+    servers.set(app, server);
+  }
+  return server;
+}
+
+/** Closes the servers the apps' requests went to (after each test file). */
+export async function closeTestServers(): Promise<void> {
+  const open = [...servers.values()];
+  servers.clear();
+  await Promise.all(
+    open.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    ),
+  );
+}
+
 export function validatingApi(app: Express): Api {
-  const agent = request(app);
+  const agent = request(serverFor(app));
   // The check runs when the test awaits the request (after its own .expect()s), so a mismatch
   // fails that test rather than surfacing as an unhandled rejection.
   const wrap = (method: Method) => (path: string) => {

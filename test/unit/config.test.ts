@@ -123,6 +123,7 @@ const GOOD: Array<[keyof Config, string, string, unknown]> = [
   ['mediaAnnounce', '--media-announce', '127.0.0.1', '127.0.0.1'],
   ['mediaAnnounce', '--media-announce', 'host.docker.internal', 'host.docker.internal'],
   ['mediaAnnounce', '--media-announce', '[::1]', '::1'],
+  ['mediaFailedGraceMs', '--media-failed-grace-ms', '1500', 1500],
 ];
 const envOf = (flag: string) => OPTIONS.find((o) => o.flag === flag)!.env;
 
@@ -168,6 +169,7 @@ describe('sources', () => {
       logLevel: 'EMULATOR_LOG_LEVEL',
       mediaPort: 'EMULATOR_MEDIA_PORT',
       mediaAnnounce: 'EMULATOR_MEDIA_ANNOUNCE',
+      mediaFailedGraceMs: 'EMULATOR_MEDIA_FAILED_GRACE_MS',
     });
   });
 

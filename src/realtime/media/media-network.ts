@@ -21,11 +21,13 @@ export interface MediaNetwork {
   ports: MediaPorts;
   /** The address written in the candidates instead of the bound one (undefined: the bound one). */
   announce: string | undefined;
+  /** How long a transport may stay failed before it is released (real ms; --media-failed-grace-ms, 5 s unless given). */
+  failedGraceMs?: number;
 }
 
 /** The media plane's placement from the emulator's options. */
-export function mediaNetworkOf(config: { host: string; mediaPort: MediaPorts; mediaAnnounce: string | undefined }): MediaNetwork {
-  return { host: config.host, ports: config.mediaPort, announce: config.mediaAnnounce };
+export function mediaNetworkOf(config: { host: string; mediaPort: MediaPorts; mediaAnnounce: string | undefined; mediaFailedGraceMs?: number }): MediaNetwork {
+  return { host: config.host, ports: config.mediaPort, announce: config.mediaAnnounce, failedGraceMs: config.mediaFailedGraceMs };
 }
 
 /** Where media listens right now (the health answer's `media.listening`). */

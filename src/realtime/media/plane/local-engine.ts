@@ -91,6 +91,7 @@ export class LocalMediaEngine implements MediaEngine {
         ports,
         () => this.failedListeners.forEach((l) => l(id)),
         () => this.recoveredListeners.forEach((l) => l(id)),
+        this.network.failedGraceMs,
       );
     } catch (err) {
       this.releasePorts();

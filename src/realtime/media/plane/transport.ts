@@ -23,9 +23,10 @@ export type Werift = typeof import('werift');
 const GATHER_LIMIT_MS = 2_000;
 /**
  * werift reports a connection failed for a moment while a renegotiation is under way, and then
- * connected again: a transport is given up only when it is still failed this long after (real ms).
+ * connected again: a transport is given up only when it is still failed this long after (real ms;
+ * --media-failed-grace-ms changes it).
  */
-const FAILED_GRACE_MS = 5_000;
+export const FAILED_GRACE_MS = 5_000;
 
 let loaded: Werift | undefined;
 
@@ -204,8 +205,9 @@ export class WebRtcTransport {
 
   /**
    * Opens a transport with the page's first offer and answers it. `onFailed` is told once when
-   * ICE or DTLS fails for good (the page went away without a word); `onRecovered` when the page
-   * restarts ICE on a transport whose path was cut (network scenarios).
+   * ICE or DTLS fails for good (the page went away without a word: still failed `failedGraceMs`
+   * after werift said so); `onRecovered` when the page restarts ICE on a transport whose path was
+   * cut (network scenarios).
    */
   static async open(
     id: string,
@@ -214,6 +216,7 @@ export class WebRtcTransport {
     ports: IcePorts,
     onFailed: () => void,
     onRecovered: () => void = () => undefined,
+    failedGraceMs = FAILED_GRACE_MS,
   ): Promise<{ transport: WebRtcTransport; answer: string }> {
     const w = await loadWerift();
     const udp = await ports.claim();
@@ -224,7 +227,7 @@ export class WebRtcTransport {
       transport.failing = setTimeout(() => {
         transport.failing = undefined;
         if (!transport.closed && transport.pc.connectionState === 'failed') onFailed();
-      }, FAILED_GRACE_MS).unref();
+      }, failedGraceMs).unref();
     });
     try {
       return { transport, answer: await transport.answer(offerSdp) };
