@@ -60,11 +60,12 @@ export default defineConfig({
         },
       },
       {
-        // The container and package files build an image and pack and install the package: minutes
-        // of both cores' work at their start. Beside a browser file they starved its pages, whose SDKs
-        // then gave up on their own deadlines (a kit that never showed its controls, a page that lost
-        // its meeting's socket). So they run after the browser files, beside the in-process files,
-        // which wait on nothing but the manual clock; each is imported afresh.
+        // The container and package files build an image and pack and install the package, which
+        // takes both cores at their start. Each time a browser test failed on a loaded CI run (a kit
+        // that never showed its controls, a page whose SDK threw as it changed meetings), these files
+        // were running beside it, and the pages' SDKs give up on deadlines of their own. So they run
+        // after the browser files, beside the in-process files, whose tests move time by the manual
+        // clock almost everywhere; each is imported afresh.
         extends: true,
         test: {
           name: 'images',
