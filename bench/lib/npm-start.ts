@@ -2,7 +2,7 @@
 // the URL on stdout, then SIGTERM to npm and the wait until npm has exited. The first start is a
 // warm-up and is not counted: it may bundle after a change to src/, as a first start does.
 import { spawn } from 'node:child_process';
-import { ROOT, hrMs } from './servers.js';
+import { NO_FIXED_PORTS, ROOT, hrMs } from './servers.js';
 
 export interface NpmStartResult {
   command: string;
@@ -10,8 +10,7 @@ export interface NpmStartResult {
   urlMs: number[];
 }
 
-// No TLS listener and no RTMP ingest: their fixed default ports could be taken by another emulator on the machine.
-const COMMAND = ['start', '--', '--port', '0', '--tls-port', '0', '--rtmp-port', '0', '--rtmps-port', '0'];
+const COMMAND = ['start', '--', '--port', '0', ...NO_FIXED_PORTS];
 const TIMEOUT_MS = 60_000;
 
 function once(): Promise<number> {

@@ -14,6 +14,12 @@ export const EMULATOR_BIN = path.join(ROOT, 'dist', 'bin', 'meetings-emulator.js
 export const CEILING = path.join(ROOT, 'bench', 'ceiling-server.mjs');
 export const EXPRESS_NAIVE = path.join(ROOT, 'bench', 'express-naive.mjs');
 export const HOST = path.join(ROOT, 'bench', 'emulator-host.mjs');
+/**
+ * The emulator's flags that turn off its listeners on fixed default ports (the web SDK's TLS listener,
+ * the RTMP and RTMPS ingest): a second emulator of the run, or another emulator on the machine, may
+ * hold those ports, and the benches do not measure them.
+ */
+export const NO_FIXED_PORTS = ['--tls-port', '0', '--rtmp-port', '0', '--rtmps-port', '0'] as const;
 export const PRISM_BIN = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 
 export const ORG_ID = '00000000-0000-4000-8000-000000000001';
@@ -246,22 +252,7 @@ export interface ServerOptions {
 export function commandOf(kind: ServerKind, port: number | string, opts: ServerOptions = {}): { args: string[]; display: string } {
   switch (kind) {
     case 'emulator': {
-      // No TLS listener (the web SDK's) and no RTMP ingest: their fixed default ports would be taken by a
-      // second emulator of the run, or by another emulator on the machine.
-      const args = [
-        EMULATOR_BIN,
-        '--port',
-        String(port),
-        '--tls-port',
-        '0',
-        '--rtmp-port',
-        '0',
-        '--rtmps-port',
-        '0',
-        '--log-level',
-        'warn',
-        ...(opts.flags ?? []),
-      ];
+      const args = [EMULATOR_BIN, '--port', String(port), ...NO_FIXED_PORTS, '--log-level', 'warn', ...(opts.flags ?? [])];
       return { args, display: `node ${[...(opts.nodeArgs ?? []), 'dist/bin/meetings-emulator.js', ...args.slice(1)].join(' ')}` };
     }
     case 'ceiling': {
@@ -273,7 +264,7 @@ export function commandOf(kind: ServerKind, port: number | string, opts: ServerO
       // listener on a fixed port (TLS, RTMP): the emulator's side holds those while both run.
       const bin = path.join(baseline.dir ?? '<baseline>', 'dist', 'bin', 'meetings-emulator.js');
       const entry = existsSync(bin) ? bin : path.join(baseline.dir ?? '<baseline>', 'dist', 'src', 'server.js');
-      const args = [entry, '--port', String(port), '--tls-port', '0', '--rtmp-port', '0', '--rtmps-port', '0', '--log-level', 'warn', ...(opts.flags ?? [])];
+      const args = [entry, '--port', String(port), ...NO_FIXED_PORTS, '--log-level', 'warn', ...(opts.flags ?? [])];
       return { args, display: `node <${baseline.ref ?? 'baseline'}>/${path.relative(baseline.dir ?? '', entry)} ${args.slice(1).join(' ')}` };
     }
     case 'express': {
