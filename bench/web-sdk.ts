@@ -190,7 +190,8 @@ function write(rows: string[][], started: Date, loadBefore: number[]): void {
 // --- a child: one SDK ---------------------------------------------------------------------------
 
 async function child(sdk: Sdk): Promise<Figures> {
-  const emu = await startEmulator({ seed: `bench web-sdk ${sdk.global}`, clock: 'manual', tlsPort: 0, logLevel: 'silent' });
+  // The plane's process ends as soon as the room has emptied (no idle time), so that "after the room emptied" is without it.
+  const emu = await startEmulator({ seed: `bench web-sdk ${sdk.global}`, clock: 'manual', tlsPort: 0, logLevel: 'silent', mediaPlaneIdleMs: 0 });
   const base = new URL(emu.tlsUrl!).host;
   const { url: pagesUrl, server: pages } = await servePages(sdk);
   let browser: Browser | undefined;

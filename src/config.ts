@@ -60,10 +60,17 @@ export interface Config {
   media: 'on' | 'off';
   /**
    * Where the media plane runs (the WebRTC endpoints, the forwarding, the bots' clips): in a process
-   * of its own, started when a page joins a media room (before its first transport) and ended when the last transport closes, so that the memory
-   * a room used goes back to the system (process); or in the emulator's own process (inline).
+   * of its own, started when a page joins a media room (before its first transport) and ended once it
+   * has held nothing for mediaPlaneIdleMs, so that the memory a room used goes back to the system
+   * (process); or in the emulator's own process (inline).
    */
   mediaPlane: 'process' | 'inline';
+  /**
+   * How long the media plane's process stays once it holds nothing (no transport, track, recording or
+   * livestream), in real ms: the next page within that time uses it instead of starting another. 0
+   * ends it at once.
+   */
+  mediaPlaneIdleMs: number;
   /**
    * What a recording's files hold: the meeting, as the media plane's recorder composes and encodes
    * it with ffmpeg (real; the sample when ffmpeg cannot be found), or always the bundled sample file
@@ -427,8 +434,17 @@ export const OPTIONS: { [K in OptionKey]: Option<K> }[OptionKey][] = [
     env: 'EMULATOR_MEDIA_PLANE',
     defaultText: 'process',
     description:
-      "process: the media plane (WebRTC endpoints, forwarding, bots' clips) runs in a child process started when a page joins a media room (before its first transport) and ended when the last transport closes, so a room's memory goes back to the system; inline: in the emulator's own process.",
+      "process: the media plane (WebRTC endpoints, forwarding, bots' clips) runs in a child process started when a page joins a media room (before its first transport) and ended once it has held nothing for --media-plane-idle-ms, so a room's memory goes back to the system; inline: in the emulator's own process.",
     parse: oneOf(['process', 'inline'] as const),
+  },
+  {
+    key: 'mediaPlaneIdleMs',
+    flag: '--media-plane-idle-ms',
+    env: 'EMULATOR_MEDIA_PLANE_IDLE_MS',
+    defaultText: '10000',
+    description:
+      "How long the media plane's process (--media-plane process) stays once it holds nothing (no page's transport, bot track, recording or livestream), in real ms: a page that joins within that time uses it instead of waiting for another to start (about 0.3 s, and as much CPU, each). 0 ends it as soon as it holds nothing, which gives its memory back soonest.",
+    parse: int(0, 3_600_000),
   },
   {
     key: 'recordings',
@@ -651,6 +667,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     tlsPort: 4443,
     media: 'on',
     mediaPlane: 'process',
+    mediaPlaneIdleMs: 10_000,
     recordings: 'real',
     livestreams: 'real',
     rtmpPort: 1935,

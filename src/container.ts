@@ -235,6 +235,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     participants,
     media: config.media,
     mediaPlane: config.mediaPlane,
+    mediaPlaneIdleMs: config.mediaPlaneIdleMs,
     mediaNetwork: mediaNetworkOf(config),
     sessions,
     waitingRoom,

@@ -61,7 +61,7 @@ export function roomFeatures(state: RoomState, controls: RoomControls): RoomFeat
     pinned: (meetingId) => hostControls.pinnedIn(meetingId),
     engine:
       state.deps.mediaPlane === 'process'
-        ? new ProcessMediaEngine(state.deps.logger, state.deps.mediaNetwork)
+        ? new ProcessMediaEngine(state.deps.logger, state.deps.mediaNetwork, state.deps.mediaPlaneIdleMs)
         : new LocalMediaEngine(state.deps.logger, state.deps.mediaNetwork),
   });
   const scenes = new RoomScenesFeature(media, hostControls);

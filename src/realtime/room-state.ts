@@ -40,6 +40,8 @@ export interface RoomsDeps {
   media: 'on' | 'off';
   /** Where the media plane runs (--media-plane). */
   mediaPlane: 'process' | 'inline';
+  /** How long the plane's process stays once it holds nothing (--media-plane-idle-ms, real ms). */
+  mediaPlaneIdleMs: number;
   /** Where the media plane listens (--host, --media-port, --media-announce). */
   mediaNetwork: MediaNetwork;
   sessions: Pick<SessionsService, 'leave' | 'kick' | 'kickAll' | 'locateMeeting'>;

@@ -124,6 +124,8 @@ const GOOD: Array<[keyof Config, string, string, unknown]> = [
   ['mediaAnnounce', '--media-announce', 'host.docker.internal', 'host.docker.internal'],
   ['mediaAnnounce', '--media-announce', '[::1]', '::1'],
   ['mediaFailedGraceMs', '--media-failed-grace-ms', '1500', 1500],
+  ['mediaPlaneIdleMs', '--media-plane-idle-ms', '0', 0],
+  ['mediaPlaneIdleMs', '--media-plane-idle-ms', '3600000', 3_600_000],
 ];
 const envOf = (flag: string) => OPTIONS.find((o) => o.flag === flag)!.env;
 
@@ -170,6 +172,7 @@ describe('sources', () => {
       mediaPort: 'EMULATOR_MEDIA_PORT',
       mediaAnnounce: 'EMULATOR_MEDIA_ANNOUNCE',
       mediaFailedGraceMs: 'EMULATOR_MEDIA_FAILED_GRACE_MS',
+      mediaPlaneIdleMs: 'EMULATOR_MEDIA_PLANE_IDLE_MS',
     });
   });
 
@@ -188,6 +191,8 @@ describe('bad values stop with a one-line reason', () => {
     ['--port', '-1', '--port must be a whole number, got "-1"'],
     ['--port', '80.5', '--port must be a whole number, got "80.5"'],
     ['--port', '65536', '--port must be between 0 and 65535, got 65536'],
+    ['--media-plane-idle-ms', '3600001', '--media-plane-idle-ms must be between 0 and 3600000, got 3600001'],
+    ['--media-plane-idle-ms', '1.5', '--media-plane-idle-ms must be a whole number, got "1.5"'],
     ['--port', '', '--port must be a whole number, got ""'],
     ['--port', '1\n2', '--port must be a whole number, got "1\\n2"'],
     ['--host', '', '--host must not be empty'],

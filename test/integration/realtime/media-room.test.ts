@@ -781,8 +781,8 @@ describe("the media plane's own process (--media-plane process, the default)", (
     }
   };
 
-  it('starts with the first transport, carries publish and receive, and ends once the room holds nothing; the emulator opens no UDP socket of its own', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+  it('starts with the first transport, carries publish and receive, and with no idle time ends once the room holds nothing; the emulator opens no UDP socket of its own', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlaneIdleMs: 0 });
     expect(await plane()).toEqual({ plane: 'process', plane_pid: null });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
     const ada = await page(m, 'Ada');
@@ -883,8 +883,8 @@ describe("the media plane's own process (--media-plane process, the default)", (
     expect(alive(next!)).toBe(false);
   });
 
-  it('is started when a page joins the media room, ahead of its first transport, which it carries; a page that leaves before asking for one lets it end', async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+  it('is started when a page joins the media room, ahead of its first transport, which it carries; a page that leaves before asking for one lets it end (no idle time)', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlaneIdleMs: 0 });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
     const ada = await page(m, 'Ada');
     // In the meeting's room, not yet in its media room: no plane.
@@ -911,8 +911,8 @@ describe("the media plane's own process (--media-plane process, the default)", (
     expect(await exited(pid!)).toBe(true);
   });
 
-  it("a bot's clip runs in the plane's process too, which ends with the bot's leave", async () => {
-    emu = await startEmulator({ seed: 'media room', clock: 'manual' });
+  it("a bot's clip runs in the plane's process too, which ends with the bot's leave (no idle time)", async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlaneIdleMs: 0 });
     const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
     const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: true, video: true } })).status).toBe(200);
@@ -927,6 +927,53 @@ describe("the media plane's own process (--media-plane process, the default)", (
     expect((await plane()).plane_pid).toBe(pid);
     expect((await post(`/meetings/${m}/participants/${bot.id}/leave`)).status).toBe(200);
     expect(await eventually(plane, (p) => p.plane_pid === null)).toEqual({ plane: 'process', plane_pid: null });
+    expect(await exited(pid!)).toBe(true);
+  });
+
+  it('with an idle time (--media-plane-idle-ms), a plane that holds nothing stays for it: the next page uses it, a reset ends it at once', async () => {
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlaneIdleMs: 600_000 });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
+    const ada = await page(m, 'Ada');
+    await ada.joinMedia(m, 'Ada');
+    await produce(ada, await transport(ada, false), 'video');
+    const { plane_pid: pid } = await plane();
+    expect(pid).toEqual(expect.any(Number));
+    await ada.close();
+    expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    expect(await plane()).toEqual({ plane: 'process', plane_pid: pid });
+    expect(alive(pid!)).toBe(true);
+
+    // The next page, its warming and its transport, and a bot's clip: all in the same process.
+    const bob = await page(m, 'Bob');
+    await bob.joinMedia(m, 'Bob');
+    expect((await plane()).plane_pid).toBe(pid);
+    await produce(bob, await transport(bob, false), 'video');
+    const bot = await addPerson(emu, m, 'Bot');
+    expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { video: true } })).status).toBe(200);
+    expect(await counts()).toEqual({ transports: 1, producers: 2, consumers: 0 });
+    expect((await plane()).plane_pid).toBe(pid);
+    await bob.close();
+    expect((await post(`/meetings/${m}/participants/${bot.id}/leave`)).status).toBe(200);
+    expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
+    expect((await plane()).plane_pid).toBe(pid);
+
+    expect((await fetch(`${emu.url}/_emulator/reset`, { method: 'POST' })).status).toBe(200);
+    expect(await eventually(plane, (p) => p.plane_pid === null)).toEqual({ plane: 'process', plane_pid: null });
+    expect(await exited(pid!)).toBe(true);
+  });
+
+  it('a plane that holds nothing ends once the idle time has passed, not before', async () => {
+    const idleMs = 300;
+    emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlaneIdleMs: idleMs });
+    const m = (await rest<{ id: string }>('POST', '/v2/meetings', { title: 'Plane' })).id;
+    const ada = await page(m, 'Ada');
+    await produce(ada, await transport(ada, false), 'video');
+    const { plane_pid: pid } = await plane();
+    const closing = performance.now();
+    await ada.close();
+    expect(await eventually(plane, (p) => p.plane_pid === null)).toEqual({ plane: 'process', plane_pid: null });
+    // The wait starts once the plane answers that it holds nothing, after the close began.
+    expect(performance.now() - closing).toBeGreaterThanOrEqual(idleMs);
     expect(await exited(pid!)).toBe(true);
   });
 });
