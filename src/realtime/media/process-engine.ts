@@ -9,8 +9,8 @@
 //
 // Calls keep their order (one channel); each is answered with the result and what the engine holds
 // afterwards, and the child is let go once nothing has been held and no call has been on its way
-// for idleMs. A child that dies is told to the media room, which fails every transport and track it held, as a lost network
-// would (the pages make new ones).
+// for idleMs. A child that dies is told to the media room, which fails every transport and track
+// it held, as a lost network would (the pages make new ones).
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -88,8 +88,9 @@ export class ProcessMediaEngine implements MediaEngine {
   }
 
   warm(): Promise<void> {
-    // A child in use needs no warming; an idle one is kept from now on, as a new one would be.
-    if (this.child && !this.idle) return Promise.resolve();
+    // A running child needs no warming: an idle one is kept for the idle time, which the page's
+    // first transport (about 0.1 s away) stops.
+    if (this.child) return Promise.resolve();
     this.warming = true;
     return this.call<void>('warm', [], true).catch(() => undefined);
   }
