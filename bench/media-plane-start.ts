@@ -3,9 +3,10 @@
 // plane warmed first (as the emulator does when a page joins the media room, before its SDK asks for
 // a transport: warm() starts the child and has it load werift; the time that takes is shown apart,
 // with the warmed idle plane's memory, the price of warming it) and for the plane in this process
-// (--media-plane inline, werift already loaded), each run `--runs` times, the modes in turn. The
-// first transport after an idle spell pays the child's start unless it was warmed; the next one does
-// not (both shown). Run from the built package (npm run build: dist/src), as the emulator runs.
+// (--media-plane inline, werift already loaded), and for a plane kept by its idle time
+// (--media-plane-idle-ms) after a page before had a transport on it and left, each run `--runs`
+// times, the modes in turn. The first transport after an idle spell pays the child's start unless it
+// was warmed or kept; the next one does not (both shown). Run from the built package (npm run build: dist/src), as the emulator runs.
 //
 //   npx tsx bench/media-plane-start.ts [--runs 5]
 import { readFileSync } from 'node:fs';
@@ -52,9 +53,15 @@ function memoryOf(pid: number): { rss: number; private: number } {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const modes = [
-  { name: 'process, cold (a fresh plane started by the call)', make: () => new ProcessMediaEngine(quiet, NETWORK), warm: false },
-  { name: "process, warmed first (warm() at the media room's join)", make: () => new ProcessMediaEngine(quiet, NETWORK), warm: true },
-  { name: 'inline', make: () => new LocalMediaEngine(undefined, NETWORK), warm: false },
+  { name: 'process, cold (a fresh plane started by the call)', make: () => new ProcessMediaEngine(quiet, NETWORK), warm: false, kept: false },
+  { name: "process, warmed first (warm() at the media room's join)", make: () => new ProcessMediaEngine(quiet, NETWORK), warm: true, kept: false },
+  {
+    name: 'process, kept by its idle time (a page before had a transport on it and left)',
+    make: () => new ProcessMediaEngine(quiet, NETWORK, 60_000),
+    warm: false,
+    kept: true,
+  },
+  { name: 'inline', make: () => new LocalMediaEngine(undefined, NETWORK), warm: false, kept: false },
 ] as const;
 const results = new Map<string, { first: number[]; second: number[]; warming: number[]; rss: number[]; private: number[] }>(
   modes.map((m) => [m.name, { first: [], second: [], warming: [], rss: [], private: [] }]),
@@ -71,12 +78,21 @@ for (let i = 0; i < RUNS; i++)
       r.rss.push(Math.round(m.rss));
       r.private.push(Math.round(m.private));
     }
+    if (mode.kept) {
+      await timed(engine, `before${i}`);
+      engine.closeTransport(`before${i}`);
+      const m = memoryOf(engine.pid!);
+      r.rss.push(Math.round(m.rss));
+      r.private.push(Math.round(m.private));
+    }
     r.first.push(await timed(engine, `a${i}`));
     r.second.push(await timed(engine, `b${i}`));
     await engine.close();
   }
 for (const [name, r] of results) {
   console.log(`${name}: first transport ${r.first.join(', ')} ms (median ${median(r.first)}); second ${r.second.join(', ')} ms (median ${median(r.second)})`);
+  if (r.warming.length === 0 && r.rss.length > 0)
+    console.log(`  the kept idle plane: RSS ${median(r.rss)} MB, of it private ${median(r.private)} MB (medians)`);
   if (r.warming.length > 0)
     console.log(
       `  warming it took ${r.warming.join(', ')} ms (median ${median(r.warming)}); the warmed idle plane: RSS ${median(r.rss)} MB, of it private ${median(r.private)} MB (medians)`,
