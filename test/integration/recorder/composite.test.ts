@@ -42,6 +42,9 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
     const bob = await w.bot(meetingId, 'Bob', { video: true });
     const r = await w.record({ meeting_id: meetingId });
     await w.camerasDecoded(r.id, ['Ada', 'Bob']);
+    // A second of Ada's voice reaches the recorder before the clock jumps (the clip's tone sounds 0.6 s
+    // of every second): on a busy machine her sound's decoder may start after her camera's.
+    await w.recorderUntil(r.id, (tiles) => (tiles.find((t) => t.name === 'Ada')?.microphone?.decoded ?? 0) >= 48_000);
     await emu.advance(10_000); // 0–10 s: Ada and Bob on camera
 
     await w.botMedia(meetingId, bob, { video: false });
