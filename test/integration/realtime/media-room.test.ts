@@ -19,6 +19,7 @@ import { SDK_EVENTS } from '../../../src/realtime/protocol/events.js';
 import { decode, encode, encodeEnvelope, type ProtoObject } from '../../../src/realtime/protocol/codec.js';
 import { WebRtcTransport } from '../../../src/realtime/media/plane/transport.js';
 import { MAX_FRAMES_PER_SECOND, Peer } from '../../../src/realtime/peer.js';
+import { processExists } from '../../helpers/proc-sockets.js';
 import { PageSockets, type SdkSocket } from '../../helpers/sdk-socket.js';
 import { addPerson, controlOf, restOf } from '../../helpers/web-sdk.js';
 
@@ -767,19 +768,9 @@ describe("the media plane's own process (--media-plane process, the default)", (
   /** Whether a process has exited, once it has (or the wait ran out). */
   const exited = async (pid: number): Promise<boolean> =>
     !(await eventually(
-      async () => alive(pid),
+      async () => processExists(pid),
       (up) => !up,
     ));
-
-  /** Whether a process of this machine is still there. */
-  const alive = (pid: number): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
 
   it('starts with the first transport, carries publish and receive, and with no idle time ends once the room holds nothing; the emulator opens no UDP socket of its own', async () => {
     emu = await startEmulator({ seed: 'media room', clock: 'manual', mediaPlaneIdleMs: 0 });
@@ -792,7 +783,7 @@ describe("the media plane's own process (--media-plane process, the default)", (
     const adaSend = await transport(ada, false, undefined, endpoints[0]);
     const { plane_pid: pid } = await plane();
     expect(pid).toEqual(expect.any(Number));
-    expect(alive(pid!)).toBe(true);
+    expect(processExists(pid!)).toBe(true);
     // The plane's refusal reaches the page as the SDK's error, with its words.
     const noSuchSection = { ...(await produceRequest(adaSend, 'video')), app_data: JSON.stringify({ mid: '99' }), producing_transport_id: '' };
     await expect(ada.request(MEDIA.produce, 'media.edge.ProducerCreateRequest', noSuchSection, null)).rejects.toThrow(
@@ -880,7 +871,7 @@ describe("the media plane's own process (--media-plane process, the default)", (
     expect(await counts()).toEqual({ transports: 1, producers: 1, consumers: 0 });
     expect((await plane()).plane_pid).toBe(next);
     await emu.close();
-    expect(alive(next!)).toBe(false);
+    expect(processExists(next!)).toBe(false);
   });
 
   it('is started when a page joins the media room, ahead of its first transport, which it carries; a page that leaves before asking for one lets it end (no idle time)', async () => {
@@ -892,7 +883,7 @@ describe("the media plane's own process (--media-plane process, the default)", (
     await ada.joinMedia(m, 'Ada');
     const { plane_pid: warmed } = await plane();
     expect(warmed).toEqual(expect.any(Number));
-    expect(alive(warmed!)).toBe(true);
+    expect(processExists(warmed!)).toBe(true);
     expect(await counts()).toEqual({ transports: 0, producers: 0, consumers: 0 });
     await produce(ada, await transport(ada, false), 'video');
     expect(await counts()).toEqual({ transports: 1, producers: 1, consumers: 0 });
@@ -917,7 +908,7 @@ describe("the media plane's own process (--media-plane process, the default)", (
     const bot = await addPerson(emu, m, 'Bot');
     expect((await post(`/meetings/${m}/participants/${bot.id}/join`, { media: { audio: true, video: true } })).status).toBe(200);
     const { plane_pid: pid } = await plane();
-    expect(alive(pid!)).toBe(true);
+    expect(processExists(pid!)).toBe(true);
     expect(await counts()).toEqual({ transports: 0, producers: 2, consumers: 0 });
     // Off is a pause: the process stays, with the tracks.
     expect(await post(`/meetings/${m}/participants/${bot.id}/media`, { audio: false, video: false })).toEqual({
@@ -941,7 +932,7 @@ describe("the media plane's own process (--media-plane process, the default)", (
     await ada.close();
     expect(await eventually(counts, sameCounts({ transports: 0, producers: 0, consumers: 0 }))).toEqual({ transports: 0, producers: 0, consumers: 0 });
     expect(await plane()).toEqual({ plane: 'process', plane_pid: pid });
-    expect(alive(pid!)).toBe(true);
+    expect(processExists(pid!)).toBe(true);
 
     // The next page, its warming and its transport, and a bot's clip: all in the same process.
     const bob = await page(m, 'Bob');

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../../src/logger.js';
 import type { ProducerInfo } from '../../../src/realtime/media/media-types.js';
 import { ProcessMediaEngine } from '../../../src/realtime/media/process-engine.js';
+import { processExists } from '../../helpers/proc-sockets.js';
 
 const NETWORK = { host: '127.0.0.1', ports: 0, announce: undefined } as const;
 const IDLE_MS = 10_000;
@@ -24,16 +25,6 @@ const camera = (id: string): ProducerInfo => ({
   mimeType: 'video/VP8',
   transportId: '',
 });
-
-/** Whether a process of this machine is still there. */
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const engines: ProcessMediaEngine[] = [];
 
@@ -72,14 +63,14 @@ describe("the media plane's process, idle", () => {
     vi.advanceTimersByTime(1);
     expect(engine.pid).toBeNull();
     await engine.close();
-    expect(alive(pid)).toBe(false);
+    expect(processExists(pid)).toBe(false);
   });
 
   it('with no idle time, is let go as soon as it holds nothing', async () => {
     const { engine, pid } = await idleEngine(0);
     expect(engine.pid).toBeNull();
     await engine.close();
-    expect(alive(pid)).toBe(false);
+    expect(processExists(pid)).toBe(false);
   });
 
   it('a track it is given keeps it past the idle time; the idle time starts again once the track ends', async () => {
