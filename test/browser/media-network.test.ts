@@ -6,7 +6,7 @@
 // TCP too; and with every transport on one port, six pages in two meetings each decode exactly their
 // own meeting's cameras (the two meetings' browsers have cameras of different shapes).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createSocket } from 'node:dgram';
 import os from 'node:os';
@@ -316,18 +316,32 @@ const framesById = (page: Page): Promise<Record<string, number>> =>
     return out;
   })()`);
 
-/** A port free for both UDP and TCP on the loopback (the media port is both). */
+/**
+ * A port free for both UDP and TCP on the loopback (the media port is both), below the range the
+ * system hands out to outgoing connections (/proc/sys/net/ipv4/ip_local_port_range): a port of that
+ * range, free now, could be given to one of the browsers' connections before the plane binds it.
+ */
 async function freePort(): Promise<number> {
-  for (;;) {
-    const server = createServer();
-    const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-    const udp = createSocket('udp4');
-    const free = await new Promise<boolean>((resolve) => {
-      udp.once('error', () => resolve(false));
-      udp.bind(port, '127.0.0.1', () => resolve(true));
-    });
-    await new Promise<void>((resolve) => udp.close(() => resolve()));
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (free) return port;
-  }
+  const low = existsSync(RANGE) ? Number(readFileSync(RANGE, 'utf8').trim().split(/\s+/)[0]) : 32_768;
+  for (let port = low - 2_000; port < low; port++) if (await freeOn(port)) return port;
+  throw new Error(`no port free for UDP and TCP on 127.0.0.1 in ${low - 2_000}-${low - 1}`);
+}
+const RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
+
+/** Whether `port` can be bound on the loopback for TCP and for UDP (both let go again). */
+async function freeOn(port: number): Promise<boolean> {
+  const server = createServer();
+  const tcp = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!tcp) return false;
+  const udp = createSocket('udp4');
+  const free = await new Promise<boolean>((resolve) => {
+    udp.once('error', () => resolve(false));
+    udp.bind(port, '127.0.0.1', () => resolve(true));
+  });
+  await new Promise<void>((resolve) => udp.close(() => resolve()));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return free;
 }
