@@ -115,6 +115,34 @@ describe.runIf(withFfmpeg)('recordings in the formats asked for', () => {
     expect(r! > 200 && g! < 60 && b! > 200).toBe(false);
   });
 
+  it('a watermark is scaled to the size asked, its proportions too, and drawn at the left top', async () => {
+    // The image is 100 × 40; asked at 60 × 20, 10 px in from the left and the top: x 10–69, y 10–29.
+    const { done } = await recorded({
+      video_config: { watermark: { url: `${imagesUrl}/logo.png`, size: { width: 60, height: 20 }, position: 'left top' } },
+    });
+    const video = await w.download(done.download_url!);
+    const { width, rgb } = frameAt(video.file, 6);
+    const magenta = (x: number, y: number) => {
+      const [r, g, b] = rgb.subarray((y * width + x) * 3, (y * width + x) * 3 + 3);
+      return r! > 200 && g! < 60 && b! > 200;
+    };
+    for (const [x, y] of [
+      [14, 14],
+      [65, 26],
+      [40, 20],
+    ] as const)
+      expect(magenta(x, y), `pixel ${x},${y} (inside the watermark)`).toBe(true);
+    // Where the image would reach at its own size (x to 109, y to 49), and at the other corners.
+    for (const [x, y] of [
+      [80, 20],
+      [40, 40],
+      [1220, 690],
+      [1220, 20],
+      [40, 690],
+    ] as const)
+      expect(magenta(x, y), `pixel ${x},${y} (outside the watermark)`).toBe(false);
+  });
+
   it("a track recording's file holds each track as a stream of its own, named after its participant", async () => {
     const { done } = await recorded({ layers: { default: { file_name_prefix: 'tracks' } } }, '/v2/recordings/track');
     expect(done.output_file_name).toMatch(/^tracks_.*\.webm$/);
