@@ -11,7 +11,7 @@ import { layoutTiles } from '../../src/realtime/media/plane/recorder/layout.js';
 import { MatroskaWriter, opusHead, vintSize } from '../../src/realtime/media/plane/recorder/matroska.js';
 import { RecordingTimeline } from '../../src/realtime/media/plane/recorder/recording-timeline.js';
 import { keyframeSize } from '../../src/realtime/media/plane/recorder/track-decoders.js';
-import { initialsOf } from '../../src/realtime/media/plane/recorder/room-composite.js';
+import { initialsOf, mixed } from '../../src/realtime/media/plane/recorder/room-composite.js';
 import { glyphAtlas, renderText } from '../../src/realtime/media/plane/recorder/glyphs.js';
 import { Picture, yuvOf } from '../../src/realtime/media/plane/recorder/picture.js';
 import { readIvf, CLIP_DIR, CLIP_VIDEO_FILE } from '../../src/realtime/media/plane/clip.js';
@@ -196,6 +196,24 @@ describe('names on the tiles', () => {
     expect([p.data[0], p.data[16], p.data[20]]).toEqual([235, 128, 128]);
     p.shade({ x: 0, y: 0, w: 4, h: 4 }, yuvOf({ r: 0, g: 0, b: 0 }), 0.5);
     expect(p.data[0]).toBe(126);
+  });
+});
+
+describe("the meeting's sound", () => {
+  /** 16-bit stereo samples, as the voices' decoders give them. */
+  const pcm = (...values: number[]) => {
+    const b = Buffer.alloc(values.length * 2);
+    values.forEach((v, i) => b.writeInt16LE(v, i * 2));
+    return b;
+  };
+  const values = (b: Buffer) => Array.from({ length: b.length / 2 }, (_, i) => b.readInt16LE(i * 2));
+
+  it('mixes every voice sample by sample, clipped to 16 bits', () => {
+    const ada = pcm(1000, -1000, 30000, -30000);
+    const bob = pcm(200, 300, 10000, -10000);
+    const cleo = pcm(-50, 0, 0, -5000);
+    expect(values(mixed([ada, bob, cleo], 2))).toEqual([1150, -700, 32767, -32768]);
+    expect(values(mixed([ada], 2))).toEqual([1000, -1000, 30000, -30000]);
   });
 });
 

@@ -9,7 +9,7 @@ import { loudness, probe, withFfmpeg } from '../../helpers/media-probe.js';
 import { SYSTEM_CALLER } from '../../../src/domain/recordings/recordings.service.js';
 import { layoutTiles } from '../../../src/realtime/media/plane/recorder/layout.js';
 import { readUntil } from '../../helpers/web-sdk.js';
-import { RecorderWorld, showsClip, showsNameTile, type Box, type RecordingDto } from '../../helpers/recorder.js';
+import { RecorderWorld, showsClip, showsNameTile, type Box, type RecorderTile, type RecordingDto } from '../../helpers/recorder.js';
 
 let emu: RunningEmulator;
 let w: RecorderWorld;
@@ -36,7 +36,7 @@ const THREE: Box[] = [
 ];
 
 describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
-  it('shows who joined, who left and whose camera was on, span by span of the manual clock, with their voices', async () => {
+  it('shows who joined, who left and whose camera and microphone were on, span by span of the manual clock, with their voices', async () => {
     const meetingId = await w.meeting();
     const ada = await w.bot(meetingId, 'Ada', { audio: true, video: true });
     const bob = await w.bot(meetingId, 'Bob', { video: true });
@@ -47,18 +47,35 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
     await w.recorderUntil(r.id, (tiles) => (tiles.find((t) => t.name === 'Ada')?.microphone?.decoded ?? 0) >= 48_000);
     await emu.advance(10_000); // 0–10 s: Ada and Bob on camera
 
-    await w.botMedia(meetingId, bob, { video: false });
+    // Bob turns his camera off and his microphone on.
+    await w.botMedia(meetingId, bob, { video: false, audio: true });
     await w.bot(meetingId, 'Carl');
-    await w.recorderUntil(r.id, (tiles) => tiles.length === 3 && tiles.find((t) => t.name === 'Bob')?.camera === null);
-    await emu.advance(10_000); // 10–20 s: Ada on camera, Bob and Carl by name
+    await w.recorderUntil(
+      r.id,
+      (tiles) =>
+        tiles.length === 3 && tiles.find((t) => t.name === 'Bob')?.camera === null && (tiles.find((t) => t.name === 'Bob')?.microphone?.decoded ?? 0) >= 48_000,
+    );
+    await emu.advance(10_000); // 10–20 s: Ada on camera, Bob and Carl by name; Ada's and Bob's voices
 
     await w.leave(meetingId, ada);
-    await w.recorderUntil(r.id, (tiles) => tiles.length === 2 && !tiles.some((t) => t.name === 'Ada'));
-    await emu.advance(10_000); // 20–30 s: Bob and Carl by name
+    const bobsVoice = (tiles: RecorderTile[]) => tiles.find((t) => t.name === 'Bob')?.microphone?.decoded ?? 0;
+    let heard = 0;
+    await w.recorderUntil(r.id, (tiles) => {
+      heard = bobsVoice(tiles);
+      return tiles.length === 2 && !tiles.some((t) => t.name === 'Ada');
+    });
+    // A second of Bob's voice alone reaches the recorder before the clock jumps: what it hears in real
+    // time between two jumps opens the span after the second one (a jumped span's sound is silence).
+    await w.recorderUntil(r.id, (tiles) => bobsVoice(tiles) >= heard + 48_000);
+    await emu.advance(10_000); // 20–30 s: Bob and Carl by name; Bob's voice
+
+    await w.botMedia(meetingId, bob, { audio: false });
+    await w.recorderUntil(r.id, (tiles) => tiles.find((t) => t.name === 'Bob')?.microphone === null);
+    await emu.advance(10_000); // 30–40 s: Bob and Carl by name, silent
 
     const done = await w.stopAndUpload(r.id);
     expect(done.status).toBe('UPLOADED');
-    expect(done.recording_duration).toBe(30);
+    expect(done.recording_duration).toBe(40);
     // While UPLOADING, file_size was what the encoder had written to disk at the stop (the manual
     // clock leaves it little time); now, the whole file's.
     expect(w.lastStopped!.file_size).toBeGreaterThanOrEqual(0);
@@ -73,7 +90,7 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
       ['audio', 'aac', 2],
     ]);
     expect(p.streams[0]!.height).toBe(720);
-    expect(Math.abs(Number(p.format.duration) - 30)).toBeLessThanOrEqual(1);
+    expect(Math.abs(Number(p.format.duration) - 40)).toBeLessThanOrEqual(1);
 
     expect(showsClip(video.file, 5, TWO[0]!)).toBe(true);
     expect(showsClip(video.file, 5, TWO[1]!)).toBe(true);
@@ -82,13 +99,18 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
     expect(showsNameTile(video.file, 15, THREE[2]!)).toBe(true);
     expect(showsNameTile(video.file, 25, TWO[0]!)).toBe(true);
     expect(showsNameTile(video.file, 25, TWO[1]!)).toBe(true);
+    expect(showsNameTile(video.file, 35, TWO[1]!)).toBe(true);
 
-    // Ada's voice (the clip's tone) while she was there; the audio file is the same sound.
+    // The voices (the clip's tone): Ada's while she was there; Bob's, mixed in from when he turned his
+    // microphone on, alone once she had left; nothing once he turned it off. The audio file is the same sound.
     expect(loudness(video.file, 0, 20).maxDb).toBeGreaterThan(-30);
+    expect(loudness(video.file, 20, 23).maxDb, "Bob's voice after Ada left").toBeGreaterThan(-30);
+    // The span's first second may still hold what Bob said between the jump and turning his microphone off.
+    expect(loudness(video.file, 32, 40).maxDb, 'after Bob turned his microphone off').toBeLessThan(-80);
     const audio = await w.download(done.audio_download_url!);
     expect(audio.contentType).toBe('audio/mp4');
     expect(probe(audio.file).streams.map((s) => s.codec_name)).toEqual(['aac']);
-    expect(Math.abs(Number(probe(audio.file).format.duration) - 30)).toBeLessThanOrEqual(1);
+    expect(Math.abs(Number(probe(audio.file).format.duration) - 40)).toBeLessThanOrEqual(1);
   });
 
   it('leaves a pause out: the file is the recorded time only', async () => {
