@@ -1,8 +1,10 @@
 // What a recording holds, decoded as a user's tools would (ffprobe, a picture, the loudness): the
 // meeting as the kits lay it out, tile by tile, as it changed while it was recorded; the formats
 // production documents; its length equal to recording_duration under the manual clock, a pause
-// left out. A media test: the emulator in this process, its media plane and encoders in theirs,
-// scripted participants publishing the sample clip.
+// left out; its files freed by a reset. A media test: the emulator in this process, its media
+// plane and encoders in theirs, scripted participants publishing the sample clip.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { loudness, probe, withFfmpeg } from '../../helpers/media-probe.js';
@@ -180,6 +182,33 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
     expect(Math.abs(Number(probe(video.file).format.duration) - 60)).toBeLessThanOrEqual(1);
   });
   // Last in the file: each resets what the tests before it made.
+  it.each(['a reset of the emulator', "a reset of the recording's organization"])(
+    "a finished recording's files are freed by %s: the health check's disk_bytes falls to 0 and its folder goes",
+    async (how) => {
+      const meetingId = await w.meeting('Freed');
+      await w.bot(meetingId, 'Ada');
+      const r = await w.record({ meeting_id: meetingId });
+      await w.recorderUntil(r.id, (tiles) => tiles.length === 1);
+      await emu.advance(5_000);
+      const done = await w.stopAndUpload(r.id);
+      expect(done.status).toBe('UPLOADED');
+      const disk = async () => ((await (await fetch(`${emu.url}/_emulator/health`)).json()) as { recordings: { disk_bytes: number } }).recordings.disk_bytes;
+      expect(await disk()).toBeGreaterThanOrEqual(done.file_size!);
+      const artifacts = await emu.deps.services.recordings.files.whenComplete({ id: r.id, outputFileName: done.output_file_name });
+      const folder = path.dirname(artifacts.video!.path);
+      expect(existsSync(folder)).toBe(true);
+      if (how.includes('emulator')) await emu.reset();
+      else expect((await fetch(`${emu.url}/_emulator/orgs/${emu.orgId}/reset`, { method: 'POST' })).status).toBe(200);
+      expect(await disk()).toBe(0);
+      expect(
+        await readUntil(
+          async () => existsSync(folder),
+          (there) => !there,
+          30_000,
+        ),
+      ).toBe(false);
+    },
+  );
   it.each(['a reset of the emulator', "a reset of the recording's organization"])(
     'dropped by %s before its recorder is up: no recorder is made, and the media plane, holding nothing, ends',
     async (how) => {
