@@ -1,16 +1,18 @@
-// A recording's file lasts its recording_duration on the real clock and a sped-up one too, and is
-// complete when the UPLOADED webhook says so (the receiver downloads it on the spot); an encoder
-// that dies ends its recording ERRORED, with the webhook, never a stuck UPLOADING; the first
-// recording of a fresh emulator on the manual clock, done in one go, holds the meeting too, and so
-// does a recording after a reset, which has its namesake's seeded id. A media and
-// network test: the emulator in this process with a running clock, its media plane and encoders
-// in theirs, a webhook receiver on this machine. Real time passes here: the waits read the
-// recorder's own state (how far its timeline got), never a sleep of a guessed length.
+// A recording's file lasts its recording_duration on the real clock and a sped-up one too (on the
+// real clock, the picture moving as the clip plays), and is complete when the UPLOADED webhook says
+// so (the webhook's link serves the whole file); an encoder that dies ends its recording ERRORED,
+// with the webhook, never a stuck UPLOADING; the first recording of a fresh emulator on the manual
+// clock, done in one go, holds the meeting too, and so does a recording after a reset, which has
+// its namesake's seeded id. A media and network test: the emulator in this process with a running
+// clock, its media plane and encoders in theirs, a webhook receiver on this machine. Real time
+// passes here: the waits read the recorder's own state (how far its timeline got), never a sleep
+// of a guessed length.
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
-import { probe, withFfmpeg } from '../../helpers/media-probe.js';
-import { RecorderWorld, type RecordingDto } from '../../helpers/recorder.js';
+import { frameAt, probe, withFfmpeg } from '../../helpers/media-probe.js';
+import { RecorderWorld, showsClip, type RecordingDto } from '../../helpers/recorder.js';
+import { layoutTiles } from '../../../src/realtime/media/plane/recorder/layout.js';
 import { readUntil } from '../../helpers/web-sdk.js';
 import { Receiver } from '../../helpers/webhook-receiver.js';
 
@@ -73,6 +75,16 @@ describe.runIf(withFfmpeg)('durations that agree under a running clock', () => {
       expect(video.bytes).toBe(done.file_size);
       const seconds = Number(probe(video.file).format.duration);
       expect(Math.abs(seconds - done.recording_duration!)).toBeLessThanOrEqual(1);
+      if (scale === 1) {
+        // The picture moves as Ada's clip plays (its counter counts its frames), not one picture held;
+        // and it is her clip that shows, the whole grid being her tile.
+        const box = layoutTiles(1280, 720, { people: ['ada'], screens: [], pinned: [] }).get('ada')!;
+        expect([showsClip(video.file, 1, box), showsClip(video.file, 3, box)]).toEqual([true, true]);
+        const [a, b] = [frameAt(video.file, 1).rgb, frameAt(video.file, 3).rgb];
+        let changed = 0;
+        for (let i = 0; i < a.length; i += 3) if (Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!) > 90) changed++;
+        expect(changed, 'pixels that changed between 1 s and 3 s').toBeGreaterThan(10_000);
+      }
       // The webhook's link, fetched as it arrived, served the same whole file.
       const hook = receiver.received.find((r) => (r.json.recording as { status?: string } | undefined)?.status === 'UPLOADED')!;
       const url = (hook.json.recording as { downloadUrl: string }).downloadUrl;
