@@ -3,10 +3,10 @@
 // each kind of recording makes, and the bookkeeping of recordings' files on disk (the disk limit,
 // evictions, what a link serves).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { layoutTiles } from '../../src/realtime/media/plane/recorder/layout.js';
 import { MatroskaWriter, opusHead, vintSize } from '../../src/realtime/media/plane/recorder/matroska.js';
 import { RecordingTimeline } from '../../src/realtime/media/plane/recorder/recording-timeline.js';
@@ -21,6 +21,7 @@ import { DEFAULT_AUDIO, DEFAULT_VIDEO } from '../../src/domain/recordings/record
 import { mediaFilesIn } from '../../src/domain/media/media-links.js';
 import { PACKAGE_ROOT } from '../../src/core/package-info.js';
 import { FfmpegProcess } from '../../src/realtime/media/plane/recorder/ffmpeg-process.js';
+import { TimelineEncoder } from '../../src/realtime/media/plane/recorder/timeline-encoder.js';
 import { probe, withFfmpeg } from '../helpers/media-probe.js';
 import { encoderArgs } from '../../src/realtime/media/plane/recorder/composite-recording.js';
 import type { RecorderSpec } from '../../src/realtime/media/media-types.js';
@@ -196,6 +197,39 @@ describe('names on the tiles', () => {
     expect([p.data[0], p.data[16], p.data[20]]).toEqual([235, 128, 128]);
     p.shade({ x: 0, y: 0, w: 4, h: 4 }, yuvOf({ r: 0, g: 0, b: 0 }), 0.5);
     expect(p.data[0]).toBe(126);
+  });
+});
+
+describe('an encoder that hangs', () => {
+  it('is killed once its input has ended and it has not finished within a minute (and the length / 20): finish() rejects, saying so', async () => {
+    // An "ffmpeg" that reads its whole input and then never exits, as a stuck encoder would.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hung-encoder-'));
+    const script = path.join(dir, 'ffmpeg');
+    writeFileSync(script, '#!/bin/sh\ncat > /dev/null\nexec sleep 600\n', { mode: 0o755 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let encoder: TimelineEncoder | undefined;
+    try {
+      const failed: string[] = [];
+      encoder = new TimelineEncoder({ ffmpeg: script, outputArgs: [], onFailed: (reason) => failed.push(reason) });
+      const finished = encoder.finish(2_000, () => new Uint8Array(0));
+      const outcome = finished.then(
+        () => 'finished',
+        (err: Error) => err.message,
+      );
+      // Its length is 2 s: the limit is 60 s + 0.1 s. Just before it, the encoder is still waited for.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(await Promise.race([outcome, Promise.resolve('waiting')])).toBe('waiting');
+      await vi.advanceTimersByTimeAsync(200);
+      expect(await outcome).toBe('the encoder did not finish within 60 s');
+      await encoder.exited;
+      // The end was asked for: that it then ended is no unexpected failure.
+      expect(failed).toEqual([]);
+    } finally {
+      // Whatever the test found, no encoder is left behind.
+      encoder?.cancel();
+      vi.useRealTimers();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
