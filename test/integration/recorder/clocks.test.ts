@@ -1,12 +1,12 @@
 // A recording's file lasts its recording_duration on the real clock and a sped-up one too (on the
 // real clock, the picture moving as the clip plays), and is complete when the UPLOADED webhook says
-// so (the webhook's link serves the whole file); an encoder that dies ends its recording ERRORED,
-// with the webhook, never a stuck UPLOADING; the first recording of a fresh emulator on the manual
-// clock, done in one go, holds the meeting too, and so does a recording after a reset, which has
-// its namesake's seeded id. A media and network test: the emulator in this process with a running
-// clock, its media plane and encoders in theirs, a webhook receiver on this machine. Real time
-// passes here: the waits read the recorder's own state (how far its timeline got), never a sleep
-// of a guessed length.
+// so (its link, fetched as the webhook arrives, serves the whole file); an encoder that dies ends
+// its recording ERRORED, with the webhook, never a stuck UPLOADING; the first recording of a fresh
+// emulator on the manual clock, done in one go, holds the meeting too, and so does a recording
+// after a reset, which has its namesake's seeded id. A media and network test: the emulator in
+// this process with a running clock, its media plane and encoders in theirs, a webhook receiver on
+// this machine. Real time passes here: the waits read the recorder's own state (how far its
+// timeline got), never a sleep of a guessed length.
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
@@ -55,7 +55,13 @@ describe.runIf(withFfmpeg)('durations that agree under a running clock', () => {
     ['a clock 20 times faster', 20, 40_000],
   ])('%s: the file lasts recording_duration, and is whole when the UPLOADED webhook arrives', async (_name, scale, recordMs) => {
     const world = await runningClock(scale);
-    const receiver = await Receiver.start();
+    // The UPLOADED webhook's link is fetched the moment the webhook arrives, before it is answered.
+    let fetchedOnArrival: ReturnType<RecorderWorld['download']> | undefined;
+    const receiver = await Receiver.start((_index, hook) => {
+      const recording = hook.json.recording as { status?: string; downloadUrl?: string } | undefined;
+      if (recording?.status === 'UPLOADED' && fetchedOnArrival === undefined) fetchedOnArrival = world.download(recording.downloadUrl!);
+      return 200;
+    });
     try {
       await world.rest('POST', '/v2/webhooks', { name: 'recordings', url: receiver.url(), events: ['recording.statusUpdate'] });
       const meetingId = await world.meeting();
@@ -86,10 +92,15 @@ describe.runIf(withFfmpeg)('durations that agree under a running clock', () => {
         expect(changed, 'pixels that changed between 1 s and 3 s').toBeGreaterThan(10_000);
       }
       // The webhook's link, fetched as it arrived, served the same whole file.
-      const hook = receiver.received.find((r) => (r.json.recording as { status?: string } | undefined)?.status === 'UPLOADED')!;
-      const url = (hook.json.recording as { downloadUrl: string }).downloadUrl;
-      const fromHook = await world.download(url);
+      await readUntil(
+        async () => fetchedOnArrival,
+        (f) => f !== undefined,
+        30_000,
+        50,
+      );
+      const fromHook = await fetchedOnArrival!;
       expect(fromHook.bytes).toBe(done.file_size);
+      expect(Math.abs(Number(probe(fromHook.file).format.duration) - done.recording_duration!)).toBeLessThanOrEqual(1);
     } finally {
       await receiver.close();
     }
