@@ -1,16 +1,17 @@
 // A recording made as it was asked for, in production's formats, decoded: VP8 and Vorbis in WebM
-// at another size, an audio-only MP3 in mono, a watermark drawn where it was placed, a track
-// recording's tracks each as a stream of its own, names and Content-Types true to the files. And
-// what is refused before anything starts: a watermark that does not load, VP8 with MP3, a
-// watermark larger than the picture. A media test: the emulator in this process, its media plane
-// and encoders in theirs, a watermark served from this machine.
+// at another size, an audio-only MP3 in mono, a watermark drawn at its size where it was placed, a
+// track recording's tracks each as a stream of its own (the camera's clip, the voices' sound), names
+// and Content-Types true to the files. And what is refused before anything starts: a watermark that
+// does not load, VP8 with MP3, a watermark larger than the picture. A media test: the emulator in
+// this process, its media plane and encoders in theirs, a watermark served from this machine.
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { frameAt, probe, withFfmpeg } from '../../helpers/media-probe.js';
-import { RecorderWorld } from '../../helpers/recorder.js';
+import { RecorderWorld, showsClip } from '../../helpers/recorder.js';
 
 let emu: RunningEmulator;
 let w: RecorderWorld;
@@ -42,13 +43,20 @@ afterAll(async () => {
   await new Promise((resolve) => images?.close(resolve));
 });
 
-/** A meeting where Ada publishes the clip's camera and voice, and a recording of it made as `body` asks, 12 s long. */
-async function recorded(body: Record<string, unknown>, path = '/v2/recordings') {
+/**
+ * A meeting where Ada publishes the clip's camera and voice and Bob its voice, and a recording of it
+ * made as `body` asks, 12 s long; `voices`: the clock jumps once a second of each voice has reached
+ * the recorder.
+ */
+async function recorded(body: Record<string, unknown>, path = '/v2/recordings', options: { voices?: boolean } = {}) {
   const meetingId = await w.meeting();
   await w.bot(meetingId, 'Ada', { audio: true, video: true });
   await w.bot(meetingId, 'Bob', { audio: true });
   const r = await w.record({ meeting_id: meetingId, ...body }, path);
   await w.recorderUntil(r.id, (tiles) => (tiles.find((t) => t.name === 'Ada')?.camera?.decoded ?? 0) > 0);
+  // A second of each voice reaches the recorder before the clock jumps: what it hears in real time
+  // is what a jumped span holds of the sound.
+  if (options.voices) await w.recorderUntil(r.id, (tiles) => tiles.every((t) => !t.microphone || t.microphone.decoded >= 48_000));
   await emu.advance(12_000);
   const done = await w.stopAndUpload(r.id);
   expect(done.status).toBe('UPLOADED');
@@ -144,7 +152,7 @@ describe.runIf(withFfmpeg)('recordings in the formats asked for', () => {
   });
 
   it("a track recording's file holds each track as a stream of its own, named after its participant", async () => {
-    const { done } = await recorded({ layers: { default: { file_name_prefix: 'tracks' } } }, '/v2/recordings/track');
+    const { done } = await recorded({ layers: { default: { file_name_prefix: 'tracks' } } }, '/v2/recordings/track', { voices: true });
     expect(done.output_file_name).toMatch(/^tracks_.*\.webm$/);
     expect(done.audio_download_url).toBeNull();
     const file = await w.download(done.download_url!);
@@ -157,6 +165,17 @@ describe.runIf(withFfmpeg)('recordings in the formats asked for', () => {
       ['Bob microphone', 'opus'],
     ]);
     expect(Math.abs(Number(p.format.duration) - 12)).toBeLessThanOrEqual(1);
+    // What each track holds: Ada's camera shows the clip; each voice is the clip's tone, not silence.
+    const camera = p.streams.find((s) => s.codec_type === 'video')!;
+    expect(showsClip(file.file, 6, { x: 0, y: 0, w: camera.width!, h: camera.height! })).toBe(true);
+    const voices = p.streams.filter((s) => s.codec_type === 'audio');
+    for (const [i, voice] of voices.entries()) {
+      const detect = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', file.file, '-map', `0:a:${i}`, '-af', 'volumedetect', '-f', 'null', '-'], {
+        encoding: 'utf8',
+      });
+      const maxDb = Number(/max_volume: (-?[\d.]+) dB/.exec(detect.stderr)?.[1]);
+      expect(maxDb, `${voice.tags?.title}'s loudest`).toBeGreaterThan(-30);
+    }
   });
 });
 
