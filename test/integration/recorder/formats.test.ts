@@ -1,9 +1,10 @@
-// A recording made as it was asked for, in production's formats, decoded: VP8 and Vorbis in WebM
-// at another size, an audio-only MP3 in mono, a watermark drawn at its size where it was placed, a
-// track recording's tracks each as a stream of its own (the camera's clip, the voices' sound), names
-// and Content-Types true to the files. And what is refused before anything starts: a watermark that
-// does not load, VP8 with MP3, a watermark larger than the picture. A media test: the emulator in
-// this process, its media plane and encoders in theirs, a watermark served from this machine.
+// A recording made as it was asked for, in production's formats, decoded: H.264 with AAC in mono
+// at another size, VP8 and Vorbis in WebM at another size, an audio-only MP3 in mono, a watermark
+// drawn at its size where it was placed, a track recording's tracks each as a stream of its own
+// (the camera's clip, the voices' sound), names and Content-Types true to the files. And what is
+// refused before anything starts: a watermark that does not load, VP8 with MP3, a watermark larger
+// than the picture. A media test: the emulator in this process, its media plane and encoders in
+// theirs, a watermark served from this machine.
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -101,6 +102,19 @@ describe.runIf(withFfmpeg)('recordings in the formats asked for', () => {
     expect(new URL(done.audio_download_url!).pathname.endsWith(done.output_file_name.replace(/\.mp4$/, '.m4a'))).toBe(true);
     expect(audio.contentType).toBe('audio/mp4');
     expect(probe(audio.file).streams.map((s) => [s.codec_name, s.channels])).toEqual([['aac', 2]]);
+  });
+
+  it('H.264 at 960 × 540 with AAC in mono: the MP4 at that size with one channel, and the M4A in mono', async () => {
+    const { done } = await recorded({ video_config: { width: 960, height: 540 }, audio_config: { codec: 'AAC', channel: 'mono', export_file: true } });
+    const video = await w.download(done.download_url!);
+    expect(video).toMatchObject({ status: 200, contentType: 'video/mp4', bytes: done.file_size });
+    expect(probe(video.file).streams.map((s) => [s.codec_name, s.width ?? s.channels, s.height ?? null])).toEqual([
+      ['h264', 960, 540],
+      ['aac', 1, null],
+    ]);
+    const audio = await w.download(done.audio_download_url!);
+    expect(audio.contentType).toBe('audio/mp4');
+    expect(probe(audio.file).streams.map((s) => [s.codec_name, s.channels])).toEqual([['aac', 1]]);
   });
 
   it('a watermark is drawn at its size where it was placed', async () => {
