@@ -115,15 +115,21 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
     expect(Math.abs(Number(probe(audio.file).format.duration) - 40)).toBeLessThanOrEqual(1);
   });
 
-  it('leaves a pause out: the file is the recorded time only', async () => {
+  it('leaves a pause out: the recorder takes no track while paused, and the file is the recorded time only', async () => {
     const meetingId = await w.meeting();
     await w.bot(meetingId, 'Ada', { audio: true, video: true });
     const r = await w.record({ meeting_id: meetingId });
     await w.camerasDecoded(r.id, ['Ada']);
     await emu.advance(8_000);
     await w.rest('PUT', `/v2/recordings/${r.id}`, { action: 'pause' });
+    // Paused, the recorder takes nothing: its decoders of Ada's camera and voice are closed.
+    const taking = (tiles: RecorderTile[]) => [tiles[0]?.camera?.decoded, tiles[0]?.microphone?.decoded];
+    expect(taking(await w.recorderUntil(r.id, (tiles) => taking(tiles).every((n) => n === 0)))).toEqual([0, 0]);
     await emu.advance(60_000);
+    expect(taking(await w.recorderUntil(r.id, () => true))).toEqual([0, 0]);
     await w.rest('PUT', `/v2/recordings/${r.id}`, { action: 'resume' });
+    // Resumed, it takes them again.
+    await w.recorderUntil(r.id, (tiles) => taking(tiles).every((n) => (n ?? 0) > 0));
     await emu.advance(7_000);
     const done = await w.stopAndUpload(r.id);
     expect(done.recording_duration).toBe(15);
