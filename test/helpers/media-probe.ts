@@ -64,10 +64,14 @@ export function frameAt(file: string, seconds: number): { width: number; height:
   return { width: video.width!, height: video.height!, rgb };
 }
 
-/** The loudest and the mean level of a file's sound, dB (ffmpeg's volumedetect): -91 is digital silence. */
-export function loudness(file: string, from = 0, to?: number): { meanDb: number; maxDb: number } {
+/**
+ * The loudest and the mean level of a file's sound, dB (ffmpeg's volumedetect): -91 is digital silence.
+ * `audioStream`: which of its sound streams (0 for the first), where it has several; ffmpeg's pick otherwise.
+ */
+export function loudness(file: string, from = 0, to?: number, audioStream?: number): { meanDb: number; maxDb: number } {
   const window = to === undefined ? [] : ['-t', String(to - from)];
-  const r = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-ss', String(from), ...window, '-i', file, '-vn', '-af', 'volumedetect', '-f', 'null', '-'], {
+  const select = audioStream === undefined ? ['-vn'] : ['-map', `0:a:${audioStream}`];
+  const r = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-ss', String(from), ...window, '-i', file, ...select, '-af', 'volumedetect', '-f', 'null', '-'], {
     encoding: 'utf8',
   });
   const level = (name: string) => Number(new RegExp(`${name}: (-?[\\d.]+) dB`).exec(r.stderr)?.[1] ?? NaN);
