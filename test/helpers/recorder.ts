@@ -50,6 +50,13 @@ export class RecorderWorld {
     return (await this.rest<{ id: string }>('POST', '/v2/meetings', { title })).id;
   }
 
+  /** What the recorder's tests read of the emulator's health check: the recordings' disk use, the media plane's process. */
+  async health(): Promise<{ recordings: { disk_bytes: number }; media: { plane_pid: number | null } }> {
+    const res = await this.control('GET', '/_emulator/health');
+    expect(res.status).toBe(200);
+    return res.body as unknown as { recordings: { disk_bytes: number }; media: { plane_pid: number | null } };
+  }
+
   /** A scripted participant joins, publishing the clip's camera and/or microphone. */
   async bot(meetingId: string, name: string, media: { audio?: boolean; video?: boolean } = {}): Promise<Person> {
     const person = await addPerson(this.emu, meetingId, name);

@@ -198,7 +198,7 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
       await emu.advance(5_000);
       const done = await w.stopAndUpload(r.id);
       expect(done.status).toBe('UPLOADED');
-      const disk = async () => ((await (await fetch(`${emu.url}/_emulator/health`)).json()) as { recordings: { disk_bytes: number } }).recordings.disk_bytes;
+      const disk = async () => (await w.health()).recordings.disk_bytes;
       expect(await disk()).toBeGreaterThanOrEqual(done.file_size!);
       const artifacts = await emu.deps.services.recordings.files.whenComplete({ id: r.id, outputFileName: done.output_file_name });
       const folder = path.dirname(artifacts.video!.path);
@@ -227,7 +227,7 @@ describe.runIf(withFfmpeg)('a composite recording holds the meeting', () => {
       if (how.includes('emulator')) await emu.reset();
       else expect((await fetch(`${emu.url}/_emulator/orgs/${emu.orgId}/reset`, { method: 'POST' })).status).toBe(200);
       // A recorder made after all would hold the plane's process for good.
-      const plane = async () => ((await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { plane_pid: number | null } }).media.plane_pid;
+      const plane = async () => (await w.health()).media.plane_pid;
       expect(await readUntil(plane, (pid) => pid === null, 30_000)).toBeNull();
       expect(deps.services.recordings.files.recording).toBe(0);
     },
