@@ -316,6 +316,9 @@ const framesById = (page: Page): Promise<Record<string, number>> =>
     return out;
   })()`);
 
+/** The ports the system hands out to outgoing connections: their first and last. */
+const RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
+
 /**
  * A port free for both UDP and TCP on the loopback (the media port is both), below the range the
  * system hands out to outgoing connections (/proc/sys/net/ipv4/ip_local_port_range): a port of that
@@ -326,7 +329,6 @@ async function freePort(): Promise<number> {
   for (let port = low - 2_000; port < low; port++) if (await freeOn(port)) return port;
   throw new Error(`no port free for UDP and TCP on 127.0.0.1 in ${low - 2_000}-${low - 1}`);
 }
-const RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
 
 /** Whether `port` can be bound on the loopback for TCP and for UDP (both let go again). */
 async function freeOn(port: number): Promise<boolean> {
