@@ -37,12 +37,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
     emu = undefined;
   });
 
-  async function health(): Promise<{ plane_pid: number | null; listening: Record<string, unknown>; transports: number }> {
-    return (
-      (await (await fetch(`${emu!.url}/_emulator/health`)).json()) as {
-        media: { plane_pid: number | null; listening: Record<string, unknown>; transports: number };
-      }
-    ).media;
+  interface MediaHealth {
+    plane_pid: number | null;
+    listening: Record<string, unknown>;
+    transports: number;
+    producers: number;
+    consumers: number;
+  }
+
+  async function health(): Promise<MediaHealth> {
+    return ((await (await fetch(`${emu!.url}/_emulator/health`)).json()) as { media: MediaHealth }).media;
   }
 
   async function meetingWith(...names: string[]): Promise<{ id: string; people: Person[] }> {
@@ -241,8 +245,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
           pages.here.push(await joinPage(SDK, wide, here.people[i]!, { audio: false, video: true }));
           pages.there.push(await joinPage(SDK, squared, there.people[i]!, { audio: false, video: true }));
         }
-        const h = await health();
-        expect(h.transports).toBe(12);
+        // Each page publishes its camera and receives the two others of its meeting.
+        const h = await readUntil(health, (m) => m.producers === 6 && m.consumers === 12, WAIT);
+        expect(h).toMatchObject({ transports: 12, producers: 6, consumers: 12 });
         expect(h.listening).toMatchObject({ udp_port: port, tcp_port: port, open: true });
         for (const [meeting, shape] of [
           ['here', (v: Decoded) => v.width * 9 === v.height * 16],

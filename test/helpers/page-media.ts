@@ -87,13 +87,31 @@ export const decoded = (page: Page): Promise<Decoded[]> => page.evaluate<Decoded
 
 export const connections = (page: Page): Promise<Connection[]> => page.evaluate<Connection[]>(CONNECTIONS_SCRIPT);
 
-/** Waits (at most `waitMs`) until the page decodes `n` videos, each past a few frames; answers what it decodes then. */
-export const decodingVideos = (page: Page, n: number, waitMs: number): Promise<Decoded[]> =>
-  readUntil(
-    () => decoded(page),
-    (d) => d.length >= n && d.every((v) => v.frames > 5),
-    waitMs,
-  );
+/** Every video stream the page receives, decoded or not, with what arrived of it (RTCInboundRtpStreamStats). */
+const RECEIVED_SCRIPT = `(async () => {
+  const out = [];
+  for (const [pc, conn] of window.__pcs.entries()) {
+    if (conn.connectionState === 'closed') continue;
+    (await conn.getStats()).forEach((s) => {
+      if (s.type === 'inbound-rtp' && s.kind === 'video')
+        out.push({ pc, mid: s.mid, packets: s.packetsReceived ?? 0, frames: s.framesDecoded ?? 0, keyframes: s.keyFramesDecoded ?? 0, plis: s.pliCount ?? 0, width: s.frameWidth ?? 0 });
+    });
+  }
+  return out;
+})()`;
+
+/**
+ * Waits (at most `waitMs`) until the page decodes `n` videos, each past a few frames; answers what it
+ * decodes then. When it does not, every video stream the page receives is written to the test's
+ * stderr (packets, keyframes, keyframe requests): whether a missing video never reached the page or
+ * reached it undecodable.
+ */
+export async function decodingVideos(page: Page, n: number, waitMs: number): Promise<Decoded[]> {
+  const enough = (d: Decoded[]) => d.length >= n && d.every((v) => v.frames > 5);
+  const videos = await readUntil(() => decoded(page), enough, waitMs);
+  if (!enough(videos)) process.stderr.write(`decodingVideos: ${n} asked; the page receives ${JSON.stringify(await page.evaluate(RECEIVED_SCRIPT))}\n`);
+  return videos;
+}
 
 /** What the SDK told the page of one of its media transports (meeting.meta mediaConnectionUpdate). */
 export interface MediaState {
