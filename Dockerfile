@@ -1,9 +1,20 @@
 # Multi-stage: build with dev dependencies, ship only production dependencies and dist/.
+
+# The runtime's system packages, in a stage of their own that comes first. ffmpeg: the recorder
+# composes and encodes recordings with it (Debian's package; without it every recording is the
+# sample file). The package's own image (container/Dockerfile) starts with the same two lines, so
+# whichever is built first makes this layer and the other takes it from the build cache.
+FROM node:20-bookworm-slim AS runtime
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
+
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: `prepare` builds, and the sources are not here yet; the build is the step below.
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# Only the production dependencies and the build's own tools (scripts/image-build-deps.mjs), at the
+# lockfile's versions. --ignore-scripts: `prepare` builds, and the sources are not here yet; the
+# build is the step below.
+COPY scripts/image-build-deps.mjs ./scripts/
+RUN node scripts/image-build-deps.mjs && npm install --ignore-scripts --no-audit --no-fund
 # The patches to dependencies (patches/, made with patch-package), which `postinstall` applies
 # elsewhere: the install above runs no scripts.
 COPY patches ./patches
@@ -12,9 +23,12 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs scripts/build-ui.mjs scripts/content-hash.mjs scripts/launcher.mjs ./scripts/
 COPY container/warm-up.mjs ./container/
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# What the image runs is the bundled command line, the media plane's bundle and the dashboard, all
+# made by esbuild from the sources: the library's compiled modules and declarations (tsc, the rest
+# of `npm run build`) are for projects that import the package, not for the image.
+RUN node scripts/build.mjs && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM runtime
 # The TLS listener (the web SDK's hosts) on 4443 too, on every interface of the container: publish
 # it as -p 4443:4443, and the certificate made inside names localhost, which the host reaches.
 # Media on 4710, UDP (and TCP for pages that cannot send UDP), one port for every transport: publish
@@ -27,9 +41,6 @@ ENV NODE_ENV=production \
     EMULATOR_TLS_PORT=4443 \
     EMULATOR_MEDIA_PORT=4710 \
     EMULATOR_MEDIA_ANNOUNCE=127.0.0.1
-# ffmpeg: the recorder composes and encodes recordings with it (Debian's package; without it every
-# recording is the sample file).
-RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --chown=node:node package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

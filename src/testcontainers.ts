@@ -228,7 +228,7 @@ async function engineAddress(): Promise<string> {
   return isIP(host) ? host : (await lookup(host)).address;
 }
 
-/** The image of a checkout: its own Dockerfile, which compiles the sources. */
+/** The image of a checkout: its own Dockerfile, which builds from the sources. */
 async function buildCheckoutImage(context: string, tag: string): Promise<void> {
   if (!existsSync(path.join(context, 'Dockerfile'))) {
     throw new Error(`MeetingsEmulatorContainer: no Dockerfile in ${context}; withBuildContext() takes a checkout of the repository`);

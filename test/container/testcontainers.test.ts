@@ -14,8 +14,9 @@ import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf } from '../helpe
 const ORG_ID = '00000000-0000-4000-8000-000000000001';
 const API_KEY = 'emulator-api-key';
 
-// A cold build runs `npm ci` and the compiler inside the image (about 3 min on two busy cores);
-// a warm one takes seconds. The timeout only guards against a hang.
+// A cold build installs ffmpeg and the production and build dependencies inside the image (about
+// 40 s on two idle cores, minutes on busy ones); a warm one takes seconds. The timeout only guards
+// against a hang.
 const BUILD_TIMEOUT_MS = 600_000;
 /** Generous: a shared CI machine can be slow; nothing here measures time. */
 const MEDIA_WAIT_MS = 30_000;

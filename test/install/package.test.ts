@@ -87,7 +87,7 @@ describe('the packed package', () => {
     ])
       expect(packed).toContain(file);
     expect(packed.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
-    // The repository's Dockerfile compiles the sources, which the package does not ship.
+    // The repository's Dockerfile builds from the sources, which the package does not ship.
     expect(packed).not.toContain('Dockerfile');
   });
 
