@@ -38,7 +38,7 @@ if (has('--help') || has('-h')) {
       'npm run bench [-- options]',
       '  --quick            about a minute: 1 s × 1 round, 10 000 meetings for memory; prints the table only',
       `  --only LIST        comma-separated sections: ${SECTIONS.join(', ')}`,
-      '  --write / --no-write   write (or not) bench/RESULTS.md (default: write on a full run)',
+      '  --write / --no-write   write (or not) bench/RESULTS.md (default: write on a full run of every section)',
       '  --out FILE         where to write the results (default bench/RESULTS.md)',
       '  --build / --no-build   rebuild dist/ first (default: only when src/ is newer than dist/)',
       '  --baseline REF     also measure the emulator as built from git REF (before/after in one run)',
@@ -102,7 +102,8 @@ const onlyServers = valueOf('--servers')
   ?.split(',')
   .map((s) => s.trim());
 
-const write = has('--no-write') ? false : has('--write') || !quick;
+// A run of some sections only would replace the whole file with their tables: it writes when asked.
+const write = has('--no-write') ? false : has('--write') || (!quick && !only);
 const out = path.resolve(valueOf('--out') ?? path.join(ROOT, 'bench', 'RESULTS.md'));
 
 function log(line: string): void {
@@ -525,7 +526,9 @@ async function main(): Promise<void> {
     writeFileSync(out, renderMarkdown(results, out));
     process.stdout.write(`\nwrote ${path.relative(process.cwd(), out)} (${results.totalSeconds.toFixed(0)} s)\n`);
   } else {
-    process.stdout.write(`\n${results.totalSeconds.toFixed(0)} s; RESULTS.md not written (${quick ? 'quick run; add --write' : '--no-write'})\n`);
+    process.stdout.write(
+      `\n${results.totalSeconds.toFixed(0)} s; RESULTS.md not written (${quick ? 'quick run; add --write' : only && !has('--no-write') ? 'some sections only; add --write' : '--no-write'})\n`,
+    );
   }
 }
 

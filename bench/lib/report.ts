@@ -589,7 +589,7 @@ export function renderMarkdown(results: Results, file: string): string {
     'npm install',
     'npm run bench              # full run (< 5 min), rewrites bench/RESULTS.md',
     'npm run bench -- --quick   # ~1 min smoke run, prints the table only',
-    'npm run bench -- --only throughput,coldstart   # some sections',
+    'npm run bench -- --only throughput,coldstart   # some sections, table only (--write to write them here)',
     '```',
     '',
   ].join('\n');
