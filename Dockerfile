@@ -1,4 +1,5 @@
-# Multi-stage: build with dev dependencies, ship only production dependencies and dist/.
+# Multi-stage: ffmpeg in a stage of its own, a build stage with the production dependencies and the
+# build's tools, and the image: the production dependencies and the bundles (dist/) on the first.
 
 # The runtime's system packages, in a stage of their own that comes first. ffmpeg: the recorder
 # composes and encodes recordings with it (Debian's package; without it every recording is the
