@@ -21,18 +21,30 @@ export interface Decoded {
   height: number;
 }
 
-/** The video a page decodes, one entry per received stream that has decoded a frame. */
-const DECODED_SCRIPT = `(async () => {
+/** Every video stream the page receives, decoded or not, with what arrived of it (RTCInboundRtpStreamStats). */
+const RECEIVED_SCRIPT = `(async () => {
   const out = [];
-  for (const pc of window.__pcs) {
-    if (pc.connectionState === 'closed') continue;
-    (await pc.getStats()).forEach((s) => {
-      if (s.type === 'inbound-rtp' && s.kind === 'video' && (s.framesDecoded ?? 0) > 0)
-        out.push({ frames: s.framesDecoded, width: s.frameWidth ?? 0, height: s.frameHeight ?? 0 });
+  for (const [pc, conn] of window.__pcs.entries()) {
+    if (conn.connectionState === 'closed') continue;
+    (await conn.getStats()).forEach((s) => {
+      if (s.type === 'inbound-rtp' && s.kind === 'video')
+        out.push({ pc, mid: s.mid, packets: s.packetsReceived ?? 0, frames: s.framesDecoded ?? 0, keyframes: s.keyFramesDecoded ?? 0, plis: s.pliCount ?? 0, width: s.frameWidth ?? 0, height: s.frameHeight ?? 0 });
     });
   }
   return out;
 })()`;
+
+interface Received extends Decoded {
+  /** The peer connection's index, in the order the SDK made them. */
+  pc: number;
+  mid: string;
+  packets: number;
+  keyframes: number;
+  /** Keyframe requests the page sent. */
+  plis: number;
+}
+
+const received = (page: Page): Promise<Received[]> => page.evaluate<Received[]>(RECEIVED_SCRIPT);
 
 /** For each connected peer connection of the page: the protocol of its selected candidate pair's two ends, and the candidates the emulator offered it. */
 const CONNECTIONS_SCRIPT = `(async () => {
@@ -83,22 +95,11 @@ export async function joinPage(
   return page;
 }
 
-export const decoded = (page: Page): Promise<Decoded[]> => page.evaluate<Decoded[]>(DECODED_SCRIPT);
+/** The video a page decodes, one entry per received stream that has decoded a frame. */
+export const decoded = async (page: Page): Promise<Decoded[]> =>
+  (await received(page)).filter((v) => v.frames > 0).map(({ frames, width, height }) => ({ frames, width, height }));
 
 export const connections = (page: Page): Promise<Connection[]> => page.evaluate<Connection[]>(CONNECTIONS_SCRIPT);
-
-/** Every video stream the page receives, decoded or not, with what arrived of it (RTCInboundRtpStreamStats). */
-const RECEIVED_SCRIPT = `(async () => {
-  const out = [];
-  for (const [pc, conn] of window.__pcs.entries()) {
-    if (conn.connectionState === 'closed') continue;
-    (await conn.getStats()).forEach((s) => {
-      if (s.type === 'inbound-rtp' && s.kind === 'video')
-        out.push({ pc, mid: s.mid, packets: s.packetsReceived ?? 0, frames: s.framesDecoded ?? 0, keyframes: s.keyFramesDecoded ?? 0, plis: s.pliCount ?? 0, width: s.frameWidth ?? 0 });
-    });
-  }
-  return out;
-})()`;
 
 /**
  * Waits (at most `waitMs`) until the page decodes `n` videos, each past a few frames; answers what it
@@ -109,7 +110,7 @@ const RECEIVED_SCRIPT = `(async () => {
 export async function decodingVideos(page: Page, n: number, waitMs: number): Promise<Decoded[]> {
   const enough = (d: Decoded[]) => d.length >= n && d.every((v) => v.frames > 5);
   const videos = await readUntil(() => decoded(page), enough, waitMs);
-  if (!enough(videos)) process.stderr.write(`decodingVideos: ${n} asked; the page receives ${JSON.stringify(await page.evaluate(RECEIVED_SCRIPT))}\n`);
+  if (!enough(videos)) process.stderr.write(`decodingVideos: ${n} asked; the page receives ${JSON.stringify(await received(page))}\n`);
   return videos;
 }
 
