@@ -15,8 +15,8 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../src/index.js';
 import { socketsOf } from '../helpers/proc-sockets.js';
-import { connections, decoded, decodingVideos, joinPage, transportsBack, type Decoded, type MediaState } from '../helpers/page-media.js';
-import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
+import { connections, decoded, decodingVideos, joinPage, received, transportsBack, type Decoded, type MediaState } from '../helpers/page-media.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, mediaHeld, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow; how fast media starts is measured by bench/media-network.ts, not here. */
 const WAIT = 30_000;
@@ -37,16 +37,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
     emu = undefined;
   });
 
-  interface MediaHealth {
-    plane_pid: number | null;
-    listening: Record<string, unknown>;
-    transports: number;
-    producers: number;
-    consumers: number;
-  }
-
-  async function health(): Promise<MediaHealth> {
-    return ((await (await fetch(`${emu!.url}/_emulator/health`)).json()) as { media: MediaHealth }).media;
+  async function health(): Promise<{ plane_pid: number | null; listening: Record<string, unknown>; transports: number }> {
+    return (
+      (await (await fetch(`${emu!.url}/_emulator/health`)).json()) as {
+        media: { plane_pid: number | null; listening: Record<string, unknown>; transports: number };
+      }
+    ).media;
   }
 
   async function meetingWith(...names: string[]): Promise<{ id: string; people: Person[] }> {
@@ -246,8 +242,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
           pages.there.push(await joinPage(SDK, squared, there.people[i]!, { audio: false, video: true }));
         }
         // Each page publishes its camera and receives the two others of its meeting.
-        const h = await readUntil(health, (m) => m.producers === 6 && m.consumers === 12, WAIT);
-        expect(h).toMatchObject({ transports: 12, producers: 6, consumers: 12 });
+        const held = await readUntil(
+          () => mediaHeld(emu!),
+          (m) => m.producers === 6 && m.consumers === 12,
+          WAIT,
+        );
+        expect(held).toEqual({ transports: 12, producers: 6, consumers: 12 });
+        const h = await health();
         expect(h.listening).toMatchObject({ udp_port: port, tcp_port: port, open: true });
         for (const [meeting, shape] of [
           ['here', (v: Decoded) => v.width * 9 === v.height * 16],
@@ -309,17 +310,7 @@ const PEER_CONNECTIONS = `(async () => {
 const peerConnections = (page: Page): Promise<PeerConnection[]> => page.evaluate<PeerConnection[]>(PEER_CONNECTIONS);
 
 /** The frames decoded so far of each video stream the page receives, by its peer connection and stats id. */
-const framesById = (page: Page): Promise<Record<string, number>> =>
-  page.evaluate<Record<string, number>>(`(async () => {
-    const out = {};
-    for (const [index, pc] of window.__pcs.entries()) {
-      if (pc.connectionState === 'closed') continue;
-      (await pc.getStats()).forEach((s) => {
-        if (s.type === 'inbound-rtp' && s.kind === 'video') out[index + ' ' + s.id] = s.framesDecoded || 0;
-      });
-    }
-    return out;
-  })()`);
+const framesById = async (page: Page): Promise<Record<string, number>> => Object.fromEntries((await received(page)).map((v) => [`${v.pc} ${v.id}`, v.frames]));
 
 /** The ports the system hands out to outgoing connections: their first and last. */
 const RANGE = '/proc/sys/net/ipv4/ip_local_port_range';

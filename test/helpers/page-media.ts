@@ -28,15 +28,17 @@ const RECEIVED_SCRIPT = `(async () => {
     if (conn.connectionState === 'closed') continue;
     (await conn.getStats()).forEach((s) => {
       if (s.type === 'inbound-rtp' && s.kind === 'video')
-        out.push({ pc, mid: s.mid, packets: s.packetsReceived ?? 0, frames: s.framesDecoded ?? 0, keyframes: s.keyFramesDecoded ?? 0, plis: s.pliCount ?? 0, width: s.frameWidth ?? 0, height: s.frameHeight ?? 0 });
+        out.push({ pc, id: s.id, mid: s.mid, packets: s.packetsReceived ?? 0, frames: s.framesDecoded ?? 0, keyframes: s.keyFramesDecoded ?? 0, plis: s.pliCount ?? 0, width: s.frameWidth ?? 0, height: s.frameHeight ?? 0 });
     });
   }
   return out;
 })()`;
 
-interface Received extends Decoded {
+export interface Received extends Decoded {
   /** The peer connection's index, in the order the SDK made them. */
   pc: number;
+  /** The stream's stats id, its own within its peer connection. */
+  id: string;
   mid: string;
   packets: number;
   keyframes: number;
@@ -44,7 +46,7 @@ interface Received extends Decoded {
   plis: number;
 }
 
-const received = (page: Page): Promise<Received[]> => page.evaluate<Received[]>(RECEIVED_SCRIPT);
+export const received = (page: Page): Promise<Received[]> => page.evaluate<Received[]>(RECEIVED_SCRIPT);
 
 /** For each connected peer connection of the page: the protocol of its selected candidate pair's two ends, and the candidates the emulator offered it. */
 const CONNECTIONS_SCRIPT = `(async () => {
