@@ -189,6 +189,13 @@ export function meanDifference(a: Buffer, b: Buffer): number {
   return sum / a.length;
 }
 
+/** How many pixels of two same-sized RGB pictures differ by more than `over` (their three channels' differences summed). */
+export function pixelsChanged(a: Buffer, b: Buffer, over: number): number {
+  let changed = 0;
+  for (let i = 0; i < a.length; i += 3) if (Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!) > over) changed++;
+  return changed;
+}
+
 /** One of the bots' clip's pictures is what `box` shows at `seconds` (not a name tile, another camera, or black). */
 export function showsClip(file: string, seconds: number, box: Box): boolean {
   const shown = thumbnail(file, seconds, box);

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/index.js';
 import { frameAt, probe, withFfmpeg } from '../../helpers/media-probe.js';
-import { RecorderWorld, showsClip, type RecordingDto } from '../../helpers/recorder.js';
+import { RecorderWorld, pixelsChanged, showsClip, type RecordingDto } from '../../helpers/recorder.js';
 import { layoutTiles } from '../../../src/realtime/media/plane/recorder/layout.js';
 import { readUntil } from '../../helpers/web-sdk.js';
 import { Receiver } from '../../helpers/webhook-receiver.js';
@@ -86,9 +86,7 @@ describe.runIf(withFfmpeg)('durations that agree under a running clock', () => {
         // and it is her clip that shows, the whole grid being her tile.
         const box = layoutTiles(1280, 720, { people: ['ada'], screens: [], pinned: [] }).get('ada')!;
         expect([showsClip(video.file, 1, box), showsClip(video.file, 3, box)]).toEqual([true, true]);
-        const [a, b] = [frameAt(video.file, 1).rgb, frameAt(video.file, 3).rgb];
-        let changed = 0;
-        for (let i = 0; i < a.length; i += 3) if (Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!) > 90) changed++;
+        const changed = pixelsChanged(frameAt(video.file, 1).rgb, frameAt(video.file, 3).rgb, 90);
         expect(changed, 'pixels that changed between 1 s and 3 s').toBeGreaterThan(10_000);
       }
       // The webhook's link, fetched as it arrived, served the same whole file.
