@@ -391,12 +391,21 @@ describe.runIf(withFfmpeg)("an ffmpeg's input pipe, full", () => {
 });
 
 describe.runIf(withFfmpeg)('the encoder of a composite recording', () => {
-  /** One second of pictures and sound, in the Matroska the recorder writes (raw I420, 16-bit stereo at 48 kHz). */
-  function rawInput(dir: string): string {
+  /** `seconds` of pictures and sound, in the Matroska the recorder writes (raw I420, 16-bit stereo at 48 kHz). */
+  function rawInput(dir: string, seconds = 1): string {
     const file = path.join(dir, 'input.mkv');
     execFileSync('ffmpeg', [
       ...['-hide_banner', '-nostdin', '-loglevel', 'error'],
-      ...['-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=25:duration=1', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=1'],
+      ...[
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc=size=64x48:rate=25:duration=${seconds}`,
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+      ],
       ...['-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', '-ac', '2', '-f', 'matroska', file],
     ]);
     return file;
@@ -444,6 +453,34 @@ describe.runIf(withFfmpeg)('the encoder of a composite recording', () => {
       }
     },
   );
+
+  it.each(['H264', 'VP8'] as const)('%s: a keyframe every 4 s, where a player seeking in the file starts decoding', (codec) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'keyframes-'));
+    try {
+      const file = path.join(dir, codec === 'VP8' ? 'video.webm' : 'video.mp4');
+      const spec: RecorderSpec = {
+        id: 'r1',
+        ffmpeg: 'ffmpeg',
+        meetingId: 'm1',
+        kind: 'composite',
+        video: { codec, width: 64, height: 48, watermark: null, path: file },
+        audio: { codec: codec === 'VP8' ? 'VORBIS' : 'AAC', channels: 2, path: null },
+      };
+      execFileSync('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-f', 'matroska', '-i', rawInput(dir, 10), ...encoderArgs(spec)]);
+      const keyframes = execFileSync(
+        'ffprobe',
+        ['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file],
+        { encoding: 'utf8' },
+      )
+        // A frame with side data ends its line with a comma and adds an empty line.
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((t) => Math.round(Number(t)));
+      expect(keyframes).toEqual([0, 4, 8]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('VP8 with its Ogg Vorbis file: two outputs, each encoding the sound', () => {
     const spec: RecorderSpec = {
