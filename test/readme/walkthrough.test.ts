@@ -10,7 +10,9 @@ import { probeDuration, withFfmpeg } from '../helpers/media-probe.js';
 let running: RunningCli | undefined;
 let dir: string | undefined;
 afterEach(async () => {
-  await running?.stop('SIGKILL');
+  // SIGTERM, as Ctrl-C would: the emulator removes its recordings' and livestreams' folders as it
+  // stops (a SIGKILL left them in the system's temporary folder).
+  await running?.stop();
   running = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
