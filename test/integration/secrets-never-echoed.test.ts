@@ -4,7 +4,7 @@
 // path is searched for it: the entities' answers, the state export, the request journal, the
 // logs and the webhook bodies a transport received.
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../../src/app.js';
 import { defaultConfig } from '../../src/config.js';
@@ -123,6 +123,8 @@ describe('storage secrets are never echoed', () => {
       storageEndpoints,
     });
     const deps = buildDeps(config, { fixtures: fixtures(), logger: createLogger('trace', sink, 'json') });
+    // Its recorder writes the recordings' files to a folder of their own, which the emulator's stop removes.
+    onTestFinished(() => deps.services.recordings.files.close());
     const transport = new RecordingTransport();
     deps.webhooks.outbox.useTransport(transport);
     const app = createApp(deps);
