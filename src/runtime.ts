@@ -6,6 +6,7 @@ import { answerClientError } from './http/client-error.js';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.js';
+import { messageClasses } from './http/message-classes.js';
 import { tlsUrl, withListenPort, type Config } from './config.js';
 import { buildDeps, type BuildOptions, type Deps } from './container.js';
 import { realNow } from './core/clock.js';
@@ -130,7 +131,8 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
   } catch (err) {
     throw err instanceof TlsFileError ? new StartError(err.message, { cause: err }) : err;
   }
-  const server = createServer();
+  const classes = messageClasses();
+  const server = createServer(classes.options);
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   // Longer than the keep-alive, as Node wants, so that an idle connection's next request is never cut.
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
@@ -140,7 +142,7 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
   let tls: TlsListener | undefined;
   let tlsPort: number | null = null;
   if (initial.tlsPort !== null) {
-    tls = createTlsListener(tlsIdentity, (err) => deps?.logger.error({ err }, 'cannot make the TLS certificate'));
+    tls = createTlsListener(tlsIdentity, (err) => deps?.logger.error({ err }, 'cannot make the TLS certificate'), classes.options);
     tls.server.keepAliveTimeout = KEEP_ALIVE_MS;
     tls.server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     tls.server.on('clientError', answerClientError);
@@ -207,6 +209,7 @@ export async function listenEmulator(initial: Config, opts: BuildOptions = {}): 
     if (closing) setImmediate(closeIdle);
   }
   const app = createApp(deps);
+  classes.adopt(app);
   // One listener that tracks the response and hands it to the app: a server with one 'request'
   // listener calls it directly, with two it copies the list on every request.
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {

@@ -50,8 +50,9 @@ export function targetRows(results: Results): TargetRow[] {
       if (!r) continue;
       const e = rpsOf(r.cells.emulator);
       const n = rpsOf(r.cells.ceiling);
-      // The target: what the emulator adds to a request (validation, journal, logging, its
-      // router) costs no more than a tenth of what a naive Express app does for the same two routes.
+      // The target: with everything it adds to a request (validation, journal, logging,
+      // isolation), the emulator answers at least a tenth faster than a naive Express app does
+      // the same two routes.
       if (r.cells.express) {
         const x = rpsOf(r.cells.express);
         rows.push({
@@ -59,8 +60,8 @@ export function targetRows(results: Results): TargetRow[] {
           emulator: `${int(e)} req/s`,
           reference: `${int(x)} req/s`,
           ratio: times(ratio(e, x)),
-          target: '≥ 0.9×',
-          verdict: verdict(ratio(e, x), 0.9, 'atLeast'),
+          target: '≥ 1.1×',
+          verdict: verdict(ratio(e, x), 1.1, 'atLeast'),
         });
       }
       if (r.cells.ceiling)

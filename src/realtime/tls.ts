@@ -10,6 +10,7 @@
 // on first use (the first TLS connection, or a download of it) and kept for the process.
 import { createHash, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { MessageClasses } from '../http/message-classes.js';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
@@ -119,8 +120,8 @@ export interface TlsListener {
  * connections stay paused (nothing read) until the credentials are made; then each is handed to
  * the HTTPS server, which reads the TLS handshake from the start.
  */
-export function createTlsListener(identity: TlsIdentity, onError: (err: unknown) => void): TlsListener {
-  const server = createHttpsServer({});
+export function createTlsListener(identity: TlsIdentity, onError: (err: unknown) => void, classes: MessageClasses['options']): TlsListener {
+  const server = createHttpsServer({ ...classes });
   let ready: Promise<void> | undefined;
   let set = false;
   const listener = createNetServer({ pauseOnConnect: true }, (socket: Socket) => {
