@@ -17,7 +17,9 @@ let emu: RunningEmulator;
 let w: RecorderWorld;
 
 beforeAll(async () => {
-  emu = await startEmulator({ seed: 'recorder' });
+  // The plane's process ends as soon as it holds nothing: the tests that drop a recording wait for
+  // that end, which the default idle time (10 s of real time) would only delay.
+  emu = await startEmulator({ seed: 'recorder', mediaPlaneIdleMs: 0 });
   w = new RecorderWorld(emu);
 });
 afterAll(async () => {
