@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person, type Sdk, SIDE_BY_SIDE } from '../helpers/web-sdk.js';
+import { CHROMIUM, SDKS, Frontend, addPerson, callStatsRunning, readUntil, restOf, type Person, type Sdk, SIDE_BY_SIDE } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow. */
 const WAIT = 30_000;
@@ -84,6 +84,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
       const a = await join(ada);
       const b = await join(bob);
       await until<boolean>(a, `return !!who('Bob');`, Boolean);
+      // Kicked before its call statistics start, Bob's page would throw "closed" whatever the server (callStatsRunning).
+      await callStatsRunning(b, WAIT);
 
       await run(a, `await who('Bob').kick(); return null;`);
       expect(await until<string>(b, `return m.self.roomState;`, (s) => s === 'kicked')).toBe('kicked');
@@ -105,6 +107,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
       const a = await join(ada);
       const b = await join(bob);
       await until<boolean>(a, `return !!who('Bob');`, Boolean);
+      // As for a kick: both pages end, and neither may end before its call statistics start.
+      await callStatsRunning(a, WAIT);
+      await callStatsRunning(b, WAIT);
 
       await run(a, `await m.participants.kickAll(); return null;`);
       expect(await until<string>(b, `return m.self.roomState;`, (s) => s === 'ended')).toBe('ended');

@@ -39,7 +39,7 @@ import {
   readUntil,
   releasedAfterClose,
   restOf,
-  sentCallStats,
+  callStatsRunning,
   type Person,
   type Sdk,
 } from '../helpers/web-sdk.js';
@@ -819,25 +819,6 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
     8 * WAIT,
   );
 });
-
-/**
- * realtimekit scores only the tracks a page starts receiving once its call statistics run. They start
- * after the page has fetched the ICE servers and the location service, beside its join, and then take
- * in the tracks already received by looking for them where the SDK's transport does not keep them:
- * a track received before they ran is never scored, and the kit never draws its network indicator. So
- * a test about those scores lets the tracks come once they run: when the page has sent their first
- * message (watchCallStats).
- */
-async function callStatsRunning(page: Page): Promise<void> {
-  expect(
-    await readUntil(
-      async () => sentCallStats(page),
-      (sent) => sent,
-      WAIT,
-    ),
-    "the page's call statistics run",
-  ).toBe(true);
-}
 
 /**
  * While the page's socket is refused: the SDK's own waits between its attempts to reconnect (up to 10 s

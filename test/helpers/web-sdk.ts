@@ -91,6 +91,27 @@ export function sentCallStats(page: Page): boolean {
 }
 
 /**
+ * Waits until the page's call statistics run: it has sent their first message (watchCallStats).
+ * realtimekit starts them after the page has fetched the ICE servers and the location service, beside
+ * its join, and until then queues what it is told, in order. Two tests need them running:
+ * - a test of realtimekit's scores: a track received before they ran is never scored, since they take
+ *   in the tracks already received by looking where the SDK's transport does not keep them;
+ * - a test that ends a page's session (a kick, an end for all) and expects no page error: a page that
+ *   leaves first closes its transports, and the statistics, once they start, run their queued first
+ *   reading on those closed transports before their queued stop, which throws "closed" in the page.
+ */
+export async function callStatsRunning(page: Page, waitMs = 30_000): Promise<void> {
+  expect(
+    await readUntil(
+      async () => sentCallStats(page),
+      (sent) => sent,
+      waitMs,
+    ),
+    "the page's call statistics run",
+  ).toBe(true);
+}
+
+/**
  * A frontend under test with one SDK: its origin (servePages), a Chromium that trusts the emulator
  * (launchTrusting), and the pages a test opens there, with what each of them threw.
  */
