@@ -3,7 +3,7 @@
 // rerun, marked with the date of the run it was written for.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Cell, MemoryRun, Results, ThroughputRow } from './results.js';
-import { scenarioSection, scenarioTargetRow } from './scenario.js';
+import { scenarioRows, scenarioSection } from './scenario.js';
 import { bytes, fixed, int, mb, median, ms, ratio, times, verdict, type Verdict } from './stats.js';
 
 export const ANALYSIS_START = '<!-- analysis:start -->';
@@ -249,7 +249,14 @@ export function targetRows(results: Results): TargetRow[] {
       verdict: verdict(ratio(d, s), 0.8, 'atLeast'),
     });
   }
-  if (results.scenario) rows.push(scenarioTargetRow(results.scenario));
+  if (results.scenario)
+    rows.push(
+      ...scenarioRows(
+        results.scenario,
+        results.scenarioBaseline && results.baseline ? { ref: results.baseline, result: results.scenarioBaseline } : undefined,
+        results.scenarioReal,
+      ),
+    );
   return rows;
 }
 
@@ -572,7 +579,7 @@ export function renderMarkdown(results: Results, file: string): string {
     '',
     "## 6. The README's recording lifecycle, in process",
     '',
-    scenarioSection(results.scenario),
+    scenarioSection(results.scenario, results.scenarioBaseline, results.scenarioReal),
     '',
     '## Profiles',
     '',
