@@ -6,7 +6,6 @@
 // app's prototypes from the start keep one shape: Express's call then finds the prototype it
 // sets already in place, which V8 skips.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 
 /** What createServer takes, and what the app hands its prototypes to once it exists. */
 export interface MessageClasses {
@@ -24,14 +23,15 @@ export function messageClasses(): MessageClasses {
   // (as Node's own code does). Should a later Node make them ES classes, which cannot be called
   // so, the server keeps its own classes and Express sets the prototypes as before.
   if (isClass(IncomingMessage) || isClass(ServerResponse)) return { options: { IncomingMessage, ServerResponse }, adopt() {} };
-  const incoming = IncomingMessage as unknown as (this: IncomingMessage, socket: Socket) => void;
-  const outgoing = ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: unknown) => void;
+  const incoming = IncomingMessage as unknown as (this: IncomingMessage, ...args: unknown[]) => void;
+  const outgoing = ServerResponse as unknown as (this: ServerResponse, ...args: unknown[]) => void;
   // Functions whose `prototype` can be set: `new` makes the object with the one they hold then.
-  function Request(this: IncomingMessage, socket: Socket): void {
-    incoming.call(this, socket);
+  // Whatever node:http passes them goes on whole.
+  function Request(this: IncomingMessage, ...args: unknown[]): void {
+    incoming.apply(this, args);
   }
-  function Response(this: ServerResponse, req: IncomingMessage, options?: unknown): void {
-    outgoing.call(this, req, options);
+  function Response(this: ServerResponse, ...args: unknown[]): void {
+    outgoing.apply(this, args);
   }
   const setPrototypes = (request: object, response: object) => {
     (Request as { prototype: object }).prototype = request;

@@ -10,10 +10,10 @@
 // on first use (the first TLS connection, or a download of it) and kept for the process.
 import { createHash, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { MessageClasses } from '../http/message-classes.js';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
+import type { MessageClasses } from '../http/message-classes.js';
 import { realNow } from '../core/clock.js';
 import { SDK_HOSTS } from './hosts.js';
 
@@ -118,7 +118,8 @@ export interface TlsListener {
 /**
  * A TLS server whose credentials may not exist yet. The port is held by a plain listener whose
  * connections stay paused (nothing read) until the credentials are made; then each is handed to
- * the HTTPS server, which reads the TLS handshake from the start.
+ * the HTTPS server, which reads the TLS handshake from the start. `classes`: what the HTTPS server
+ * makes its requests and responses with (the plain server's, message-classes.ts).
  */
 export function createTlsListener(identity: TlsIdentity, onError: (err: unknown) => void, classes: MessageClasses['options']): TlsListener {
   const server = createHttpsServer({ ...classes });

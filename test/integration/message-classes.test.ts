@@ -1,7 +1,7 @@
 // The listening servers make their requests and responses with the Express app's prototypes from
 // the start (src/http/message-classes.ts), so that Express's own Object.setPrototypeOf finds them
-// in place and no object changes shape. Measured with the bench: it is most of the emulator's
-// request rate. About real sockets, so it listens.
+// in place and no object changes shape (the bench measured 1.2 to 1.9 times the requests per second
+// with it). About real sockets, so it listens.
 import { once } from 'node:events';
 import { createServer, IncomingMessage, request as httpRequest, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -10,6 +10,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
 import { messageClasses } from '../../src/http/message-classes.js';
 import { createTlsListener, TlsIdentity } from '../../src/realtime/tls.js';
+import { silentLogger } from '../../src/logger.js';
 import { listenEmulator } from '../../src/runtime.js';
 import { BASIC } from '../helpers/test-app.js';
 
@@ -58,7 +59,9 @@ function exchange(
 
 describe('the request and response classes of the listening servers', () => {
   it("the emulator's requests and responses are made with the app's prototypes, which Express then leaves as they are", async () => {
-    const emulator = await listenEmulator(defaultConfig({ host: '127.0.0.1', port: 0, tlsPort: null, rtmpPort: null, rtmpsPort: null, clock: 'manual' }));
+    const emulator = await listenEmulator(defaultConfig({ host: '127.0.0.1', port: 0, tlsPort: null, rtmpPort: null, rtmpsPort: null, clock: 'manual' }), {
+      logger: silentLogger(),
+    });
     onTestFinished(() => emulator.close());
     const seen = watch(emulator.server);
 
@@ -86,6 +89,9 @@ describe('the request and response classes of the listening servers', () => {
       expect(s.endReq).toBe(s.madeReq);
       expect(s.endRes).toBe(s.madeRes);
     }
+    // One prototype for every request, and one for every response: one shape.
+    expect(seen[1]!.madeReq).toBe(seen[0]!.madeReq);
+    expect(seen[1]!.madeRes).toBe(seen[0]!.madeRes);
   });
 
   it('until the app exists, a server with these classes makes node:http objects, and after it the ones it was given', async () => {
@@ -107,10 +113,9 @@ describe('the request and response classes of the listening servers', () => {
     classes.adopt({ request, response });
     expect(await exchange(httpRequest, url, 'POST', {}, 'after')).toEqual({ status: 200, body: 'POST /x after' });
 
-    expect(seen.map((s) => [s.madeReq, s.madeRes])).toEqual([
-      [IncomingMessage.prototype, ServerResponse.prototype],
-      [request, response],
-    ]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.madeReq).toBe(IncomingMessage.prototype);
+    expect(seen[0]!.madeRes).toBe(ServerResponse.prototype);
     expect(seen[1]!.madeReq).toBe(request);
     expect(seen[1]!.madeRes).toBe(response);
   });
