@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
+import { messageClasses } from '../../src/http/message-classes.js';
 import { defaultConfig, type Config } from '../../src/config.js';
 import { buildDeps, type Deps } from '../../src/container.js';
 import { silentLogger } from '../../src/logger.js';
@@ -68,8 +69,11 @@ const servers = new Map<Express, Server>();
 function serverFor(app: Express): Server {
   let server = servers.get(app);
   if (!server) {
+    // Made as the emulator's own server makes them, so that the tests run the app as it runs (src/http/message-classes.ts).
+    const classes = messageClasses();
+    classes.adopt(app);
     // Bound before listen() returns (no host to look up): supertest reads its port at once.
-    server = createServer(app).listen(0);
+    server = createServer(classes.options, app).listen(0);
     server.unref();
     servers.set(app, server);
   }
