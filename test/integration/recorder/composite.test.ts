@@ -17,9 +17,10 @@ let emu: RunningEmulator;
 let w: RecorderWorld;
 
 beforeAll(async () => {
-  // The plane's process ends as soon as it holds nothing: the tests that drop a recording wait for
-  // that end, which the default idle time (10 s of real time) would only delay.
-  emu = await startEmulator({ seed: 'recorder', mediaPlaneIdleMs: 0 });
+  // The tests that drop a recording wait for the plane's process to end once it holds nothing. An
+  // idle time of 1 s (the default is 10 s of real time) still keeps it for a recorder whose start
+  // was on its way, which takes milliseconds, so a recorder made after all still holds it.
+  emu = await startEmulator({ seed: 'recorder', mediaPlaneIdleMs: 1_000 });
   w = new RecorderWorld(emu);
 });
 afterAll(async () => {
