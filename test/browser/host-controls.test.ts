@@ -84,7 +84,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
       const a = await join(ada);
       const b = await join(bob);
       await until<boolean>(a, `return !!who('Bob');`, Boolean);
-      // Kicked before its call statistics start, Bob's page would throw "closed" whatever the server (callStatsRunning).
+      // Kicked before its call statistics start, Bob's page would throw "closed", as it would against the real service (callStatsRunning).
       await callStatsRunning(b, WAIT);
 
       await run(a, `await who('Bob').kick(); return null;`);

@@ -93,7 +93,7 @@ export function sentCallStats(page: Page): boolean {
 /**
  * Waits until the page's call statistics run: it has sent their first message (watchCallStats).
  * realtimekit starts them after the page has fetched the ICE servers and the location service, beside
- * its join, and until then queues what it is told, in order. Two tests need them running:
+ * its join, and until then queues what it is told, in order. Two kinds of test need them running:
  * - a test of realtimekit's scores: a track received before they ran is never scored, since they take
  *   in the tracks already received by looking where the SDK's transport does not keep them;
  * - a test that ends a page's session (a kick, an end for all) and expects no page error: a page that
