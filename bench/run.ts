@@ -420,8 +420,10 @@ async function scenario(): Promise<void> {
   // A process of its own (bench/scenario.ts), like the memory host: what it measures is the
   // emulator and a user's test in one event loop, with nothing of the runner's beside them. The
   // target is about the emulator's own work, so it is measured with the sample file for every
-  // recording; real recordings (ffmpeg encoding each) are measured apart, in fewer scenarios.
-  const measure = async (recordings: 'sample' | 'real', baselineDist?: string): Promise<ScenarioResult> => {
+  // recording; real recordings (ffmpeg encoding each) are measured apart, in fewer scenarios. Its
+  // figure moves with the machine from one run to the next, so --baseline leaves it out: two builds
+  // are compared scenario by scenario in one process by bench/scenario-ab.ts.
+  const measure = async (recordings: 'sample' | 'real'): Promise<ScenarioResult> => {
     const [runs, perRun, warmup] = recordings === 'real' ? (quick ? [1, 5, 2] : [1, 20, 5]) : quick ? [1, 20, 10] : [3, 60, 30];
     const args = [
       path.join(ROOT, 'bench', 'scenario.ts'),
@@ -434,15 +436,13 @@ async function scenario(): Promise<void> {
       '--recordings',
       recordings,
     ];
-    if (baselineDist) args.push('--dist', baselineDist);
-    const r = await runForResult<ScenarioResult>(`scenario (${recordings} recordings${baselineDist ? ', baseline' : ''})`, ['--import', 'tsx'], args);
+    const r = await runForResult<ScenarioResult>(`scenario (${recordings} recordings)`, ['--import', 'tsx'], args);
     log(
-      `scenario, ${recordings} recordings${baselineDist ? ` (baseline ${baseline.ref})` : ''}: median ${percentile(r.samples, 50).toFixed(1)} ms, p90 ${percentile(r.samples, 90).toFixed(1)} ms per scenario (run medians ${r.runMedians.map((x) => x.toFixed(1)).join('/')})`,
+      `scenario, ${recordings} recordings: median ${percentile(r.samples, 50).toFixed(1)} ms, p90 ${percentile(r.samples, 90).toFixed(1)} ms per scenario (run medians ${r.runMedians.map((x) => x.toFixed(1)).join('/')})`,
     );
     return r;
   };
   results.scenario = await measure('sample');
-  if (baseline.dir) results.scenarioBaseline = await measure('sample', path.join(baseline.dir, 'dist'));
   results.scenarioReal = await measure('real');
 }
 

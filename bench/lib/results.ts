@@ -128,8 +128,6 @@ export interface Results {
   webhooks?: WebhookResult;
   /** The README's recording lifecycle, in process, ms per scenario, with the sample file for recordings (the target's figure). */
   scenario?: ScenarioResult;
-  /** The same with `--baseline REF`, that build's emulator. */
-  scenarioBaseline?: ScenarioResult;
   /** The same with real recordings (ffmpeg encodes each): reported, no target. */
   scenarioReal?: ScenarioResult;
   profiles: ProfileEntry[];

@@ -18,7 +18,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunningEmulator, StartOptions } from '../../src/index.js';
-import { ms, verdict, type Verdict } from './stats.js';
+import type { TargetRow } from './report.js';
+import { ms, verdict } from './stats.js';
 
 export interface ScenarioResult {
   command: string;
@@ -268,21 +269,9 @@ export async function measureScenario(opts: {
 
 const TARGET_MS = 8;
 
-/**
- * The target's row (with sample recordings: the emulator's own work, which the target is about),
- * the baseline's before/after and the real recordings' figure, as there are.
- */
-export interface ScenarioRow {
-  measure: string;
-  emulator: string;
-  reference: string;
-  ratio: string;
-  target: string;
-  verdict: Verdict | '';
-}
-
-export function scenarioRows(r: ScenarioResult, baseline?: { ref: string; result: ScenarioResult }, real?: ScenarioResult): ScenarioRow[] {
-  const row = (x: ScenarioResult, target: boolean): ScenarioRow => {
+/** The target's row (with sample recordings: the emulator's own work, which the target is about) and the real recordings' figure. */
+export function scenarioRows(r: ScenarioResult, real?: ScenarioResult): TargetRow[] {
+  const row = (x: ScenarioResult, target: boolean): TargetRow => {
     const med = percentile(x.samples, 50);
     return {
       measure: `README recording lifecycle in process, ${x.recordings} recordings, per scenario (median of ${x.runs} × ${x.perRun})`,
@@ -293,20 +282,7 @@ export function scenarioRows(r: ScenarioResult, baseline?: { ref: string; result
       verdict: target ? verdict(med, TARGET_MS, 'atMost') : '',
     };
   };
-  const rows: ScenarioRow[] = [row(r, true)];
-  if (baseline) {
-    const [now, then] = [percentile(r.samples, 50), percentile(baseline.result.samples, 50)];
-    rows.push({
-      measure: `README recording lifecycle, ${r.recordings} recordings: now vs baseline ${baseline.ref} (time per scenario)`,
-      emulator: ms(now),
-      reference: ms(then),
-      ratio: `${(now / then).toFixed(2)}×`,
-      target: '(before/after)',
-      verdict: '',
-    });
-  }
-  if (real) rows.push(row(real, false));
-  return rows;
+  return real ? [row(r, true), row(real, false)] : [row(r, true)];
 }
 
 export function scenarioSection(r: ScenarioResult | undefined, ...more: Array<ScenarioResult | undefined>): string {
