@@ -157,8 +157,8 @@ export function targetRows(results: Results): TargetRow[] {
       emulator: ms(e),
       reference: `ceiling ${ms(median(cs('ceiling')?.startupMs ?? []))}, Prism ${ms(median(cs('prism')?.startupMs ?? []))}`,
       ratio: '',
-      target: '≤ 250 ms',
-      verdict: verdict(e, 250, 'atMost'),
+      target: '≤ 150 ms',
+      verdict: verdict(e, 150, 'atMost'),
     });
     const base = cs('baseline');
     if (base)
