@@ -16,15 +16,16 @@ export interface MessageClasses {
 
 /**
  * The server listens before the app is built (so that the URLs it hands out carry the real port),
- * so the prototypes are given later; until then the objects are node:http's own.
+ * so the prototypes are given later; until then the objects are node:http's own. `base`: the
+ * classes the objects are made by (node:http's).
  */
-export function messageClasses(): MessageClasses {
+export function messageClasses(base: MessageClasses['options'] = { IncomingMessage, ServerResponse }): MessageClasses {
   // node:http's classes are plain constructor functions, which a subclass calls on its own object
   // (as Node's own code does). Should a later Node make them ES classes, which cannot be called
   // so, the server keeps its own classes and Express sets the prototypes as before.
-  if (isClass(IncomingMessage) || isClass(ServerResponse)) return { options: { IncomingMessage, ServerResponse }, adopt() {} };
-  const incoming = IncomingMessage as unknown as (this: IncomingMessage, ...args: unknown[]) => void;
-  const outgoing = ServerResponse as unknown as (this: ServerResponse, ...args: unknown[]) => void;
+  if (isClass(base.IncomingMessage) || isClass(base.ServerResponse)) return { options: base, adopt() {} };
+  const incoming = base.IncomingMessage as unknown as (this: IncomingMessage, ...args: unknown[]) => void;
+  const outgoing = base.ServerResponse as unknown as (this: ServerResponse, ...args: unknown[]) => void;
   // Functions whose `prototype` can be set: `new` makes the object with the one they hold then.
   // Whatever node:http passes them goes on whole.
   function Request(this: IncomingMessage, ...args: unknown[]): void {
@@ -37,7 +38,7 @@ export function messageClasses(): MessageClasses {
     (Request as { prototype: object }).prototype = request;
     (Response as { prototype: object }).prototype = response;
   };
-  setPrototypes(IncomingMessage.prototype, ServerResponse.prototype);
+  setPrototypes(base.IncomingMessage.prototype, base.ServerResponse.prototype);
   return {
     options: { IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse },
     adopt: ({ request, response }) => setPrototypes(request, response),

@@ -120,6 +120,35 @@ describe('the request and response classes of the listening servers', () => {
     expect(seen[1]!.madeRes).toBe(response);
   });
 
+  it('classes that cannot be called on an object of their own (ES classes) are kept as they are, and Express sets the prototypes', async () => {
+    class Incoming extends IncomingMessage {}
+    // Typed as node:http's: the generic signature of ServerResponse is not a subclass's.
+    const Outgoing = class extends ServerResponse {} as typeof ServerResponse;
+    for (const base of [
+      { IncomingMessage: Incoming, ServerResponse },
+      { IncomingMessage, ServerResponse: Outgoing },
+    ]) {
+      const classes = messageClasses(base);
+      expect(classes.options.IncomingMessage).toBe(base.IncomingMessage);
+      expect(classes.options.ServerResponse).toBe(base.ServerResponse);
+    }
+    // Plain functions (node:http's own) are wrapped.
+    const wrapped = messageClasses();
+    expect(wrapped.options.IncomingMessage).not.toBe(IncomingMessage);
+    expect(wrapped.options.ServerResponse).not.toBe(ServerResponse);
+    // The kept ones serve, and adopt() changes nothing of theirs.
+    const kept = messageClasses({ IncomingMessage: Incoming, ServerResponse: Outgoing });
+    kept.adopt({ request: Object.create(IncomingMessage.prototype) as object, response: Object.create(ServerResponse.prototype) as object });
+    const server = createServer(kept.options, (_req, res) => res.end('kept'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const seen = watch(server);
+    expect(await exchange(httpRequest, `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, 'GET', {})).toEqual({ status: 200, body: 'kept' });
+    expect(seen[0]!.madeReq).toBe(Incoming.prototype);
+    expect(seen[0]!.madeRes).toBe(Outgoing.prototype);
+  });
+
   it('the TLS listener makes its objects with the same classes', async () => {
     const classes = messageClasses();
     const request = Object.create(IncomingMessage.prototype) as object;
