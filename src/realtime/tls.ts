@@ -10,10 +10,9 @@
 // on first use (the first TLS connection, or a download of it) and kept for the process.
 import { createHash, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createHttpsServer, type Server as HttpsServer, type ServerOptions } from 'node:https';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
-import type { MessageClasses } from '../http/message-classes.js';
 import { realNow } from '../core/clock.js';
 import { SDK_HOSTS } from './hosts.js';
 
@@ -118,10 +117,14 @@ export interface TlsListener {
 /**
  * A TLS server whose credentials may not exist yet. The port is held by a plain listener whose
  * connections stay paused (nothing read) until the credentials are made; then each is handed to
- * the HTTPS server, which reads the TLS handshake from the start. `classes`: what the HTTPS server
- * makes its requests and responses with (the plain server's, message-classes.ts).
+ * the HTTPS server, which reads the TLS handshake from the start. `classes`: the request and response
+ * classes the HTTPS server makes its objects with (the plain server's).
  */
-export function createTlsListener(identity: TlsIdentity, onError: (err: unknown) => void, classes: MessageClasses['options']): TlsListener {
+export function createTlsListener(
+  identity: TlsIdentity,
+  onError: (err: unknown) => void,
+  classes: Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'>,
+): TlsListener {
   const server = createHttpsServer({ ...classes });
   let ready: Promise<void> | undefined;
   let set = false;
