@@ -20,14 +20,14 @@
 // With media: the page joins with its camera and microphone on (as the kits' own examples do), two
 // bots publish the sample clip, and every tile plays video; a screenshot of each kit goes to
 // docs/images/, where docs/frontend-offline.md shows it.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
-import { KITS, openKit, serveKitPage, showsMeeting } from '../helpers/ui-kit.js';
+import { KITS, openKit, serveKitPage, screenshotShowing, showsMeeting } from '../helpers/ui-kit.js';
 import { CHROMIUM, addPerson, addPreset, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
 
 const IMAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
@@ -282,8 +282,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
           );
       await expect.poll(playing, { timeout: WAIT }).toBe(3);
       expect(errors).toEqual([]);
+      // And the screen shows them: a picture in each video's place (one with no place shows none).
+      const videos = await page.locator(`${p}-grid ${p}-participant-tile video`).all();
+      const boxes = await Promise.all(videos.map(async (v) => (await v.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 }));
+      const shot = await screenshotShowing(page, boxes, WAIT);
+      expect(
+        shot.shows,
+        `the videos' places on the screen (mean brightness ${shot.brightness.map(Math.round).join(', ')} after ${shot.shots} screenshots)`,
+      ).toBe(true);
       mkdirSync(IMAGES, { recursive: true });
-      await page.screenshot({ path: path.join(IMAGES, `ui-kit-${p}-meeting.png`) });
+      writeFileSync(path.join(IMAGES, `ui-kit-${p}-meeting.png`), shot.png);
     },
     4 * WAIT,
   );

@@ -1,6 +1,8 @@
 // The service's UI kits on top of its web SDKs, for the browser tests and probes: a frontend's
 // origin serving a page with the SDK's browser bundle and the kit's Stencil loader (whose other
-// chunks load from the same folder), and a function that opens the kit's meeting component on it.
+// chunks load from the same folder), a function that opens the kit's meeting component on it, and a
+// screenshot taken once the screen shows what the DOM holds.
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -186,4 +188,71 @@ export async function showsMeeting(page: Page, kit: Kit, timeoutMs: number): Pro
       { cause: e },
     );
   }
+}
+
+/** A rectangle of the page, in CSS pixels (a locator's boundingBox). */
+export interface ScreenBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The kits draw on near-black (#141414 and the like); a box whose mean brightness passes this shows a picture. */
+const PICTURE_BRIGHTNESS = 50;
+
+/**
+ * The page's screenshot, taken again until every box shows a picture in it (its mean brightness well
+ * above the kit's near-black background) or `waitMs` have passed. The DOM can hold a grid whose
+ * videos play before the screen shows it: on a loaded machine a kit's screenshot came out as an
+ * empty grid under its header and control bar, with every tile in the DOM at its size, visible and
+ * playing. What a person sees is the screen, so a test that says tiles show waits for it there.
+ * Answers the last screenshot (PNG), whether it shows every box's picture, the brightness of each box
+ * in it (0–255), and how many screenshots were taken.
+ */
+export async function screenshotShowing(
+  page: Page,
+  boxes: readonly ScreenBox[],
+  waitMs: number,
+): Promise<{ png: Buffer; shows: boolean; brightness: number[]; shots: number }> {
+  const deadline = Date.now() + waitMs;
+  for (let shots = 1; ; shots++) {
+    const png = await page.screenshot();
+    const brightness = await meanBrightness(png, boxes);
+    const shows = brightness.every((b) => b > PICTURE_BRIGHTNESS);
+    if (shows || Date.now() > deadline) return { png, shows, brightness, shots };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The mean brightness (grey, 0–255) of each box of a PNG at one pixel per CSS pixel, decoded by ffmpeg. */
+async function meanBrightness(png: Buffer, boxes: readonly ScreenBox[]): Promise<number[]> {
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  const grey = await greyPixels(png);
+  if (grey.length !== width * height) throw new Error(`ffmpeg decoded ${grey.length} bytes of a ${width} × ${height} screenshot`);
+  return boxes.map((box) => {
+    const [x0, y0] = [Math.max(0, Math.round(box.x)), Math.max(0, Math.round(box.y))];
+    const [x1, y1] = [Math.min(width, Math.round(box.x + box.width)), Math.min(height, Math.round(box.y + box.height))];
+    let sum = 0;
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) sum += grey[y * width + x]!;
+    const area = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+    return area === 0 ? 0 : sum / area;
+  });
+}
+
+/** An image's pixels as 8-bit grey, row by row (ffmpeg, without blocking the emulator in this process). */
+function greyPixels(image: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    ffmpeg.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    ffmpeg.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    ffmpeg.on('error', reject);
+    ffmpeg.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg could not decode the screenshot (${code}): ${Buffer.concat(err).toString()}`)),
+    );
+    ffmpeg.stdin.end(image);
+  });
 }
