@@ -11,7 +11,7 @@
 // polls. Audio and video are the business of media.test.ts.
 import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
@@ -166,6 +166,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       media: { audio: { can_produce: 'CAN_REQUEST' }, video: { can_produce: 'CAN_REQUEST' }, screenshare: { can_produce: 'NOT_ALLOWED' } },
     });
   }, 60_000);
+
+  // Each test's pages go with it: a page left open keeps its socket, its statistics and its timers
+  // running through every later test, and what it throws would be counted against them.
+  afterEach(async () => {
+    await frontend?.closePages();
+  });
 
   afterAll(async () => {
     await frontend?.close();
