@@ -18,8 +18,9 @@
 //   live session's start in seconds (the SDK multiplies it by 1000); the meeting's creation in ms
 //   reads as the year 58000-odd and the timer counts negative.
 // With media: the page joins with its camera and microphone on (as the kits' own examples do), two
-// bots publish the sample clip, and every tile plays video; a screenshot of each kit goes to
-// docs/images/, where docs/frontend-offline.md shows it.
+// bots publish the sample clip, and every tile plays video, in the DOM and on the screen (a picture
+// in each video's place); that screenshot of each kit goes to docs/images/, where
+// docs/frontend-offline.md shows it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
