@@ -284,8 +284,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       await expect.poll(playing, { timeout: WAIT }).toBe(3);
       expect(errors).toEqual([]);
       // And the screen shows them: a picture in each video's place (one with no place shows none).
-      const videos = await page.locator(`${p}-grid ${p}-participant-tile video`).all();
-      const boxes = await Promise.all(videos.map(async (v) => (await v.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 }));
+      const boxes = async () => {
+        const videos = await page.locator(`${p}-grid ${p}-participant-tile video`).all();
+        return Promise.all(videos.map(async (v) => (await v.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 }));
+      };
+      expect(await boxes()).toHaveLength(3);
       const shot = await screenshotShowing(page, boxes, WAIT);
       expect(
         shot.shows,
@@ -296,7 +299,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
       mkdirSync(IMAGES, { recursive: true });
       writeFileSync(path.join(IMAGES, `ui-kit-${p}-meeting.png`), shot.png);
     },
-    4 * WAIT,
+    5 * WAIT,
   );
 
   it(

@@ -202,24 +202,26 @@ export interface ScreenBox {
 const PICTURE_BRIGHTNESS = 50;
 
 /**
- * The page's screenshot, taken again until every box shows a picture in it (its mean brightness well
- * above the kit's near-black background) or `waitMs` have passed. The DOM can hold a grid whose
- * videos play before the screen shows it: on a loaded machine a kit's screenshot came out as an
- * empty grid under its header and control bar, with every tile in the DOM at its size, visible and
- * playing. What a person sees is the screen, so a test that says tiles show waits for it there.
- * Answers the last screenshot (PNG), whether it shows every box's picture, the brightness of each box
- * in it (0–255), and how many screenshots were taken.
+ * The page's screenshot, taken again until there are boxes and each shows a picture in it (its mean
+ * brightness well above the kit's near-black background) or `waitMs` have passed. The DOM can hold a
+ * grid whose videos play before the screen shows it: on a loaded machine a kit's screenshot came out
+ * as an empty grid under its header and control bar, with every tile in the DOM at its size, visible
+ * and playing. What a person sees is the screen, so a test that says tiles show waits for it there.
+ * `boxes` is read again for each screenshot (a grid may still move its tiles). Answers the last
+ * screenshot (PNG, one pixel per CSS pixel), whether it shows every box's picture, the brightness of
+ * each box in it (0–255), and how many screenshots were taken.
  */
 export async function screenshotShowing(
   page: Page,
-  boxes: readonly ScreenBox[],
+  boxes: () => Promise<readonly ScreenBox[]>,
   waitMs: number,
 ): Promise<{ png: Buffer; shows: boolean; brightness: number[]; shots: number }> {
   const deadline = Date.now() + waitMs;
   for (let shots = 1; ; shots++) {
-    const png = await page.screenshot();
-    const brightness = await meanBrightness(png, boxes);
-    const shows = brightness.every((b) => b > PICTURE_BRIGHTNESS);
+    const places = await boxes();
+    const png = await page.screenshot({ scale: 'css' });
+    const brightness = await meanBrightness(png, places);
+    const shows = brightness.length > 0 && brightness.every((b) => b > PICTURE_BRIGHTNESS);
     if (shows || Date.now() > deadline) return { png, shows, brightness, shots };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -250,6 +252,8 @@ function greyPixels(image: Buffer): Promise<Buffer> {
     ffmpeg.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     ffmpeg.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     ffmpeg.on('error', reject);
+    // ffmpeg may stop reading before the whole image is in (a PNG it cannot decode); its exit says why.
+    ffmpeg.stdin.on('error', () => undefined);
     ffmpeg.on('close', (code) =>
       code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg could not decode the screenshot (${code}): ${Buffer.concat(err).toString()}`)),
     );
