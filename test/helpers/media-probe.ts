@@ -1,8 +1,8 @@
 // Reading what the emulator made, the way a user's tools would: ffprobe for the streams and their
-// lengths, ffmpeg for a picture at a moment and the loudness of the sound. The recorder's tests run
-// wherever ffmpeg is found; under CI, where it is installed, a missing ffmpeg is a failure rather
-// than a skip (a test that skips in CI could never fail).
-import { execFileSync, spawnSync } from 'node:child_process';
+// lengths, ffmpeg for a picture at a moment, the loudness of the sound and an image's pixels. The
+// recorder's tests run wherever ffmpeg is found; under CI, where it is installed, a missing ffmpeg is
+// a failure rather than a skip (a test that skips in CI could never fail).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { locateExecutable } from '../../src/core/executables.js';
 import { inCi } from './docker-engine.js';
 
@@ -62,6 +62,24 @@ export function frameAt(file: string, seconds: number): { width: number; height:
     maxBuffer: 64 * 1024 * 1024,
   });
   return { width: video.width!, height: video.height!, rgb };
+}
+
+/** An image's pixels (a PNG's, say) as 8-bit grey, row by row: ffmpeg, without blocking the process (an emulator may run in it). */
+export function greyPixels(image: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    ffmpeg.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    ffmpeg.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    ffmpeg.on('error', reject);
+    // ffmpeg may stop reading before the whole image is in (a PNG it cannot decode); its exit says why.
+    ffmpeg.stdin.on('error', () => undefined);
+    ffmpeg.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg could not decode the image (${code}): ${Buffer.concat(err).toString()}`)),
+    );
+    ffmpeg.stdin.end(image);
+  });
 }
 
 /**

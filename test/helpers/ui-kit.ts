@@ -2,14 +2,14 @@
 // origin serving a page with the SDK's browser bundle and the kit's Stencil loader (whose other
 // chunks load from the same folder), a function that opens the kit's meeting component on it, and a
 // screenshot taken once the screen shows what the DOM holds.
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { SDKS, collectPageErrors, watchCallStats, type Sdk } from './web-sdk.js';
+import { greyPixels } from './media-probe.js';
+import { SDKS, collectPageErrors, readUntil, watchCallStats, type Sdk } from './web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -216,18 +216,23 @@ export async function screenshotShowing(
   boxes: () => Promise<readonly ScreenBox[]>,
   waitMs: number,
 ): Promise<{ png: Buffer; shows: boolean; brightness: number[]; shots: number }> {
-  const deadline = Date.now() + waitMs;
-  for (let shots = 1; ; shots++) {
-    const places = await boxes();
-    const png = await page.screenshot({ scale: 'css' });
-    const brightness = await meanBrightness(png, places);
-    const shows = brightness.length > 0 && brightness.every((b) => b > PICTURE_BRIGHTNESS);
-    if (shows || Date.now() > deadline) return { png, shows, brightness, shots };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  let shots = 0;
+  const last = await readUntil(
+    async () => {
+      shots++;
+      const places = await boxes();
+      const png = await page.screenshot({ scale: 'css' });
+      const brightness = await meanBrightness(png, places);
+      return { png, brightness, shows: brightness.length > 0 && brightness.every((b) => b > PICTURE_BRIGHTNESS) };
+    },
+    (shot) => shot.shows,
+    waitMs,
+    200,
+  );
+  return { ...last, shots };
 }
 
-/** The mean brightness (grey, 0–255) of each box of a PNG at one pixel per CSS pixel, decoded by ffmpeg. */
+/** The mean brightness (grey, 0–255) of each box of a PNG at one pixel per CSS pixel. */
 async function meanBrightness(png: Buffer, boxes: readonly ScreenBox[]): Promise<number[]> {
   const width = png.readUInt32BE(16);
   const height = png.readUInt32BE(20);
@@ -240,23 +245,5 @@ async function meanBrightness(png: Buffer, boxes: readonly ScreenBox[]): Promise
     for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) sum += grey[y * width + x]!;
     const area = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
     return area === 0 ? 0 : sum / area;
-  });
-}
-
-/** An image's pixels as 8-bit grey, row by row (ffmpeg, without blocking the emulator in this process). */
-function greyPixels(image: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    ffmpeg.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    ffmpeg.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    ffmpeg.on('error', reject);
-    // ffmpeg may stop reading before the whole image is in (a PNG it cannot decode); its exit says why.
-    ffmpeg.stdin.on('error', () => undefined);
-    ffmpeg.on('close', (code) =>
-      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg could not decode the screenshot (${code}): ${Buffer.concat(err).toString()}`)),
-    );
-    ffmpeg.stdin.end(image);
   });
 }
