@@ -285,11 +285,12 @@ export function scenarioRows(r: ScenarioResult, real?: ScenarioResult): TargetRo
   return real ? [row(r, true), row(real, false)] : [row(r, true)];
 }
 
-export function scenarioSection(r: ScenarioResult | undefined, ...more: Array<ScenarioResult | undefined>): string {
+/** The section's text and table: the sample recordings' run (the target's) and, when measured, the real recordings' one. */
+export function scenarioSection(r: ScenarioResult | undefined, real?: ScenarioResult): string {
   if (!r) return '_Not run._';
   const line = (x: ScenarioResult) =>
     `| ${x.recordings} | ${x.source} | ${ms(percentile(x.samples, 50))} | ${ms(percentile(x.samples, 90))} | ${ms(percentile(x.cpuSamples, 50))} | ${x.mainThreadCpuMs === null ? 'n/a' : ms(x.mainThreadCpuMs)} | ${x.runMedians.map(ms).join(' / ')} |`;
-  const all = [r, ...more.filter((x): x is ScenarioResult => x !== undefined)];
+  const all = real ? [r, real] : [r];
   return [
     `One scenario: ${r.requestsPerScenario} requests with fetch (meeting, participant, recording start, stop, GET, the download of the recording, the webhook key), three clock advances, ${r.deliveriesPerScenario} signed deliveries to a receiver in the same process, one signature verified. The warm-up scenarios are not counted; the emulator is reset before each run. With sample recordings every recording is the sample file (${r.downloadBytes} bytes), so the figure is the emulator's own work; with real ones ffmpeg encodes each recording from the meeting.`,
     '',
