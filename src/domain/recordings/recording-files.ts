@@ -79,6 +79,8 @@ export class RecordingFiles {
   /** Watermark images fetched when a recording was started through the API, until its recorder starts. */
   private readonly watermarks = new Map<string, { orgId: string; image: WatermarkImage }>();
   private root: string | undefined;
+  /** The emulator stopped (close): no folder is made any more. */
+  private closed = false;
   private finishedSeq = 0;
   /** Numbers each recording's folder: ids repeat after a reset (seeded), and a folder let go is removed later. */
   private folderSeq = 0;
@@ -147,7 +149,7 @@ export class RecordingFiles {
    * instead of being given the sample. Nothing when the recording has files already.
    */
   expect(r: Pick<Recording, 'id' | 'orgId'>): void {
-    if (!this.options.real || this.entries.has(r.id)) return;
+    if (!this.options.real || this.closed || this.entries.has(r.id)) return;
     this.entries.set(r.id, { ...this.pending(r), expected: true });
   }
 
@@ -159,6 +161,7 @@ export class RecordingFiles {
 
   /** A recorder starts writing a recording: the folder its files go to (made now). */
   async begin(r: Pick<Recording, 'id' | 'orgId'>): Promise<string> {
+    if (this.closed) throw new RecordingFailed('The emulator stopped');
     const e = this.entries.get(r.id);
     // The recorder that was expected: whoever waits for the files keeps waiting on the same promise.
     if (e?.state === 'recording' && e.expected) delete e.expected;
@@ -167,8 +170,12 @@ export class RecordingFiles {
       this.entries.set(r.id, this.pending(r));
     }
     const { dir } = this.entries.get(r.id)!;
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the root is made before any folder (rootDir) and each folder's name is new (its number), so a plain mkdir does the same
-    await mkdir(dir, { recursive: true });
+    // Not recursive: the recordings' folder exists (rootDir made it), unless the emulator stopped
+    // meanwhile and removed it, which must not make it again.
+    await mkdir(dir).catch((err: unknown) => {
+      if (!this.closed) throw err;
+    });
+    if (this.closed) throw new RecordingFailed('The emulator stopped');
     return dir;
   }
 
@@ -288,11 +295,12 @@ export class RecordingFiles {
     this.watermarks.clear();
   }
 
-  /** The emulator's stop: the whole directory goes, synchronously (nothing else will). */
+  /** The emulator's stop: the whole directory goes, synchronously (nothing else will), and no recorder makes one again. */
   close(): void {
+    this.closed = true;
     for (const e of this.entries.values()) if (e.state === 'recording') e.settle.reject(new RecordingFailed('The emulator stopped'));
     this.entries.clear();
-    if (this.root) rmSync(this.root, { recursive: true, force: true });
+    if (this.root) removeWhole(this.root);
     this.root = undefined;
   }
 
@@ -319,5 +327,20 @@ export class RecordingFiles {
     if (total <= this.options.limitBytes) return;
     const writing = [...this.entries].filter(([, e]) => e.state === 'recording').sort((a, b) => b[1].bytes - a[1].bytes);
     if (writing[0]) this.overLimitListener?.(writing[0][0]);
+  }
+}
+
+/**
+ * Removes a folder and everything in it. A recorder's folder that is made while the removal runs
+ * (its mkdir was already on its way) leaves the folder not empty at the end: the removal is tried
+ * again, and the mkdir, once done, has nothing to make it in.
+ */
+function removeWhole(dir: string): void {
+  for (let tries = 1; ; tries++) {
+    try {
+      return rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || tries === 5) throw err;
+    }
   }
 }
