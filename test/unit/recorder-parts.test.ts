@@ -3,7 +3,7 @@
 // each kind of recording makes, and the bookkeeping of recordings' files on disk (the disk limit,
 // evictions, what a link serves).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -319,19 +319,26 @@ describe("recordings' files on disk", () => {
     files.close();
   });
 
-  it('a recorder that begins as the emulator stops leaves no folder: its begin fails, saying so, and one after the stop makes none', async () => {
+  it('a recorder that begins as the emulator stops leaves no folder: its begin fails, saying so, and one after the stop makes none, nor does a recorder expected then', async () => {
     // The stop removes the folder at once, while the recorder's own folder is still being made:
     // that must not make the recordings' folder again (the order of the two differs run by run).
-    for (let i = 0; i < 20; i++) {
-      const files = new RecordingFiles({ real: true, limitBytes: 1_000_000, sample });
-      const root = path.dirname(await files.begin(rec('r1')));
-      const began = files.begin(rec('r2'));
-      files.close();
-      await expect(began).rejects.toThrow(new RecordingFailed('The emulator stopped'));
-      await expect(files.begin(rec('r3'))).rejects.toThrow(new RecordingFailed('The emulator stopped'));
-      files.expect(rec('r4'));
-      expect(files.expected()).toEqual([]);
-      expect(existsSync(root), `the recordings' folder after stop ${i + 1}`).toBe(false);
+    // The recordings' folders go in a temporary folder of this test's own, which must end empty.
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'recording-files-stop-'));
+    vi.stubEnv('TMPDIR', tmp);
+    try {
+      for (let i = 0; i < 20; i++) {
+        const files = new RecordingFiles({ real: true, limitBytes: 1_000_000, sample });
+        await files.begin(rec('r1'));
+        const began = files.begin(rec('r2'));
+        files.close();
+        await expect(began).rejects.toThrow(new RecordingFailed('The emulator stopped'));
+        await expect(files.begin(rec('r3'))).rejects.toThrow(new RecordingFailed('The emulator stopped'));
+        files.expect(rec('r4'));
+        expect(files.expected()).toEqual([]);
+        expect(readdirSync(tmp), `what is left after stop ${i + 1}`).toEqual([]);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 
