@@ -28,6 +28,9 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
+    // The bundles of dist/bin up to date with src/, once for the run: the command-line tests run the
+    // bundled command line, and every emulator started in process runs its media plane from the bundle.
+    globalSetup: ['test/setup/bundles.ts'],
     sequence: { sequencer: FreshModulesFirst },
     projects: [
       {

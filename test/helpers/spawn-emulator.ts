@@ -1,23 +1,12 @@
-// Runs the real CLI as a child process, the bundled file that the bin and the image run
-// (scripts/build.mjs makes it from src/ when it is older than src/): for the tests about the
-// process itself (flags, exit codes, signals, the state file).
+// Runs the real CLI as a child process, the bundled file that the bin and the image run (the
+// test run's global setup, test/setup/bundles.ts, makes it up to date with src/ first): for the
+// tests about the process itself (flags, exit codes, signals, the state file).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUNDLE = path.join(ROOT, 'dist', 'bin', 'meetings-emulator.js');
-
-let bundled = false;
-/** The command line's arguments to node, once the bundle is up to date with src/. */
-function entry(): string[] {
-  if (!bundled) {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-    if (r.status !== 0) throw new Error(`cannot bundle the command line:\n${r.stdout}\n${r.stderr}`);
-    bundled = true;
-  }
-  return [BUNDLE];
-}
 
 /**
  * A clean environment: none of the EMULATOR_* variables of the machine running the tests. The
@@ -31,7 +20,7 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 export function runCli(args: string[], extraEnv: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [...entry(), ...args], { cwd: ROOT, env: env(extraEnv), encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [BUNDLE, ...args], { cwd: ROOT, env: env(extraEnv), encoding: 'utf8', timeout: 30_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -45,7 +34,7 @@ export interface RunningCli {
 }
 
 export function startCli(args: string[], extraEnv: Record<string, string> = {}): Promise<RunningCli> {
-  const child = spawn(process.execPath, [...entry(), '--port', '0', ...args], { cwd: ROOT, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BUNDLE, '--port', '0', ...args], { cwd: ROOT, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
