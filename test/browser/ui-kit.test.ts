@@ -8,7 +8,8 @@
 // its accept button; a webinar's stage: a viewer's request, the presenter's accept button, the
 // viewer's join dialog; and the breakout rooms manager: rooms made, renamed and assigned, the page
 // inside its room, everyone back once the host closes them.
-// The pages stay offline: the kits' requests to the internet (a font, sounds) are aborted.
+// The pages stay offline: the kits' requests to the internet (a font, sounds) fail, as the browser
+// resolves no name but this machine's.
 //
 // Which fix each assertion needs (found with test/browser/ui-kit.probe.ts):
 // - tiles: none on the emulator's side; the page must not set the kit element's `display` (a page

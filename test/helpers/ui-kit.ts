@@ -80,7 +80,7 @@ interface PageGlobals {
   [global: string]: unknown;
 }
 
-/** Requests the kits make to the internet (fonts, sounds, images): recorded and aborted, so that a page stays offline. */
+/** Requests the kits make to the internet (fonts, sounds, images), which the browser's resolver fails (launchTrusting): recorded. */
 export interface Offline {
   blocked: string[];
 }
@@ -116,14 +116,9 @@ export async function openKit(
   const errors: string[] = [];
   collectPageErrors(page, '', errors);
   watchCallStats(page);
-  const pageOrigin = new URL(pageUrl).origin;
-  await page.route(
-    (url) => url.origin !== pageOrigin && url.hostname !== '127.0.0.1' && !url.hostname.endsWith('localhost'),
-    (route) => {
-      offline.blocked.push(route.request().url());
-      return route.abort('internetdisconnected');
-    },
-  );
+  page.on('requestfailed', (request) => {
+    if (request.failure()?.errorText === 'net::ERR_NAME_NOT_RESOLVED') offline.blocked.push(request.url());
+  });
   await page.goto(pageUrl);
   await page.waitForFunction((element) => (globalThis as unknown as PageGlobals).customElements.get(element) !== undefined, kit.element, {
     timeout: 30_000,

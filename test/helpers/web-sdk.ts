@@ -43,9 +43,20 @@ export async function servePages(sdk: Sdk): Promise<{ url: string; server: Serve
 }
 
 /**
+ * The browser's host names: this machine's alone (127.0.0.1, where the pages' origins and the
+ * emulator's plain port listen, and `localhost` with its subdomains, the emulator's TLS hosts); any
+ * other fails at once as a name that does not resolve, so that a page stays offline (the kits ask for
+ * fonts, sounds and images on the internet). Chromium's own resolver does it, at no cost per
+ * request: Playwright's request routing, which did it before, takes each of a kit page's 75 requests
+ * through the test's process (about 0.2 CPU-s a kit page, bench/TEST-SUITE.md).
+ */
+export const OFFLINE_RESOLVER = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost';
+
+/**
  * Debian's Chromium, headless, trusting the certificate the emulator at `emulatorUrl` serves (and no
- * other), with fake devices so that a page may ask for a camera and microphone; `args` are more
- * of Chromium's switches (a network policy, another fake camera).
+ * other), offline but for this machine (OFFLINE_RESOLVER), with fake devices so that a page may ask
+ * for a camera and microphone; `args` are more of Chromium's switches (a network policy, another
+ * fake camera).
  */
 export async function launchTrusting(emulatorUrl: string, args: readonly string[] = []): Promise<Browser> {
   const pem = await (await fetch(`${emulatorUrl}/_emulator/tls/certificate`)).text();
@@ -55,7 +66,14 @@ export async function launchTrusting(emulatorUrl: string, args: readonly string[
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', ...args],
+    args: [
+      '--no-sandbox',
+      `--ignore-certificate-errors-spki-list=${spki}`,
+      OFFLINE_RESOLVER,
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      ...args,
+    ],
   });
 }
 
