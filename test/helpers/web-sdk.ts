@@ -47,10 +47,10 @@ export async function servePages(sdk: Sdk): Promise<{ url: string; server: Serve
  * emulator's plain port listen, and `localhost` with its subdomains, the emulator's TLS hosts); any
  * other fails at once as a name that does not resolve, so that a page stays offline (the kits ask for
  * fonts, sounds and images on the internet). Chromium's own resolver does it, at no cost per
- * request: Playwright's request routing, which did it before, takes each of a kit page's 75 requests
+ * request: Playwright's request routing, which did it before, takes each of a kit page's 73–75 requests
  * through the test's process (about 0.2 CPU-s a kit page, bench/TEST-SUITE.md).
  */
-export const OFFLINE_RESOLVER = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost';
+const OFFLINE_RESOLVER = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost';
 
 /**
  * Debian's Chromium, headless, trusting the certificate the emulator at `emulatorUrl` serves (and no
