@@ -44,7 +44,7 @@ const PLANE_V8_FLAGS = ['--max-semi-space-size=1'];
 
 /**
  * From the sources, the plane's bundle (dist/bin/media-plane.mjs) when this variable names it: the
- * test run builds it once and names it here (test/setup/media-plane.ts). Through tsx, each start of
+ * test run builds it once and names it here (test/setup/bundles.ts). Through tsx, each start of
  * the plane's process loads and transforms its modules anew: 0.66 CPU-s and 0.5 s a start against
  * 0.32 CPU-s and 0.27 s for the bundle, and a test run starts it some ninety times.
  */

@@ -3,10 +3,14 @@
 // in the meantime keeps it; a child that died or was ended leaves no wait behind that could end
 // another. The child is real (a bot's clip is what it holds); the idle time runs on vitest's fake
 // timers, which the engine's own timer uses, so that no test waits for it in real time.
+// And where the child starts from when the emulator runs from its sources: the bundle named in
+// PLANE_BUNDLE_VARIABLE (the test run's global setup names dist/bin/media-plane.mjs), or, with none
+// named, the TypeScript entry through tsx; either way it works (it plays a bot's clip).
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../../src/logger.js';
 import type { ProducerInfo } from '../../../src/realtime/media/media-types.js';
-import { ProcessMediaEngine } from '../../../src/realtime/media/process-engine.js';
+import { PLANE_BUNDLE_VARIABLE, ProcessMediaEngine } from '../../../src/realtime/media/process-engine.js';
 import { processExists } from '../../helpers/proc-sockets.js';
 
 const NETWORK = { host: '127.0.0.1', ports: 0, announce: undefined } as const;
@@ -125,5 +129,31 @@ describe("the media plane's process, idle", () => {
     vi.advanceTimersByTime(IDLE_MS * 2);
     expect(engine.pid).toBe(third);
     expect(log.error).not.toHaveBeenCalled();
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')("the media plane's process, from the sources", () => {
+  /** The started child's command line, once it plays a bot's camera. */
+  async function childCommandLine(): Promise<string[]> {
+    const engine = new ProcessMediaEngine(logger(), NETWORK);
+    engines.push(engine);
+    await engine.botTrack('bot', camera('cam'));
+    expect(engine.pid).not.toBeNull();
+    return readFileSync(`/proc/${engine.pid!}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  }
+
+  it('starts from the bundle the variable names', async () => {
+    const bundle = process.env[PLANE_BUNDLE_VARIABLE];
+    expect(bundle, 'the global setup names the bundle').toMatch(/dist\/bin\/media-plane\.mjs$/);
+    const args = await childCommandLine();
+    expect(args.slice(1)).toContain(bundle);
+    expect(args).not.toContain('tsx');
+  });
+
+  it('starts from the TypeScript entry through tsx when the variable names none', async () => {
+    vi.stubEnv(PLANE_BUNDLE_VARIABLE, '');
+    const args = await childCommandLine();
+    expect(args.find((a) => a.endsWith('.ts'))).toMatch(/src\/realtime\/media\/plane\/plane-process\.ts$/);
+    expect(args).toContain('tsx');
   });
 });
