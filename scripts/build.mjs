@@ -65,6 +65,7 @@ export function isStale() {
   try {
     statSync(BUNDLE);
     statSync(CODE);
+    statSync(PLANE);
     return readFileSync(STAMP, 'utf8') !== inputsHash();
   } catch {
     return true;

@@ -7,7 +7,6 @@
 // recordings went in the app's own storage, have a participant say a line. Along the way:
 // no console error, and no request leaves the emulator's origin. Screenshots of the main views
 // go to docs/images/, where docs/dashboard.md shows them.
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,8 +64,7 @@ function canPlay(selector: string): Promise<unknown> {
 // Skipped on a machine without Chromium, except in CI (.ci/run installs it there).
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chromium', () => {
   beforeAll(async () => {
-    // The dashboard is served from its build (dist/ui); rebuilt here only when its sources changed.
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-ui.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit', timeout: 120_000 });
+    // The dashboard is served from its build (dist/ui), which the run's global setup brought up to date.
     receiver = await Receiver.start();
     s3 = await startS3(['recordings']);
     emu = await startEmulator({ seed: 'dashboard', clock: 'manual', logLevel: 'silent', storageEndpoints: { aws: s3.url } });

@@ -80,7 +80,7 @@ interface PageGlobals {
   [global: string]: unknown;
 }
 
-/** Requests the kits make to the internet (fonts, sounds, images), which the browser's resolver fails (launchTrusting): recorded. */
+/** Requests the kits make to the internet (fonts, sounds, images) that failed, as the browser of launchTrusting resolves no such name: recorded. */
 export interface Offline {
   blocked: string[];
 }
@@ -89,9 +89,9 @@ export interface Offline {
 const kitPages = new WeakMap<Page, { offline: Offline; errors: string[] }>();
 
 /**
- * Opens the kit's page in a new tab, offline but for this machine (the page's origin, the
- * emulator's TLS hosts `*.localhost` and its plain port on 127.0.0.1, where a livestream's
- * playback URL points), then init()s the SDK with the token and hands the meeting to the kit's element
+ * Opens the kit's page in a new tab of a browser of launchTrusting, offline but for this machine (the
+ * page's origin, the emulator's TLS hosts `*.localhost` and its plain port on 127.0.0.1, where a
+ * livestream's playback URL points), then init()s the SDK with the token and hands the meeting to the kit's element
  * (`showSetupScreen` chooses the setup screen; without it the kit joins by itself). The page's
  * global `meeting` is the SDK's meeting: after a breakout move, the one the page moved to.
  */

@@ -2,7 +2,7 @@
 // channel, in a child started with the first transport or bot track (or ahead of a page's first
 // transport: warm(), when the page joins the media room) and ended once it has held nothing for a
 // while (idleMs): the next page within that time uses the same child and saves the child's start
-// (about 0.3 s and 0.36 s of CPU built; 0.5 s and 0.66 s run from the sources through tsx).
+// (about 0.27 s and 0.32 s of CPU from the bundle; 0.5 s and 0.66 s from the sources through tsx).
 // werift's endpoints, every packet buffer and the crypto of each stream live and die
 // there: glibc keeps the heap a busy room grew, fragmented, for the life of the process that grew
 // it, so a room's memory goes back to the system only with the process that carried it.
@@ -45,8 +45,8 @@ const PLANE_V8_FLAGS = ['--max-semi-space-size=1'];
 /**
  * From the sources, the plane's bundle (dist/bin/media-plane.mjs) when this variable names it: the
  * test run builds it once and names it here (test/setup/bundles.ts). Through tsx, each start of
- * the plane's process loads and transforms its modules anew: 0.66 CPU-s and 0.5 s a start against
- * 0.32 CPU-s and 0.27 s for the bundle, and a test run starts it some ninety times.
+ * the plane's process loads and transforms its modules anew, twice the cost of a start from the
+ * bundle (above), and a test run starts it 86 times.
  */
 export const PLANE_BUNDLE_VARIABLE = 'MEETINGS_EMULATOR_MEDIA_PLANE_BUNDLE';
 
