@@ -338,8 +338,18 @@ describe("recordings' files on disk", () => {
         expect(readdirSync(tmp), `what is left after stop ${i + 1}`).toEqual([]);
       }
     } finally {
+      // TMPDIR back before its folder goes, whatever runs this file (vitest's unstubEnvs would do it after the test).
+      vi.unstubAllEnvs();
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+
+  it("the recordings' folder removed from outside (a cleaner of the temporary folder): a recorder that begins then fails with the system's error, and the stop goes through", async () => {
+    const files = new RecordingFiles({ real: true, limitBytes: 1_000_000, sample });
+    const root = path.dirname(await files.begin(rec('r1')));
+    rmSync(root, { recursive: true, force: true });
+    await expect(files.begin(rec('r2'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(() => files.close()).not.toThrow();
   });
 
   it('complete once the recorder is done; failed with its reason; a link serves its own file by name', async () => {
