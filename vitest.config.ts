@@ -28,8 +28,8 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    // The bundles of dist/bin up to date with src/, once for the run: the command-line tests run the
-    // bundled command line, and every emulator started in process runs its media plane from the bundle.
+    // dist/bin and dist/ui up to date with src/, once for the run: the command-line tests run the bundled
+    // command line, the dashboard test its build, and an emulator started in process its media plane's bundle.
     globalSetup: ['test/setup/bundles.ts'],
     sequence: { sequencer: FreshModulesFirst },
     projects: [

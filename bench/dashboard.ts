@@ -14,9 +14,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/index.js';
+import { CHROMIUM } from '../test/helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = '/usr/bin/chromium';
 
 execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-ui.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
 const emu = await startEmulator({ seed: 'bench-dashboard', clock: 'manual', logLevel: 'silent' });

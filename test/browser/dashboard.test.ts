@@ -18,11 +18,10 @@ import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 import { PageSockets } from '../helpers/sdk-socket.js';
 import { S3_ACCESS_KEY, S3_SECRET, startS3, type S3Server } from '../helpers/storage-servers.js';
-import { addPerson, addPreset, restOf } from '../helpers/web-sdk.js';
+import { CHROMIUM, addPerson, addPreset, restOf } from '../helpers/web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const IMAGES = path.join(ROOT, 'docs', 'images');
-const CHROMIUM = '/usr/bin/chromium';
 /** A 16×16 PNG, a square of one colour: what a scripted participant sends as a chat image. */
 const SQUARE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGM4kSJHEmIY1TCqYfhqAAAatkoQQKS4EAAAAABJRU5ErkJggg==';
 /** Generous: a shared CI machine can be slow; the 2 s goal is measured by bench/, not here. */

@@ -91,9 +91,10 @@ const kitPages = new WeakMap<Page, { offline: Offline; errors: string[] }>();
 /**
  * Opens the kit's page in a new tab of a browser of launchTrusting, offline but for this machine (the
  * page's origin, the emulator's TLS hosts `*.localhost` and its plain port on 127.0.0.1, where a
- * livestream's playback URL points), then init()s the SDK with the token and hands the meeting to the kit's element
- * (`showSetupScreen` chooses the setup screen; without it the kit joins by itself). The page's
- * global `meeting` is the SDK's meeting: after a breakout move, the one the page moved to.
+ * livestream's playback URL points), then init()s the SDK with the token and hands the meeting to
+ * the kit's element (`showSetupScreen` chooses the setup screen; without it the kit joins by
+ * itself). The page's global `meeting` is the SDK's meeting: after a breakout move, the one the page
+ * moved to.
  */
 export async function openKit(
   browser: Browser,

@@ -1,6 +1,7 @@
 // Once before a test run (vitest's global setup), and again before each rerun of watch mode: the
 // bundles of dist/bin and the dashboard's build in dist/ui made up to date with src/
-// (scripts/build.mjs --if-stale, a check of the sources' hash when nothing changed). The command-line tests run the bundled command line; the
+// (scripts/build.mjs --if-stale, a check of the sources' hash when nothing changed). The
+// command-line tests run the bundled command line, the dashboard test the dashboard's build; the
 // emulators the other tests start in process run their media plane's process from its bundle, named
 // to them in PLANE_BUNDLE_VARIABLE, instead of from the sources through tsx (half the CPU a start).
 import { spawnSync } from 'node:child_process';
