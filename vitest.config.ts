@@ -4,6 +4,16 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
+ * The workers of the second group (the in-process files with the image and package files): one more
+ * than the cores. Its media files wait on real time for much of theirs (an encoder pushing at its
+ * frame rate, the recorder on the real clock, ffmpeg), and with a worker per core those waits left
+ * the cores idle a quarter of the time; the extra worker fills them (bench/TEST-SUITE.md). Each of
+ * the group's projects sets the count, and they must agree; vitest's --maxWorkers on the command
+ * line reaches no project.
+ */
+const SECOND_GROUP_WORKERS = availableParallelism() + 1;
+
+/**
  * vitest's own order (the slowest files first, by the last run's times or, on a fresh clone, by
  * size), except that the files with fresh modules come first: in the first group they are the
  * browser files (minutes each), which must start at once for the two workers to end together; in
@@ -44,6 +54,7 @@ export default defineConfig({
           name: 'in-process',
           include: ['test/{unit,integration,property,scenarios}/**/*.test.ts'],
           sequence: { groupOrder: 1 },
+          maxWorkers: SECOND_GROUP_WORKERS,
           isolate: false,
           setupFiles: ['test/setup/in-process.ts'],
           restoreMocks: true,
@@ -74,6 +85,7 @@ export default defineConfig({
           name: 'images',
           include: ['test/{container,install}/**/*.test.ts'],
           sequence: { groupOrder: 1 },
+          maxWorkers: SECOND_GROUP_WORKERS,
         },
       },
     ],
