@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { endAll } from '../helpers/end-all.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow. */
@@ -61,10 +62,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: bre
     await frontend?.closePages();
   });
 
-  afterAll(async () => {
-    await frontend?.close();
-    await emu?.close();
-  });
+  afterAll(() =>
+    endAll(
+      () => frontend?.close(),
+      () => emu?.close(),
+    ),
+  );
 
   it(
     'a host opens a room and moves a page into it; the page joins the room, comes back to the parent, and the host closes the room',

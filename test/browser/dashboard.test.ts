@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { decode } from '../../src/realtime/protocol/codec.js';
 import { SDK_EVENTS } from '../../src/realtime/protocol/events.js';
+import { endAll } from '../helpers/end-all.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 import { PageSockets } from '../helpers/sdk-socket.js';
 import { S3_ACCESS_KEY, S3_SECRET, startS3, type S3Server } from '../helpers/storage-servers.js';
@@ -85,12 +86,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     await page.goto(`${emu.url}/_emulator/ui`);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await emu?.close();
-    await receiver?.close();
-    await s3?.close();
-  });
+  afterAll(() =>
+    endAll(
+      () => browser?.close(),
+      () => emu?.close(),
+      () => receiver?.close(),
+      () => s3?.close(),
+    ),
+  );
 
   it('shows a meeting created through the REST API without a reload', async () => {
     await page.getByText('live', { exact: true }).waitFor(WAIT);

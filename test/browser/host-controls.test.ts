@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { endAll } from '../helpers/end-all.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, callStatsRunning, readUntil, restOf, type Person, type Sdk, SIDE_BY_SIDE } from '../helpers/web-sdk.js';
 
 /** Generous: a shared CI machine can be slow. */
@@ -71,10 +72,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
     await frontend?.closePages();
   });
 
-  afterAll(async () => {
-    await frontend?.close();
-    await emu?.close();
-  });
+  afterAll(() =>
+    endAll(
+      () => frontend?.close(),
+      () => emu?.close(),
+    ),
+  );
 
   it.sequential(
     'participant.kick(): the removed page ends as kicked, the host sees them leave, and the REST session and participantLeft agree',

@@ -6,9 +6,11 @@
 //   final one, with the bot's ids and name; a page that joins later has the lines said before;
 // - each kit's captions show the line.
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { closeServer, endAll } from '../helpers/end-all.js';
 import { KITS, openKit, serveKitPage, showsMeeting } from '../helpers/ui-kit.js';
 import { withFfmpeg } from '../helpers/media-probe.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, launchTrusting, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
@@ -133,22 +135,20 @@ describe.skipIf(!browsers).each(SDKS)('$name: livestream and transcripts in the 
 
 describe.skipIf(!browsers).each(KITS)('$name: captions', (kit) => {
   let browser: Browser;
+  let pages: Server;
   let pagesUrl: string;
-  let close: () => Promise<void>;
   const p = kit.prefix;
 
   beforeAll(async () => {
-    const served = await serveKitPage(kit);
-    pagesUrl = served.url;
+    ({ url: pagesUrl, server: pages } = await serveKitPage(kit));
     browser = await launchTrusting(emu.url);
-    close = async () => {
-      await browser.close();
-      await new Promise((resolve) => served.server.close(resolve));
-    };
   }, 60_000);
-  afterAll(async () => {
-    await close?.();
-  });
+  afterAll(() =>
+    endAll(
+      () => browser?.close(),
+      () => closeServer(pages),
+    ),
+  );
 
   it.runIf(withFfmpeg)(
     "a livestream viewer's kit plays the meeting's livestream",

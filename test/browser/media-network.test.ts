@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../src/index.js';
+import { endAll } from '../helpers/end-all.js';
 import { socketsOf } from '../helpers/proc-sockets.js';
 import { connections, decoded, decodingVideos, joinPage, received, transportsBack, type Decoded, type MediaState } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, mediaHeld, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
@@ -32,9 +33,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
   const frontends: Frontend[] = [];
 
   afterEach(async () => {
-    for (const f of frontends.splice(0)) await f.close();
-    await emu?.close();
+    const ending = emu;
     emu = undefined;
+    await endAll(...frontends.splice(0).map((f) => () => f.close()), () => ending?.close());
   });
 
   async function health(): Promise<{ plane_pid: number | null; listening: Record<string, unknown>; transports: number }> {

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { endAll } from '../helpers/end-all.js';
 import { joinPage } from '../helpers/page-media.js';
 import {
   CHROMIUM,
@@ -127,10 +128,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     await closeAll();
   }, 2 * WAIT);
 
-  afterAll(async () => {
-    await frontend?.close();
-    await emu?.close();
-  });
+  afterAll(() =>
+    endAll(
+      () => frontend?.close(),
+      () => emu?.close(),
+    ),
+  );
 
   it.sequential(
     'a page joins with camera and microphone on; another page decodes its video and receives its audio; turning them off and on shows there; a REST mute turns the microphone off',
@@ -339,10 +342,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
     frontend = await Frontend.start(sdk, emu);
   }, 60_000);
 
-  afterAll(async () => {
-    await frontend?.close();
-    await emu?.close();
-  });
+  afterAll(() =>
+    endAll(
+      () => frontend?.close(),
+      () => emu?.close(),
+    ),
+  );
 
   it.sequential(
     "a page's own camera preview keeps working; the other page gets no video; the emulator forwards nothing",

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { endAll } from '../helpers/end-all.js';
 import { probe, withFfmpeg } from '../helpers/media-probe.js';
 import { joinPage } from '../helpers/page-media.js';
 import { RecorderWorld, showsClip, thumbnail, meanDifference, type Box } from '../helpers/recorder.js';
@@ -45,11 +46,13 @@ describe.skipIf((!existsSync(CHROMIUM) || !withFfmpeg) && !process.env.CI)('a re
     w = new RecorderWorld(emu);
     frontend = await Frontend.start(sdk, emu);
   });
-  afterAll(async () => {
-    await frontend?.close();
-    await emu?.close();
-    w?.close();
-  });
+  afterAll(() =>
+    endAll(
+      () => frontend?.close(),
+      () => emu?.close(),
+      () => w?.close(),
+    ),
+  );
 
   const run = <T>(page: Page, body: string): Promise<T> => page.evaluate<T>(`(async () => { const m = window.meeting; ${body} })()`);
 

@@ -29,6 +29,7 @@ import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { closeServer, endAll } from '../helpers/end-all.js';
 import { KITS, openKit, serveKitPage, screenshotShowing, showsMeeting } from '../helpers/ui-kit.js';
 import { CHROMIUM, addPerson, addPreset, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
 
@@ -104,9 +105,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
 
   afterAll(async () => {
     for (const page of opened) await page.close().catch(() => undefined);
-    await browser?.close();
-    await new Promise((resolve) => pages?.close(resolve));
-    await emu?.close();
+    await endAll(
+      () => browser?.close(),
+      () => closeServer(pages),
+      () => emu?.close(),
+    );
   });
 
   it(

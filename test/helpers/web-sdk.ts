@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { RECONNECT_WINDOW_MS } from '../../src/realtime/network/network-trouble.js';
+import { closeServer, endAll } from './end-all.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -183,9 +184,11 @@ export class Frontend {
   }
 
   /** Closes the browser (and every page in it) and the origin. */
-  async close(): Promise<void> {
-    await this.browser.close();
-    await new Promise((resolve) => this.server.close(resolve));
+  close(): Promise<void> {
+    return endAll(
+      () => this.browser.close(),
+      () => closeServer(this.server),
+    );
   }
 }
 
