@@ -13,8 +13,9 @@ import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { endAll } from '../helpers/end-all.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, readUntil, restOf, type Person } from '../helpers/web-sdk.js';
-import { Receiver } from '../helpers/webhook-receiver.js';
+import { Receiver, inSentOrder } from '../helpers/webhook-receiver.js';
 
 /** Generous: a shared CI machine can be slow; init and join times are measured by bench/, not here. */
 const WAIT = 30_000;
@@ -173,11 +174,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
     await frontend?.closePages();
   });
 
-  afterAll(async () => {
-    await frontend?.close();
-    await emu?.close();
-    await receiver?.close();
-  });
+  afterAll(() =>
+    endAll(
+      () => frontend?.close(),
+      () => emu?.close(),
+      () => receiver?.close(),
+    ),
+  );
 
   it(
     'two pages join and see each other, chat, see a scripted participant; a REST kick removes one; the other leaves and the meeting ends',
@@ -222,8 +225,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name in C
       expect((await until(a, (v) => v.log.includes('roomLeft:left'))).log).toContain('roomLeft:left');
 
       // The webhooks a backend would get, in order, from the pages' presence.
-      await emu.deliveries();
-      const events = receiver.received.map((r) => r.json as { event: string; participant?: { customParticipantId?: string } });
+      const events = inSentOrder(receiver.received, await emu.deliveries()).map(
+        (r) => r.json as { event: string; participant?: { customParticipantId?: string } },
+      );
       expect(events.map((e) => e.event + (e.participant ? `:${e.participant.customParticipantId}` : ''))).toEqual([
         'meeting.started',
         'meeting.participantJoined:ada',

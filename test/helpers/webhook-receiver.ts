@@ -119,6 +119,18 @@ export async function deliveries(t: TestApp, query = ''): Promise<{ deliveries: 
   return res.body as { deliveries: DeliveryDto[]; total: number };
 }
 
+/**
+ * What a receiver got, in the order the emulator sent it. Deliveries that go out together (a meeting's
+ * start and its first join) each take a connection of their own, and on a busy machine the later can
+ * reach the receiver first. `sent` is the emulator's delivery log, newest first (GET
+ * /_emulator/webhooks/deliveries); the attempts of one delivery keep the order they arrived in.
+ */
+export function inSentOrder(received: readonly Received[], sent: readonly { id: string }[]): Received[] {
+  const position = new Map(sent.map((d, i) => [d.id, sent.length - i]));
+  const at = (r: Received) => position.get(String(r.headers['dyte-uuid'])) ?? Number.POSITIVE_INFINITY;
+  return [...received].sort((a, b) => at(a) - at(b));
+}
+
 /** Moves the manual clock and waits until the attempts that fell due have finished. */
 export async function advanceAndSettle(t: TestApp, ms: number): Promise<void> {
   t.advance(ms);

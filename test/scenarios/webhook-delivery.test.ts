@@ -4,7 +4,7 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { configWebhooks } from '../../src/webhooks/dispatcher.js';
 import { BASIC, ORG_ID, START, fixtures, type TestApp } from '../helpers/test-app.js';
-import { Receiver, advanceAndSettle, deliveries, registerWebhook, type Received, trackNetwork } from '../helpers/webhook-receiver.js';
+import { Receiver, advanceAndSettle, deliveries, inSentOrder, registerWebhook, type Received, trackNetwork } from '../helpers/webhook-receiver.js';
 import { GO_LIVE_MS, RECORDER_JOINS_MS, SAMPLE_CLIP_BYTES } from '../helpers/documented.js';
 import { addParticipant, createMeeting, startRecording } from '../helpers/builders.js';
 
@@ -92,7 +92,8 @@ describe('signed deliveries to a real receiver', () => {
     await advanceAndSettle(t, RECORDER_JOINS_MS);
     expect(rx.received).toHaveLength(4);
     expect(new Set(rx.received.map((r) => r.headers['dyte-uuid'])).size).toBe(4);
-    expect(rx.received.map((r) => [r.path, r.headers['dyte-webhook-id'], (r.json.recording as { status: string }).status])).toEqual([
+    const sent = inSentOrder(rx.received, (await deliveries(t)).deliveries);
+    expect(sent.map((r) => [r.path, r.headers['dyte-webhook-id'], (r.json.recording as { status: string }).status])).toEqual([
       ['/a', a, 'INVOKED'],
       ['/b', b, 'INVOKED'],
       ['/a', a, 'RECORDING'],
@@ -222,7 +223,7 @@ describe('each event, as the receiver gets it', () => {
     // the guide's meeting.started and participant events carry no endedAt; the status is LIVE throughout
     const live = { ...meeting, status: 'LIVE' };
     const participant = { peerId: pid, userDisplayName: 'User ada', clientSpecificId: 'ada', customParticipantId: 'ada', joinedAt: '2026-01-01T00:00:00.000Z' };
-    expect(rx.received.map((r) => r.json)).toEqual([
+    expect(inSentOrder(rx.received, (await deliveries(t)).deliveries).map((r) => r.json)).toEqual([
       { event: 'meeting.started', meeting: live },
       { event: 'meeting.participantJoined', meeting: live, participant },
       { event: 'meeting.participantLeft', meeting: live, participant: { ...participant, leftAt: '2026-01-01T00:01:30.000Z' } },
@@ -269,7 +270,7 @@ describe('webhooks from configuration', () => {
     await t.api.post(`/v2/meetings/${meetingId}/livestreams`).set('Authorization', BASIC).send({}).expect(201);
     await addAndJoin(t, meetingId, 'cfg');
     await t.deps.webhooks.outbox.idle();
-    expect(rx.received.map((r) => r.json.event)).toEqual([
+    expect(inSentOrder(rx.received, (await deliveries(t)).deliveries).map((r) => r.json.event)).toEqual([
       'recording.statusUpdate',
       'livestreaming.statusUpdate',
       'meeting.started',
