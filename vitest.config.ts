@@ -1,31 +1,31 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// vitest runs the groups one after another (`sequence.groupOrder`) and, within a group, queues the
+// files project by project in the order of the projects' names, each project's slowest files first
+// (by the last run's times, or on a fresh clone by size). So in the first group the two longest
+// browser files start at once and the command-line and README files (`processes`) fill its end; in
+// the second, the image and package files (`images`) start before the in-process files.
+
+/** The browser files run first, two at a time; nothing of the second group starts before the last has ended. */
+const FIRST_GROUP = { sequence: { groupOrder: 0 } };
 
 /**
- * The workers of the second group (the in-process files with the image and package files): one more
- * than the cores. Its media files wait on real time for much of theirs (an encoder pushing at its
- * frame rate, the recorder on the real clock, ffmpeg), and with a worker per core those waits left
- * the cores idle a quarter of the time; the extra worker fills them (bench/TEST-SUITE.md). Each of
- * the group's projects sets the count, and they must agree; vitest's --maxWorkers on the command
- * line reaches no project.
+ * The second group (the in-process files with the image and package files) runs one file more than
+ * the cores. Its media files wait on real time for much of theirs (an encoder pushing at its frame
+ * rate, the recorder on the real clock, ffmpeg), and with a worker per core those waits left the
+ * cores idle a quarter of the time; the extra worker fills them (bench/TEST-SUITE.md). The projects
+ * of a group must agree on the count. vitest's --maxWorkers on the command line reaches no project
+ * (VITEST_MAX_WORKERS reaches every one).
  */
-const SECOND_GROUP_WORKERS = availableParallelism() + 1;
+const SECOND_GROUP = { sequence: { groupOrder: 1 }, maxWorkers: availableParallelism() + 1 };
 
 /**
- * vitest's own order (the slowest files first, by the last run's times or, on a fresh clone, by
- * size), except that the image and package files come first in their group: they must be done well
- * before the in-process files are. In the first group that order starts the two longest browser
- * files at once, so that the two workers end together.
+ * Files that share their worker's modules: a worker imports the emulator once and runs them one after
+ * another. A spy, an environment variable or a global a file forgets is restored for it.
  */
-class ImagesFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const images = (f: TestSpecification) => f.project.name === 'images';
-    return [...sorted.filter(images), ...sorted.filter((f) => !images(f))];
-  }
-}
+const SHARED_MODULES = { isolate: false, restoreMocks: true, unstubEnvs: true, unstubGlobals: true };
 
 export default defineConfig({
   resolve: {
@@ -41,49 +41,43 @@ export default defineConfig({
     // dist/bin and dist/ui up to date with src/, once for the run: the command-line tests run the bundled
     // command line, the dashboard test its build, and an emulator started in process its media plane's bundle.
     globalSetup: ['test/setup/bundles.ts'],
-    sequence: { sequencer: ImagesFirst },
     projects: [
       {
         // The unit, integration, property and scenario files each start what they need (an emulator
-        // in process, a receiver) and end it, and leave no module state behind: one worker runs them
-        // one after another in the same module graph instead of importing the emulator anew for each
-        // file (a third of their time; bench/TEST-SUITE.md). A spy a file forgets is restored for it;
-        // the servers the test apps' requests went to are closed after it (test/setup/in-process.ts).
+        // in process, a receiver) and end it, and leave no module state behind, so they share their
+        // worker's modules instead of importing the emulator anew for each file (a third of their
+        // time; bench/TEST-SUITE.md). The servers the test apps' requests went to are closed after
+        // each file (test/setup/in-process.ts).
         extends: true,
         test: {
           name: 'in-process',
           include: ['test/{unit,integration,property,scenarios}/**/*.test.ts'],
-          sequence: { groupOrder: 1 },
-          maxWorkers: SECOND_GROUP_WORKERS,
-          isolate: false,
+          ...SECOND_GROUP,
+          ...SHARED_MODULES,
           setupFiles: ['test/setup/in-process.ts'],
-          restoreMocks: true,
-          unstubEnvs: true,
-          unstubGlobals: true,
         },
       },
       {
         // The browser files start what they need in process (an emulator, Chromium, the pages'
-        // origins) and end it after their tests, as the in-process files do, and read nothing at load
-        // that another file changes: a worker runs them one after another in the same module graph.
-        // Importing the emulator afresh for each took 16.8 s of the group's time (bench/TEST-SUITE.md).
-        // Their group runs first, two files at a time; nothing else starts before its last has ended.
+        // origins) and end it after their tests, whatever failed (test/helpers/end-all.ts), and read
+        // nothing at load that another file changes, so they share their worker's modules too:
+        // importing the emulator afresh for each took 16 s of a run of their group, 5.5 s so.
         extends: true,
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          sequence: { groupOrder: 0 },
-          isolate: false,
+          ...FIRST_GROUP,
+          ...SHARED_MODULES,
         },
       },
       {
         // The command-line and README files start processes of their own, and some read the process's
-        // environment as they load: each is imported afresh. They run beside the browser files.
+        // environment as they load: each is imported afresh. They run after the browser files.
         extends: true,
         test: {
           name: 'processes',
           include: ['test/{cli,readme}/**/*.test.ts'],
-          sequence: { groupOrder: 0 },
+          ...FIRST_GROUP,
         },
       },
       {
@@ -97,8 +91,7 @@ export default defineConfig({
         test: {
           name: 'images',
           include: ['test/{container,install}/**/*.test.ts'],
-          sequence: { groupOrder: 1 },
-          maxWorkers: SECOND_GROUP_WORKERS,
+          ...SECOND_GROUP,
         },
       },
     ],
