@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 // browser files start at once and the command-line and README files (`processes`) fill its end; in
 // the second, the image and package files (`images`) start before the in-process files.
 
-/** The browser files run first, two at a time; nothing of the second group starts before the last has ended. */
+/** The first group (the browser files, then the command-line and README files) runs two files at a time; nothing of the second starts before its last has ended. */
 const FIRST_GROUP = { sequence: { groupOrder: 0 } };
 
 /**

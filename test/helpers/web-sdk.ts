@@ -156,7 +156,7 @@ export class Frontend {
     try {
       return new Frontend(await launchTrusting(emu.url, args), server, url, base);
     } catch (e) {
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
       throw e;
     }
   }
