@@ -9,14 +9,14 @@
 // The started container mirrors `startEmulator()` (url, orgId, apiKey, authHeader, advance, reset),
 // driving the clock and the state through the control API over HTTP. `testcontainers` is an
 // optional peer dependency: only this entry point imports it, never the package's main one.
-import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AbstractStartedContainer, GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import { DEFAULT_FIXTURES, PACKAGE_ROOT, parseConfig } from './config.js';
+import { pickHostPort } from './core/host-ports.js';
 import { LIMITS } from './http/limits.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
 import type { DeliveryFilter } from './webhooks/outbox.js';
@@ -94,8 +94,7 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     this.recipe = image !== undefined ? undefined : IS_CHECKOUT ? { checkout: PACKAGE_ROOT } : 'package';
     // The image's own fixtures are the bundled ones; withFixtures() replaces both.
     this.fixtures = loadFixturesFile(DEFAULT_FIXTURES);
-    this.withExposedPorts(EMULATOR_PORT, EMULATOR_TLS_PORT)
-      .withWaitStrategy(Wait.forHttp('/_emulator/health', EMULATOR_PORT).forStatusCode(200).withReadTimeout(HEALTH_POLL_MS))
+    this.withWaitStrategy(Wait.forHttp('/_emulator/health', EMULATOR_PORT).forStatusCode(200).withReadTimeout(HEALTH_POLL_MS))
       .withStartupTimeout(DEFAULT_STARTUP_TIMEOUT_MS)
       // Tests move time themselves, as with startEmulator(); withClock('real') lets it flow.
       .withEnvironment({ EMULATOR_CLOCK: 'manual' });
@@ -145,6 +144,9 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     const checked = parseConfig([], this.environment);
     if (!checked.ok) throw new Error(`MeetingsEmulatorContainer: ${checked.reason}`);
     const config = 'config' in checked ? checked.config : undefined;
+    // Every port is published on a host port of its own choosing (pickHostPort: outside the range
+    // the machine hands out by itself, so that no server of this machine shares it as the engine lets it go).
+    this.withExposedPorts({ container: EMULATOR_PORT, host: await pickHostPort() }, { container: EMULATOR_TLS_PORT, host: await pickHostPort() });
     const mediaPort = await this.placeMedia(config?.mediaPort ?? 0);
     const rtmpPort = await this.placeIngest('EMULATOR_RTMP_PORT', EMULATOR_RTMP_PORT, config?.rtmpPort);
     const rtmpsPort = await this.placeIngest('EMULATOR_RTMPS_PORT', EMULATOR_RTMPS_PORT, config?.rtmpsPort);
@@ -163,16 +165,16 @@ export class MeetingsEmulatorContainer extends GenericContainer {
    */
   private async placeMedia(configured: number | { from: number; to: number }): Promise<number> {
     const given = this.environment.EMULATOR_MEDIA_PORT !== undefined && this.environment.EMULATOR_MEDIA_PORT !== '';
-    const ports = given ? configured : await freePort();
+    const ports = given ? configured : await pickHostPort();
     const udp = typeof ports === 'number' ? [ports] : Array.from({ length: ports.to - ports.from + 1 }, (_, i) => ports.from + i);
     const tcp = udp[0]!;
     if (tcp === 0) throw new Error('MeetingsEmulatorContainer: EMULATOR_MEDIA_PORT=0 cannot be published; leave it unset for a free port, or name one');
     this.withExposedPorts(...udp.map((port) => ({ container: port, host: port, protocol: 'udp' as const })), { container: tcp, host: tcp, protocol: 'tcp' });
-    // The image's own media port is published too (on any free port), though nothing listens there
+    // The image's own media port is published too (on a free port), though nothing listens there
     // then: podman lists every port the image exposes among the container's bindings, and
     // Testcontainers waits until each of them is bound.
-    if (!udp.includes(EMULATOR_MEDIA_PORT)) this.withExposedPorts(`${EMULATOR_MEDIA_PORT}/udp`);
-    if (tcp !== EMULATOR_MEDIA_PORT) this.withExposedPorts(`${EMULATOR_MEDIA_PORT}/tcp`);
+    if (!udp.includes(EMULATOR_MEDIA_PORT)) this.withExposedPorts({ container: EMULATOR_MEDIA_PORT, host: await pickHostPort(), protocol: 'udp' });
+    if (tcp !== EMULATOR_MEDIA_PORT) this.withExposedPorts({ container: EMULATOR_MEDIA_PORT, host: await pickHostPort() });
     const environment: Record<string, string> = {};
     if (!given) environment.EMULATOR_MEDIA_PORT = String(ports);
     if (!this.environment.EMULATOR_MEDIA_ANNOUNCE) environment.EMULATOR_MEDIA_ANNOUNCE = await engineAddress();
@@ -192,32 +194,13 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     configured: number | null | undefined,
   ): Promise<number | null> {
     const given = this.environment[variable] !== undefined && this.environment[variable] !== '';
-    const port = given ? (configured ?? null) : await freePort();
+    const port = given ? (configured ?? null) : await pickHostPort();
     // As with the media port: podman lists the image's own port among the bindings, so it is published too.
-    if (port !== imagePort) this.withExposedPorts(imagePort);
+    if (port !== imagePort) this.withExposedPorts({ container: imagePort, host: await pickHostPort() });
     if (port === null) return null;
     this.withExposedPorts({ container: port, host: port });
     this.withEnvironment({ [variable]: String(port) });
     return port;
-  }
-}
-
-/** A port free on this machine for both UDP and TCP (the media port is both), on every interface as the engine publishes it. */
-async function freePort(): Promise<number> {
-  for (let attempt = 0; ; attempt++) {
-    const server = createServer();
-    const port = await new Promise<number>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, () => resolve((server.address() as { port: number }).port));
-    });
-    const udp = createSocket('udp4');
-    const free = await new Promise<boolean>((resolve) => {
-      udp.once('error', () => resolve(false));
-      udp.bind(port, () => resolve(true));
-    });
-    await new Promise<void>((resolve) => udp.close(() => resolve()));
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (free || attempt >= 20) return port;
   }
 }
 

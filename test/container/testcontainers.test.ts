@@ -5,8 +5,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GenericContainer, Wait } from 'testcontainers';
+import { GenericContainer, Wait, getContainerRuntimeClient } from 'testcontainers';
 import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer, type StartedMeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
+import { ephemeralRange, pickHostPort } from '../../src/core/host-ports.js';
 import { engineMissing, inCi } from '../helpers/docker-engine.js';
 import { decodingVideos, joinPage } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf } from '../helpers/web-sdk.js';
@@ -82,6 +83,25 @@ if (engineMissing && inCi) {
       expect(emu!.url).toMatch(/^http:\/\/[^/]+:\d+$/);
     });
 
+    // The engine may forward a published port to the container for a moment after the container has
+    // let it go (podman does): a port the machine hands out by itself could meanwhile go to another
+    // server of this machine, whose connections would then go to the container.
+    it('publishes every port on one outside the range this machine hands out by itself', async () => {
+      const range = ephemeralRange();
+      const client = await getContainerRuntimeClient();
+      const bindings = (await client.container.inspect(client.container.getById(emu!.getId()))).NetworkSettings.Ports;
+      const published = Object.entries(bindings).flatMap(([port, hosts]) => (hosts ?? []).map((h) => `${port} on ${h.HostPort}`));
+      // The HTTP and TLS ports, the media port (UDP and TCP) and the two ingest ports, and the image's
+      // own media and ingest ports, which podman lists among the bindings.
+      expect(published).toHaveLength(10);
+      for (const binding of published) {
+        const port = Number(binding.split(' on ')[1]);
+        expect(port < range.from || port > range.to, `${binding}, against ${range.from}-${range.to}`).toBe(true);
+      }
+      expect(published).toContain(`${emu!.mediaPort}/udp on ${emu!.mediaPort}`);
+      expect(published).toContain(`${emu!.mediaPort}/tcp on ${emu!.mediaPort}`);
+    });
+
     it('serves the documentation pages the landing page links to', async () => {
       const res = await fetch(`${emu!.url}/_emulator/docs/testcontainers.md`);
       expect(res.status).toBe(200);
@@ -137,14 +157,19 @@ if (engineMissing && inCi) {
     );
 
     // The image alone, as `docker run -p 4700:4700 -p 4443:4443 -p 4710:4710/udp -p 4710:4710/tcp`
-    // starts it (the HTTP and TLS ports here on free ports of this machine): no setting of the
-    // module's, the image's own media port and announced address, and a page on this machine gets media.
+    // starts it (the HTTP and TLS ports here on free ports of this machine, taken as the module takes
+    // them): no setting of the module's, the image's own media port and announced address, and a
+    // page on this machine gets media.
     it.skipIf(!existsSync(CHROMIUM) && !inCi)(
       "the image's own media defaults with plain port mapping: media on 4710, 127.0.0.1 announced, and a page on this machine decodes a bot's video",
       async () => {
         const started = await new GenericContainer(DEFAULT_BUILT_IMAGE)
           // podman lists every port the image exposes among the bindings Testcontainers waits for: the ingest ports go on free ones.
-          .withExposedPorts(4700, 4443, 1935, 1936, { container: 4710, host: 4710, protocol: 'udp' }, { container: 4710, host: 4710 })
+          .withExposedPorts(
+            ...(await Promise.all([4700, 4443, 1935, 1936].map(async (port) => ({ container: port, host: await pickHostPort() })))),
+            { container: 4710, host: 4710, protocol: 'udp' },
+            { container: 4710, host: 4710 },
+          )
           .withWaitStrategy(Wait.forHttp('/_emulator/health', 4700).forStatusCode(200))
           .withStartupTimeout(120_000)
           .start();
