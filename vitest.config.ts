@@ -5,24 +5,27 @@ import { defineConfig } from 'vitest/config';
 // vitest runs the groups one after another (`sequence.groupOrder`) and, within a group, queues the
 // files project by project in the order of the projects' names, each project's slowest files first
 // (by the last run's times, or on a fresh clone by size). So in the first group the two longest
-// browser files start at once and the command-line and README files (`processes`) fill its end.
+// browser files start at once and the command-line and README files (`processes`) fill its end; in
+// the second, the image and package files (`images`) start before the in-process files.
 
-/** The first group (the browser files, then the command-line and README files) runs two files at a time; nothing of the next starts before its last has ended. */
+/** The first group (the browser files, then the command-line and README files) runs two files at a time; nothing of the second starts before its last has ended. */
 const FIRST_GROUP = { sequence: { groupOrder: 0 } };
 
-/** The image and package files, two at a time, in a group of their own. */
-const IMAGE_GROUP = { sequence: { groupOrder: 1 } };
-
 /**
- * The in-process files, last, one file more than the cores. Their media files wait on real time for
- * much of theirs (an encoder pushing at its frame rate, the recorder on the real clock, ffmpeg), and
- * with a worker per core those waits left the cores idle a quarter of the time; the extra worker
- * fills them (bench/TEST-SUITE.md). Not beside the image files: while those built, the extra worker
- * let a media file start beside them, and its ICE over TCP, run by werift in the test's own process,
- * twice failed to connect within 15 s. vitest's --maxWorkers on the command line reaches no project
+ * The second group (the in-process files with the image and package files) runs one file more than
+ * the cores. Its media files wait on real time for much of theirs (an encoder pushing at its frame
+ * rate, the recorder on the real clock, ffmpeg), and with a worker per core those waits left the
+ * cores idle a quarter of the time; the extra worker fills them (bench/TEST-SUITE.md). The projects
+ * of a group must agree on the count. vitest's --maxWorkers on the command line reaches no project
  * (VITEST_MAX_WORKERS reaches every one).
+ *
+ * The containers the image files start publish their ports outside the range the machine hands
+ * out by itself (src/core/host-ports.ts): podman forwards a stopped container's ports for a moment
+ * after it has let them go, and an in-process emulator given such a port by the kernel had its
+ * connections sent into the stopped container (a refused fetch, an ICE over TCP that never
+ * connected) while it ran beside them.
  */
-const IN_PROCESS_GROUP = { sequence: { groupOrder: 2 }, maxWorkers: availableParallelism() + 1 };
+const SECOND_GROUP = { sequence: { groupOrder: 1 }, maxWorkers: availableParallelism() + 1 };
 
 /**
  * Files that share their worker's modules: a worker imports the emulator once and runs them one after
@@ -55,7 +58,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/{unit,integration,property,scenarios}/**/*.test.ts'],
-          ...IN_PROCESS_GROUP,
+          ...SECOND_GROUP,
           ...SHARED_MODULES,
           setupFiles: ['test/setup/in-process.ts'],
         },
@@ -88,12 +91,12 @@ export default defineConfig({
         // takes both cores at their start. Each time a browser test failed on a loaded CI run (a kit
         // that never showed its controls, a page whose SDK threw as it changed meetings), these files
         // were running beside it, and the pages' SDKs give up on deadlines of their own. So they run
-        // after the browser files, and before the in-process files (above); each is imported afresh.
+        // after the browser files, beside the in-process files; each is imported afresh.
         extends: true,
         test: {
           name: 'images',
           include: ['test/{container,install}/**/*.test.ts'],
-          ...IMAGE_GROUP,
+          ...SECOND_GROUP,
         },
       },
     ],
