@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AbstractStartedContainer, GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import { DEFAULT_FIXTURES, PACKAGE_ROOT, parseConfig } from './config.js';
-import { pickHostPort } from './core/host-ports.js';
+import { hostPortPicker } from './core/host-ports.js';
 import { LIMITS } from './http/limits.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
 import type { DeliveryFilter } from './webhooks/outbox.js';
@@ -144,12 +144,14 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     const checked = parseConfig([], this.environment);
     if (!checked.ok) throw new Error(`MeetingsEmulatorContainer: ${checked.reason}`);
     const config = 'config' in checked ? checked.config : undefined;
-    // Every port is published on a host port of its own choosing (pickHostPort: outside the range
-    // the machine hands out by itself, so that no server of this machine shares it as the engine lets it go).
-    this.withExposedPorts({ container: EMULATOR_PORT, host: await pickHostPort() }, { container: EMULATOR_TLS_PORT, host: await pickHostPort() });
-    const mediaPort = await this.placeMedia(config?.mediaPort ?? 0);
-    const rtmpPort = await this.placeIngest('EMULATOR_RTMP_PORT', EMULATOR_RTMP_PORT, config?.rtmpPort);
-    const rtmpsPort = await this.placeIngest('EMULATOR_RTMPS_PORT', EMULATOR_RTMPS_PORT, config?.rtmpsPort);
+    // Every port is published on a host port of start()'s own choosing (src/core/host-ports.ts: outside
+    // the range the machine hands out by itself, so that no server of this machine gets it from the
+    // kernel while the engine still forwards it to the container).
+    const hostPort = hostPortPicker();
+    this.withExposedPorts({ container: EMULATOR_PORT, host: await hostPort() }, { container: EMULATOR_TLS_PORT, host: await hostPort() });
+    const mediaPort = await this.placeMedia(config?.mediaPort ?? 0, hostPort);
+    const rtmpPort = await this.placeIngest('EMULATOR_RTMP_PORT', EMULATOR_RTMP_PORT, config?.rtmpPort, hostPort);
+    const rtmpsPort = await this.placeIngest('EMULATOR_RTMPS_PORT', EMULATOR_RTMPS_PORT, config?.rtmpsPort, hostPort);
     if (this.recipe === 'package') await buildPackageImage(this.imageName.string);
     else if (this.recipe !== undefined) await buildCheckoutImage(this.recipe.checkout, this.imageName.string);
     const org = this.fixtures.organizations[0]!;
@@ -163,9 +165,9 @@ export class MeetingsEmulatorContainer extends GenericContainer {
    * that number and announces the engine's host (127.0.0.1 for a local engine) unless
    * EMULATOR_MEDIA_ANNOUNCE says otherwise. Answers the media port (with a range: its first).
    */
-  private async placeMedia(configured: number | { from: number; to: number }): Promise<number> {
+  private async placeMedia(configured: number | { from: number; to: number }, hostPort: () => Promise<number>): Promise<number> {
     const given = this.environment.EMULATOR_MEDIA_PORT !== undefined && this.environment.EMULATOR_MEDIA_PORT !== '';
-    const ports = given ? configured : await pickHostPort();
+    const ports = given ? configured : await hostPort();
     const udp = typeof ports === 'number' ? [ports] : Array.from({ length: ports.to - ports.from + 1 }, (_, i) => ports.from + i);
     const tcp = udp[0]!;
     if (tcp === 0) throw new Error('MeetingsEmulatorContainer: EMULATOR_MEDIA_PORT=0 cannot be published; leave it unset for a free port, or name one');
@@ -173,8 +175,8 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     // The image's own media port is published too (on a free port), though nothing listens there
     // then: podman lists every port the image exposes among the container's bindings, and
     // Testcontainers waits until each of them is bound.
-    if (!udp.includes(EMULATOR_MEDIA_PORT)) this.withExposedPorts({ container: EMULATOR_MEDIA_PORT, host: await pickHostPort(), protocol: 'udp' });
-    if (tcp !== EMULATOR_MEDIA_PORT) this.withExposedPorts({ container: EMULATOR_MEDIA_PORT, host: await pickHostPort() });
+    if (!udp.includes(EMULATOR_MEDIA_PORT)) this.withExposedPorts({ container: EMULATOR_MEDIA_PORT, host: await hostPort(), protocol: 'udp' });
+    if (tcp !== EMULATOR_MEDIA_PORT) this.withExposedPorts({ container: EMULATOR_MEDIA_PORT, host: await hostPort() });
     const environment: Record<string, string> = {};
     if (!given) environment.EMULATOR_MEDIA_PORT = String(ports);
     if (!this.environment.EMULATOR_MEDIA_ANNOUNCE) environment.EMULATOR_MEDIA_ANNOUNCE = await engineAddress();
@@ -192,11 +194,12 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     variable: 'EMULATOR_RTMP_PORT' | 'EMULATOR_RTMPS_PORT',
     imagePort: number,
     configured: number | null | undefined,
+    hostPort: () => Promise<number>,
   ): Promise<number | null> {
     const given = this.environment[variable] !== undefined && this.environment[variable] !== '';
-    const port = given ? (configured ?? null) : await pickHostPort();
+    const port = given ? (configured ?? null) : await hostPort();
     // As with the media port: podman lists the image's own port among the bindings, so it is published too.
-    if (port !== imagePort) this.withExposedPorts({ container: imagePort, host: await pickHostPort() });
+    if (port !== imagePort) this.withExposedPorts({ container: imagePort, host: await hostPort() });
     if (port === null) return null;
     this.withExposedPorts({ container: port, host: port });
     this.withEnvironment({ [variable]: String(port) });

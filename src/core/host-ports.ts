@@ -81,19 +81,33 @@ export async function freeOnEveryInterface(port: number): Promise<number | null>
 /**
  * A port of this machine free for TCP and UDP on every interface, for an engine to publish: a
  * random one outside the machine's own range (see the top of the file), or, when none is free
- * there after a few tries or the range leaves no room, one the kernel picks.
+ * there after a few tries or the range leaves no room, one the kernel picks. `except`: ports
+ * already picked for the same container (each was let go again after its check).
  */
-export async function pickHostPort(range: PortRange = ephemeralRange(), random: () => number = Math.random): Promise<number> {
+export async function pickHostPort(options: { range?: PortRange; random?: () => number; except?: ReadonlySet<number> } = {}): Promise<number> {
+  const { range = ephemeralRange(), random = Math.random, except = new Set<number>() } = options;
   const outside = portsOutside(range);
   if (outside !== null) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const port = await freeOnEveryInterface(outside.from + Math.floor(random() * (outside.to - outside.from + 1)));
+      const candidate = outside.from + Math.floor(random() * (outside.to - outside.from + 1));
+      if (except.has(candidate)) continue;
+      const port = await freeOnEveryInterface(candidate);
       if (port !== null) return port;
     }
   }
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const port = await freeOnEveryInterface(0);
-    if (port !== null) return port;
+    if (port !== null && !except.has(port)) return port;
   }
   throw new Error('no port of this machine was free for both TCP and UDP');
+}
+
+/** Picks for one container: each port differs from the ones picked before it. */
+export function hostPortPicker(options: { range?: PortRange; random?: () => number } = {}): () => Promise<number> {
+  const picked = new Set<number>();
+  return async () => {
+    const port = await pickHostPort({ ...options, except: picked });
+    picked.add(port);
+    return port;
+  };
 }

@@ -7,7 +7,7 @@ import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GenericContainer, Wait, getContainerRuntimeClient } from 'testcontainers';
 import { DEFAULT_BUILT_IMAGE, MeetingsEmulatorContainer, type StartedMeetingsEmulatorContainer } from 'meetings-emulator/testcontainers';
-import { ephemeralRange, pickHostPort } from '../../src/core/host-ports.js';
+import { ephemeralRange, hostPortPicker } from '../../src/core/host-ports.js';
 import { engineMissing, inCi } from '../helpers/docker-engine.js';
 import { decodingVideos, joinPage } from '../helpers/page-media.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, readUntil, restOf } from '../helpers/web-sdk.js';
@@ -163,10 +163,16 @@ if (engineMissing && inCi) {
     it.skipIf(!existsSync(CHROMIUM) && !inCi)(
       "the image's own media defaults with plain port mapping: media on 4710, 127.0.0.1 announced, and a page on this machine decodes a bot's video",
       async () => {
+        const hostPort = hostPortPicker();
         const started = await new GenericContainer(DEFAULT_BUILT_IMAGE)
           // podman lists every port the image exposes among the bindings Testcontainers waits for: the ingest ports go on free ones.
           .withExposedPorts(
-            ...(await Promise.all([4700, 4443, 1935, 1936].map(async (port) => ({ container: port, host: await pickHostPort() })))),
+            ...[
+              { container: 4700, host: await hostPort() },
+              { container: 4443, host: await hostPort() },
+              { container: 1935, host: await hostPort() },
+              { container: 1936, host: await hostPort() },
+            ],
             { container: 4710, host: 4710, protocol: 'udp' },
             { container: 4710, host: 4710 },
           )

@@ -3,7 +3,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BELOW_RANGE, ephemeralRange, freeOnEveryInterface, pickHostPort, portsOutside } from '../../src/core/host-ports.js';
+import { BELOW_RANGE, ephemeralRange, freeOnEveryInterface, hostPortPicker, pickHostPort, portsOutside } from '../../src/core/host-ports.js';
 
 const held: (Server | Socket)[] = [];
 
@@ -114,19 +114,46 @@ describe('pickHostPort', () => {
     const [taken, next] = free as [number, number];
     await holdTcp(taken);
     const draws = [taken, next].map((port) => (port - outside.from + 0.5) / (outside.to - outside.from + 1));
-    expect(await pickHostPort(range, () => draws.shift()!)).toBe(next);
+    expect(await pickHostPort({ range, random: () => draws.shift()! })).toBe(next);
   });
 
   it('lets the kernel pick when the range leaves no room outside it', async () => {
     const everything = { from: 1024, to: 65535 };
     let drawn = 0;
-    const port = await pickHostPort(everything, () => {
-      drawn++;
-      return 0;
+    const port = await pickHostPort({
+      range: everything,
+      random: () => {
+        drawn++;
+        return 0;
+      },
     });
     expect(drawn).toBe(0);
     expect(port).toBeGreaterThan(0);
     await holdTcp(port);
     await holdUdp(port);
+  });
+
+  it('passes over a port it is told is already picked, without checking it', async () => {
+    const range = { from: 32768, to: 60999 };
+    const outside = portsOutside(range)!;
+    const free: number[] = [];
+    for (let port = outside.from + 29; free.length < 2 && port <= outside.to; port += 101) if ((await freeOnEveryInterface(port)) !== null) free.push(port);
+    const [picked, next] = free as [number, number];
+    const draws = [picked, next].map((port) => (port - outside.from + 0.5) / (outside.to - outside.from + 1));
+    expect(await pickHostPort({ range, random: () => draws.shift()!, except: new Set([picked]) })).toBe(next);
+  });
+});
+
+describe('hostPortPicker', () => {
+  it('never picks the same port twice for one container, even when the draws repeat', async () => {
+    const range = { from: 32768, to: 60999 };
+    const outside = portsOutside(range)!;
+    const free: number[] = [];
+    for (let port = outside.from + 41; free.length < 2 && port <= outside.to; port += 101) if ((await freeOnEveryInterface(port)) !== null) free.push(port);
+    const [first, second] = free as [number, number];
+    const at = (port: number) => (port - outside.from + 0.5) / (outside.to - outside.from + 1);
+    const draws = [at(first), at(first), at(second)];
+    const pick = hostPortPicker({ range, random: () => draws.shift()! });
+    expect([await pick(), await pick()]).toEqual([first, second]);
   });
 });
