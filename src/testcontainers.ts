@@ -146,10 +146,12 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     const config = 'config' in checked ? checked.config : undefined;
     // Every port is published on a host port of start()'s own choosing (src/core/host-ports.ts: outside
     // the range the machine hands out by itself, so that no server of this machine gets it from the
-    // kernel while the engine still forwards it to the container).
-    const hostPort = hostPortPicker();
+    // kernel while the engine still forwards it to the container), never one the settings name.
+    const media = config?.mediaPort ?? 0;
+    const named = [...(typeof media === 'number' ? [media] : portsOf(media)), config?.rtmpPort ?? 0, config?.rtmpsPort ?? 0];
+    const hostPort = hostPortPicker({ named });
     this.withExposedPorts({ container: EMULATOR_PORT, host: await hostPort() }, { container: EMULATOR_TLS_PORT, host: await hostPort() });
-    const mediaPort = await this.placeMedia(config?.mediaPort ?? 0, hostPort);
+    const mediaPort = await this.placeMedia(media, hostPort);
     const rtmpPort = await this.placeIngest('EMULATOR_RTMP_PORT', EMULATOR_RTMP_PORT, config?.rtmpPort, hostPort);
     const rtmpsPort = await this.placeIngest('EMULATOR_RTMPS_PORT', EMULATOR_RTMPS_PORT, config?.rtmpsPort, hostPort);
     if (this.recipe === 'package') await buildPackageImage(this.imageName.string);
@@ -168,7 +170,7 @@ export class MeetingsEmulatorContainer extends GenericContainer {
   private async placeMedia(configured: number | { from: number; to: number }, hostPort: () => Promise<number>): Promise<number> {
     const given = this.environment.EMULATOR_MEDIA_PORT !== undefined && this.environment.EMULATOR_MEDIA_PORT !== '';
     const ports = given ? configured : await hostPort();
-    const udp = typeof ports === 'number' ? [ports] : Array.from({ length: ports.to - ports.from + 1 }, (_, i) => ports.from + i);
+    const udp = typeof ports === 'number' ? [ports] : portsOf(ports);
     const tcp = udp[0]!;
     if (tcp === 0) throw new Error('MeetingsEmulatorContainer: EMULATOR_MEDIA_PORT=0 cannot be published; leave it unset for a free port, or name one');
     this.withExposedPorts(...udp.map((port) => ({ container: port, host: port, protocol: 'udp' as const })), { container: tcp, host: tcp, protocol: 'tcp' });
@@ -205,6 +207,11 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     this.withEnvironment({ [variable]: String(port) });
     return port;
   }
+}
+
+/** Every port of a range. */
+function portsOf(range: { from: number; to: number }): number[] {
+  return Array.from({ length: range.to - range.from + 1 }, (_, i) => range.from + i);
 }
 
 /** The address a page on this machine reaches the engine's published ports at: its host, as an address. */

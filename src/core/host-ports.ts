@@ -102,9 +102,9 @@ export async function pickHostPort(options: { range?: PortRange; random?: () => 
   throw new Error('no port of this machine was free for both TCP and UDP');
 }
 
-/** Picks for one container: each port differs from the ones picked before it. */
-export function hostPortPicker(options: { range?: PortRange; random?: () => number } = {}): () => Promise<number> {
-  const picked = new Set<number>();
+/** Picks for one container: each port differs from the ones picked before it and from `named` (ports the container's settings name). */
+export function hostPortPicker(options: { range?: PortRange; random?: () => number; named?: Iterable<number> } = {}): () => Promise<number> {
+  const picked = new Set<number>(options.named);
   return async () => {
     const port = await pickHostPort({ ...options, except: picked });
     picked.add(port);

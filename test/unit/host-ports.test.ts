@@ -156,4 +156,15 @@ describe('hostPortPicker', () => {
     const pick = hostPortPicker({ range, random: () => draws.shift()! });
     expect([await pick(), await pick()]).toEqual([first, second]);
   });
+
+  it('never picks a port the container’s settings name', async () => {
+    const range = { from: 32768, to: 60999 };
+    const outside = portsOutside(range)!;
+    const free: number[] = [];
+    for (let port = outside.from + 53; free.length < 2 && port <= outside.to; port += 101) if ((await freeOnEveryInterface(port)) !== null) free.push(port);
+    const [named, other] = free as [number, number];
+    const at = (port: number) => (port - outside.from + 0.5) / (outside.to - outside.from + 1);
+    const draws = [at(named), at(other)];
+    expect(await hostPortPicker({ range, random: () => draws.shift()!, named: [named] })()).toBe(other);
+  });
 });
