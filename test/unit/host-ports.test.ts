@@ -26,6 +26,23 @@ async function holdUdp(port: number): Promise<void> {
   await new Promise<void>((resolve) => socket.bind(port, resolve));
 }
 
+/** Linux's default range, and where the picks are drawn from with it. */
+const LINUX = { from: 32768, to: 60999 };
+const OUTSIDE = portsOutside(LINUX)!;
+
+/** Two ports free here, drawn from OUTSIDE from `offset` on (a test's own, so that tests do not meet). */
+async function twoFree(offset: number): Promise<[number, number]> {
+  const free: number[] = [];
+  for (let port = OUTSIDE.from + offset; free.length < 2 && port <= OUTSIDE.to; port += 101) if ((await freeOnEveryInterface(port)) !== null) free.push(port);
+  return free as [number, number];
+}
+
+/** A `random` for the picks that draws these ports of OUTSIDE, in order. */
+function drawing(...ports: number[]): () => number {
+  const draws = ports.map((port) => (port - OUTSIDE.from + 0.5) / (OUTSIDE.to - OUTSIDE.from + 1));
+  return () => draws.shift()!;
+}
+
 describe('the range the machine hands out by itself', () => {
   it.each([
     ['32768\t60999\n', { from: 32768, to: 60999 }],
@@ -106,15 +123,10 @@ describe('pickHostPort', () => {
   });
 
   it('passes over a port that is taken, to the next one drawn', async () => {
-    const range = { from: 32768, to: 60999 };
-    const outside = portsOutside(range)!;
-    // Two free ports of the range's outside, the first then held here: the pick is the second.
-    const free: number[] = [];
-    for (let port = outside.from + 17; free.length < 2 && port <= outside.to; port += 101) if ((await freeOnEveryInterface(port)) !== null) free.push(port);
-    const [taken, next] = free as [number, number];
+    // Two free ports, the first then held here: the pick is the second.
+    const [taken, next] = await twoFree(17);
     await holdTcp(taken);
-    const draws = [taken, next].map((port) => (port - outside.from + 0.5) / (outside.to - outside.from + 1));
-    expect(await pickHostPort({ range, random: () => draws.shift()! })).toBe(next);
+    expect(await pickHostPort({ range: LINUX, random: drawing(taken, next) })).toBe(next);
   });
 
   it('lets the kernel pick when the range leaves no room outside it', async () => {
@@ -134,37 +146,20 @@ describe('pickHostPort', () => {
   });
 
   it('passes over a port it is told is already picked, without checking it', async () => {
-    const range = { from: 32768, to: 60999 };
-    const outside = portsOutside(range)!;
-    const free: number[] = [];
-    for (let port = outside.from + 29; free.length < 2 && port <= outside.to; port += 101) if ((await freeOnEveryInterface(port)) !== null) free.push(port);
-    const [picked, next] = free as [number, number];
-    const draws = [picked, next].map((port) => (port - outside.from + 0.5) / (outside.to - outside.from + 1));
-    expect(await pickHostPort({ range, random: () => draws.shift()!, except: new Set([picked]) })).toBe(next);
+    const [picked, next] = await twoFree(29);
+    expect(await pickHostPort({ range: LINUX, random: drawing(picked, next), except: new Set([picked]) })).toBe(next);
   });
 });
 
 describe('hostPortPicker', () => {
   it('never picks the same port twice for one container, even when the draws repeat', async () => {
-    const range = { from: 32768, to: 60999 };
-    const outside = portsOutside(range)!;
-    const free: number[] = [];
-    for (let port = outside.from + 41; free.length < 2 && port <= outside.to; port += 101) if ((await freeOnEveryInterface(port)) !== null) free.push(port);
-    const [first, second] = free as [number, number];
-    const at = (port: number) => (port - outside.from + 0.5) / (outside.to - outside.from + 1);
-    const draws = [at(first), at(first), at(second)];
-    const pick = hostPortPicker({ range, random: () => draws.shift()! });
+    const [first, second] = await twoFree(41);
+    const pick = hostPortPicker({ range: LINUX, random: drawing(first, first, second) });
     expect([await pick(), await pick()]).toEqual([first, second]);
   });
 
   it('never picks a port the container’s settings name', async () => {
-    const range = { from: 32768, to: 60999 };
-    const outside = portsOutside(range)!;
-    const free: number[] = [];
-    for (let port = outside.from + 53; free.length < 2 && port <= outside.to; port += 101) if ((await freeOnEveryInterface(port)) !== null) free.push(port);
-    const [named, other] = free as [number, number];
-    const at = (port: number) => (port - outside.from + 0.5) / (outside.to - outside.from + 1);
-    const draws = [at(named), at(other)];
-    expect(await hostPortPicker({ range, random: () => draws.shift()!, named: [named] })()).toBe(other);
+    const [named, other] = await twoFree(53);
+    expect(await hostPortPicker({ range: LINUX, random: drawing(named, other), named: [named] })()).toBe(other);
   });
 });
