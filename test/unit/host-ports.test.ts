@@ -48,6 +48,8 @@ describe('the range the machine hands out by itself', () => {
     ['32768\t60999\n', { from: 32768, to: 60999 }],
     ['1024 65535', { from: 1024, to: 65535 }],
     ['49152 49152', { from: 49152, to: 49152 }],
+    ['  32768  60999', { from: 32768, to: 60999 }],
+    ['1 1000', { from: 1, to: 1000 }],
   ])('is read from Linux: %j', (text, range) => {
     expect(ephemeralRange(() => text)).toEqual(range);
   });
@@ -76,6 +78,8 @@ describe('where the ports are taken from', () => {
     ['Linux’s default', { from: 32768, to: 60999 }, BELOW_RANGE],
     ['IANA’s dynamic ports', { from: 49152, to: 65535 }, BELOW_RANGE],
     ['a range that starts inside the ports below it', { from: 25000, to: 60999 }, { from: 20000, to: 24999 }],
+    ['a range that leaves exactly enough below', { from: 21000, to: 60999 }, { from: 20000, to: 20999 }],
+    ['a range that leaves exactly enough above, too few below', { from: 20500, to: 64535 }, { from: 64536, to: 65535 }],
     ['a range that leaves too few below, many above', { from: 20500, to: 40000 }, { from: 40001, to: 65535 }],
     ['a range that leaves nothing below, many above', { from: 1024, to: 30000 }, { from: 30001, to: 65535 }],
   ])('%s', (_name, range, outside) => {
@@ -127,6 +131,29 @@ describe('pickHostPort', () => {
     const [taken, next] = await twoFree(17);
     await holdTcp(taken);
     expect(await pickHostPort({ range: LINUX, random: drawing(taken, next) })).toBe(next);
+  });
+
+  it('draws over the whole of the outside: its last port too', async () => {
+    expect(await freeOnEveryInterface(OUTSIDE.to), `${OUTSIDE.to} is free here`).toBe(OUTSIDE.to);
+    expect(await pickHostPort({ range: LINUX, random: () => 0.9999999 })).toBe(OUTSIDE.to);
+  });
+
+  it('tries fifty ports outside, then lets the kernel pick', async () => {
+    const [taken] = await twoFree(67);
+    await holdTcp(taken);
+    let drawn = 0;
+    const takenDraw = drawing(taken)();
+    const port = await pickHostPort({
+      range: LINUX,
+      random: () => {
+        drawn++;
+        return takenDraw;
+      },
+    });
+    expect(drawn).toBe(50);
+    expect(port).not.toBe(taken);
+    await holdTcp(port);
+    await holdUdp(port);
   });
 
   it('lets the kernel pick when the range leaves no room outside it', async () => {
