@@ -11,6 +11,7 @@
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { unseededFraction } from './ids.js';
 
 export interface PortRange {
   from: number;
@@ -85,7 +86,7 @@ export async function freeOnEveryInterface(port: number): Promise<number | null>
  * already picked for the same container (each was let go again after its check).
  */
 export async function pickHostPort(options: { range?: PortRange; random?: () => number; except?: ReadonlySet<number> } = {}): Promise<number> {
-  const { range = ephemeralRange(), random = Math.random, except = new Set<number>() } = options;
+  const { range = ephemeralRange(), random = unseededFraction, except = new Set<number>() } = options;
   const outside = portsOutside(range);
   if (outside !== null) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

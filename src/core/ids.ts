@@ -1,7 +1,7 @@
 // The one place that makes randomness. Two implementations behind one interface:
 // RandomIds (crypto-strong, the default) and SeededIds (`--seed`: every id, key and token is
 // reproducible, so two runs with the same requests answer byte-identical bodies).
-import { createHash, generateKeyPairSync, randomFillSync, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomFillSync, randomInt, type KeyObject } from 'node:crypto';
 import { customAlphabet, customRandom } from 'nanoid';
 import { v4 as uuidv4, v5 as uuidv5 } from 'uuid';
 import { flat } from './strings.js';
@@ -161,6 +161,19 @@ export function nameBasedUuid(namespace: string, name: string): string {
 
 export function createIdGenerator(seed: string | undefined): IdGenerator {
   return seed === undefined ? new RandomIds() : new SeededIds(seed);
+}
+
+/** The draws of unseededFraction(): 2^47 steps, the most node:crypto's randomInt takes. */
+const FRACTION_STEPS = 2 ** 47;
+
+/**
+ * A number in [0, 1) from the machine's random source, never from a seed: for choices that must
+ * differ between processes started with the same seed, such as the host ports a container is
+ * published on (two test workers with one seed would otherwise draw the same ones, and the engine
+ * refuses the second container).
+ */
+export function unseededFraction(): number {
+  return randomInt(FRACTION_STEPS) / FRACTION_STEPS;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createPublicKey, sign, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { RandomIds, SeededIds, createIdGenerator, nameBasedUuid, type IdGenerator } from '../../src/core/ids.js';
+import { RandomIds, SeededIds, createIdGenerator, nameBasedUuid, unseededFraction, type IdGenerator } from '../../src/core/ids.js';
 import { deterministicRsaKey } from '../../src/core/rsa-keygen.js';
 import { signingKeyFrom } from '../../src/core/keys.js';
 
@@ -195,5 +195,18 @@ describe('nameBasedUuid', () => {
     expect(nameBasedUuid(ns, 'a')).toBe(nameBasedUuid(ns, 'a'));
     expect(nameBasedUuid(ns, 'a')).not.toBe(nameBasedUuid(ns, 'b'));
     expect(nameBasedUuid('6ba7b811-9dad-11d1-80b4-00c04fd430c8', 'a')).not.toBe(nameBasedUuid(ns, 'a'));
+  });
+});
+
+describe('unseededFraction', () => {
+  it('draws numbers in [0, 1), spread over the whole of it, not from any seed', () => {
+    const draws = Array.from({ length: 2000 }, () => unseededFraction());
+    for (const d of draws) {
+      expect(d).toBeGreaterThanOrEqual(0);
+      expect(d).toBeLessThan(1);
+    }
+    // 2000 draws: each tenth of [0, 1) gets some (the chance that one gets none is about 10 × 0.9^2000).
+    expect(new Set(draws.map((d) => Math.floor(d * 10))).size).toBe(10);
+    expect(new Set(draws).size).toBeGreaterThan(1990);
   });
 });
