@@ -106,8 +106,9 @@ export async function pickHostPort(options: { range?: PortRange; random?: () => 
 /** Picks for one container: each port differs from the ones picked before it and from `named` (ports the container's settings name). */
 export function hostPortPicker(options: { range?: PortRange; random?: () => number; named?: Iterable<number> } = {}): () => Promise<number> {
   const picked = new Set<number>(options.named);
+  const range = options.range ?? ephemeralRange();
   return async () => {
-    const port = await pickHostPort({ ...options, except: picked });
+    const port = await pickHostPort({ range, random: options.random, except: picked });
     picked.add(port);
     return port;
   };

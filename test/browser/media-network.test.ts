@@ -6,13 +6,12 @@
 // TCP too; and with every transport on one port, six pages in two meetings each decode exactly their
 // own meeting's cameras (the two meetings' browsers have cameras of different shapes).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { createSocket } from 'node:dgram';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pickHostPort } from '../../src/core/host-ports.js';
 import { startEmulator, type NetworkState, type RunningEmulator } from '../../src/index.js';
 import { endAll } from '../helpers/end-all.js';
 import { socketsOf } from '../helpers/proc-sockets.js';
@@ -224,7 +223,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('media wherever the em
   it(
     'one port for every transport: six pages in two meetings each decode the two other cameras of their own meeting and nothing of the other',
     async () => {
-      const port = await freePort();
+      // Outside the range the system hands out to outgoing connections: a port of that range, free
+      // now, could be given to one of the browsers' connections before the plane binds it.
+      const port = await pickHostPort();
       emu = await startEmulator({ seed: 'media one port', clock: 'manual', tlsPort: 0, mediaPort: port });
       // The two meetings' browsers: Chromium's own fake camera (16:9), and a square one made here.
       const dir = mkdtempSync(path.join(os.tmpdir(), 'square-camera-'));
@@ -312,35 +313,3 @@ const peerConnections = (page: Page): Promise<PeerConnection[]> => page.evaluate
 
 /** The frames decoded so far of each video stream the page receives, by its peer connection and stats id. */
 const framesById = async (page: Page): Promise<Record<string, number>> => Object.fromEntries((await received(page)).map((v) => [`${v.pc} ${v.id}`, v.frames]));
-
-/** The ports the system hands out to outgoing connections: their first and last. */
-const RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
-
-/**
- * A port free for both UDP and TCP on the loopback (the media port is both), below the range the
- * system hands out to outgoing connections (/proc/sys/net/ipv4/ip_local_port_range): a port of that
- * range, free now, could be given to one of the browsers' connections before the plane binds it.
- */
-async function freePort(): Promise<number> {
-  const low = existsSync(RANGE) ? Number(readFileSync(RANGE, 'utf8').trim().split(/\s+/)[0]) : 32_768;
-  for (let port = low - 2_000; port < low; port++) if (await freeOn(port)) return port;
-  throw new Error(`no port free for UDP and TCP on 127.0.0.1 in ${low - 2_000}-${low - 1}`);
-}
-
-/** Whether `port` can be bound on the loopback for TCP and for UDP (both let go again). */
-async function freeOn(port: number): Promise<boolean> {
-  const server = createServer();
-  const tcp = await new Promise<boolean>((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => resolve(true));
-  });
-  if (!tcp) return false;
-  const udp = createSocket('udp4');
-  const free = await new Promise<boolean>((resolve) => {
-    udp.once('error', () => resolve(false));
-    udp.bind(port, '127.0.0.1', () => resolve(true));
-  });
-  await new Promise<void>((resolve) => udp.close(() => resolve()));
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return free;
-}
