@@ -59,7 +59,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: bre
   }, 60_000);
 
   afterEach(async () => {
-    await frontend?.closePages();
+    await frontend?.endPages();
   });
 
   afterAll(() =>

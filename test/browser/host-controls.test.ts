@@ -69,7 +69,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: hos
   }, 60_000);
 
   afterEach(async () => {
-    await frontend?.closePages();
+    await frontend?.endPages();
   });
 
   afterAll(() =>

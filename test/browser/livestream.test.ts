@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { closeServer, endAll } from '../helpers/end-all.js';
+import { givePage } from '../helpers/page-pool.js';
 import { KITS, openKit, serveKitPage, showsMeeting } from '../helpers/ui-kit.js';
 import { withFfmpeg } from '../helpers/media-probe.js';
 import { CHROMIUM, SDKS, Frontend, addPerson, addPreset, launchTrusting, readUntil, restOf, type Person, type Sdk } from '../helpers/web-sdk.js';
@@ -63,7 +64,7 @@ describe.skipIf(!browsers).each(SDKS)('$name: livestream and transcripts in the 
     frontend = await Frontend.start(sdk, emu);
   }, 60_000);
   afterEach(async () => {
-    await frontend?.closePages();
+    await frontend?.endPages();
   });
   afterAll(async () => {
     await frontend?.close();
@@ -170,7 +171,7 @@ describe.skipIf(!browsers).each(KITS)('$name: captions', (kit) => {
       await expect
         .poll(() => video.evaluate((v: { currentTime: number; videoWidth: number }) => (v.videoWidth === 1280 ? v.currentTime : 0)), { timeout: 2 * WAIT })
         .toBeGreaterThan(1);
-      await page.close();
+      await givePage(page);
     },
     4 * WAIT,
   );
@@ -207,7 +208,7 @@ describe.skipIf(!browsers).each(KITS)('$name: captions', (kit) => {
       const panel = page.locator(`${p}-ai-transcriptions`);
       await panel.getByText('Captions are on').first().waitFor({ state: 'visible', timeout: WAIT });
       await panel.getByText('Zed').first().waitFor({ state: 'visible', timeout: WAIT });
-      await page.close();
+      await givePage(page);
     },
     4 * WAIT,
   );

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { endAll } from '../helpers/end-all.js';
 import { joinPage } from '../helpers/page-media.js';
+import { givePage } from '../helpers/page-pool.js';
 import {
   CHROMIUM,
   SDKS,
@@ -111,9 +112,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
 
   const health = (): Promise<MediaHeld> => mediaHeld(emu);
 
-  /** Closes the pages and waits until the emulator has released what they held. */
-  async function closeAll(...open: Page[]): Promise<void> {
-    for (const page of open) if (!page.isClosed()) await page.close();
+  /** Ends the pages (given back, page-pool.ts) and waits until the emulator has released what they held. */
+  async function giveBack(...open: Page[]): Promise<void> {
+    for (const page of open) await givePage(page);
     await releasedAfterClose(emu, WAIT);
   }
 
@@ -124,8 +125,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
 
   // A failed test leaves no page behind for the next one to count.
   afterEach(async () => {
-    await frontend?.closePages();
-    await closeAll();
+    await frontend?.endPages();
+    await releasedAfterClose(emu, WAIT);
   }, 2 * WAIT);
 
   afterAll(() =>
@@ -168,7 +169,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       expect((await until(b, 'Ada', (s) => !s.audioEnabled))?.audioEnabled).toBe(false);
       expect(frontend.pageErrors).toEqual([]);
 
-      await closeAll(a, b);
+      await giveBack(a, b);
       expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
     },
     6 * WAIT,
@@ -185,7 +186,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       expect((await until(d, 'Cleo', (s) => s.screenShareEnabled))?.screenShareEnabled).toBe(true);
       await advancing(d, 'Cleo', 'screen');
       expect(frontend.pageErrors).toEqual([]);
-      await closeAll(c, d);
+      await giveBack(c, d);
       expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
     },
     4 * WAIT,
@@ -216,7 +217,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       expect((await until(e, 'Robo', (s) => !s.videoEnabled))?.videoEnabled).toBe(false);
 
       await fetch(`${emu.url}/_emulator/meetings/${meeting.id}/participants/${bot.id}/leave`, { method: 'POST' });
-      await closeAll(e);
+      await giveBack(e);
       expect(await health()).toEqual({ transports: 0, producers: 0, consumers: 0 });
     },
     4 * WAIT,
@@ -306,7 +307,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       await advancing(h, 'Vic', 'video');
       expect((await health()).producers).toBe(1);
       expect(frontend.pageErrors).toEqual([]);
-      await closeAll(h, v);
+      await giveBack(h, v);
     },
     4 * WAIT,
   );
@@ -325,7 +326,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       expect(video).toBe(false);
       expect((await health()).producers).toBe(0);
       expect(frontend.pageErrors).toEqual([]);
-      await closeAll(v);
+      await giveBack(v);
     },
     2 * WAIT,
   );
@@ -377,8 +378,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: med
       const health = (await (await fetch(`${emu.url}/_emulator/health`)).json()) as { media: { mode: string; consumers: number } };
       expect(health.media).toMatchObject({ mode: 'off', consumers: 0 });
       expect(frontend.pageErrors).toEqual([]);
-      await ada.close();
-      await bob.close();
+      await givePage(ada);
+      await givePage(bob);
     },
     4 * WAIT,
   );

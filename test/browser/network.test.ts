@@ -29,6 +29,7 @@ import { startEmulator, type NetworkState, type RunningEmulator } from '../../sr
 import { LAYER_ORDER } from '../../src/realtime/media/plane/layers.js';
 import { closeServer, endAll } from '../helpers/end-all.js';
 import { joinPage, transportsBack } from '../helpers/page-media.js';
+import { givePage } from '../helpers/page-pool.js';
 import { KITS, openKit, serveKitPage, showsMeeting } from '../helpers/ui-kit.js';
 import {
   CHROMIUM,
@@ -284,7 +285,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(SDKS)('$name: net
   // Every test ends with nothing held: the pages' transports, tracks and copies are released
   // whatever their network did to them (a leak of the shaped paths would show here).
   afterEach(async () => {
-    await frontend?.closePages();
+    await frontend?.endPages();
     expect(await releasedAfterClose(emu, WAIT)).toEqual({ transports: 0, producers: 0, consumers: 0 });
   }, 2 * WAIT);
 
@@ -745,7 +746,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name: the
 
   // Each test's page goes with it: the outage test's page is still leaving, on its own clock, when the next test starts.
   afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close().catch(() => undefined);
+    for (const page of opened.splice(0)) await givePage(page);
   });
 
   afterAll(async () => {

@@ -30,6 +30,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { closeServer, endAll } from '../helpers/end-all.js';
+import { givePage } from '../helpers/page-pool.js';
 import { KITS, openKit, serveKitPage, screenshotShowing, showsMeeting } from '../helpers/ui-kit.js';
 import { CHROMIUM, addPerson, addPreset, launchTrusting, restOf, type Person } from '../helpers/web-sdk.js';
 
@@ -100,7 +101,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI).each(KITS)('$name in C
 
   // Each test's pages go with it: a page left open keeps its media flowing and slows every later test.
   afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close().catch(() => undefined);
+    for (const page of opened.splice(0)) await givePage(page);
   });
 
   afterAll(async () => {

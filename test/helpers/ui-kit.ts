@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { greyPixels } from './media-probe.js';
+import { takePage } from './page-pool.js';
 import { SDKS, collectPageErrors, readUntil, watchCallStats, type Sdk } from './web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -89,12 +90,12 @@ export interface Offline {
 const kitPages = new WeakMap<Page, { offline: Offline; errors: string[] }>();
 
 /**
- * Opens the kit's page in a new tab of a browser of launchTrusting, offline but for this machine (the
- * page's origin, the emulator's TLS hosts `*.localhost` and its plain port on 127.0.0.1, where a
- * livestream's playback URL points), then init()s the SDK with the token and hands the meeting to
- * the kit's element (`showSetupScreen` chooses the setup screen; without it the kit joins by
- * itself). The page's global `meeting` is the SDK's meeting: after a breakout move, the one the page
- * moved to.
+ * Opens the kit's page in a tab of a browser of launchTrusting (a new tab, or one an earlier test gave
+ * back: page-pool.ts), offline but for this machine (the page's origin, the emulator's TLS hosts
+ * `*.localhost` and its plain port on 127.0.0.1, where a livestream's playback URL points), then
+ * init()s the SDK with the token and hands the meeting to the kit's element (`showSetupScreen` chooses
+ * the setup screen; without it the kit joins by itself). The page's global `meeting` is the SDK's
+ * meeting: after a breakout move, the one the page moved to.
  */
 export async function openKit(
   browser: Browser,
@@ -111,8 +112,7 @@ export async function openKit(
     fakeClock?: boolean;
   },
 ): Promise<{ page: Page; offline: Offline; errors: string[] }> {
-  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 800 } });
-  if (options.fakeClock) await page.clock.install();
+  const page = await takePage(browser, { viewport: options.viewport ?? { width: 1280, height: 800 }, fakeClock: options.fakeClock });
   const offline: Offline = { blocked: [] };
   const errors: string[] = [];
   collectPageErrors(page, '', errors);

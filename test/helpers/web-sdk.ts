@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { RECONNECT_WINDOW_MS } from '../../src/realtime/network/network-trouble.js';
 import { closeServer, endAll } from './end-all.js';
+import { givePage, takePage } from './page-pool.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -94,11 +95,13 @@ export function collectPageErrors(page: Page, prefix: string, into: string[]): v
 const callStatsSenders = new WeakSet<Page>();
 
 /**
- * Notes, from the page's first request on, when its SDK sends its call statistics: realtimekit's
- * start once it has fetched the ICE servers and the location service (beside its join), and send
- * their first message as they start. The pages of Frontend and of the UI kits are watched.
+ * Notes, from the page's next request on (a page given back and taken again starts anew), when its
+ * SDK sends its call statistics: realtimekit's start once it has fetched the ICE servers and the
+ * location service (beside its join), and send their first message as they start. The pages of
+ * Frontend and of the UI kits are watched.
  */
 export function watchCallStats(page: Page): void {
+  callStatsSenders.delete(page);
   page.on('request', (r) => {
     if (new URL(r.url()).hostname.startsWith('da-collector.')) callStatsSenders.add(page);
   });
@@ -135,9 +138,9 @@ export async function callStatsRunning(page: Page, waitMs = 30_000): Promise<voi
  * (launchTrusting), and the pages a test opens there, with what each of them threw.
  */
 export class Frontend {
-  /** The pages opened since the last closePages(). */
+  /** The pages opened since the last endPages(). */
   readonly opened: Page[] = [];
-  /** What the pages threw since the last closePages(), each as `<name>: <message>`. */
+  /** What the pages threw since the last endPages(), each as `<name>: <message>`. */
   readonly pageErrors: string[] = [];
 
   private constructor(
@@ -162,24 +165,26 @@ export class Frontend {
   }
 
   /**
-   * A new page on the frontend's origin, for `who` (named in what it throws); `initScript` runs in it
+   * A page on the frontend's origin, for `who` (named in what it throws): a fresh document in a fresh
+   * profile, in a tab an earlier test may have given back (page-pool.ts); `initScript` runs in it
    * before any of its own. `fakeClock`: the page's timers run on Playwright's clock (installed before
    * it loads, flowing as real time until a test moves it), so that a test can skip an SDK's waits.
    */
   async open(who: { name: string }, initScript?: string, options: { fakeClock?: boolean } = {}): Promise<Page> {
-    const page = await this.browser.newPage();
+    const page = await takePage(this.browser, { initScript, fakeClock: options.fakeClock });
     this.opened.push(page);
     collectPageErrors(page, `${who.name}: `, this.pageErrors);
     watchCallStats(page);
-    if (options.fakeClock) await page.clock.install();
-    if (initScript !== undefined) await page.addInitScript(initScript);
     await page.goto(this.url);
     return page;
   }
 
-  /** Closes the pages still open and forgets what they threw: the next test starts with none. */
-  async closePages(): Promise<void> {
-    for (const page of this.opened.splice(0)) if (!page.isClosed()) await page.close();
+  /**
+   * Ends the pages still open (each given back for a later open, page-pool.ts) and forgets what they
+   * threw: the next test starts with none.
+   */
+  async endPages(): Promise<void> {
+    for (const page of this.opened.splice(0)) await givePage(page);
     this.pageErrors.length = 0;
   }
 

@@ -1,0 +1,79 @@
+// The pages of a browser, kept between tests. Much of what a test's page costs is its making: a
+// context and a renderer process of its own, the SDK's scripts compiled anew (bench/TEST-SUITE.md
+// measures it). A page given back ends its document, as a closed tab would (the SDK's sockets and
+// peer connections close, its camera stops), forgets everything its origin kept (storage, cookies,
+// the HTTP cache), sheds the listeners the test set on it, and waits on about:blank; the next page
+// asked of the same browser with the same viewport and the same script before its own is that one,
+// navigated anew: a fresh document in a fresh profile, as a new tab would be.
+import type { Browser, CDPSession, Page } from 'playwright-core';
+
+/** What a page is made with: the kind of page that may stand in for another. */
+export interface PageKind {
+  viewport?: { width: number; height: number };
+  /** A script that runs in each of its documents before any of their own (Playwright's addInitScript). */
+  initScript?: string;
+  /**
+   * Its timers on Playwright's clock, installed before its first document: a clock a test moved stays
+   * moved for the page's next document, so such a page is closed when it is given back, never kept.
+   */
+  fakeClock?: boolean;
+}
+
+interface Kept {
+  /** The kind's key; `null` for a page that is closed when given back. */
+  key: string | null;
+  cdp: CDPSession;
+  /** Given back, and not taken since. */
+  waiting: boolean;
+}
+
+const idle = new WeakMap<Browser, Map<string, Page[]>>();
+const kept = new WeakMap<Page, Kept>();
+
+/** A page of `browser` of this kind: one given back earlier (on about:blank), or a new one. */
+export async function takePage(browser: Browser, kind: PageKind = {}): Promise<Page> {
+  const key = kind.fakeClock ? null : JSON.stringify([kind.viewport ?? null, kind.initScript ?? null]);
+  if (key !== null) {
+    const waiting = idle.get(browser)?.get(key) ?? [];
+    for (let page = waiting.pop(); page; page = waiting.pop())
+      if (!page.isClosed()) {
+        kept.get(page)!.waiting = false;
+        return page;
+      }
+  }
+  const page = await browser.newPage(kind.viewport ? { viewport: kind.viewport } : {});
+  if (kind.fakeClock) await page.clock.install();
+  if (kind.initScript !== undefined) await page.addInitScript(kind.initScript);
+  kept.set(page, { key, cdp: await page.context().newCDPSession(page), waiting: false });
+  return page;
+}
+
+/**
+ * Gives a page of takePage back: its document ends, its origin's storage, its context's cookies and
+ * HTTP cache go, and so do the listeners set on it, and it waits for the next takePage of its kind.
+ * A page of a fake clock, one not made by takePage, or one that does not come back to about:blank is
+ * closed instead; a page given back already, or closed, is left as it is.
+ */
+export async function givePage(page: Page): Promise<void> {
+  const own = kept.get(page);
+  if (page.isClosed() || own?.waiting) return;
+  if (own?.key == null) return page.close();
+  try {
+    const origin = new URL(page.url()).origin;
+    // Session storage lives in the tab, per origin, and only a document of that origin reaches it.
+    if (origin !== 'null') await page.evaluate('sessionStorage.clear()');
+    page.removeAllListeners();
+    await page.goto('about:blank');
+    if (origin !== 'null') await own.cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    await own.cdp.send('Network.clearBrowserCache');
+    await page.context().clearCookies();
+  } catch {
+    return page.close().catch(() => undefined);
+  }
+  const browser = page.context().browser();
+  if (!browser) return page.close();
+  const byKind = idle.get(browser) ?? new Map<string, Page[]>();
+  idle.set(browser, byKind);
+  byKind.set(own.key, [...(byKind.get(own.key) ?? []), page]);
+  own.waiting = true;
+}
