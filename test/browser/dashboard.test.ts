@@ -80,7 +80,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     });
     page = await context.newPage();
     page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
+      // With the resource's address: Chromium's message for a failed load does not name it.
+      if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url || 'no address'})`);
     });
     page.on('pageerror', (err) => consoleErrors.push(String(err)));
     await page.goto(`${emu.url}/_emulator/ui`);
@@ -180,7 +181,18 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     const card = detail.locator('[data-livestream-id]');
     await expect(card.count()).resolves.toBe(1);
     const id = (await card.getAttribute('data-livestream-id'))!;
+    // The player goes as the button is clicked, while the stop is still unanswered: it asks for no
+    // more of a playlist that is about to go (each such request would be a failed load in the console).
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    let sent: Promise<void> | undefined;
+    await page.route('**/active-livestream/stop', (route) => (sent = held.then(() => route.continue())));
     await card.getByRole('button', { name: 'Stop livestream' }).click();
+    await card.getByTestId('livestream-player').waitFor({ state: 'detached', timeout: WAIT });
+    await expect(card.getByTestId('livestream-status').textContent()).resolves.toBe('LIVE');
+    answer();
+    await sent;
+    await page.unroute('**/active-livestream/stop');
     // The API says it stopped; the view shows it so, without its Stop button and its player.
     await card.getByTestId('livestream-status').filter({ hasText: 'OFFLINE' }).waitFor(WAIT);
     await expect(rest<{ livestream: { status: string } }>('GET', `/v2/livestreams/${id}`)).resolves.toMatchObject({ livestream: { id, status: 'OFFLINE' } });

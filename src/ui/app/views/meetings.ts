@@ -3,7 +3,7 @@
 // reject), its session's polls (votes) and chat (private messages, images, files), recordings (actions, forced transitions, the player once
 // UPLOADED) and livestreams (the HLS player while LIVE).
 import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { control, v2 } from '../api';
 import { copy, shortId, time } from '../format';
 import { act, getState, openMeeting, setState, type State } from '../store';
@@ -433,7 +433,20 @@ function StorageUploadView({ u }: { u: StorageUpload }) {
   `;
 }
 
+/**
+ * A livestream: its status and history, Stop and the forced transitions, and its HLS player while LIVE.
+ * The player goes as soon as the user asks for the livestream to stop (or to be forced out of LIVE):
+ * its playlist exists only while the livestream is LIVE, and a player still asking for it until the
+ * view hears of the new status would fill the console with failed loads. It comes back if the request
+ * fails.
+ */
 function LivestreamCard({ l, s, meeting }: { l: Livestream; s: State; meeting: Meeting }) {
+  const [leaving, setLeaving] = useState(false);
+  useEffect(() => setLeaving(false), [l.status]);
+  const leave = (what: string, run: () => Promise<unknown>) => {
+    setLeaving(true);
+    void act(what, run).then((done) => done || setLeaving(false));
+  };
   return html`
     <article class="card" data-livestream-id=${l.id} aria-label=${`Livestream ${shortId(l.id)}`}>
       <h4>Livestream ${l.name ?? ''} <code>${shortId(l.id)}</code> <span class=${`badge ${l.status}`} data-testid="livestream-status">${l.status}</span></h4>
@@ -443,7 +456,7 @@ function LivestreamCard({ l, s, meeting }: { l: Livestream; s: State; meeting: M
           l.status === 'LIVE' &&
           html`<button
             type="button"
-            onClick=${() => act('Stopping the livestream', () => v2(orgId(), 'POST', `/v2/meetings/${meeting.id}/active-livestream/stop`))}
+            onClick=${() => leave('Stopping the livestream', () => v2(orgId(), 'POST', `/v2/meetings/${meeting.id}/active-livestream/stop`))}
           >
             Stop livestream
           </button>`
@@ -452,10 +465,14 @@ function LivestreamCard({ l, s, meeting }: { l: Livestream; s: State; meeting: M
           label="Force to"
           what=${`livestream ${shortId(l.id)}`}
           statuses=${LIVESTREAM_STATUSES}
-          onForce=${(to: string) => act('Forcing a livestream transition', () => control.post(`/_emulator/livestreams/${l.id}/transition`, { to }))}
+          onForce=${(to: string) => {
+            const run = () => control.post(`/_emulator/livestreams/${l.id}/transition`, { to });
+            if (to === 'LIVE') void act('Forcing a livestream transition', run);
+            else leave('Forcing a livestream transition', run);
+          }}
         />
       </div>
-      ${l.status === 'LIVE' && html`<${HlsPlayer} src=${l.playback_url} label=${`Livestream ${l.name ?? shortId(l.id)}`} />`}
+      ${l.status === 'LIVE' && !leaving && html`<${HlsPlayer} src=${l.playback_url} label=${`Livestream ${l.name ?? shortId(l.id)}`} />`}
     </article>
   `;
 }
