@@ -188,7 +188,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in Chro
     let sent: Promise<void> | undefined;
     await page.route('**/active-livestream/stop', (route) => (sent = held.then(() => route.continue())));
     await card.getByRole('button', { name: 'Stop livestream' }).click();
-    await card.getByTestId('livestream-player').waitFor({ state: 'detached', timeout: WAIT });
+    await card.getByTestId('livestream-player').waitFor({ ...WAIT, state: 'detached' });
     await expect(card.getByTestId('livestream-status').textContent()).resolves.toBe('LIVE');
     answer();
     await sent;
