@@ -18,7 +18,7 @@ export interface Resolved {
 interface Compiled {
   route: AnyRoute;
   pattern: RegExp;
-  names: readonly string[];
+  names: string[];
 }
 
 /**
@@ -34,40 +34,28 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * The matchers made so far, by template: every app a process makes (the tests make thousands)
- * declares the same templates, and a RegExp without the `g` flag keeps no state between matches.
- */
-const matchers = new Map<string, Pick<Compiled, 'pattern' | 'names'>>();
-
-/**
  * A template as Express 5 matches it (path-to-regexp with the app's defaults): on the raw,
  * still percent-encoded path, case-insensitively, with one optional trailing slash, each
  * {param} one or more characters of a single segment (`{file}.mp4` included).
  */
 function compile(route: AnyRoute): Compiled {
-  let matcher = matchers.get(route.path);
-  // Stryker disable next-line ConditionalExpression: the matchers only save work: a template compiles to the same pattern and names every time.
-  if (!matcher) {
-    const names: string[] = [];
-    const source = route.path
-      .split('/')
-      .map((segment) => {
-        const parts = segment.split(/(\{[^}]+\})/);
-        // Two parameters in one segment would need path-to-regexp's backtracking rules; none is declared.
-        if (parts.filter((p) => p.startsWith('{')).length > 1) throw new Error(`${route.path}: one parameter per segment`);
-        return parts
-          .map((part) => {
-            if (!part.startsWith('{')) return escapeRegExp(part);
-            names.push(part.slice(1, -1));
-            return '([^/]+)';
-          })
-          .join('');
-      })
-      .join('/');
-    matcher = { pattern: new RegExp(`^${source}/?$`, 'i'), names };
-    matchers.set(route.path, matcher);
-  }
-  return { route, ...matcher };
+  const names: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      const parts = segment.split(/(\{[^}]+\})/);
+      // Two parameters in one segment would need path-to-regexp's backtracking rules; none is declared.
+      if (parts.filter((p) => p.startsWith('{')).length > 1) throw new Error(`${route.path}: one parameter per segment`);
+      return parts
+        .map((part) => {
+          if (!part.startsWith('{')) return escapeRegExp(part);
+          names.push(part.slice(1, -1));
+          return '([^/]+)';
+        })
+        .join('');
+    })
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}/?$`, 'i'), names };
 }
 
 /** The first segment of a path, in lower case (routing ignores case): `/api/v1/x` → `api`. */
