@@ -127,6 +127,10 @@ describe('decodeParams', () => {
     expect(decodeParams(table.resolve('GET', '/media/recordings/r%2F1/f%2Eg.mp4'))).toEqual({ recording_id: 'r/1', file: 'f.g.mp4' });
   });
 
+  it('takes a parameter that shares its segment with fixed text (`{seq}.ts`) without that text', () => {
+    expect(decodeParams(table.resolve('GET', '/media/livestreams/l1/segments/7.ts'))).toEqual({ livestream_id: 'l1', seq: '7' });
+  });
+
   it('answers 400 for a broken percent-encoding where a route serves the path', () => {
     let thrown: unknown;
     try {
