@@ -18,6 +18,7 @@ import { AbstractStartedContainer, GenericContainer, Wait, getContainerRuntimeCl
 import { DEFAULT_FIXTURES, PACKAGE_ROOT, parseConfig } from './config.js';
 import { hostPortPicker } from './core/host-ports.js';
 import { LIMITS } from './http/limits.js';
+import { portsOf, type MediaPorts } from './realtime/media/media-network.js';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './store/fixtures.js';
 import type { DeliveryFilter } from './webhooks/outbox.js';
 import type { DeliveryView } from './index.js';
@@ -148,7 +149,7 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     // the range the machine hands out by itself, so that no server of this machine gets it from the
     // kernel while the engine still forwards it to the container), never one the settings name.
     const media = config?.mediaPort ?? 0;
-    const named = [...(typeof media === 'number' ? [media] : portsOf(media)), config?.rtmpPort ?? 0, config?.rtmpsPort ?? 0];
+    const named = [...portsOf(media), config?.rtmpPort ?? 0, config?.rtmpsPort ?? 0];
     const hostPort = hostPortPicker({ named });
     this.withExposedPorts({ container: EMULATOR_PORT, host: await hostPort() }, { container: EMULATOR_TLS_PORT, host: await hostPort() });
     const mediaPort = await this.placeMedia(media, hostPort);
@@ -167,10 +168,10 @@ export class MeetingsEmulatorContainer extends GenericContainer {
    * that number and announces the engine's host (127.0.0.1 for a local engine) unless
    * EMULATOR_MEDIA_ANNOUNCE says otherwise. Answers the media port (with a range: its first).
    */
-  private async placeMedia(configured: number | { from: number; to: number }, hostPort: () => Promise<number>): Promise<number> {
+  private async placeMedia(configured: MediaPorts, hostPort: () => Promise<number>): Promise<number> {
     const given = this.environment.EMULATOR_MEDIA_PORT !== undefined && this.environment.EMULATOR_MEDIA_PORT !== '';
     const ports = given ? configured : await hostPort();
-    const udp = typeof ports === 'number' ? [ports] : portsOf(ports);
+    const udp = portsOf(ports);
     const tcp = udp[0]!;
     if (tcp === 0) throw new Error('MeetingsEmulatorContainer: EMULATOR_MEDIA_PORT=0 cannot be published; leave it unset for a free port, or name one');
     this.withExposedPorts(...udp.map((port) => ({ container: port, host: port, protocol: 'udp' as const })), { container: tcp, host: tcp, protocol: 'tcp' });
@@ -207,11 +208,6 @@ export class MeetingsEmulatorContainer extends GenericContainer {
     this.withEnvironment({ [variable]: String(port) });
     return port;
   }
-}
-
-/** Every port of a range. */
-function portsOf(range: { from: number; to: number }): number[] {
-  return Array.from({ length: range.to - range.from + 1 }, (_, i) => range.from + i);
 }
 
 /** The address a page on this machine reaches the engine's published ports at: its host, as an address. */

@@ -5,7 +5,7 @@
 // loopback when the machine has nothing else.
 import type { NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { candidateAddresses, plannedListening } from '../../src/realtime/media/media-network.js';
+import { candidateAddresses, plannedListening, portsOf } from '../../src/realtime/media/media-network.js';
 
 function v4(address: string, internal = false): NetworkInterfaceInfo {
   return { address, netmask: '255.255.255.0', family: 'IPv4', mac: '02:00:00:00:00:01', internal, cidr: `${address}/24` };
@@ -75,5 +75,13 @@ describe('the candidates offered to the pages', () => {
       udp_port_range: { from: 40000, to: 40019 },
       tcp_port: 40000,
     });
+  });
+});
+
+describe('the UDP ports of a placement', () => {
+  it('are its one port, or every port of its range in order, both ends included', () => {
+    expect(portsOf(4710)).toEqual([4710]);
+    expect(portsOf({ from: 40000, to: 40003 })).toEqual([40000, 40001, 40002, 40003]);
+    expect(portsOf({ from: 40000, to: 40000 })).toEqual([40000]);
   });
 });

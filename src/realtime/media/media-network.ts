@@ -14,6 +14,11 @@ import os from 'node:os';
 /** One port for every transport, UDP and TCP (0: the system picks the two, each on its own), or a range that gives each transport a UDP port of its own. */
 export type MediaPorts = number | { from: number; to: number };
 
+/** The UDP ports of a placement: its one port, or every port of its range in order. */
+export function portsOf(ports: MediaPorts): number[] {
+  return typeof ports === 'number' ? [ports] : Array.from({ length: ports.to - ports.from + 1 }, (_, i) => ports.from + i);
+}
+
 /** How the media plane is placed on the network (from --host, --media-port and --media-announce). */
 export interface MediaNetwork {
   /** The address the sockets bind (an address or a name that resolves to one). */

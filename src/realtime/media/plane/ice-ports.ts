@@ -32,7 +32,7 @@ import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { Address, Candidate, Connection, Message, Protocol } from 'werift';
 import { realNow, realSleep } from '../../../core/clock.js';
-import { bareAddress, candidateAddresses, type MediaListening, type MediaNetwork } from '../media-network.js';
+import { bareAddress, candidateAddresses, portsOf, type MediaListening, type MediaNetwork } from '../media-network.js';
 import type { TransportLink } from './link-shaper.js';
 import type { Werift } from './transport.js';
 
@@ -397,7 +397,7 @@ export class IcePorts {
     private readonly notice: Notice,
   ) {
     const range = this.range;
-    this.free = range ? Array.from({ length: range.to - range.from + 1 }, (_, i) => range.from + i) : [];
+    this.free = range ? portsOf(range) : [];
   }
 
   /**
