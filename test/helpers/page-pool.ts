@@ -19,21 +19,22 @@ export interface PageKind {
   fakeClock?: boolean;
 }
 
+/** A page takePage may hand out again: its kind, and the DevTools session that clears its origin's data. */
 interface Kept {
-  /** The kind's key; `null` for a page that is closed when given back. */
-  key: string | null;
+  key: string;
   cdp: CDPSession;
   /** Given back, and not taken since. */
   waiting: boolean;
 }
 
 const idle = new WeakMap<Browser, Map<string, Page[]>>();
+/** The pages that may be handed out again (a page of a fake clock is not among them). */
 const kept = new WeakMap<Page, Kept>();
 
 /** A page of `browser` of this kind: one given back earlier (on about:blank), or a new one. */
 export async function takePage(browser: Browser, kind: PageKind = {}): Promise<Page> {
-  const key = kind.fakeClock ? null : JSON.stringify([kind.viewport ?? null, kind.initScript ?? null]);
-  if (key !== null) {
+  const key = JSON.stringify([kind.viewport ?? null, kind.initScript ?? null]);
+  if (!kind.fakeClock) {
     const waiting = idle.get(browser)?.get(key) ?? [];
     for (let page = waiting.pop(); page; page = waiting.pop())
       if (!page.isClosed()) {
@@ -44,7 +45,7 @@ export async function takePage(browser: Browser, kind: PageKind = {}): Promise<P
   const page = await browser.newPage(kind.viewport ? { viewport: kind.viewport } : {});
   if (kind.fakeClock) await page.clock.install();
   if (kind.initScript !== undefined) await page.addInitScript(kind.initScript);
-  kept.set(page, { key, cdp: await page.context().newCDPSession(page), waiting: false });
+  if (!kind.fakeClock) kept.set(page, { key, cdp: await page.context().newCDPSession(page), waiting: false });
   return page;
 }
 
@@ -57,7 +58,7 @@ export async function takePage(browser: Browser, kind: PageKind = {}): Promise<P
 export async function givePage(page: Page): Promise<void> {
   const own = kept.get(page);
   if (page.isClosed() || own?.waiting) return;
-  if (own?.key == null) return page.close();
+  if (!own) return page.close();
   try {
     const origin = new URL(page.url()).origin;
     // Session storage lives in the tab, per origin, and only a document of that origin reaches it.
@@ -72,8 +73,10 @@ export async function givePage(page: Page): Promise<void> {
   }
   const browser = page.context().browser();
   if (!browser) return page.close();
-  const byKind = idle.get(browser) ?? new Map<string, Page[]>();
-  idle.set(browser, byKind);
-  byKind.set(own.key, [...(byKind.get(own.key) ?? []), page]);
+  let byKind = idle.get(browser);
+  if (!byKind) idle.set(browser, (byKind = new Map()));
+  let waiting = byKind.get(own.key);
+  if (!waiting) byKind.set(own.key, (waiting = []));
+  waiting.push(page);
   own.waiting = true;
 }
