@@ -1,10 +1,13 @@
 // The pages of a browser, kept between tests. Much of what a test's page costs is its making: a
 // context and a renderer process of its own, the SDK's scripts compiled anew (bench/TEST-SUITE.md
 // measures it). A page given back ends its document, as a closed tab would (the SDK's sockets and
-// peer connections close, its camera stops), forgets everything its origin kept (storage, cookies,
-// the HTTP cache), sheds the listeners the test set on it, and waits on about:blank; the next page
-// asked of the same browser with the same viewport and the same script before its own is that one,
-// navigated anew: a fresh document in a fresh profile, as a new tab would be.
+// peer connections close, its camera stops), forgets everything its origin kept (storage, cookies),
+// sheds the listeners the test set on it, and waits on about:blank; the next page asked of the same
+// browser with the same viewport and the same script before its own is that one, navigated anew: a
+// fresh document for a first-time visitor, as a new tab would be. What the SDKs keep decides what they
+// do (both skip their device probe for a returning user), so it goes. The HTTP cache, which a browser's
+// tabs share, stays: it holds only what its servers said may be kept (the SDK and kit packages' files,
+// web-sdk.ts PACKAGE_FILE_CACHING), the same bytes a request would bring.
 import type { Browser, CDPSession, Page } from 'playwright-core';
 
 /** What a page is made with: the kind of page that may stand in for another. */
@@ -50,8 +53,8 @@ export async function takePage(browser: Browser, kind: PageKind = {}): Promise<P
 }
 
 /**
- * Gives a page of takePage back: its document ends, its origin's storage, its context's cookies and
- * HTTP cache go, and so do the listeners set on it, and it waits for the next takePage of its kind.
+ * Gives a page of takePage back: its document ends, its origin's storage and its context's cookies
+ * go, and so do the listeners set on it, and it waits for the next takePage of its kind.
  * A page of a fake clock, one not made by takePage, or one that does not come back to about:blank is
  * closed instead; a page given back already, or closed, is left as it is.
  */
@@ -66,7 +69,6 @@ export async function givePage(page: Page): Promise<void> {
     page.removeAllListeners();
     await page.goto('about:blank');
     if (origin !== 'null') await own.cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
-    await own.cdp.send('Network.clearBrowserCache');
     await page.context().clearCookies();
   } catch {
     return page.close().catch(() => undefined);

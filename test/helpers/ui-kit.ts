@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { greyPixels } from './media-probe.js';
 import { takePage } from './page-pool.js';
-import { SDKS, collectPageErrors, readUntil, watchCallStats, type Sdk } from './web-sdk.js';
+import { PACKAGE_FILE_CACHING, SDKS, collectPageErrors, readUntil, watchCallStats, type Sdk } from './web-sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -56,12 +56,12 @@ export async function serveKitPage(kit: Kit, options: { style?: string } = {}): 
   ].join('');
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(sdk);
+    if (url.pathname === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript', ...PACKAGE_FILE_CACHING }).end(sdk);
     if (url.pathname.startsWith('/kit/')) {
       const file = path.join(dist, path.normalize(decodeURIComponent(url.pathname.slice('/kit/'.length))));
       if (!file.startsWith(dist + path.sep)) return res.writeHead(404).end();
       readFile(file).then(
-        (body) => res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(body),
+        (body) => res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...PACKAGE_FILE_CACHING }).end(body),
         () => res.writeHead(404).end(),
       );
       return;

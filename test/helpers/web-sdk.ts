@@ -33,11 +33,20 @@ export const SDKS = [
 ] as const;
 export type Sdk = (typeof SDKS)[number];
 
+/**
+ * How the pages' origins serve the files of the installed SDK and UI kit packages: as a CDN serves a
+ * published version's files, which never change. A page's browser keeps them between its tabs (the
+ * kept pages of test/helpers/page-pool.ts), as it keeps an app's scripts for a returning user: a kit's
+ * page then loads its 70-odd modules from the cache, compiled already, instead of from the test's
+ * process (bench/TEST-SUITE.md measures it). The pages' own documents are served without, anew each time.
+ */
+export const PACKAGE_FILE_CACHING = { 'cache-control': 'public, max-age=31536000, immutable' } as const;
+
 /** A frontend's origin (http://127.0.0.1:<port>/): an empty page that loads the SDK's bundle from /sdk.js. */
 export async function servePages(sdk: Sdk): Promise<{ url: string; server: Server }> {
   const script = readFileSync(path.join(ROOT, sdk.bundle));
   const server = createServer((req, res) => {
-    if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript', ...PACKAGE_FILE_CACHING }).end(script);
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><script src="/sdk.js"></script></head><body></body></html>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
