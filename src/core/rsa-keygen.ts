@@ -113,7 +113,7 @@ function randomPrime(bits: number, nextBytes: (len: number) => Uint8Array): bigi
     // verdict, for their seeded draws (about 22 ms in JavaScript).
     // Stryker disable next-line ObjectLiteral,ConditionalExpression: a speed filter (as above); more rounds, or none, give the same keys
     if (!checkPrimeSync(candidate, { checks: 1 })) continue;
-    // Stryker disable next-line ConditionalExpression: behind OpenSSL's test it turns away only the rare composite that passed that test's random round, so that such a one never reaches the seeded draws below; the pinned keys never meet one
+    // Stryker disable next-line ConditionalExpression: behind OpenSSL's test it turns away only the rare composite that passed that test's random rounds, so that such a one never reaches the seeded draws below; the pinned keys never meet one
     if (modPow(2n, candidate - 1n, candidate) !== 1n) continue;
     if (millerRabin(candidate, nextBytes, 8)) return candidate;
   }
