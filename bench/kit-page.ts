@@ -5,12 +5,12 @@
 // and this process, by kind, read from /proc (Linux), per page; the two ways alternate round by round.
 //
 //   npx tsx bench/kit-page.ts [--kit rtk|dyte] [--rounds 3] [--pages 6]
-import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../src/index.js';
 import { givePage } from '../test/helpers/page-pool.js';
 import { KITS, openKit, serveKitPage, showsMeeting } from '../test/helpers/ui-kit.js';
 import { addPerson, launchTrusting, restOf } from '../test/helpers/web-sdk.js';
+import { commandLine, cpuSeconds, processIds } from './lib/proc.js';
 
 const { values } = parseArgs({
   options: { kit: { type: 'string', default: 'rtk' }, rounds: { type: 'string', default: '3' }, pages: { type: 'string', default: '6' } },
@@ -29,20 +29,13 @@ function kindOf(pid: string, cmd: string): string | null {
   return `chromium ${type}${sub ? ` ${sub}` : ''}`;
 }
 
-/** CPU seconds so far of every process of a kind, by pid and start time. */
+/** CPU seconds so far of every process of a kind, by pid. */
 function cpu(): Map<string, { kind: string; seconds: number }> {
   const out = new Map<string, { kind: string; seconds: number }>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const kind = kindOf(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
-      if (!kind) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(`${pid}:${f[19]}`, { kind, seconds: (Number(f[11]) + Number(f[12])) / 100 });
-    } catch {
-      // gone meanwhile
-    }
+  for (const pid of processIds()) {
+    const kind = kindOf(pid, commandLine(pid));
+    const seconds = kind === null ? undefined : cpuSeconds(pid);
+    if (kind !== null && seconds !== undefined) out.set(pid, { kind, seconds });
   }
   return out;
 }

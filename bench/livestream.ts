@@ -15,13 +15,14 @@
 //
 //   npx tsx bench/livestream.ts [--rounds 5] [--seconds 60] [--out bench/LIVESTREAM.md]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../src/index.js';
 import { CHROMIUM } from '../test/helpers/web-sdk.js';
 import { machine } from './lib/machine.js';
+import { commandLine, cpuSeconds, processIds, rssMb } from './lib/proc.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -139,28 +140,17 @@ async function glassToGlass(): Promise<number[]> {
 
 /** CPU seconds (user + system) and RSS (MB) of a process, from /proc. */
 function procStat(pid: number): { cpu: number; rssMb: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    const rss = Number(fields[21]) * 4096;
-    return { cpu: ticks / 100, rssMb: rss / 1024 / 1024 };
-  } catch {
-    return undefined;
-  }
+  const [cpu, rss] = [cpuSeconds(pid), rssMb(pid)];
+  return cpu === undefined || rss === undefined ? undefined : { cpu, rssMb: rss };
 }
 
 /** The packager: an ffmpeg process writing into a livestream folder. */
 function packagerPid(): number | undefined {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmd.includes('ffmpeg') && cmd.includes('meetings-emulator-livestreams-')) return Number(pid);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return undefined;
+  const pid = processIds().find((p) => {
+    const cmd = commandLine(p);
+    return cmd.includes('ffmpeg') && cmd.includes('meetings-emulator-livestreams-');
+  });
+  return pid === undefined ? undefined : Number(pid);
 }
 
 async function viewer(playbackUrl: string, stop: () => boolean, stats: { playlists: number; segments: number; bytes: number; errors: number }): Promise<void> {

@@ -18,7 +18,7 @@
 //
 //   nice -n 10 npx tsx bench/recorder.ts [--seconds 60] [--pages 6] [--write]
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync, appendFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync, appendFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,7 @@ import { encoderArgs } from '../src/realtime/media/plane/recorder/composite-reco
 import type { RecorderSpec } from '../src/realtime/media/media-types.js';
 import { joinPage } from '../test/helpers/page-media.js';
 import { Frontend, SDKS, addPerson, controlOf, restOf } from '../test/helpers/web-sdk.js';
+import { childrenOf, commandLine, cpuSeconds } from './lib/proc.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -40,41 +41,9 @@ const { values: args } = parseArgs({
 });
 const SECONDS = Number(args.seconds);
 const PAGES = Number(args.pages);
-const TICKS = 100; // USER_HZ
 const sdk = SDKS.find((s) => s.global === 'RealtimeKitClient')!;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** utime + stime of a process (ticks), 0 once it is gone. */
-function ticks(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
-/** The children of a process. */
-function children(pid: number): number[] {
-  const out: number[] = [];
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      out.push(...readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-  } catch {
-    return '';
-  }
-}
 
 /** Samples, in a page, every received video's decoded frames every 100 ms; `stop()` answers its longest gap (ms). */
 const SAMPLER = `(() => {
@@ -131,21 +100,21 @@ await Promise.all(pages.map((p) => p.evaluate(SAMPLER)));
 const load0 = loadavg();
 
 // The recording's window: CPU of the plane and of each of its ffmpeg processes.
-const before = new Map([plane, ...children(plane)].map((pid) => [pid, ticks(pid)]));
+const before = new Map([plane, ...childrenOf(plane)].map((pid) => [pid, cpuSeconds(pid) ?? 0]));
 const t0 = Date.now();
 await sleep(SECONDS * 1000);
 const seconds = (Date.now() - t0) / 1000;
-const procs = [plane, ...children(plane)];
+const procs = [plane, ...childrenOf(plane)];
 const cpu = procs.map((pid) => {
   const kind =
     pid === plane
       ? 'media plane (Node: forwarding, compositing)'
-      : cmdline(pid).includes('libx264')
+      : commandLine(pid).includes('libx264')
         ? 'encoder (ffmpeg, H.264 + AAC)'
-        : cmdline(pid).includes('s16le')
+        : commandLine(pid).includes('s16le')
           ? 'decoder, voice (ffmpeg)'
           : 'decoder, camera (ffmpeg)';
-  return { kind, percent: ((ticks(pid) - (before.get(pid) ?? 0)) / TICKS / seconds) * 100 };
+  return { kind, percent: (((cpuSeconds(pid) ?? 0) - (before.get(pid) ?? 0)) / seconds) * 100 };
 });
 
 // Stop: to the files complete, and to UPLOADED.
