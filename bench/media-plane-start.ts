@@ -7,19 +7,27 @@
 // (--media-plane-idle-ms) after a page before had a transport on it and left, each run `--runs`
 // times, the modes in turn. The first transport after an idle spell pays the child's start unless it
 // was warmed or kept; the next one does not (both shown). Run from the built package (npm run build: dist/src), as the emulator runs.
+// Last, the CPU a plane's process takes from its fork to werift loaded (its warm() answered), for each
+// of its two entries: the library's compiled modules (dist/src), which load werift from node_modules,
+// and the bundle the command line and the image start (dist/bin/media-plane.mjs), which holds werift.
 //
 //   npx tsx bench/media-plane-start.ts [--runs 5]
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { RTCPeerConnection } from 'werift';
 import type { MediaEngine } from '../src/realtime/media/engine.js';
 import type { MediaNetwork } from '../src/realtime/media/media-network.js';
+import { cpuSeconds } from './lib/proc.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Number(args.runs);
 const dist = new URL('../dist/src/realtime/media/', import.meta.url);
-const { ProcessMediaEngine } = (await import(new URL('process-engine.js', dist).href)) as typeof import('../src/realtime/media/process-engine.js');
+const { ProcessMediaEngine, PLANE_V8_FLAGS } = (await import(
+  new URL('process-engine.js', dist).href
+)) as typeof import('../src/realtime/media/process-engine.js');
 const { LocalMediaEngine } = (await import(new URL('plane/local-engine.js', dist).href)) as typeof import('../src/realtime/media/plane/local-engine.js');
 const quiet = { debug() {}, info() {}, warn: console.warn, error: console.error } as unknown as ConstructorParameters<typeof ProcessMediaEngine>[0];
 
@@ -98,6 +106,27 @@ for (const [name, r] of results) {
       `  warming it took ${r.warming.join(', ')} ms (median ${median(r.warming)}); the warmed idle plane: RSS ${median(r.rss)} MB, of it private ${median(r.private)} MB (medians)`,
     );
 }
+
+/** The CPU (ms) of a plane's process started from `file`, from its fork to its warm() answered; then it is let go. */
+async function startCpu(file: string): Promise<number> {
+  const child = fork(file, [JSON.stringify(NETWORK)], { execArgv: PLANE_V8_FLAGS, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = once(child, 'exit');
+  const warmed = new Promise<void>((resolve) => child.on('message', (msg: { id?: number }) => msg.id === 1 && resolve()));
+  child.send({ id: 1, op: 'warm', args: [] });
+  await Promise.race([warmed, exited.then(() => Promise.reject(new Error(`${file}: the plane ended before it was warm`)))]);
+  const cpu = cpuSeconds(child.pid!)!;
+  // Let go, it ends by itself.
+  child.disconnect();
+  await exited;
+  return Math.round(cpu * 1000);
+}
+const entries = [
+  { name: "the library's modules (dist/src)", file: new URL('plane/plane-process.js', dist) },
+  { name: 'the bundle (dist/bin/media-plane.mjs)', file: new URL('../dist/bin/media-plane.mjs', import.meta.url) },
+];
+const startCpus = new Map<string, number[]>(entries.map((e) => [e.name, []]));
+for (let i = 0; i < RUNS; i++) for (const e of i % 2 === 0 ? entries : [...entries].reverse()) startCpus.get(e.name)!.push(await startCpu(e.file.pathname));
+for (const [name, ms] of startCpus) console.log(`a plane's start to werift loaded, from ${name}: ${ms.join(', ')} ms of CPU (median ${median(ms)})`);
 console.log(
   `load average at the end: ${loadavg()
     .map((x) => x.toFixed(1))

@@ -10,6 +10,7 @@
 // ours. (Building the image installs the production dependencies inside it, from the registry.)
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +131,15 @@ describe('the packed package', () => {
     expect(applied.status, applied.stdout + applied.stderr).toBe(0);
     expect(readFileSync(cipher, 'utf8')).toContain('AesCmKeystream');
     expect(readFileSync(cipher, 'utf8')).toBe(readFileSync(path.join(ROOT, 'node_modules', 'werift', 'lib', 'index.mjs'), 'utf8'));
+  });
+
+  it("its media plane's bundle holds werift, as the package patches it, and loads no package from node_modules", () => {
+    const plane = readFileSync(path.join(pkg, 'dist', 'bin', 'media-plane.mjs'), 'utf8');
+    expect(plane).toContain('AesCmKeystream');
+    // What the bundle imports or requires, as esbuild writes it: from"x", import("x"), __require("x").
+    const loaded = [...plane.matchAll(/(?:\bfrom|\bimport\(|require\()"([^"]+)"/g)].map((m) => m[1]!);
+    expect(loaded).toContain('node:dgram');
+    expect(loaded.filter((name) => !isBuiltin(name))).toEqual([]);
   });
 
   it('its bin runs on its own: the bundle needs no node_modules', () => {

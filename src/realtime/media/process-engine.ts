@@ -40,7 +40,7 @@ import type { MediaListening, MediaNetwork } from './media-network.js';
  * 2.9, the plane with one transport at 66 MB of RSS instead of 79, and no more CPU per forwarded
  * packet within the noise (bench/MEDIA-PLANE.md).
  */
-const PLANE_V8_FLAGS = ['--max-semi-space-size=1'];
+export const PLANE_V8_FLAGS = ['--max-semi-space-size=1'];
 
 /**
  * From the sources, the plane's bundle (dist/bin/media-plane.mjs) when this variable names it: the
