@@ -29,7 +29,10 @@ const PLANE = path.join(ROOT, 'dist', 'bin', 'media-plane.mjs');
 const CACHE = `${CODE}.cache`;
 const STAMP = path.join(ROOT, 'dist', 'bin', '.inputs-hash');
 
-/** What the bundle is made of: our sources, the compiler settings, the dependencies' versions, this script. */
+/**
+ * What the bundle is made of: our sources, the compiler settings, the dependencies' versions, our
+ * patches to them (the media plane's bundle holds werift as patched), this script.
+ */
 function inputs() {
   const files = [];
   const walk = (dir) => {
@@ -42,6 +45,7 @@ function inputs() {
     }
   };
   walk(path.join(ROOT, 'src'));
+  walk(path.join(ROOT, 'patches'));
   files.push(
     ...[
       'tsconfig.json',
