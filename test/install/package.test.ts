@@ -48,6 +48,9 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
+/** What werift's ES module build holds once the package's patch is applied (its SRTP keystream), and not before. */
+const PATCHED = 'AesCmKeystream';
+
 /** Links to our installed `deps` in `nodeModules`, where an install would put them. */
 function linkPackages(nodeModules: string, deps: readonly string[]): void {
   for (const dep of deps) {
@@ -125,17 +128,17 @@ describe('the packed package', () => {
       project,
     );
     expect(reverse.status, reverse.stdout + reverse.stderr).toBe(0);
-    expect(readFileSync(cipher, 'utf8')).not.toContain('AesCmKeystream');
+    expect(readFileSync(cipher, 'utf8')).not.toContain(PATCHED);
     // As npm runs `postinstall`: in the package's folder.
     const applied = run(['patches/apply-patches.mjs'], path.join(modules, 'meetings-emulator'));
     expect(applied.status, applied.stdout + applied.stderr).toBe(0);
-    expect(readFileSync(cipher, 'utf8')).toContain('AesCmKeystream');
+    expect(readFileSync(cipher, 'utf8')).toContain(PATCHED);
     expect(readFileSync(cipher, 'utf8')).toBe(readFileSync(path.join(ROOT, 'node_modules', 'werift', 'lib', 'index.mjs'), 'utf8'));
   });
 
   it("its media plane's bundle holds werift, as the package patches it, and loads no package from node_modules", () => {
     const plane = readFileSync(path.join(pkg, 'dist', 'bin', 'media-plane.mjs'), 'utf8');
-    expect(plane).toContain('AesCmKeystream');
+    expect(plane).toContain(PATCHED);
     // What the bundle imports or requires, as esbuild writes it: from"x", import("x"), __require("x").
     const loaded = [...plane.matchAll(/(?:\bfrom|\bimport\(|require\()"([^"]+)"/g)].map((m) => m[1]!);
     expect(loaded).toContain('node:dgram');
@@ -234,7 +237,7 @@ try {
   const probe = await emu.exec(['node', '-e', "const fs = require('fs'); console.log(JSON.stringify(['dist/bin/emulator.cjs.cache', 'docs/running.md', 'node_modules/express', 'node_modules/typescript', 'node_modules/vitest', 'src', 'dist/src', 'tsconfig.json'].filter((f) => fs.existsSync(f))))"]);
   out.files = JSON.parse(probe.stdout.trim());
   // The package's patch to werift, applied in the image's build (its install runs no scripts).
-  const werift = await emu.exec(['node', '-e', "console.log(require('fs').readFileSync('node_modules/werift/lib/index.mjs', 'utf8').includes('AesCmKeystream'))"]);
+  const werift = await emu.exec(['node', '-e', "console.log(require('fs').readFileSync('node_modules/werift/lib/index.mjs', 'utf8').includes('${PATCHED}'))"]);
   out.weriftPatched = werift.stdout.trim() === 'true';
   out.user = (await emu.exec(['id', '-u'])).stdout.trim();
 } finally {
