@@ -2,11 +2,12 @@
 // a fresh plane in its own process (as the emulator runs it, from the built package: dist/src), werift
 // pages in this process, and the plane's CPU read from /proc. Used by bench/media-network.ts and
 // bench/srtp.ts.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
 import type { MediaEngine } from '../../src/realtime/media/engine.js';
 import type { MediaNetwork } from '../../src/realtime/media/media-network.js';
 import type { ProducerInfo } from '../../src/realtime/media/media-types.js';
+import { cpuSeconds } from './proc.js';
 
 const dist = new URL('../../dist/src/realtime/media/', import.meta.url);
 if (!existsSync(new URL('process-engine.js', dist))) throw new Error('run npm run build first: this benchmark runs the built media plane');
@@ -33,10 +34,11 @@ export interface ForwardingOptions {
   env?: Record<string, string>;
 }
 
-/** A process's CPU time so far, in ms (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
+/** A process's CPU time so far, in ms. */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const seconds = cpuSeconds(pid);
+  if (seconds === undefined) throw new Error(`the plane's process ${pid} is gone`);
+  return seconds * 1000;
 }
 
 /** A page's transport as the SDK opens one: an offer with an audio and a video section, answered by the engine. */

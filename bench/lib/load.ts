@@ -2,7 +2,7 @@
 // server. Every scenario sends what a client of the emulator sends: Basic credentials, a JSON
 // body where the route takes one.
 import autocannon, { type RequestSpec, type Result } from 'autocannon';
-import { readFileSync } from 'node:fs';
+import { cpuSeconds } from './proc.js';
 import { AUTH, request } from './servers.js';
 
 export type ScenarioId = 'post-meeting' | 'get-meeting' | 'add-participant' | 'mixed' | 'list-meetings';
@@ -137,15 +137,10 @@ export interface LoadResult {
   clientCpu: number;
 }
 
-/** utime + stime of a process, ms (Linux /proc; clock ticks are 10 ms). */
+/** A process's CPU time so far (user + system), ms; NaN when it is unknown or gone. */
 function cpuMsOf(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
+  const seconds = pid === undefined ? undefined : cpuSeconds(pid);
+  return seconds === undefined ? Number.NaN : seconds * 1000;
 }
 
 export async function runLoad(

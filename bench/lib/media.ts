@@ -39,6 +39,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { SDKS, launchTrusting, servePages } from '../../test/helpers/web-sdk.js';
+import { cpuSeconds, parentId, processIds } from './proc.js';
 
 const SDK = SDKS.find((s) => s.global === 'RealtimeKitClient')!;
 /** The room's pages by default (the goal's room of six). */
@@ -151,17 +152,12 @@ export interface MediaFigures {
 
 export type ToggleName = 'video off' | 'video on' | 'microphone off' | 'microphone on';
 
-/** A process's CPU ticks with its descendants' (the emulator with its media plane). */
-function treeTicks(pid: number): number {
-  let ticks = procStat(pid).ticks;
-  for (const child of descendants([], pid)) {
-    try {
-      ticks += procStat(child).ticks;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks;
+/** A process's CPU seconds with its descendants' (the emulator with its media plane). */
+function treeCpuSeconds(pid: number): number {
+  const own = cpuSeconds(pid);
+  if (own === undefined) throw new Error(`process ${pid} is gone`);
+  // A descendant gone meanwhile counts nothing.
+  return descendants([], pid).reduce((sum, child) => sum + (cpuSeconds(child) ?? 0), own);
 }
 
 /** A process's private resident memory in bytes (Private_Clean + Private_Dirty of /proc/<pid>/smaps_rollup); 0 once it is gone. */
@@ -173,16 +169,6 @@ function privateMemory(pid: number): number {
     return 0;
   }
 }
-
-/** The kernel's view of a process: CPU ticks (user + system) and resident memory in bytes. */
-function procStat(pid: number): { ticks: number; rss: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return { ticks, rss: rssKb * 1024 };
-}
-const TICKS_PER_SECOND = 100;
 
 /** What the scheduler did for a thread: time on a CPU and time waiting, runnable, for one (ns; /proc/<pid>/task/<tid>/schedstat). */
 function schedstat(pid: number, tid = pid): { run: number; wait: number } {
@@ -197,14 +183,10 @@ function schedstat(pid: number, tid = pid): { run: number; wait: number } {
 /** The pids of this process's descendants but those named and theirs (Chromium's processes, when the children are named); of `root`'s, when given. */
 function descendants(except: number[], root = process.pid): number[] {
   const parent = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // gone meanwhile
-    }
+  for (const entry of processIds()) {
+    const ppid = parentId(entry);
+    // A process gone meanwhile is left out.
+    if (ppid !== undefined) parent.set(Number(entry), ppid);
   }
   const excluded = new Set(except);
   const out: number[] = [];
@@ -223,19 +205,19 @@ function descendants(except: number[], root = process.pid): number[] {
   return out;
 }
 
-/** Chromium's CPU ticks, and the time its threads waited for a CPU (ns), summed over its processes. */
-function chromiumUse(except: number[]): { ticks: number; wait: number } {
-  let ticks = 0;
+/** Chromium's CPU seconds, and the time its threads waited for a CPU (ns), summed over its processes. */
+function chromiumUse(except: number[]): { cpu: number; wait: number } {
+  let cpu = 0;
   let wait = 0;
   for (const pid of descendants(except)) {
     try {
-      ticks += procStat(pid).ticks;
+      cpu += cpuSeconds(pid) ?? 0;
       for (const tid of readdirSync(`/proc/${pid}/task`)) wait += schedstat(pid, Number(tid)).wait;
     } catch {
       // gone meanwhile
     }
   }
-  return { ticks, wait };
+  return { cpu, wait };
 }
 
 async function freePort(): Promise<number> {
@@ -466,7 +448,7 @@ async function measureRoom(pages: Page[], names: string[], forwarder: Measured, 
   await new Promise((r) => setTimeout(r, 1000));
   await forwarder.ask('loop-start');
   if (profile) await forwarder.ask('profile-start');
-  const cpu0 = treeTicks(forwarder.pid);
+  const cpu0 = treeCpuSeconds(forwarder.pid);
   const main0 = schedstat(forwarder.pid);
   const chromium0 = chromiumUse(except);
   const t0 = Date.now();
@@ -474,10 +456,10 @@ async function measureRoom(pages: Page[], names: string[], forwarder: Measured, 
   await new Promise((r) => setTimeout(r, ROOM_SECONDS * 1000));
   const sampled = await Promise.all(pages.map((p) => p.evaluate<Sampled>('window.__sampler.stop()')));
   const seconds = (Date.now() - t0) / 1000;
-  const cpuPercent = ((treeTicks(forwarder.pid) - cpu0) / TICKS_PER_SECOND / seconds) * 100;
+  const cpuPercent = ((treeCpuSeconds(forwarder.pid) - cpu0) / seconds) * 100;
   const main1 = schedstat(forwarder.pid);
   const chromium1 = chromiumUse(except);
-  const chromiumCpuPercent = ((chromium1.ticks - chromium0.ticks) / TICKS_PER_SECOND / seconds) * 100;
+  const chromiumCpuPercent = ((chromium1.cpu - chromium0.cpu) / seconds) * 100;
   const wall = seconds * 1e9;
   const loop = await forwarder.ask<{ p50: number; p99: number; max: number; timeline: [number, number][]; gc: RoomFigures['gc'] }>('loop-stop');
   if (profile) await forwarder.ask('profile-stop', { file: profile });

@@ -24,6 +24,12 @@ export function cpuSeconds(pid: number | string): number | undefined {
   return f && (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
 }
 
+/** A process's parent's id. */
+export function parentId(pid: number | string): number | undefined {
+  const f = statFields(pid);
+  return f && Number(f[1]);
+}
+
 /** A process's resident memory (MB). */
 export function rssMb(pid: number | string): number | undefined {
   const f = statFields(pid);
