@@ -3,7 +3,8 @@
 // (scripts/build.mjs --if-stale, a check of the sources' hash when nothing changed). The
 // command-line tests run the bundled command line, the dashboard test the dashboard's build; the
 // emulators the other tests start in process run their media plane's process from its bundle, named
-// to them in PLANE_BUNDLE_VARIABLE, instead of from the sources through tsx (half the CPU a start).
+// to them in PLANE_BUNDLE_VARIABLE, instead of from the sources through tsx (a quarter of the CPU a
+// start: the bundle holds werift, which tsx loads module by module).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
